@@ -1,0 +1,2 @@
+/** Shared service kit. @module */
+export {};
