@@ -1,0 +1,108 @@
+/** Public types of the embedding API (see README.md). */
+
+/** JSON-compatible data: what host functions receive/return and what `run` yields. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * A host (embedder-provided) function. Receives positional and keyword arguments converted
+ * to JSON-compatible data (ints outside the safe range arrive as `bigint`), returns
+ * JSON-compatible data or a Promise of it. Throwing makes the Starlark program fail with
+ * kind "host" (the thrown value is kept as `error.cause`).
+ */
+export type HostFunction = (
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+) => unknown | Promise<unknown>;
+
+/** A namespace of host values; appears in Starlark as a module (`records.lookup(...)`). */
+export interface HostNamespace {
+  [name: string]: HostValue;
+}
+
+/** A predeclared value: a function, a namespace (plain object), or plain data. */
+export type HostValue = HostFunction | HostNamespace | Json | bigint;
+
+/** Resource budgets; every field is optional and unlimited when absent. */
+export interface Budgets {
+  /** Maximum execution steps (deterministic count; see README for what a step is). */
+  maxSteps?: number;
+  /** Wall-clock limit in milliseconds, checked while stepping. */
+  timeoutMs?: number;
+  /** Maximum number of host (native) calls. */
+  maxHostCalls?: number;
+  /** Maximum value depth (scalar = 1, each list/tuple/dict adds 1): host args, host results, final value. */
+  maxDepth?: number;
+  /** Maximum size in bytes of a single value (encoded as compact JSON for host args/results/final
+   * value; also the allocation bound for strings, lists and dicts built by the program). */
+  maxBytes?: number;
+}
+
+/** Error kinds. "limit" = a budget was exceeded (map to "resource limit exceeded"). */
+export type ErrorKind = "syntax" | "resolve" | "runtime" | "limit" | "host";
+
+/**
+ * Stable error codes.
+ * - syntax/resolve: "syntax_error", "resolve_error"
+ * - runtime: "eval_error" (any dynamic Starlark error), "fail" (the `fail` builtin),
+ *   "no_main" (requireMain and main undefined), "result_not_convertible",
+ *   "host_call_not_allowed" (host call at top level with topLevelHostCalls=false),
+ *   "host_argument_not_convertible"
+ * - limit: "max_steps", "timeout", "max_host_calls", "max_depth", "max_bytes"
+ * - host: "host_error" (a host function threw or rejected; see `cause`)
+ */
+export type ErrorCode =
+  | "syntax_error"
+  | "resolve_error"
+  | "eval_error"
+  | "fail"
+  | "no_main"
+  | "result_not_convertible"
+  | "host_call_not_allowed"
+  | "host_argument_not_convertible"
+  | "max_steps"
+  | "timeout"
+  | "max_host_calls"
+  | "max_depth"
+  | "max_bytes"
+  | "host_error";
+
+export interface RunErrorInfo {
+  kind: ErrorKind;
+  code: ErrorCode;
+  /** Message text as starlark-go prints it (static errors: "<file>:line:col: msg"). */
+  message: string;
+  /** 1-based position of the error (innermost Starlark frame for dynamic errors). */
+  line?: number;
+  col?: number;
+  /** Steps used before the error. */
+  steps: number;
+  /** For kind "host": the value the host function threw. */
+  cause?: unknown;
+  /** Starlark call stack, outermost first, as "file:line:col: in fn" lines. */
+  backtrace?: string[];
+}
+
+export type RunResult =
+  | { ok: true; value: Json; steps: number; hostCalls: number }
+  | { ok: false; error: RunErrorInfo };
+
+export interface ParseOptions {
+  /** File name used in positions. @default "<program>" */
+  filename?: string;
+}
+
+export interface RunOptions extends ParseOptions {
+  /** Extra global names (host functions, namespaces, data). */
+  predeclared?: Record<string, HostValue>;
+  budgets?: Budgets;
+  /** Call `main()` (no arguments) after top-level execution when it is defined. @default true */
+  callMain?: boolean;
+  /** Fail with code "no_main" when `main` is not defined. @default false */
+  requireMain?: boolean;
+  /** Allow host calls while top-level code runs (false: only inside main). @default true */
+  topLevelHostCalls?: boolean;
+  /** Receives `print` output; discarded when absent. */
+  print?: (line: string) => void;
+  /** Clock for the timeout budget (ms). @default performance.now */
+  now?: () => number;
+}
