@@ -1,0 +1,112 @@
+/**
+ * One outcome shape for both runners, so a differential test compares like with like.
+ *
+ * Error classes shared by both sides: syntax, resolve, runtime, conversion (final value not
+ * JSON-convertible), steps (step budget), timeout, limit (our other budgets: bytes, depth, host
+ * calls — starlark-go has no equivalent), host.
+ */
+import type { ErrorCode, RunResult } from "../api_types.ts";
+import type { GoResult } from "./go_runner.ts";
+
+export interface Outcome {
+  ok: boolean;
+  value?: unknown;
+  errorClass?: string;
+  message?: string;
+  steps: number;
+}
+
+const CLASS_OF_CODE: Record<ErrorCode, string> = {
+  "syntax_error": "syntax",
+  "resolve_error": "resolve",
+  "eval_error": "runtime",
+  "fail": "runtime",
+  "no_main": "runtime",
+  "result_not_convertible": "conversion",
+  "host_call_not_allowed": "runtime",
+  "host_argument_not_convertible": "runtime",
+  "max_steps": "steps",
+  "timeout": "timeout",
+  "max_host_calls": "limit",
+  "max_depth": "limit",
+  "max_bytes": "limit",
+  "host_error": "host",
+};
+
+export function errorClassOf(code: ErrorCode): string {
+  return CLASS_OF_CODE[code] ?? `unknown:${code}`;
+}
+
+export function fromGo(result: GoResult): Outcome {
+  return result.ok ? { ok: true, value: result.value, steps: result.steps } : {
+    ok: false,
+    errorClass: result.errorClass,
+    message: result.message,
+    steps: result.steps,
+  };
+}
+
+export function fromOurs(result: RunResult): Outcome {
+  return result.ok ? { ok: true, value: result.value, steps: result.steps } : {
+    ok: false,
+    errorClass: errorClassOf(result.error.code),
+    message: result.error.message,
+    steps: result.error.steps,
+  };
+}
+
+/**
+ * Deep equality of converted values. Numbers compare by value whatever their JS type (an int
+ * beyond 2^53 may be a bigint on one side); -0 equals 0 because JSON cannot tell them apart.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (
+    (typeof a === "number" || typeof a === "bigint") &&
+    (typeof b === "number" || typeof b === "bigint")
+  ) {
+    if (typeof a === "number" && typeof b === "number") return a === b || (a !== a && b !== b);
+    // deno-lint-ignore eqeqeq -- loose comparison is exactly bigint/number value equality
+    return a == b;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
+    return ka.every((k) =>
+      sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+    );
+  }
+  return a === b;
+}
+
+/** Why two outcomes differ, or undefined when they agree (messages only when asked). */
+export function difference(
+  ours: Outcome,
+  go: Outcome,
+  options: { compareMessages?: boolean } = {},
+): string | undefined {
+  if (ours.ok !== go.ok || ours.errorClass !== go.errorClass) {
+    return `outcome differs: ours ${describe(ours)}; go ${describe(go)}`;
+  }
+  if (ours.ok && !sameValue(ours.value, go.value)) {
+    return `value differs: ours ${show(ours.value)}; go ${show(go.value)}`;
+  }
+  if (!ours.ok && options.compareMessages && ours.message !== go.message) {
+    return `message differs: ours ${JSON.stringify(ours.message)}; go ${
+      JSON.stringify(go.message)
+    }`;
+  }
+  return undefined;
+}
+
+function describe(o: Outcome): string {
+  return o.ok ? `ok ${show(o.value)}` : `${o.errorClass} error ${JSON.stringify(o.message)}`;
+}
+
+export function show(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => typeof x === "bigint" ? `${x}n` : x);
+}

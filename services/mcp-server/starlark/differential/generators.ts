@@ -1,0 +1,272 @@
+/**
+ * fast-check generators of Starlark programs for the property-based differential tests.
+ * Every generator yields complete source text with a `main()` whose result both runners compare.
+ */
+import fc from "fast-check";
+
+/** A Starlark double-quoted literal for `s` (source is UTF-8, so non-ASCII stays raw). */
+export function starlarkString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === "\\" || ch === '"') out += "\\" + ch;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\r") out += "\\r";
+    else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** A float literal denoting exactly `x` (finite); negative values parenthesised. */
+export function floatLiteral(x: number): string {
+  let s = String(Math.abs(x));
+  if (!/[.e]/.test(s)) s += ".0";
+  return x < 0 || Object.is(x, -0) ? `(-${s})` : s;
+}
+
+function intLiteral(x: bigint): string {
+  return x < 0n ? `(${x})` : String(x);
+}
+
+export function program(body: string): string {
+  return "def main():\n" + body.split("\n").map((l) => "    " + l).join("\n") + "\n";
+}
+
+const interestingFloats = fc.constantFrom(
+  0.1,
+  0.5,
+  1.5,
+  2.0,
+  1e10,
+  1e-7,
+  3.14159,
+  1e300,
+  123456.789,
+  0,
+  1e6,
+  1e-5,
+  2 ** 53,
+  1 / 3,
+  5e-324,
+);
+const float = fc.oneof(
+  interestingFloats,
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e20, max: 1e20 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+const int = fc.oneof(
+  fc.bigInt({ min: -1000n, max: 1000n }),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+  fc.bigInt({ min: -(2n ** 200n), max: 2n ** 200n }),
+);
+
+/** Arithmetic over big ints and floats: operators, unary ops, conversions, comparisons. */
+export const arithmeticProgram: fc.Arbitrary<string> = (() => {
+  const { expr } = fc.letrec<{ expr: string }>((tie) => ({
+    expr: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      int.map(intLiteral),
+      float.map(floatLiteral),
+      fc.tuple(
+        tie("expr"),
+        fc.constantFrom("+", "-", "*", "/", "//", "%", "&", "|", "^"),
+        tie("expr"),
+      ).map(([a, op, b]) => `(${a} ${op} ${b})`),
+      fc.tuple(tie("expr"), fc.constantFrom("<<", ">>"), fc.integer({ min: 0, max: 70 }))
+        .map(([a, op, k]) => `(${a} ${op} ${k})`),
+      fc.tuple(fc.constantFrom("-", "~", "+"), tie("expr")).map(([op, a]) => `(${op}${a})`),
+      fc.tuple(fc.constantFrom("abs", "int", "float", "bool"), tie("expr"))
+        .map(([f, a]) => `${f}(${a})`),
+    ),
+  }));
+  const compare = fc.tuple(expr, fc.constantFrom("<", "<=", "==", "!=", ">", ">="), expr)
+    .map(([a, op, b]) => `${a} ${op} ${b}`);
+  return fc.oneof(expr, compare).map((e) => program(`x = ${e}\nreturn [repr(x), type(x)]`));
+})();
+
+/** Float formatting: str, repr, %-conversions, int/float conversions of one float. */
+export const floatFormatProgram: fc.Arbitrary<string> = float.map((x) =>
+  program(
+    `x = ${floatLiteral(x)}\n` +
+      `return [str(x), repr(x), "%g|%e|%E|%G" % (x, x, x, x), "%f" % x if abs(x) < 1e30 else "", ` +
+      `str(int(x)), x == int(x), float(str(x)) == x, str(-x), json.encode(x)]`,
+  )
+);
+
+const alphabet = fc.constantFrom(
+  ..."abcxyzAB ,.-_:%{}01 \n\t".split(""),
+  "é",
+  "€",
+  "😀",
+  "ß",
+  "ǅ",
+  "İ",
+  "\u2028",
+  "\x01",
+);
+const str = fc.string({ unit: alphabet, maxLength: 12 });
+const smallIndex = fc.integer({ min: -8, max: 8 });
+
+/** String operations with byte semantics, slicing with steps, methods and formatting. */
+export const stringProgram: fc.Arbitrary<string> = fc.tuple(
+  str,
+  str,
+  str.filter((s) => s.length > 0),
+  smallIndex,
+  smallIndex,
+  fc.constantFrom("None", "1", "2", "-1", "-2", "3"),
+  fc.integer({ min: 0, max: 3 }),
+  fc.constantFrom(
+    "s.upper()",
+    "s.lower()",
+    "s.title()",
+    "s.capitalize()",
+    "s.strip()",
+    "s.lstrip(t)",
+    "s.rstrip(t)",
+    "s.split(sep)",
+    "s.split()",
+    "s.rsplit(sep, 1)",
+    "s.split(sep, 1)",
+    "s.replace(sep, t)",
+    "s.find(sep)",
+    "s.rfind(sep)",
+    "s.count(sep)",
+    "s.startswith(t)",
+    "s.endswith((t, sep))",
+    "s.partition(sep)",
+    "s.rpartition(sep)",
+    "s.splitlines()",
+    "s.isalpha()",
+    "s.isalnum()",
+    "s.isdigit()",
+    "s.isspace()",
+    "s.islower()",
+    "s.isupper()",
+    "s.istitle()",
+    "list(s.elems())",
+    "list(s.codepoints())",
+    "list(s.codepoint_ords())",
+    "list(s.elem_ords())",
+    "sep.join([s, t, s])",
+    "sorted([s, t, sep])",
+    "s < t",
+    "s in t",
+    "hash(s)",
+    "len(s)",
+    "s * n",
+    "s + t",
+    "s[i]",
+    "s[i:j]",
+    "s[i:j:k]",
+    "s[::k]",
+    "'%s|%r|%d' % (s, t, n)",
+    "'{}:{!r}:{x}'.format(s, t, x=n)",
+    "repr(s)",
+    "str(s)",
+    "s.index(sep)",
+    "json.encode(s)",
+    "json.decode(json.encode(s)) == s",
+  ),
+).map(([s, t, sep, i, j, k, n, op]) =>
+  program(
+    `s = ${starlarkString(s)}\nt = ${starlarkString(t)}\nsep = ${starlarkString(sep)}\n` +
+      `i = ${i}\nj = ${j}\nk = ${k}\nn = ${n}\nreturn repr(${op})`,
+  )
+);
+
+const ints = fc.array(fc.integer({ min: -50, max: 50 }), { maxLength: 12 });
+
+/** Lists, dicts, comprehensions and the ordering built-ins over small int lists. */
+export const collectionProgram: fc.Arbitrary<string> = fc.tuple(
+  ints,
+  ints,
+  fc.integer({ min: -3, max: 3 }),
+  fc.integer({ min: 1, max: 5 }),
+  smallIndex,
+  smallIndex,
+  fc.constantFrom("None", "1", "2", "-1", "-3"),
+  fc.constantFrom(
+    "[x * a + m for x in L if x % m == 1]",
+    "[(x, y) for x in L if x > a for y in M if y < x]",
+    "{str(x % m): x for x in L}",
+    "{x: i for i, x in enumerate(L)}",
+    "sorted(L)",
+    "sorted(L, reverse=True)",
+    "sorted(L, key=lambda v: (v % 3, -v))",
+    "sorted(L + M)[i:j]",
+    "min(L)",
+    "max(L, key=lambda v: -v)",
+    "max(L + M)",
+    "sum(L)",
+    "list(reversed(L))",
+    "list(enumerate(M, a))",
+    "list(zip(L, M))",
+    "L[i:j:k]",
+    "L[i]",
+    "L.index(a)",
+    "a in L",
+    "L + M",
+    "L * m",
+    "L < M",
+    "L == M",
+    "tuple(L) < tuple(M)",
+    "dict(zip([str(v) for v in L], M)).items()",
+    "[d for d in {x: 1 for x in L}]",
+    "len({x % m: x for x in L + M})",
+    "all(L)",
+    "any([x > a for x in M])",
+    "[x for x in range(a, m * 3, m)]",
+    "list(range(10))[i:j:k]",
+    "range(a, 20, m)[i:j:k]",
+  ),
+).map(([l, m, a, mm, i, j, k, op]) =>
+  program(
+    `L = ${JSON.stringify(l)}\nM = ${JSON.stringify(m)}\na = ${a}\nm = ${mm}\n` +
+      `i = ${i}\nj = ${j}\nk = ${k}\nreturn repr(${op})`,
+  )
+);
+
+/** A Starlark literal for JSON-like data. */
+function literal(v: unknown): string {
+  if (v === null) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "bigint") return intLiteral(v);
+  if (typeof v === "number") return floatLiteral(v);
+  if (typeof v === "string") return starlarkString(v);
+  if (Array.isArray(v)) return `[${v.map(literal).join(", ")}]`;
+  const entries = Object.entries(v as Record<string, unknown>);
+  return `{${entries.map(([k, x]) => `${starlarkString(k)}: ${literal(x)}`).join(", ")}}`;
+}
+
+const jsonish: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    int,
+    float,
+    fc.string({
+      unit: fc.oneof(alphabet, fc.constantFrom('"', "\\", "<", ">", "&", "/")),
+      maxLength: 8,
+    }),
+    fc.array(tie("v"), { maxLength: 4 }),
+    fc.dictionary(str, tie("v"), { maxKeys: 4 }),
+  ),
+})).v;
+
+/** JSON encode/decode/indent round trips of generated values, and decoding of JSON texts. */
+export const jsonProgram: fc.Arbitrary<string> = fc.oneof(
+  jsonish.map((v) =>
+    program(
+      `v = ${literal(v)}\ntext = json.encode(v)\nback = json.decode(text)\n` +
+        `return [text, repr(back), back == v, json.indent(text, indent="  ")]`,
+    )
+  ),
+  fc.json({ maxDepth: 3 }).map((text) =>
+    program(`return repr(json.decode(${starlarkString(text)}))`)
+  ),
+);

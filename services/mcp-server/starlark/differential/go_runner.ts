@@ -1,0 +1,193 @@
+/**
+ * Builds and drives `gorunner/`, our starlark-go reference runner (see gorunner/main.go).
+ *
+ * The runner is compiled offline from Debian's GOPATH sources (golang-go + golang-starlark-dev)
+ * into a cache directory keyed by a hash of its sources; nothing is committed. Tests that need it
+ * call `goRunnerMissing()` at registration time and are ignored with that reason.
+ */
+
+/** One program's outcome as printed by the Go runner. */
+export interface GoResult {
+  ok: boolean;
+  /** The converted final value; ints outside the safe range are bigints. */
+  value?: unknown;
+  /** repr() of the final value. */
+  repr?: string;
+  /** syntax | resolve | runtime | steps | timeout | conversion */
+  errorClass?: string;
+  message?: string;
+  steps: number;
+  /** In-process execution time in nanoseconds (parse to result, no process start). */
+  ns: number;
+}
+
+export interface GoRequest {
+  src: string;
+  maxSteps?: number;
+  timeoutMs?: number;
+}
+
+const SOURCES = ["main.go", "math.go"];
+
+function goPath(): string {
+  return Deno.env.get("STARLARK_GOPATH") ?? "/usr/share/gocode";
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      const path = `${dir}/${name}`;
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+/** Why the Go runner cannot be built here, or undefined when it can. Synchronous for `ignore`. */
+export function goRunnerMissing(): string | undefined {
+  if (Deno.env.get("STARLARK_GORUNNER")) return undefined;
+  if (!findOnPath("go")) return "needs `go` on PATH (Debian package golang-go)";
+  try {
+    Deno.statSync(`${goPath()}/src/go.starlark.net/starlark/eval.go`);
+  } catch {
+    return `needs starlark-go sources under ${goPath()}/src (Debian package golang-starlark-dev)`;
+  }
+  return undefined;
+}
+
+async function sourcesHash(dir: string): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for (const name of SOURCES) parts.push(await Deno.readFile(`${dir}/${name}`));
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    all.set(p, offset);
+    offset += p.length;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
+  return Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Returns the path of a built Go runner, building it when the cache lacks this source version.
+ * `STARLARK_GORUNNER` names a prebuilt binary; `STARLARK_GORUNNER_CACHE` overrides the cache dir.
+ */
+export async function buildGoRunner(): Promise<string> {
+  const prebuilt = Deno.env.get("STARLARK_GORUNNER");
+  if (prebuilt) return prebuilt;
+  const missing = goRunnerMissing();
+  if (missing) throw new Error(`Cannot build the Go reference runner: ${missing}`);
+  const srcDir = new URL("./gorunner", import.meta.url).pathname;
+  const cache = Deno.env.get("STARLARK_GORUNNER_CACHE") ??
+    `${Deno.env.get("TMPDIR") ?? "/tmp"}/starlark-gorunner`;
+  await Deno.mkdir(cache, { recursive: true });
+  const binary = `${cache}/gorunner-${await sourcesHash(srcDir)}`;
+  try {
+    await Deno.stat(binary);
+    return binary;
+  } catch {
+    // not built yet
+  }
+  // Parallel test files may build at once: each writes its own file, then renames atomically.
+  const partial = `${binary}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}`;
+  const out = await new Deno.Command("go", {
+    args: ["build", "-o", partial, "."],
+    cwd: srcDir,
+    env: {
+      GO111MODULE: "off", // GOPATH mode: imports come from Debian's sources, no network
+      GOPATH: goPath(),
+      GOCACHE: `${cache}/gocache`,
+      GOFLAGS: "",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `Cannot build the Go reference runner: ${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  await Deno.rename(partial, binary);
+  return binary;
+}
+
+/** JSON.parse keeping the int/float distinction of the Go output (ints beyond 2^53 → bigint). */
+export function parseGoJson(text: string): unknown {
+  return JSON.parse(text, (_key, value, context?: { source?: string }) => {
+    if (typeof value !== "number" || !context?.source) return value;
+    const src = context.source;
+    if (/[.eE]/.test(src) || Number.isSafeInteger(value)) return value;
+    return BigInt(src);
+  });
+}
+
+/** A long-lived `gorunner --batch` process: one request line in, one result line out. */
+export interface GoBatch {
+  run(request: GoRequest): Promise<GoResult>;
+  close(): Promise<void>;
+}
+
+export function startGoBatch(binary: string): GoBatch {
+  const child = new Deno.Command(binary, {
+    args: ["--batch"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const encoder = new TextEncoder();
+  let buffered = "";
+  let queue = Promise.resolve();
+
+  async function readLine(): Promise<string> {
+    while (!buffered.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("Cannot read from the Go runner: it exited");
+      buffered += value;
+    }
+    const i = buffered.indexOf("\n");
+    const line = buffered.slice(0, i);
+    buffered = buffered.slice(i + 1);
+    return line;
+  }
+
+  function run(request: GoRequest): Promise<GoResult> {
+    // Requests are serialised: the runner answers strictly in order.
+    const result = queue.then(async () => {
+      await writer.write(encoder.encode(JSON.stringify(request) + "\n"));
+      return parseGoJson(await readLine()) as GoResult;
+    });
+    queue = result.then(() => {}, () => {});
+    return result;
+  }
+
+  async function close(): Promise<void> {
+    await queue;
+    await writer.close();
+    await reader.cancel();
+    await child.status;
+  }
+
+  return { run, close };
+}
+
+/** Runs one program in a fresh Go runner process (what a user of the CLI pays). */
+export async function runGoFile(
+  binary: string,
+  path: string,
+  options: { maxSteps?: number; timeoutMs?: number } = {},
+): Promise<GoResult> {
+  const args: string[] = [];
+  if (options.maxSteps) args.push("--max-steps", String(options.maxSteps));
+  if (options.timeoutMs) args.push("--timeout", String(options.timeoutMs));
+  const out = await new Deno.Command(binary, { args: [...args, path], stdout: "piped" }).output();
+  return parseGoJson(new TextDecoder().decode(out.stdout)) as GoResult;
+}
+
+// `deno run -A go_runner.ts` builds (or finds) the runner and prints its path.
+if (import.meta.main) {
+  Deno.stdout.writeSync(new TextEncoder().encode((await buildGoRunner()) + "\n"));
+}

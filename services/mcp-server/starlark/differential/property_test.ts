@@ -1,0 +1,61 @@
+/**
+ * Property-based differential tests: fast-check generates programs, both interpreters run them,
+ * results (value, or error class) must agree. Seeded, so every run checks the same programs;
+ * STARLARK_FC_SEED / STARLARK_FC_RUNS explore further.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { run } from "../mod.ts";
+import { difference, fromGo, fromOurs } from "./compare.ts";
+import {
+  arithmeticProgram,
+  collectionProgram,
+  floatFormatProgram,
+  jsonProgram,
+  stringProgram,
+} from "./generators.ts";
+import { buildGoRunner, type GoBatch, goRunnerMissing, startGoBatch } from "./go_runner.ts";
+
+const missing = goRunnerMissing();
+const seed = Number(Deno.env.get("STARLARK_FC_SEED") ?? 20261122);
+const runsScale = Number(Deno.env.get("STARLARK_FC_RUNS") ?? 1);
+
+const properties: { name: string; programs: fc.Arbitrary<string>; numRuns: number }[] = [
+  { name: "arithmetic on big ints and floats", programs: arithmeticProgram, numRuns: 300 },
+  { name: "float formatting", programs: floatFormatProgram, numRuns: 200 },
+  { name: "string operations, slicing and formatting", programs: stringProgram, numRuns: 400 },
+  {
+    name: "list and dict comprehensions, sorted/min/max",
+    programs: collectionProgram,
+    numRuns: 300,
+  },
+  { name: "json encode/decode round trips", programs: jsonProgram, numRuns: 200 },
+];
+
+async function agree(go: GoBatch, src: string): Promise<void> {
+  const theirs = fromGo(await go.run({ src }));
+  const ours = fromOurs(await run(src));
+  const diff = difference(ours, theirs);
+  assert.equal(diff, undefined, `${diff}\nprogram:\n${src}`);
+}
+
+Deno.test({
+  name: `generated programs agree with starlark-go${missing ? ` (ignored: ${missing})` : ""}`,
+  ignore: missing !== undefined,
+  async fn(t) {
+    const go = startGoBatch(await buildGoRunner());
+    try {
+      for (const p of properties) {
+        await t.step(p.name, async () => {
+          await fc.assert(fc.asyncProperty(p.programs, (src) => agree(go, src)), {
+            seed,
+            numRuns: Math.round(p.numRuns * runsScale),
+            endOnFailure: true,
+          });
+        });
+      }
+    } finally {
+      await go.close();
+    }
+  },
+});
