@@ -355,6 +355,14 @@ export const CORPUS: CorpusCase[] = [
   },
   { name: "math floor of inf", src: main(`return math.floor(float("inf"))`) },
   { name: "math bad argument", src: main(`return math.sqrt("x")`) },
+  // built-in allocation limits of starlark-go (no budgets set)
+  { name: "repeat count too large", src: main(`return len("x" * (1 << 40))`) },
+  { name: "excessive string repeat", src: main(`return len("ab" * (1 << 29))`) },
+  { name: "excessive list repeat", src: main(`return len([1, 2] * (1 << 29))`) },
+  { name: "shift count too large", src: main(`return 1 << 600`) },
+  { name: "negative shift count", src: main(`return 1 >> -1`) },
+  { name: "int too large for float", src: main(`return float((1 << 511) * (1 << 511) * 4)`) },
+  { name: "float to int of nan", src: main(`return int(float("nan"))`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },
   { name: "no main", src: "x = 1 + 2\n" },
