@@ -4,6 +4,18 @@
  */
 import assert from "node:assert/strict";
 import { type Budgets, run, type RunOptions, type RunResult } from "./mod.ts";
+import { evaluatorMissing } from "./differential/readiness.ts";
+
+const notReady = await evaluatorMissing();
+
+/** Registers an adversarial test, ignored (with the reason) until the evaluator exists. */
+function test(name: string, fn: () => Promise<void>): void {
+  Deno.test({
+    name: notReady ? `${name} (ignored: ${notReady})` : name,
+    ignore: notReady !== undefined,
+    fn,
+  });
+}
 
 const MiB = 1024 * 1024;
 /** Headroom for slow CI machines: a budget must end a program within its bound plus this. */
@@ -37,7 +49,7 @@ function codeOf(r: RunResult): string {
 
 const RUNAWAY = main("for x in range(10 ** 9):\n    pass");
 
-Deno.test("max_steps stops a billion-iteration loop at the step budget", async () => {
+test("max_steps stops a billion-iteration loop at the step budget", async () => {
   const { result, ms } = await measure(RUNAWAY, { maxSteps: 100_000 });
   assert.equal(codeOf(result), "max_steps");
   assert.ok(!result.ok && result.error.kind === "limit");
@@ -48,7 +60,7 @@ Deno.test("max_steps stops a billion-iteration loop at the step budget", async (
   assert.ok(ms < 2000, `took ${ms} ms`);
 });
 
-Deno.test("maxSteps passes a program at exactly its step count and fails it one below", async () => {
+test("maxSteps passes a program at exactly its step count and fails it one below", async () => {
   const src = main("t = 0\nfor i in range(1000):\n    t += i\nreturn t");
   const free = await run(src);
   assert.ok(free.ok);
@@ -56,13 +68,13 @@ Deno.test("maxSteps passes a program at exactly its step count and fails it one 
   assert.equal(codeOf(await run(src, { budgets: { maxSteps: free.steps - 1 } })), "max_steps");
 });
 
-Deno.test("timeout stops `for x in range(10**9): pass` on time", async () => {
+test("timeout stops `for x in range(10**9): pass` on time", async () => {
   const { result, ms } = await measure(RUNAWAY, { timeoutMs: 200 });
   assert.equal(codeOf(result), "timeout");
   assert.ok(ms >= 190 && ms < 200 + TOLERANCE_MS, `timeout of 200 ms honoured after ${ms} ms`);
 });
 
-Deno.test("a concurrent HTTP request on 127.0.0.1 is answered no later than the timeout", async () => {
+test("a concurrent HTTP request on 127.0.0.1 is answered no later than the timeout", async () => {
   await using server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("pong"),
@@ -88,7 +100,7 @@ Deno.test("a concurrent HTTP request on 127.0.0.1 is answered no later than the 
   );
 });
 
-Deno.test("requests are served while a program waits on asynchronous host calls", async () => {
+test("requests are served while a program waits on asynchronous host calls", async () => {
   await using server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("pong"),
@@ -109,7 +121,7 @@ Deno.test("requests are served while a program waits on asynchronous host calls"
   assert.equal(served, 20);
 });
 
-Deno.test("timeout covers time spent waiting on host calls", async () => {
+test("timeout covers time spent waiting on host calls", async () => {
   const src = main("n = 0\nfor i in range(1000):\n    n += nap()\nreturn n");
   const nap = () => new Promise((resolve) => setTimeout(() => resolve(1), 5));
   const start = performance.now();
@@ -119,7 +131,7 @@ Deno.test("timeout covers time spent waiting on host calls", async () => {
   assert.ok(ms < 200 + TOLERANCE_MS, `took ${ms} ms`);
 });
 
-Deno.test("asynchronous host calls do not multiply the work a step budget allows", async () => {
+test("asynchronous host calls do not multiply the work a step budget allows", async () => {
   // 300 host calls, each after ~3 000 steps of work. An interpreter that replays main() from the
   // start after every pending host call does 300 * 300 / 2 times that work in total.
   const src = main(
@@ -135,7 +147,7 @@ Deno.test("asynchronous host calls do not multiply the work a step budget allows
   );
 });
 
-Deno.test("max_host_calls: n calls pass with a budget of n and fail with n - 1", async () => {
+test("max_host_calls: n calls pass with a budget of n and fail with n - 1", async () => {
   const src = main("n = 0\nfor i in range(10):\n    n += ping()\nreturn n");
   const predeclared = { ping: () => 1 };
   assert.equal(codeOf(await run(src, { predeclared, budgets: { maxHostCalls: 10 } })), "ok (10)");
@@ -151,7 +163,7 @@ Deno.test("max_host_calls: n calls pass with a budget of n and fail with n - 1",
   assert.equal(codeOf(flood.result), "max_host_calls");
 });
 
-Deno.test("max_depth bounds the final value, host arguments and host results", async () => {
+test("max_depth bounds the final value, host arguments and host results", async () => {
   const nested = (d: number) => main(`x = 1\nfor i in range(${d - 1}):\n    x = [x]\nreturn x`);
   assert.ok((await run(nested(10), { budgets: { maxDepth: 10 } })).ok);
   assert.equal(codeOf(await run(nested(11), { budgets: { maxDepth: 10 } })), "max_depth");
@@ -173,7 +185,7 @@ Deno.test("max_depth bounds the final value, host arguments and host results", a
   );
 });
 
-Deno.test("max_bytes: a result of exactly maxBytes passes, one byte more fails", async () => {
+test("max_bytes: a result of exactly maxBytes passes, one byte more fails", async () => {
   const src = (n: number) => main(`return "x" * ${n}`);
   // compact JSON of a string of n ASCII bytes is n + 2 bytes
   assert.ok((await run(src(98), { budgets: { maxBytes: 100 } })).ok);
@@ -282,7 +294,7 @@ const BLOWUPS: { name: string; body: string; budgets: Budgets; code: string }[] 
 ];
 
 for (const b of BLOWUPS) {
-  Deno.test(`${b.name} stops with ${b.code}, quickly and with bounded memory`, async () => {
+  test(`${b.name} stops with ${b.code}, quickly and with bounded memory`, async () => {
     const { result, ms, rssGrowth } = await measure(main(b.body), {
       ...b.budgets,
       timeoutMs: 10_000,
@@ -293,7 +305,7 @@ for (const b of BLOWUPS) {
   });
 }
 
-Deno.test("deeply nested values never escape run() as an exception", async () => {
+test("deeply nested values never escape run() as an exception", async () => {
   const build = "x = []\nfor i in range(200000):\n    x = [x]\n";
   for (
     const tail of [
@@ -309,7 +321,7 @@ Deno.test("deeply nested values never escape run() as an exception", async () =>
   }
 });
 
-Deno.test("exponential big-int growth ends within its time budget", async () => {
+test("exponential big-int growth ends within its time budget", async () => {
   const { result, ms } = await measure(
     main("x = 3\nfor i in range(40):\n    x = x * x\nreturn x > 0"),
     {

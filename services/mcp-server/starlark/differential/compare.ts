@@ -83,11 +83,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** Why two outcomes differ, or undefined when they agree (messages only when asked). */
+/**
+ * Why two outcomes differ, or undefined when they agree. Messages are compared only when asked:
+ * always, or "static" for syntax and resolve errors only (their text includes the position).
+ */
 export function difference(
   ours: Outcome,
   go: Outcome,
-  options: { compareMessages?: boolean } = {},
+  options: { compareMessages?: boolean | "static" } = {},
 ): string | undefined {
   if (ours.ok !== go.ok || ours.errorClass !== go.errorClass) {
     return `outcome differs: ours ${describe(ours)}; go ${describe(go)}`;
@@ -95,7 +98,10 @@ export function difference(
   if (ours.ok && !sameValue(ours.value, go.value)) {
     return `value differs: ours ${show(ours.value)}; go ${show(go.value)}`;
   }
-  if (!ours.ok && options.compareMessages && ours.message !== go.message) {
+  const messages = options.compareMessages === "static"
+    ? go.errorClass === "syntax" || go.errorClass === "resolve"
+    : options.compareMessages;
+  if (!ours.ok && messages && ours.message !== go.message) {
     return `message differs: ours ${JSON.stringify(ours.message)}; go ${
       JSON.stringify(go.message)
     }`;
