@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { run } from "../mod.ts";
+import { parse, run, StarlarkError } from "../mod.ts";
 import { difference, fromGo, fromOurs } from "./compare.ts";
 import {
   arithmeticProgram,
@@ -70,6 +70,46 @@ Deno.test({
           );
         });
       }
+    } finally {
+      await go.close();
+    }
+  },
+});
+
+function parserMissing(): string | undefined {
+  try {
+    parse("def (");
+    return "parse() does not check programs yet";
+  } catch {
+    return undefined;
+  }
+}
+
+const noParser = parserMissing() ?? goRunnerMissing();
+
+Deno.test({
+  name: `parse() reports starlark-go's first syntax error, at its position${
+    noParser ? ` (ignored: ${noParser})` : ""
+  }`,
+  ignore: noParser !== undefined,
+  async fn() {
+    const go = startGoBatch(await buildGoRunner());
+    try {
+      await fc.assert(
+        fc.asyncProperty(syntaxProgram, async (src) => {
+          const theirs = await go.run({ src, maxSteps: 1 });
+          let ours: string | undefined;
+          try {
+            parse(src);
+          } catch (err) {
+            if (!(err instanceof StarlarkError)) throw err;
+            ours = err.kind === "syntax" ? err.message : undefined;
+          }
+          const expected = theirs.errorClass === "syntax" ? theirs.message : undefined;
+          assert.equal(ours, expected, `program:\n${src}`);
+        }),
+        { seed, numRuns: Math.round(1000 * runsScale), endOnFailure: true },
+      );
     } finally {
       await go.close();
     }
