@@ -1,0 +1,70 @@
+/** Argument unpacking for built-ins, with starlark-go's error texts. */
+import { EvalError } from "../errors.ts";
+import { typeName } from "../values/ops.ts";
+import { Float, type Kwargs, type Value } from "../values/value.ts";
+
+/**
+ * Bind args/kwargs to `params` (names; a trailing "?" marks optional). Returns values in
+ * parameter order, `undefined` for omitted optional ones.
+ */
+export function unpackArgs(
+  fname: string,
+  args: Value[],
+  kwargs: Kwargs,
+  params: string[],
+): (Value | undefined)[] {
+  const out: (Value | undefined)[] = new Array(params.length).fill(undefined);
+  if (args.length > params.length) {
+    throw new EvalError(`${fname}: got ${args.length} arguments, want at most ${params.length}`);
+  }
+  for (let i = 0; i < args.length; i++) out[i] = args[i];
+  if (kwargs !== null) {
+    for (const [k, v] of kwargs) {
+      const i = params.findIndex((p) => p === k || p === k + "?");
+      if (i < 0) throw new EvalError(`${fname}: unexpected keyword argument ${k}`);
+      if (out[i] !== undefined) {
+        throw new EvalError(`${fname}: got multiple values for keyword argument ${k}`);
+      }
+      out[i] = v;
+    }
+  }
+  for (let i = 0; i < params.length; i++) {
+    if (out[i] === undefined && !params[i].endsWith("?")) {
+      throw new EvalError(`${fname}: missing argument for ${params[i]}`);
+    }
+  }
+  return out;
+}
+
+/** Positional-only arguments, between min and max of them. */
+export function positional(
+  fname: string,
+  args: Value[],
+  kwargs: Kwargs,
+  min: number,
+  max: number,
+): Value[] {
+  if (kwargs !== null && kwargs.length > 0) throw new EvalError(`${fname}: unexpected keyword arguments`);
+  if (args.length < min) {
+    throw new EvalError(`${fname}: got ${args.length} arguments, want ${min < max ? "at least " : ""}${min}`);
+  }
+  if (args.length > max) {
+    throw new EvalError(`${fname}: got ${args.length} arguments, want ${min < max ? "at most " : ""}${max}`);
+  }
+  return args;
+}
+
+export function wantString(v: Value, fname: string, what: string): string {
+  if (typeof v !== "string") throw new EvalError(`${fname}: for ${what}: got ${typeName(v)}, want string`);
+  return v;
+}
+
+export function wantInt(v: Value, fname: string, what: string): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") throw new EvalError(`${fname}: for ${what}: ${v} out of range`);
+  throw new EvalError(`${fname}: for ${what}: got ${typeName(v)}, want int`);
+}
+
+export function isNumber(v: Value): boolean {
+  return typeof v === "number" || typeof v === "bigint" || v instanceof Float;
+}

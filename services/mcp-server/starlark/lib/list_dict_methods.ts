@@ -1,0 +1,201 @@
+/** Methods of list and dict values. */
+import { EvalError } from "../errors.ts";
+import { equals, hashKey, typeName } from "../values/ops.ts";
+import { dictSet, mustElements, toIndex } from "../values/seq.ts";
+import { Dict, List, type Mutable, type NativeFn, Tuple, type Value } from "../values/value.ts";
+import { positional } from "./args.ts";
+import { dictUpdate } from "./update.ts";
+
+function mutable(fname: string, x: Mutable, verb: string, what: string): void {
+  try {
+    x.checkMutable(verb, what);
+  } catch (e) {
+    throw new EvalError(`${fname}: ${(e as Error).message}`);
+  }
+}
+
+function L(v: Value): List {
+  return v as List;
+}
+function D(v: Value): Dict {
+  return v as Dict;
+}
+
+function clampIndices(start: Value | undefined, end: Value | undefined, n: number): [number, number] {
+  const f = (v: Value | undefined, d: number) => {
+    if (v === undefined || v === null) return d;
+    let i = toIndex(v, "index");
+    if (i < 0) i += n;
+    return i < 0 ? 0 : i > n ? n : i;
+  };
+  return [f(start, 0), f(end, n)];
+}
+
+export const LIST_METHODS = new Map<string, NativeFn>([
+  ["append", (_th, a, k, r) => {
+    const [x] = positional("append", a, k, 1, 1);
+    mutable("append", L(r), "append to", "list");
+    L(r).elems.push(x);
+    return null;
+  }],
+  ["clear", (_th, a, k, r) => {
+    positional("clear", a, k, 0, 0);
+    mutable("clear", L(r), "clear", "list");
+    L(r).elems = [];
+    return null;
+  }],
+  ["extend", (th, a, k, r) => {
+    const [it] = positional("extend", a, k, 1, 1);
+    mutable("extend", L(r), "extend", "list");
+    const el = mustElements(it, "extend");
+    th.charge(el.length >> 3);
+    th.checkAlloc((L(r).elems.length + el.length) * 8);
+    if (el === L(r).elems) L(r).elems.push(...el.slice());
+    else for (const v of el) L(r).elems.push(v);
+    return null;
+  }],
+  ["index", (_th, a, k, r) => {
+    const [x, start, end] = positional("index", a, k, 1, 3);
+    const el = L(r).elems;
+    const [i0, i1] = clampIndices(start, end, el.length);
+    for (let i = i0; i < i1; i++) if (equals(el[i], x)) return i;
+    throw new EvalError("index: value not in list");
+  }],
+  ["insert", (_th, a, k, r) => {
+    const [iv, x] = positional("insert", a, k, 2, 2);
+    if (typeof iv !== "number") throw new EvalError(`insert: for parameter 1: got ${typeName(iv)}, want int`);
+    mutable("insert", L(r), "insert into", "list");
+    const el = L(r).elems;
+    let i = iv;
+    if (i < 0) i += el.length;
+    if (i >= el.length) el.push(x);
+    else el.splice(i < 0 ? 0 : i, 0, x);
+    return null;
+  }],
+  ["pop", (_th, a, k, r) => {
+    const el = L(r).elems;
+    const [iv] = positional("pop", a, k, 0, 1);
+    const n = el.length;
+    let i = n - 1;
+    if (iv !== undefined) {
+      if (typeof iv !== "number") throw new EvalError(`pop: for parameter 1: got ${typeName(iv)}, want int`);
+      i = iv;
+    }
+    const orig = i;
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) {
+      throw new EvalError(n === 0 ? `pop: index ${orig} out of range: empty list` : `pop: list index ${orig} out of range [${-n}:${n - 1}]`);
+    }
+    mutable("pop", L(r), "pop from", "list");
+    return el.splice(i, 1)[0];
+  }],
+  ["remove", (_th, a, k, r) => {
+    const [x] = positional("remove", a, k, 1, 1);
+    mutable("remove", L(r), "remove from", "list");
+    const el = L(r).elems;
+    for (let i = 0; i < el.length; i++) {
+      if (equals(el[i], x)) {
+        el.splice(i, 1);
+        return null;
+      }
+    }
+    throw new EvalError("remove: element not found");
+  }],
+]);
+
+export const DICT_METHODS = new Map<string, NativeFn>([
+  ["clear", (_th, a, k, r) => {
+    positional("clear", a, k, 0, 0);
+    mutable("clear", D(r), "clear", "hash table");
+    D(r).map.clear();
+    return null;
+  }],
+  ["get", (_th, a, k, r) => {
+    const [key, dflt] = positional("get", a, k, 1, 2);
+    let hk: unknown;
+    try {
+      hk = hashKey(key);
+    } catch (e) {
+      throw new EvalError(`get: ${(e as Error).message}`);
+    }
+    const e = D(r).map.get(hk);
+    if (e !== undefined) return e[1];
+    return dflt === undefined ? null : dflt;
+  }],
+  ["items", (_th, a, k, r) => {
+    positional("items", a, k, 0, 0);
+    const out: Value[] = [];
+    for (const [kk, v] of D(r).map.values()) out.push(new Tuple([kk, v]));
+    return new List(out);
+  }],
+  ["keys", (_th, a, k, r) => {
+    positional("keys", a, k, 0, 0);
+    const out: Value[] = [];
+    for (const e of D(r).map.values()) out.push(e[0]);
+    return new List(out);
+  }],
+  ["values", (_th, a, k, r) => {
+    positional("values", a, k, 0, 0);
+    const out: Value[] = [];
+    for (const e of D(r).map.values()) out.push(e[1]);
+    return new List(out);
+  }],
+  ["pop", (_th, a, k, r) => {
+    const [key, dflt] = positional("pop", a, k, 1, 2);
+    const d = D(r);
+    let hk: unknown;
+    try {
+      hk = hashKey(key);
+    } catch (e) {
+      throw new EvalError(`pop: ${(e as Error).message}`);
+    }
+    mutable("pop", d, "delete from", "hash table");
+    const e = d.map.get(hk);
+    if (e !== undefined) {
+      d.map.delete(hk);
+      return e[1];
+    }
+    if (dflt !== undefined) return dflt;
+    throw new EvalError("pop: missing key");
+  }],
+  ["popitem", (_th, a, k, r) => {
+    positional("popitem", a, k, 0, 0);
+    const d = D(r);
+    const first = d.map.entries().next();
+    if (first.done) throw new EvalError("popitem: empty dict");
+    mutable("popitem", d, "delete from", "hash table");
+    d.map.delete(first.value[0]);
+    return new Tuple([first.value[1][0], first.value[1][1]]);
+  }],
+  ["setdefault", (_th, a, k, r) => {
+    const [key, dflt] = positional("setdefault", a, k, 1, 2);
+    const d = D(r);
+    let hk: unknown;
+    try {
+      hk = hashKey(key);
+    } catch (e) {
+      throw new EvalError(`setdefault: ${(e as Error).message}`);
+    }
+    const e = d.map.get(hk);
+    if (e !== undefined) return e[1];
+    const v = dflt === undefined ? null : dflt;
+    try {
+      dictSet(d, key, v);
+    } catch (err) {
+      throw new EvalError(`setdefault: ${(err as Error).message}`);
+    }
+    return v;
+  }],
+  ["update", (th, a, k, r) => {
+    if (a.length > 1) throw new EvalError(`update: got ${a.length} arguments, want at most 1`);
+    try {
+      dictUpdate(th, D(r), a, k);
+    } catch (err) {
+      if (err instanceof EvalError && !err.message.startsWith("update: ")) {
+        throw new EvalError(`update: ${err.message}`);
+      }
+      throw err;
+    }
+    return null;
+  }],
+]);

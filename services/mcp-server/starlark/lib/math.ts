@@ -1,0 +1,128 @@
+/** The `math` module (starlark-go lib/math semantics). */
+import { EvalError } from "../errors.ts";
+import { floatToInt, intToFloat, typeName } from "../values/ops.ts";
+import { Builtin, Float, Module, type NativeFn, type Value } from "../values/value.ts";
+import { positional } from "./args.ts";
+
+function num(fname: string, v: Value): number {
+  if (v instanceof Float) return v.v;
+  if (typeof v === "number" || typeof v === "bigint") return intToFloat(v);
+  throw new EvalError(`${fname}: got ${typeName(v)}, want float or int`);
+}
+
+function unary(name: string, f: (x: number) => number): [string, NativeFn] {
+  return [name, (_th, a, k) => {
+    const [x] = positional(name, a, k, 1, 1);
+    return new Float(f(num(name, x)));
+  }];
+}
+
+function binary(name: string, f: (x: number, y: number) => number): [string, NativeFn] {
+  return [name, (_th, a, k) => {
+    const [x, y] = positional(name, a, k, 2, 2);
+    return new Float(f(num(name, x), num(name, y)));
+  }];
+}
+
+/** Go math.Pow special cases that differ from JS `**`. */
+function pow(x: number, y: number): number {
+  if (y === 0 || x === 1) return 1;
+  if ((x === -1) && !Number.isFinite(y) && !Number.isNaN(y)) return 1;
+  return Math.pow(x, y);
+}
+
+/** IEEE 754 remainder: x - n*y with n = x/y rounded to nearest even. */
+function remainder(x: number, y: number): number {
+  if (Number.isNaN(x) || Number.isNaN(y) || !Number.isFinite(x) || y === 0) return NaN;
+  if (!Number.isFinite(y)) return x;
+  const q = x / y;
+  let n = Math.round(q);
+  if (Math.abs(q - Math.trunc(q)) === 0.5) n = 2 * Math.round(q / 2);
+  const r = x - n * y;
+  return r === 0 ? (x < 0 ? -0 : 0) : r;
+}
+
+/** Lanczos approximation of Gamma with Go's special cases. */
+function gamma(x: number): number {
+  if (Number.isNaN(x) || x === -Infinity) return NaN;
+  if (x === Infinity) return Infinity;
+  if (x === 0) return Object.is(x, -0) ? -Infinity : Infinity;
+  if (x < 0 && Number.isInteger(x)) return NaN;
+  if (Number.isInteger(x) && x <= 171) {
+    let r = 1;
+    for (let i = 2; i < x; i++) r *= i;
+    return r;
+  }
+  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
+  const g = 7;
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+    -176.61503916999185, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+    1.5056327351493116e-7,
+  ];
+  x -= 1;
+  let a = c[0];
+  const t = x + g + 0.5;
+  for (let i = 1; i < g + 2; i++) a += c[i] / (x + i);
+  return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
+}
+
+function roundHalfAway(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const r = Math.round(Math.abs(x));
+  const v = Math.abs(x) - Math.floor(Math.abs(x)) === 0.5 ? Math.floor(Math.abs(x)) + 1 : r;
+  return x < 0 || Object.is(x, -0) ? -v : v;
+}
+
+const fns: [string, NativeFn][] = [
+  ["ceil", (_th, a, k) => {
+    const [x] = positional("ceil", a, k, 1, 1);
+    if (typeof x === "number" || typeof x === "bigint") return x;
+    return floatToInt(Math.ceil(num("ceil", x)));
+  }],
+  ["floor", (_th, a, k) => {
+    const [x] = positional("floor", a, k, 1, 1);
+    if (typeof x === "number" || typeof x === "bigint") return x;
+    return floatToInt(Math.floor(num("floor", x)));
+  }],
+  binary("copysign", (x, y) => (Math.sign(y) < 0 || Object.is(y, -0) ? -Math.abs(x) : Math.abs(x))),
+  unary("fabs", Math.abs),
+  binary("mod", (x, y) => x % y),
+  binary("pow", pow),
+  binary("remainder", remainder),
+  unary("round", roundHalfAway),
+  unary("exp", Math.exp),
+  unary("sqrt", Math.sqrt),
+  unary("acos", Math.acos),
+  unary("asin", Math.asin),
+  unary("atan", Math.atan),
+  binary("atan2", Math.atan2),
+  unary("cos", Math.cos),
+  binary("hypot", Math.hypot),
+  unary("sin", Math.sin),
+  unary("tan", Math.tan),
+  unary("degrees", (x) => x * (180 / Math.PI)),
+  unary("radians", (x) => x * (Math.PI / 180)),
+  unary("acosh", Math.acosh),
+  unary("asinh", Math.asinh),
+  unary("atanh", Math.atanh),
+  unary("cosh", Math.cosh),
+  unary("sinh", Math.sinh),
+  unary("tanh", Math.tanh),
+  ["log", (_th, a, k) => {
+    const [x, base] = positional("log", a, k, 1, 2);
+    const xv = num("log", x);
+    if (base === undefined) return new Float(Math.log(xv));
+    const b = num("log", base);
+    if (b === 1) throw new EvalError("division by zero");
+    return new Float(Math.log(xv) / Math.log(b));
+  }],
+  unary("gamma", gamma),
+];
+
+export function makeMathModule(): Module {
+  const m = new Map<string, Value>(fns.map(([n, f]) => [n, new Builtin(n, f)]));
+  m.set("e", new Float(Math.E));
+  m.set("pi", new Float(Math.PI));
+  return new Module("math", m);
+}

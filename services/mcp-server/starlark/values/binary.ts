@@ -1,0 +1,206 @@
+/** Binary and unary operators (slow paths; the compiler inlines int/string fast paths). */
+import { EvalError } from "../errors.ts";
+import type { Thread } from "../thread.ts";
+import { interpolate } from "../lib/percent_format.ts";
+import {
+  addInt,
+  compare,
+  equals,
+  floatMod,
+  floorDivInt,
+  hashKey,
+  intToFloat,
+  modInt,
+  mulInt,
+  subInt,
+  toBig,
+  truth,
+  typeName,
+} from "./ops.ts";
+import { contains } from "./seq.ts";
+import { Bytes, Dict, Float, List, normInt, Tuple, type Value } from "./value.ts";
+
+/** Absolute cap on elements/bytes built by one repetition, independent of budgets. */
+export const MAX_ALLOC = 1 << 28;
+
+function isIntV(v: Value): v is number | bigint {
+  return typeof v === "number" || typeof v === "bigint";
+}
+
+function num(v: Value): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return intToFloat(v);
+  if (v instanceof Float) return v.v;
+  return undefined;
+}
+
+export function binary(op: string, x: Value, y: Value, th: Thread): Value {
+  switch (op) {
+    case "+":
+      if (isIntV(x) && isIntV(y)) return addInt(x, y);
+      if (typeof x === "string" && typeof y === "string") {
+        th.charge((x.length + y.length) >> 6);
+        th.checkAlloc(x.length + y.length);
+        return x + y;
+      }
+      if ((x instanceof Float || isIntV(x)) && (y instanceof Float || isIntV(y))) {
+        return new Float(num(x)! + num(y)!);
+      }
+      if (x instanceof List && y instanceof List) {
+        th.charge((x.elems.length + y.elems.length) >> 3);
+        th.checkAlloc((x.elems.length + y.elems.length) * 8);
+        return new List(x.elems.concat(y.elems));
+      }
+      if (x instanceof Tuple && y instanceof Tuple) {
+        th.charge((x.elems.length + y.elems.length) >> 3);
+        return new Tuple(x.elems.concat(y.elems));
+      }
+      if (x instanceof Bytes && y instanceof Bytes) return new Bytes(x.s + y.s);
+      break;
+    case "-":
+      if (isIntV(x) && isIntV(y)) return subInt(x, y);
+      if ((x instanceof Float || isIntV(x)) && (y instanceof Float || isIntV(y))) {
+        return new Float(num(x)! - num(y)!);
+      }
+      break;
+    case "*":
+      if (isIntV(x) && isIntV(y)) return mulInt(x, y);
+      if ((x instanceof Float || isIntV(x)) && (y instanceof Float || isIntV(y))) {
+        return new Float(num(x)! * num(y)!);
+      }
+      if (isIntV(x)) return repeat(y, x, th, op, x, y);
+      if (isIntV(y)) return repeat(x, y, th, op, x, y);
+      break;
+    case "/": {
+      const a = num(x), b = num(y);
+      if (a !== undefined && b !== undefined) {
+        if (b === 0) throw new EvalError("floating-point division by zero");
+        return new Float(a / b);
+      }
+      break;
+    }
+    case "//":
+      if (isIntV(x) && isIntV(y)) return floorDivInt(x, y);
+      {
+        const a = num(x), b = num(y);
+        if (a !== undefined && b !== undefined) {
+          if (b === 0) throw new EvalError("floored division by zero");
+          return new Float(Math.floor(a / b));
+        }
+      }
+      break;
+    case "%":
+      if (isIntV(x) && isIntV(y)) return modInt(x, y);
+      if (typeof x === "string") return interpolate(x, y, th);
+      {
+        const a = num(x), b = num(y);
+        if (a !== undefined && b !== undefined) {
+          if (b === 0) throw new EvalError("floating-point modulo by zero");
+          return new Float(floatMod(a, b));
+        }
+      }
+      break;
+    case "in":
+      return contains(y, x);
+    case "not in":
+      return !contains(y, x);
+    case "==":
+      return equals(x, y);
+    case "!=":
+      return !equals(x, y);
+    case "<":
+      return compare(op, x, y) < 0;
+    case "<=":
+      return compare(op, x, y) <= 0;
+    case ">":
+      return compare(op, x, y) > 0;
+    case ">=":
+      return compare(op, x, y) >= 0;
+    case "|":
+      if (isIntV(x) && isIntV(y)) {
+        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) return x | y;
+        return normInt(toBig(x) | toBig(y));
+      }
+      if (x instanceof Dict && y instanceof Dict) {
+        const d = new Dict();
+        for (const [k, e] of x.map) d.map.set(k, [e[0], e[1]]);
+        for (const [k, e] of y.map) {
+          const old = d.map.get(k);
+          if (old) old[1] = e[1];
+          else d.map.set(k, [e[0], e[1]]);
+        }
+        return d;
+      }
+      break;
+    case "&":
+      if (isIntV(x) && isIntV(y)) {
+        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) return x & y;
+        return normInt(toBig(x) & toBig(y));
+      }
+      break;
+    case "^":
+      if (isIntV(x) && isIntV(y)) {
+        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) return x ^ y;
+        return normInt(toBig(x) ^ toBig(y));
+      }
+      break;
+    case "<<":
+    case ">>":
+      if (isIntV(x) && isIntV(y)) {
+        const n = toBig(y);
+        if (n < 0n) throw new EvalError(`negative shift count: ${n}`);
+        if (op === "<<") {
+          if (n >= 512n) throw new EvalError(`shift count too large: ${n}`);
+          return normInt(toBig(x) << n);
+        }
+        return normInt(toBig(x) >> (n > 100000n ? 100000n : n));
+      }
+      break;
+  }
+  throw new EvalError(`unknown binary op: ${typeName(x)} ${op} ${typeName(y)}`);
+}
+
+function repeat(seq: Value, n: number | bigint, th: Thread, op: string, x: Value, y: Value): Value {
+  if (!(typeof seq === "string" || seq instanceof List || seq instanceof Tuple || seq instanceof Bytes)) {
+    throw new EvalError(`unknown binary op: ${typeName(x)} ${op} ${typeName(y)}`);
+  }
+  if (typeof n === "bigint" || n > 2147483647 || n < -2147483648) {
+    throw new EvalError(`repeat count ${n} too large`);
+  }
+  if (n <= 0) {
+    return typeof seq === "string" ? "" : seq instanceof List ? new List([]) : seq instanceof Bytes ? new Bytes("") : new Tuple([]);
+  }
+  const len = typeof seq === "string" ? seq.length : seq instanceof Bytes ? seq.s.length : seq.elems.length;
+  const total = len * n;
+  if (total >= MAX_ALLOC) throw new EvalError(`excessive repeat (${len} * ${n} elements)`);
+  th.checkAlloc(typeof seq === "string" || seq instanceof Bytes ? total : total * 8);
+  th.charge(total >> 4);
+  if (typeof seq === "string") return seq.repeat(n);
+  if (seq instanceof Bytes) return new Bytes(seq.s.repeat(n));
+  const out: Value[] = new Array(total);
+  for (let i = 0; i < total; i++) out[i] = seq.elems[i % len];
+  return seq instanceof List ? new List(out) : new Tuple(out);
+}
+
+export function unary(op: string, x: Value): Value {
+  switch (op) {
+    case "not":
+      return !truth(x);
+    case "-":
+      if (typeof x === "number") return x === 0 ? 0 : -x;
+      if (typeof x === "bigint") return normInt(-x);
+      if (x instanceof Float) return new Float(-x.v);
+      break;
+    case "+":
+      if (typeof x === "number" || typeof x === "bigint") return x;
+      if (x instanceof Float) return x;
+      break;
+    case "~":
+      if (typeof x === "number" && (x | 0) === x) return ~x;
+      if (typeof x === "number" || typeof x === "bigint") return normInt(~toBig(x));
+      break;
+  }
+  throw new EvalError(`unknown unary op: ${op} ${typeName(x)}`);
+}
+
+export { hashKey };

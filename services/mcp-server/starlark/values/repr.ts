@@ -1,0 +1,175 @@
+/** str() and repr() of values, matching starlark-go's output. */
+import { decodeRune } from "./bytes_text.ts";
+import { formatFloat } from "./float_format.ts";
+import {
+  Builtin,
+  Bytes,
+  Dict,
+  Float,
+  Fn,
+  List,
+  Module,
+  Range,
+  StringIterable,
+  Tuple,
+  type Value,
+} from "./value.ts";
+
+const HEX = "0123456789abcdef";
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go strconv.Quote over a binary (UTF-8) string; `prefix` "b" for bytes. */
+export function quote(s: string, prefix = ""): string {
+  let out = prefix + '"';
+  for (let i = 0; i < s.length;) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      i++;
+      switch (c) {
+        case 0x22:
+          out += '\\"';
+          continue;
+        case 0x5c:
+          out += "\\\\";
+          continue;
+        case 7:
+          out += "\\a";
+          continue;
+        case 8:
+          out += "\\b";
+          continue;
+        case 12:
+          out += "\\f";
+          continue;
+        case 10:
+          out += "\\n";
+          continue;
+        case 13:
+          out += "\\r";
+          continue;
+        case 9:
+          out += "\\t";
+          continue;
+        case 11:
+          out += "\\v";
+          continue;
+      }
+      if (c < 0x20 || c === 0x7f) out += "\\x" + HEX[c >> 4] + HEX[c & 15];
+      else out += String.fromCharCode(c);
+      continue;
+    }
+    const [r, n] = decodeRune(s, i);
+    if (r === 0xfffd && n === 1) {
+      out += "\\x" + HEX[c >> 4] + HEX[c & 15];
+      i++;
+      continue;
+    }
+    const ch = String.fromCodePoint(r);
+    if (PRINTABLE.test(ch)) out += s.slice(i, i + n);
+    else if (r < 0x10000) out += "\\u" + r.toString(16).padStart(4, "0");
+    else out += "\\U" + r.toString(16).padStart(8, "0");
+    i += n;
+  }
+  return out + '"';
+}
+
+export function str(v: Value): string {
+  return typeof v === "string" ? v : repr(v);
+}
+
+export function repr(v: Value): string {
+  switch (typeof v) {
+    case "string":
+      return quote(v);
+    case "number":
+      return String(v);
+    case "bigint":
+      return v.toString();
+    case "boolean":
+      return v ? "True" : "False";
+  }
+  if (v === null) return "None";
+  const out: string[] = [];
+  writeValue(out, v, []);
+  return out.join("");
+}
+
+function writeValue(out: string[], v: Value, path: unknown[]): void {
+  if (typeof v !== "object" || v === null) {
+    out.push(repr(v));
+    return;
+  }
+  if (v instanceof Float) {
+    out.push(formatFloat(v.v));
+    return;
+  }
+  if (v instanceof List || v instanceof Tuple || v instanceof Dict) {
+    if (path.includes(v)) {
+      out.push(v instanceof List ? "[...]" : v instanceof Dict ? "{...}" : "(...)");
+      return;
+    }
+    path.push(v);
+    if (v instanceof Dict) {
+      out.push("{");
+      let first = true;
+      for (const [k, val] of v.map.values()) {
+        if (!first) out.push(", ");
+        first = false;
+        writeValue(out, k, path);
+        out.push(": ");
+        writeValue(out, val, path);
+      }
+      out.push("}");
+    } else {
+      const isList = v instanceof List;
+      out.push(isList ? "[" : "(");
+      const e = v.elems;
+      for (let i = 0; i < e.length; i++) {
+        if (i > 0) out.push(", ");
+        writeValue(out, e[i], path);
+      }
+      if (!isList && e.length === 1) out.push(",");
+      out.push(isList ? "]" : ")");
+    }
+    path.pop();
+    return;
+  }
+  out.push(reprOther(v));
+}
+
+function reprOther(v: Value): string {
+  if (v instanceof Bytes) return quote(v.s, "b");
+  if (v instanceof Fn) return `<function ${v.name}>`;
+  if (v instanceof Builtin) {
+    if (v.recv !== null) {
+      const t = v.recv instanceof Module ? v.recv.name : typeName(v.recv);
+      return `<built-in method ${v.name} of ${t} value>`;
+    }
+    return `<built-in function ${v.name}>`;
+  }
+  if (v instanceof Module) return `<module "${v.name}">`;
+  if (v instanceof Range) {
+    if (v.step !== 1) return `range(${v.start}, ${v.stop}, ${v.step})`;
+    if (v.start !== 0) return `range(${v.start}, ${v.stop})`;
+    return `range(${v.stop})`;
+  }
+  if (v instanceof StringIterable) {
+    return `${v.type.startsWith("bytes") ? quote(v.s, "b") : quote(v.s)}.${v.mode}()`;
+  }
+  const custom = (v as { repr?: () => string }).repr;
+  if (custom) return custom.call(v);
+  return `<${(v as { type: string }).type}>`;
+}
+
+function typeName(v: Value): string {
+  switch (typeof v) {
+    case "number":
+    case "bigint":
+      return "int";
+    case "string":
+      return "string";
+    case "boolean":
+      return "bool";
+  }
+  return v === null ? "NoneType" : v.type;
+}

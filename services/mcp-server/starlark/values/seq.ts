@@ -1,0 +1,270 @@
+/** Sequence and mapping operations: len, in, iteration, indexing, slicing. */
+import { EvalError } from "../errors.ts";
+import { decodeRune, encodeRune } from "./bytes_text.ts";
+import { equals, hashKey, typeName } from "./ops.ts";
+import { repr } from "./repr.ts";
+import {
+  Bytes,
+  Dict,
+  Float,
+  List,
+  Module,
+  normInt,
+  Range,
+  StringIterable,
+  Tuple,
+  type Value,
+} from "./value.ts";
+
+export function len(v: Value): number {
+  if (typeof v === "string") return v.length;
+  if (v instanceof List || v instanceof Tuple) return v.elems.length;
+  if (v instanceof Dict) return v.map.size;
+  if (v instanceof Range) return v.length;
+  if (v instanceof Bytes) return v.s.length;
+  return -1;
+}
+
+export function contains(y: Value, x: Value): boolean {
+  if (y instanceof List || y instanceof Tuple) {
+    const e = y.elems;
+    for (let i = 0; i < e.length; i++) if (equals(e[i], x)) return true;
+    return false;
+  }
+  if (y instanceof Dict) {
+    let k: unknown;
+    try {
+      k = hashKey(x);
+    } catch {
+      return false;
+    }
+    return y.map.has(k);
+  }
+  if (typeof y === "string") {
+    if (typeof x !== "string") {
+      throw new EvalError(`'in <string>' requires string as left operand, not ${typeName(x)}`);
+    }
+    return y.includes(x);
+  }
+  if (y instanceof Bytes) {
+    if (x instanceof Bytes) return y.s.includes(x.s);
+    if (typeof x === "number") {
+      if (x < 0 || x > 255) throw new EvalError(`int in bytes: ${x} out of range`);
+      return y.s.includes(String.fromCharCode(x));
+    }
+    throw new EvalError(`'in bytes' requires bytes or int as left operand, not ${typeName(x)}`);
+  }
+  if (y instanceof Range) {
+    let n: number;
+    if (typeof x === "number") n = x;
+    else if (x instanceof Float && Number.isInteger(x.v)) n = x.v;
+    else if (typeof x === "bigint") return false;
+    else if (x instanceof Float) return false;
+    else throw new EvalError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
+    const { start, stop, step } = y;
+    if (step > 0 ? n < start || n >= stop : n > start || n <= stop) return false;
+    return (n - start) % step === 0;
+  }
+  throw new EvalError(`unknown binary op: ${typeName(x)} in ${typeName(y)}`);
+}
+
+/** Elements of an iterable as an array (a snapshot), or null when not iterable. */
+export function elements(v: Value): Value[] | null {
+  if (v instanceof List || v instanceof Tuple) return v.elems;
+  if (v instanceof Dict) {
+    const out: Value[] = [];
+    for (const e of v.map.values()) out.push(e[0]);
+    return out;
+  }
+  if (v instanceof Range) {
+    const n = v.length;
+    const out: Value[] = new Array(n);
+    for (let i = 0, x = v.start; i < n; i++, x += v.step) out[i] = x;
+    return out;
+  }
+  if (v instanceof StringIterable) return stringIterElements(v);
+  if (v !== null && typeof v === "object") {
+    const it = (v as { iterate?: () => Value[] }).iterate;
+    if (it) return it.call(v);
+  }
+  return null;
+}
+
+export function mustElements(v: Value, what?: string): Value[] {
+  const e = elements(v);
+  if (e === null) {
+    throw new EvalError(what ? `${what}: got ${typeName(v)}, want iterable` : `${typeName(v)} value is not iterable`);
+  }
+  return e;
+}
+
+function stringIterElements(v: StringIterable): Value[] {
+  const s = v.s;
+  const out: Value[] = [];
+  const isBytes = v.type.startsWith("bytes");
+  if (v.mode === "elems" || v.mode === "elem_ords") {
+    for (let i = 0; i < s.length; i++) {
+      out.push(v.mode === "elem_ords" || isBytes ? s.charCodeAt(i) : s[i]);
+    }
+    return out;
+  }
+  for (let i = 0; i < s.length;) {
+    const [r, n] = decodeRune(s, i);
+    out.push(v.mode === "codepoint_ords" ? r : n === 1 && r === 0xfffd ? encodeRune(r) : s.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+/** Mark a container as being iterated (mutation forbidden); returns a release function. */
+export function startIteration(v: Value): void {
+  if (v instanceof List || v instanceof Dict) v.itercount++;
+}
+export function endIteration(v: Value): void {
+  if (v instanceof List || v instanceof Dict) v.itercount--;
+}
+
+export function toIndex(v: Value, what: string): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+  throw new EvalError(`${what}: got ${typeName(v)}, want int`);
+}
+
+function outOfRange(i: number, n: number, t: string): EvalError {
+  if (n === 0) return new EvalError(`index ${i} out of range: empty ${t}`);
+  return new EvalError(`${t} index ${i} out of range [${-n}:${n - 1}]`);
+}
+
+export function getIndex(x: Value, y: Value): Value {
+  if (x instanceof Dict) {
+    const e = x.map.get(hashKey(y));
+    if (e === undefined) throw new EvalError(`key ${repr(y)} not in dict`);
+    return e[1];
+  }
+  let n: number;
+  if (x instanceof List || x instanceof Tuple) n = x.elems.length;
+  else if (typeof x === "string") n = x.length;
+  else if (x instanceof Bytes) n = x.s.length;
+  else if (x instanceof Range) n = x.length;
+  else {
+    const custom = x !== null && typeof x === "object" ? (x as { index?: (k: Value) => Value }).index : undefined;
+    if (custom) return custom.call(x, y);
+    throw new EvalError(`unhandled index operation ${typeName(x)}[${typeName(y)}]`);
+  }
+  if (typeof y !== "number") {
+    if (typeof y === "bigint") throw outOfRange(Number(y), n, typeName(x));
+    throw new EvalError(`${typeName(x)} index: got ${typeName(y)}, want int`);
+  }
+  let i = y;
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) throw outOfRange(y, n, typeName(x));
+  if (x instanceof List || x instanceof Tuple) return x.elems[i];
+  if (typeof x === "string") return x[i];
+  if (x instanceof Bytes) return x.s.charCodeAt(i);
+  const r = x as Range;
+  return r.start + i * r.step;
+}
+
+
+export function setIndex(x: Value, y: Value, v: Value): void {
+  if (x instanceof Dict) {
+    dictSet(x, y, v);
+    return;
+  }
+  if (x instanceof List) {
+    x.checkMutable("assign to element of", "list");
+    const n = x.elems.length;
+    if (typeof y !== "number") {
+      throw new EvalError(`list index: got ${typeName(y)}, want int`);
+    }
+    let i = y;
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) throw outOfRange(y, n, "list");
+    x.elems[i] = v;
+    return;
+  }
+  const custom = x !== null && typeof x === "object" ? (x as { setIndex?: (k: Value, v: Value) => void }).setIndex : undefined;
+  if (custom) return custom.call(x, y, v);
+  throw new EvalError(`${typeName(x)} value does not support item assignment`);
+}
+
+export function dictSet(d: Dict, k: Value, v: Value): void {
+  const key = hashKey(k);
+  d.checkMutable("insert into", "hash table");
+  const e = d.map.get(key);
+  if (e) e[1] = v;
+  else d.map.set(key, [k, v]);
+}
+
+export function dictGet(d: Dict, k: Value): Value | undefined {
+  const e = d.map.get(hashKey(k));
+  return e === undefined ? undefined : e[1];
+}
+
+function sliceIndices(
+  n: number,
+  lo: Value,
+  hi: Value,
+  stepv: Value,
+): [number, number, number] {
+  let step = 1;
+  if (stepv !== null) {
+    step = toIndex(stepv, "invalid slice step");
+    if (step === 0) throw new EvalError("zero is not a valid slice step");
+  }
+  let start: number, end: number;
+  if (step > 0) {
+    start = lo === null ? 0 : clampIdx(toIndex(lo, "invalid start index"), n, 0, n);
+    end = hi === null ? n : clampIdx(toIndex(hi, "invalid end index"), n, 0, n);
+  } else {
+    start = lo === null ? n - 1 : clampIdx(toIndex(lo, "invalid start index"), n, -1, n - 1);
+    end = hi === null ? -1 : clampIdx(toIndex(hi, "invalid end index"), n, -1, n - 1);
+  }
+  return [start, end, step];
+}
+
+function clampIdx(i: number, n: number, min: number, max: number): number {
+  if (i < 0) i += n;
+  return i < min ? min : i > max ? max : i;
+}
+
+export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
+  let n: number;
+  if (typeof x === "string") n = x.length;
+  else if (x instanceof List || x instanceof Tuple) n = x.elems.length;
+  else if (x instanceof Bytes) n = x.s.length;
+  else if (x instanceof Range) n = x.length;
+  else throw new EvalError(`invalid slice operand ${typeName(x)}`);
+  const [start, end, step] = sliceIndices(n, lo, hi, stepv);
+  if (x instanceof Range) {
+    const s = x.start + start * x.step;
+    const e = x.start + end * x.step;
+    return new Range(s, e, x.step * step);
+  }
+  if (typeof x === "string" || x instanceof Bytes) {
+    const s = typeof x === "string" ? x : x.s;
+    let out: string;
+    if (step === 1) out = start < end ? s.slice(start, end) : "";
+    else {
+      out = "";
+      if (step > 0) for (let i = start; i < end; i += step) out += s[i];
+      else for (let i = start; i > end; i += step) out += s[i];
+    }
+    return typeof x === "string" ? out : new Bytes(out);
+  }
+  const e = x.elems;
+  let out: Value[];
+  if (step === 1) out = start < end ? e.slice(start, end) : [];
+  else {
+    out = [];
+    if (step > 0) for (let i = start; i < end; i += step) out.push(e[i]);
+    else for (let i = start; i > end; i += step) out.push(e[i]);
+  }
+  return x instanceof List ? new List(out) : new Tuple(out);
+}
+
+export function moduleAttr(m: Module, name: string): Value | undefined {
+  return m.members.get(name);
+}
+
+export { normInt };

@@ -1,0 +1,165 @@
+/**
+ * Value representation. Chosen for speed on the hot path:
+ * None = null, bool = boolean, int = number (safe integer) or bigint (outside ±2^53, always
+ * normalised), string = binary JS string (one char per byte), everything else a class below.
+ */
+import { EvalError } from "../errors.ts";
+
+export type Value = null | boolean | number | bigint | string | SObject;
+
+/** Base of all heap values. */
+export abstract class SObject {
+  abstract readonly type: string;
+}
+
+export class Float extends SObject {
+  readonly type = "float";
+  constructor(readonly v: number) {
+    super();
+  }
+}
+
+export class Bytes extends SObject {
+  readonly type = "bytes";
+  constructor(readonly s: string) {
+    super();
+  }
+}
+
+/** Shared freeze/iteration state of mutable containers. */
+export abstract class Mutable extends SObject {
+  frozen = false;
+  itercount = 0;
+  checkMutable(verb: string, what: string): void {
+    if (this.frozen) throw new EvalError(`cannot ${verb} frozen ${what}`);
+    if (this.itercount > 0) throw new EvalError(`cannot ${verb} ${what} during iteration`);
+  }
+}
+
+export class List extends Mutable {
+  readonly type = "list";
+  constructor(public elems: Value[]) {
+    super();
+  }
+}
+
+export class Tuple extends SObject {
+  readonly type = "tuple";
+  constructor(readonly elems: Value[]) {
+    super();
+  }
+}
+
+export const EMPTY_TUPLE = new Tuple([]);
+
+/** Insertion-ordered hash table; `map` is keyed by hashKey(k). */
+export class Dict extends Mutable {
+  readonly type = "dict";
+  map = new Map<unknown, [Value, Value]>();
+}
+
+/** Cell holding a captured local variable. */
+export class Cell {
+  constructor(public v: Value | undefined) {}
+}
+
+export class Range extends SObject {
+  readonly type = "range";
+  constructor(readonly start: number, readonly stop: number, readonly step: number) {
+    super();
+  }
+  get length(): number {
+    const { start, stop, step } = this;
+    if (step > 0) return start < stop ? Math.floor((stop - start - 1) / step) + 1 : 0;
+    return start > stop ? Math.floor((start - stop - 1) / -step) + 1 : 0;
+  }
+}
+
+/** Module value (json, math, host namespaces, the test `assert`). */
+export class Module extends SObject {
+  readonly type = "module";
+  constructor(readonly name: string, readonly members: Map<string, Value>) {
+    super();
+  }
+}
+
+/** Result of str.elems() etc.: an iterable, non-indexable view. */
+export class StringIterable extends SObject {
+  readonly type: string;
+  constructor(
+    readonly s: string,
+    readonly mode: "elems" | "elem_ords" | "codepoints" | "codepoint_ords",
+    isBytes: boolean,
+  ) {
+    super();
+    this.type = isBytes ? "bytes.elems" : `string.${mode}`;
+  }
+}
+
+/** Arguments as passed to builtins: positional values and [name, value] pairs. */
+export type Kwargs = [string, Value][] | null;
+
+export function isInt(v: Value): v is number | bigint {
+  return typeof v === "number" || typeof v === "bigint";
+}
+
+/** Normalise a bigint result to a number when it is a safe integer. */
+export function normInt(b: bigint): number | bigint {
+  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+}
+
+/** Signature of native built-ins. `recv` is the receiver of a bound method. */
+export type NativeFn = (
+  // deno-lint-ignore no-explicit-any
+  th: any,
+  args: Value[],
+  kwargs: Kwargs,
+  recv: Value,
+) => Value;
+
+export class Builtin extends SObject {
+  readonly type = "builtin_function_or_method";
+  constructor(readonly name: string, readonly fn: NativeFn, readonly recv: Value = null) {
+    super();
+  }
+  bind(recv: Value): Builtin {
+    return new Builtin(this.name, this.fn, recv);
+  }
+}
+
+/** Compiled function code shared by all closures of one def/lambda (see compiler). */
+export interface FnCode {
+  name: string;
+  filename: string;
+  line: number;
+  col: number;
+  /** Parameter names in order: positional, [*args], keyword-only, [**kwargs]. */
+  paramNames: string[];
+  numParams: number; // positional-or-keyword params
+  numKwonly: number;
+  hasVarargs: boolean;
+  hasKwargs: boolean;
+  nlocals: number;
+  cells: number[];
+  /** Runs the body; returns the result. */
+  // deno-lint-ignore no-explicit-any
+  body: (fr: any) => Value;
+  /** >0 while running (recursion is forbidden in this dialect). */
+  active: number;
+}
+
+export class Fn extends SObject {
+  readonly type = "function";
+  frozen = false;
+  constructor(
+    readonly code: FnCode,
+    readonly defaults: (Value | undefined)[],
+    readonly freevars: Cell[],
+    readonly globals: (Value | undefined)[],
+  ) {
+    super();
+  }
+  get name(): string {
+    return this.code.name;
+  }
+}
