@@ -13,7 +13,7 @@ export interface GoResult {
   value?: unknown;
   /** repr() of the final value. */
   repr?: string;
-  /** syntax | resolve | runtime | steps | timeout | conversion */
+  /** syntax | resolve | runtime | steps | timeout | conversion | panic (starlark-go crashed) */
   errorClass?: string;
   message?: string;
   steps: number;

@@ -46,7 +46,10 @@ const properties: {
 ];
 
 async function agree(go: GoBatch, src: string, compareMessages?: "static"): Promise<void> {
-  const theirs = fromGo(await go.run({ src }));
+  const reference = await go.run({ src });
+  // No reference answer when starlark-go itself crashes (an old compiler bug); skip the program.
+  fc.pre(reference.errorClass !== "panic");
+  const theirs = fromGo(reference);
   const ours = fromOurs(await run(src));
   const diff = difference(ours, theirs, { compareMessages });
   assert.equal(diff, undefined, `${diff}\nprogram:\n${src}`);
@@ -98,6 +101,7 @@ Deno.test({
       await fc.assert(
         fc.asyncProperty(syntaxProgram, async (src) => {
           const theirs = await go.run({ src, maxSteps: 1 });
+          fc.pre(theirs.errorClass !== "panic");
           let ours: string | undefined;
           try {
             parse(src);

@@ -6,7 +6,7 @@
 // It calls main() when the module defines it and prints one JSON object per program:
 //
 //	{"ok":true,"value":<json>,"repr":"...","steps":N,"ns":N}
-//	{"ok":false,"errorClass":"syntax|resolve|runtime|steps|timeout|conversion","message":"...","steps":N,"ns":N}
+//	{"ok":false,"errorClass":"syntax|resolve|runtime|steps|timeout|conversion|panic","message":"...","steps":N,"ns":N}
 //
 // Floats in "value" are written with a '.' or an exponent so readers can tell them from ints.
 // "ns" is the in-process execution time (parse to result), without process start.
@@ -108,6 +108,13 @@ func main() {
 }
 
 func run(req request) (res result) {
+	// Old starlark-go versions have compiler panics on some invalid programs (e.g. break inside
+	// a def inside a loop); report them as their own class so tests can skip those programs.
+	defer func() {
+		if r := recover(); r != nil {
+			res = result{ErrorClass: "panic", Message: fmt.Sprint(r)}
+		}
+	}()
 	thread := &starlark.Thread{Name: "main", Print: func(*starlark.Thread, string) {}}
 	if req.MaxSteps > 0 {
 		thread.SetMaxExecutionSteps(req.MaxSteps)
