@@ -34,6 +34,11 @@ export class Thread {
   /** Results of host calls made so far, replayed on re-execution (see run.ts). */
   hostLog: { ok: boolean; value: unknown }[] = [];
   hostIndex = 0;
+  /** Current Starlark frame (for builtins that need the caller's position). */
+  // deno-lint-ignore no-explicit-any
+  fr: any = null;
+  /** `load` hook (conformance harness only). */
+  loader: ((module: string, name: string) => Value) | null = null;
   /** Arbitrary per-embedding data (e.g. conformance harness state). */
   local = new Map<string, unknown>();
 

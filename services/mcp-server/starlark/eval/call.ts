@@ -22,6 +22,9 @@ export interface Frame {
   /** Packed position of the operation being executed (for error attribution). */
   pos: number;
   ret: Value;
+  /** Calling Starlark frame (null at top level). */
+  parent: Frame | null;
+  filename: string;
 }
 
 export function callValue(th: Thread, f: Value, args: Value[], kwargs: Kwargs): Value {
@@ -48,8 +51,10 @@ export function callFunction(th: Thread, fn: Fn, args: Value[], kwargs: Kwargs):
   }
   const cells = code.cells;
   for (let i = 0; i < cells.length; i++) locals[cells[i]] = new Cell(locals[cells[i]] as Value | undefined);
-  const fr: Frame = { th, locals, fn, globals: fn.globals, pos: 0, ret: null };
+  const parent = th.fr;
+  const fr: Frame = { th, locals, fn, globals: fn.globals, pos: 0, ret: null, parent, filename: code.filename };
   code.active++;
+  th.fr = fr;
   try {
     return code.body(fr);
   } catch (e) {
@@ -60,7 +65,12 @@ export function callFunction(th: Thread, fn: Fn, args: Value[], kwargs: Kwargs):
     throw e;
   } finally {
     code.active--;
+    th.fr = parent;
   }
+}
+
+function quoteName(k: string): string {
+  return JSON.stringify(k);
 }
 
 function setArgs(locals: (Value | undefined | Cell)[], fn: Fn, args: Value[], kwargs: Kwargs): void {
@@ -107,17 +117,17 @@ function setArgs(locals: (Value | undefined | Cell)[], fn: Fn, args: Value[], kw
       }
       if (i >= 0) {
         if (locals[i] !== undefined) {
-          throw new EvalError(`function ${name} got multiple values for parameter ${k}`);
+          throw new EvalError(`function ${name} got multiple values for parameter ${quoteName(k)}`);
         }
         locals[i] = v;
         continue;
       }
-      if (kwdict === null) throw new EvalError(`function ${name} got an unexpected keyword argument ${k}`);
+      if (kwdict === null) throw new EvalError(`function ${name} got an unexpected keyword argument ${quoteName(k)}`);
       const size = kwdict.map.size;
       const old = kwdict.map.get(k);
       if (old === undefined) kwdict.map.set(k, [k, v]);
       if (kwdict.map.size === size) {
-        throw new EvalError(`function ${name} got multiple values for parameter ${k}`);
+        throw new EvalError(`function ${name} got multiple values for parameter ${quoteName(k)}`);
       }
     }
   }

@@ -9,7 +9,7 @@ import { getAttr, getMethod, setAttr } from "../lib/attr.ts";
 import { binary, unary } from "../values/binary.ts";
 import { hashKey, truth, typeName } from "../values/ops.ts";
 import { repr } from "../values/repr.ts";
-import { endIteration, getIndex, mustElements, setIndex, slice, startIteration } from "../values/seq.ts";
+import { elements, endIteration, getIndex, mustElements, setIndex, slice, startIteration } from "../values/seq.ts";
 import { Bytes, Cell, Dict, Float, Fn, type FnCode, type Kwargs, List, Range, Tuple, type Value } from "../values/value.ts";
 import { callValue, type Frame } from "./call.ts";
 
@@ -67,12 +67,12 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
       case "dict": {
         const ks = e.entries.map((en) => expr(en.k));
         const vs = e.entries.map((en) => expr(en.v));
-        const P = packPos(e.line, e.col);
+        const KP = e.entries.map((en) => packPos(en.k.line, en.k.col));
         return (fr) => {
           const d = new Dict();
           for (let i = 0; i < ks.length; i++) {
             const k = ks[i](fr), v = vs[i](fr);
-            fr.pos = P;
+            fr.pos = KP[i];
             const hk = hashKey(k);
             if (d.map.has(hk)) throw new EvalError(`duplicate key: ${repr(k)}`);
             d.map.set(hk, [k, v]);
@@ -368,7 +368,6 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
         kw ??= [];
         for (const [k, v] of d.map.values()) {
           if (typeof k !== "string") throw new EvalError(`keywords must be strings, not ${typeName(k)}`);
-          if (kw.some((p) => p[0] === k)) throw new EvalError(`duplicate keyword arg: ${k}`);
           kw.push([k, v]);
         }
       }
@@ -419,10 +418,10 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
   }
 
   function comprehension(e: Expr & { t: "comp" }): E {
-    const P = packPos(e.line, e.col);
     let emit: (fr: Frame, out: Value[] | Dict) => void;
     if (e.dict) {
       const b = e.body as { k: Expr; v: Expr };
+      const P = packPos(b.k.line, b.k.col);
       const k = expr(b.k), v = expr(b.v);
       emit = (fr, out) => {
         const kv = k(fr), vv = v(fr);
@@ -587,6 +586,16 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
       }
       return NORMAL;
     }
+    if (it !== null && typeof it === "object" && "iter" in it) {
+      // lazily iterated host values (possibly infinite)
+      for (const v of (it as unknown as { iter(): Iterable<Value> }).iter()) {
+        if (++th.steps > th.limit) th.slowStep();
+        const r = body(v);
+        if (r === BREAK) break;
+        if (r === RETURN) return RETURN;
+      }
+      return NORMAL;
+    }
     el = mustElements(it);
     startIteration(it);
     try {
@@ -732,8 +741,19 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
       }
       case "assign":
         return assignStmt(s);
+      case "load": {
+        const sets = s.names.map((n) => [n.from, assignTo(n.to)] as const);
+        const module = s.module;
+        const P = packPos(s.line, s.col);
+        return (fr) => {
+          fr.pos = P;
+          const loader = fr.th.loader;
+          if (loader === null) throw new EvalError("load not implemented by this application");
+          for (const [from, set] of sets) set(fr, loader(module, from));
+          return NORMAL;
+        };
+      }
       case "while":
-      case "load":
         return (fr) => {
           fr.pos = packPos(s.line, s.col);
           throw new EvalError(`${s.t} statement not supported`);
@@ -754,7 +774,7 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
     const P = packPos(s.line, s.col);
     const apply = (fr: Frame, old: Value, y: Value): Value => {
       fr.pos = P;
-      if (op === "+" && old instanceof List) {
+      if (op === "+" && old instanceof List && elements(y) !== null) {
         old.checkMutable("apply += to", "list");
         const el = mustElements(y);
         fr.th.charge(el.length >> 3);

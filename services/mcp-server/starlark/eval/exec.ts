@@ -56,7 +56,9 @@ export function execProgram(prog: CompiledProgram, th: Thread): Map<string, Valu
   const globals: (Value | undefined)[] = new Array(prog.globals.length);
   const locals: (Value | undefined | Cell)[] = new Array(prog.nlocals);
   for (const c of prog.cells) locals[c] = new Cell(undefined);
-  const fr: Frame = { th, locals, fn: null, globals, pos: 0, ret: null };
+  const fr: Frame = { th, locals, fn: null, globals, pos: 0, ret: null, parent: th.fr, filename: prog.filename };
+  const saved = th.fr;
+  th.fr = fr;
   try {
     prog.body(fr);
   } catch (e) {
@@ -65,6 +67,8 @@ export function execProgram(prog: CompiledProgram, th: Thread): Map<string, Valu
       e.frames.push({ fn: "<toplevel>", filename: prog.filename, line: Math.floor(fr.pos / 4096), col: fr.pos % 4096 });
     }
     throw e;
+  } finally {
+    th.fr = saved;
   }
   const out = new Map<string, Value>();
   prog.globals.forEach((name, i) => {

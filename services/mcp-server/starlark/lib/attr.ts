@@ -69,17 +69,16 @@ export function setAttr(x: Value, name: string, v: Value): void {
   throw new EvalError(`can't assign to .${name} field of ${typeName(x)}`);
 }
 
-function spell(name: string, names: string[]): string | undefined {
-  const lower = name.toLowerCase().replace(/_/g, "");
-  for (const n of names) if (n.toLowerCase().replace(/_/g, "") === lower) return n;
-  let best: string | undefined, bestD = 1 + Math.floor(name.length / 4);
+/** starlark-go's spell.Nearest: ignore case and underscores, allow up to 50% typos. */
+export function spell(name: string, names: string[]): string | undefined {
+  const fold = (s: string) => s.replace(/_/g, "").toLowerCase();
+  const x = fold(name);
+  let best: string | undefined, bestD = Math.floor((x.length + 1) / 2);
   for (const n of names) {
-    const d = dist(name, n);
-    if (d < bestD || (d === bestD && best === undefined && d <= 2)) {
-      if (d <= Math.max(1, Math.floor(name.length / 4)) || d < bestD) {
-        bestD = d;
-        best = n;
-      }
+    const d = dist(x, fold(n));
+    if (d < bestD) {
+      bestD = d;
+      best = n;
     }
   }
   return best;

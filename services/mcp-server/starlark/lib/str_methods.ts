@@ -62,15 +62,22 @@ function runeTest(recv: Value, pred: (ch: string, r: number) => boolean): boolea
   return rs.every((r) => pred(String.fromCodePoint(r), r));
 }
 
-const isUpperCh = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
-const isLowerCh = (c: string) => c !== c.toUpperCase() && c === c.toLowerCase();
+const isUpperCh = (c: string) => /[\p{Lu}\p{Lt}]/u.test(c);
+const isLowerCh = (c: string) => /\p{Ll}/u.test(c);
+const isCased = (c: string) => /[\p{Lu}\p{Ll}\p{Lt}]/u.test(c);
+/** unicode.ToTitle: differs from upper case only for a few digraphs. */
+const TITLE: Record<string, string> = {
+  "Ǆ": "ǅ", "ǅ": "ǅ", "ǆ": "ǅ", "Ǉ": "ǈ", "ǈ": "ǈ", "ǉ": "ǈ", "Ǌ": "ǋ", "ǋ": "ǋ", "ǌ": "ǋ",
+  "Ǳ": "ǲ", "ǲ": "ǲ", "ǳ": "ǲ",
+};
+const toTitle = (c: string) => TITLE[c] ?? (c.toUpperCase().length === c.length ? c.toUpperCase() : c);
 const isLetter = (c: string) => /\p{L}/u.test(c);
 
 function strip(fname: string, recv: Value, args: Value[], kwargs: never, left: boolean, right: boolean): Value {
   const [chars] = positional(fname, args, kwargs, 0, 1);
   const str = s(recv);
   let i = 0, j = str.length;
-  if (chars === undefined || chars === null) {
+  if (chars === undefined || chars === null || chars === "") {
     while (i < j) {
       const [r, n] = decodeRune(str, i);
       if (!left || !isSpaceRune(r)) break;
@@ -118,7 +125,7 @@ function splitWhitespace(str: string, max: number, fromRight: boolean): string[]
     i += n;
   }
   if (start >= 0) fields.push([start, str.length]);
-  if (max < 0 || fields.length <= max + 1) return fields.map(([a, b]) => str.slice(a, b));
+  if (max < 0 || fields.length <= max) return fields.map(([a, b]) => str.slice(a, b));
   if (!fromRight) {
     const head = fields.slice(0, max).map(([a, b]) => str.slice(a, b));
     // remainder: from start of field max to end, with leading space removed only
@@ -189,13 +196,9 @@ function titleCase(t: string): string {
   let out = "";
   let prevCased = false;
   for (const ch of t) {
-    if (isLetter(ch)) {
-      out += prevCased ? ch.toLowerCase() : ch.toUpperCase();
-      prevCased = true;
-    } else {
-      out += ch;
-      prevCased = false;
-    }
+    const r = prevCased ? ch.toLowerCase() : toTitle(ch);
+    prevCased = isCased(r);
+    out += r;
   }
   return out;
 }
@@ -240,19 +243,19 @@ export const STRING_METHODS = new Map<string, NativeFn>([
   ["islower", m((_th, a, k, r) => {
     positional("islower", a, k, 0, 0);
     const t = utf8Decode(s(r));
-    return [...t].some(isLowerCh) && t === t.toLowerCase();
+    return [...t].some(isCased) && t === t.toLowerCase();
   })],
   ["isupper", m((_th, a, k, r) => {
     positional("isupper", a, k, 0, 0);
     const t = utf8Decode(s(r));
-    return [...t].some(isUpperCh) && t === t.toUpperCase();
+    return [...t].some(isCased) && t === t.toUpperCase();
   })],
   ["istitle", m((_th, a, k, r) => {
     positional("istitle", a, k, 0, 0);
     const t = utf8Decode(s(r));
     let cased = false, prevCased = false;
     for (const ch of t) {
-      if (isUpperCh(ch) || (isLetter(ch) && ch.toUpperCase() === ch && ch.toLowerCase() === ch && false)) {
+      if ((ch >= "A" && ch <= "Z") || /\p{Lt}/u.test(ch)) {
         if (prevCased) return false;
         prevCased = true;
         cased = true;
@@ -260,6 +263,8 @@ export const STRING_METHODS = new Map<string, NativeFn>([
         if (!prevCased) return false;
         prevCased = true;
         cased = true;
+      } else if (/\p{Lu}/u.test(ch)) {
+        return false;
       } else prevCased = false;
     }
     return cased;
@@ -341,6 +346,9 @@ export const STRING_METHODS = new Map<string, NativeFn>([
   ["rsplit", m((th, a, k, r) => split("rsplit", r, a, k as never, true, th))],
   ["splitlines", m((_th, a, k, r) => {
     const [keep] = unpackArgs("splitlines", a, k, ["keepends?"]);
+    if (keep !== undefined && typeof keep !== "boolean") {
+      throw new EvalError(`splitlines: for parameter keepends: got ${typeName(keep)}, want bool`);
+    }
     const str = s(r);
     const out: string[] = [];
     let i = 0;

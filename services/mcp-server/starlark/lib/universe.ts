@@ -32,6 +32,7 @@ import { positional, unpackArgs } from "./args.ts";
 import { attrNames, getAttr, hasAttr } from "./attr.ts";
 import { makeJsonModule } from "./json.ts";
 import { makeMathModule } from "./math.ts";
+import { stableSort } from "./go_sort.ts";
 import { dictUpdate } from "./update.ts";
 import { MAX_ALLOC } from "../values/binary.ts";
 
@@ -95,10 +96,14 @@ function floatFromString(s: string): number {
 
 function toRangeInt(v: Value, fname: string, i: number): number {
   if (typeof v === "number") {
-    if (v > 2147483647 || v < -2147483648) throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range`);
+    if (v > 2147483647 || v < -2147483648) {
+      throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`);
+    }
     return v;
   }
-  if (typeof v === "bigint") throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range`);
+  if (typeof v === "bigint") {
+    throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`);
+  }
   throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want int`);
 }
 
@@ -267,7 +272,7 @@ const B: [string, NativeFn][] = [
     throw new EvalError(`hash: for parameter 1: got ${typeName(x)}, want string`);
   }],
   ["int", (_th, a, k) => {
-    const [x, base] = unpackArgs("int", a, k, ["x?", "base?"]);
+    const [x, base] = unpackArgs("int", a, k, ["x", "base?"]);
     if (x === undefined) return 0;
     if (typeof x === "string") {
       let b: number | undefined;
@@ -361,14 +366,37 @@ const B: [string, NativeFn][] = [
     if (el === null) throw new EvalError(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
     const n = el.length;
     th.charge(n * Math.ceil(Math.log2(n + 1)) >> 2);
-    const keys = key === undefined || key === null ? el : el.map((v) => callValue(th, key, [v], null));
-    const idx = el.map((_, i) => i);
-    const reverse = rev !== undefined && truth(rev);
-    idx.sort((i, j) => {
-      const c = reverse ? compare("<", keys[j], keys[i]) : compare("<", keys[i], keys[j]);
-      return c < 0 ? -1 : c > 0 ? 1 : 0;
-    });
-    return new List(idx.map((i) => el[i]));
+    if (key === null) throw new EvalError("sorted: for parameter key: got NoneType, want callable");
+    if (rev !== undefined && typeof rev !== "boolean") {
+      throw new EvalError(`sorted: for parameter reverse: got ${typeName(rev)}, want bool`);
+    }
+    const values = el.slice();
+    const keys = key === undefined ? values : values.map((v) => callValue(th, key, [v], null));
+    const reverse = rev === true;
+    let err: unknown = null;
+    const less = (i: number, j: number): boolean => {
+      try {
+        return compare("<", keys[i], keys[j]) < 0;
+      } catch (e) {
+        err = e;
+        return false;
+      }
+    };
+    stableSort({
+      less: reverse ? (i, j) => less(j, i) : less,
+      swap: (i, j) => {
+        const v = values[i];
+        values[i] = values[j];
+        values[j] = v;
+        if (keys !== values) {
+          const k = keys[i];
+          keys[i] = keys[j];
+          keys[j] = k;
+        }
+      },
+    }, n);
+    if (err !== null) throw err;
+    return new List(values);
   }],
   ["str", (th, a, k) => {
     if (k !== null && k.length > 0) throw new EvalError("str does not accept keyword arguments");

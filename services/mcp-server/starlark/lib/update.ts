@@ -30,5 +30,15 @@ export function dictUpdate(th: Thread, d: Dict, args: Value[], kwargs: Kwargs): 
       }
     }
   }
-  if (kwargs !== null) for (const [k, v] of kwargs) dictSet(d, k, v);
+  if (kwargs !== null) {
+    const before = d.map.size;
+    for (const [k, v] of kwargs) dictSet(d, k, v);
+    if (d.map.size < before + kwargs.length) {
+      const seen = new Set<string>();
+      for (const [k] of kwargs) {
+        if (seen.has(k)) throw new EvalError(`duplicate keyword arg: ${JSON.stringify(k)}`);
+        seen.add(k);
+      }
+    }
+  }
 }

@@ -29,7 +29,10 @@ export function parseFile(src: string, filename: string): File {
     tok = toks[p];
     return t;
   };
-  const fail = (msg: string, at: { line: number; col: number } = tok): never => {
+  // starlark-go reports parse errors at the scanner position *after* the current token,
+  // which for a newline token is the start of the next line.
+  const here = () => (tok.k === "newline" ? { line: tok.line + 1, col: 1 } : tok);
+  const fail = (msg: string, at: { line: number; col: number } = here()): never => {
     throw new StarlarkError("syntax", msg, { filename, line: at.line, col: at.col });
   };
   const consume = (k: string): Token => {
@@ -158,7 +161,7 @@ export function parseFile(src: string, filename: string): File {
     for (;;) {
       if (kk() === ")") break;
       consume(",");
-      if (kk() === ")") fail("trailing comma in load statement");
+      if (kk() === ")") break;
       if (kk() === "string") {
         const s = next();
         names.push({ to: { t: "ident", name: s.v as string, line: s.line, col: s.col }, from: s.v as string });
@@ -333,8 +336,7 @@ export function parseFile(src: string, filename: string): File {
 
   function parseArgs(): Arg[] {
     const args: Arg[] = [];
-    for (;;) {
-      if (kk() === ")") break;
+    while (kk() !== ")" && kk() !== "eof") {
       if (args.length > 0) consume(",");
       if (kk() === ")") break;
       const t = tok;

@@ -193,8 +193,8 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
           else if (n.from[0] === "_") {
             errorf(n.to, `load: names with leading underscores are not exported: ${n.from}`);
           }
-          // load binds file-locally in starlark-go; we treat it as a global binding
-          bind(n.to);
+          // load binds file-locally (a module-frame local) in starlark-go
+          if (bindLocal(n.to)) errorf(n.to, `cannot reassign top-level ${n.to.name}`);
         }
         return;
     }
@@ -398,7 +398,7 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
     } else if (opts.isUniversal(name)) {
       b = { scope: "universal", index: 0, name, line: 0, col: 0 };
     } else {
-      const hint = spellcheck(name);
+      const hint = spellcheck(name, u.env);
       errorf(u.id, `undefined: ${name}${hint ? ` (did you mean ${hint}?)` : ""}`);
       return { scope: "undefined", index: 0, name, line: 0, col: 0 };
     }
@@ -406,11 +406,15 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
     return b;
   }
 
-  function spellcheck(name: string): string | undefined {
-    const candidates = [...globals.keys()];
-    let best: string | undefined, bestD = Math.max(1, Math.floor(name.length / 4)) + 1;
-    for (const c of candidates) {
-      const d = editDistance(name, c);
+  function spellcheck(name: string, from: Block): string | undefined {
+    const fold = (s: string) => s.replace(/_/g, "").toLowerCase();
+    const x = fold(name);
+    let best: string | undefined, bestD = Math.floor((x.length + 1) / 2);
+    const names: string[] = [];
+    for (let b: Block | null = from; b !== null; b = b.parent) names.push(...b.bindings.keys());
+    names.push(...globals.keys());
+    for (const c of names.sort()) {
+      const d = editDistance(x, fold(c));
       if (d < bestD) {
         bestD = d;
         best = c;

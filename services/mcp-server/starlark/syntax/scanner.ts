@@ -132,7 +132,10 @@ export function scan(src: string, filename: string): Token[] {
     }
     if (c === "") {
       const last = toks[toks.length - 1];
-      if (last !== undefined && last.k !== "newline" && last.k !== "outdent" && last.k !== "indent") {
+      if (
+        indents.length > 1 && last !== undefined && last.k !== "newline" && last.k !== "outdent" &&
+        last.k !== "indent"
+      ) {
         push("newline", null, line, col);
       }
       while (indents.length > 1) {

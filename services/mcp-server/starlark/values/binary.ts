@@ -157,6 +157,17 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
       }
       break;
   }
+  // application-defined types may implement binary operators
+  const hx = x !== null && typeof x === "object" ? (x as { binary?: (op: string, y: Value, left: boolean) => Value | undefined }).binary : undefined;
+  if (hx) {
+    const r = hx.call(x, op, y, true);
+    if (r !== undefined) return r;
+  }
+  const hy = y !== null && typeof y === "object" ? (y as { binary?: (op: string, x: Value, left: boolean) => Value | undefined }).binary : undefined;
+  if (hy) {
+    const r = hy.call(y, op, x, false);
+    if (r !== undefined) return r;
+  }
   throw new EvalError(`unknown binary op: ${typeName(x)} ${op} ${typeName(y)}`);
 }
 

@@ -101,7 +101,7 @@ function cmpFloat(a: number, b: number): number {
 }
 
 export function equals(x: Value, y: Value, depth = 0): boolean {
-  if (x === y) return typeof x !== "number" || !Number.isNaN(x);
+  if (x === y && (typeof x !== "object" || x === null)) return true;
   const tx = typeof x, ty = typeof y;
   if (tx === "string" || ty === "string" || tx === "boolean" || ty === "boolean") return false;
   if (tx === "number" || tx === "bigint") {
@@ -234,10 +234,10 @@ export function hashKey(v: Value): unknown {
   if (v instanceof List || v instanceof Dict) {
     throw new EvalError(`unhashable type: ${v.type}`);
   }
-  if (v instanceof Module || v instanceof StringIterable) {
+  if (v instanceof Module || v instanceof StringIterable || v instanceof Range) {
     throw new EvalError(`unhashable: ${v.type}`);
   }
-  if (v instanceof Fn || v instanceof Range) return v;
+  if (v instanceof Fn) return v;
   if (v instanceof Builtin) {
     return v.recv === null ? v : "\u0102" + v.name + identity(v.fn) + String(hashKey(v.recv));
   }

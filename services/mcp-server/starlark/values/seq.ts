@@ -110,7 +110,7 @@ function stringIterElements(v: StringIterable): Value[] {
   }
   for (let i = 0; i < s.length;) {
     const [r, n] = decodeRune(s, i);
-    out.push(v.mode === "codepoint_ords" ? r : n === 1 && r === 0xfffd ? encodeRune(r) : s.slice(i, i + n));
+    out.push(v.mode === "codepoint_ords" ? r : s.slice(i, i + n));
     i += n;
   }
   return out;

@@ -92,7 +92,7 @@ export class StringIterable extends SObject {
     isBytes: boolean,
   ) {
     super();
-    this.type = isBytes ? "bytes.elems" : `string.${mode}`;
+    this.type = isBytes ? "bytes.elems" : mode.startsWith("codepoint") ? "codepoints" : "elems";
   }
 }
 
