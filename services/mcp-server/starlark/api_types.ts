@@ -3,6 +3,9 @@
 /** JSON-compatible data: what host functions receive/return and what `run` yields. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** Like Json, but ints outside ±2^53 appear as `bigint` (results and host arguments). */
+export type JsonData = Json | bigint | JsonData[] | { [key: string]: JsonData };
+
 /**
  * A host (embedder-provided) function. Receives positional and keyword arguments converted
  * to JSON-compatible data (ints outside the safe range arrive as `bigint`), returns
@@ -83,15 +86,17 @@ export interface RunErrorInfo {
 }
 
 export type RunResult =
-  | { ok: true; value: Json; steps: number; hostCalls: number }
+  | { ok: true; value: JsonData; steps: number; hostCalls: number }
   | { ok: false; error: RunErrorInfo };
 
 export interface ParseOptions {
   /** File name used in positions. @default "<program>" */
   filename?: string;
+  /** Names of host-provided globals the program may use (others are `undefined: x`). */
+  predeclared?: Iterable<string>;
 }
 
-export interface RunOptions extends ParseOptions {
+export interface RunOptions extends Omit<ParseOptions, "predeclared"> {
   /** Extra global names (host functions, namespaces, data). */
   predeclared?: Record<string, HostValue>;
   budgets?: Budgets;

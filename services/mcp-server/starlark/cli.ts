@@ -1,0 +1,124 @@
+/**
+ * Command-line runner: `deno run --allow-read cli.ts [flags] FILE`.
+ * Runs FILE, calls main() when defined, prints the result as JSON on stdout; errors go to
+ * stderr with exit status 1 (2 for usage errors).
+ */
+import type { Budgets, RunResult } from "./api_types.ts";
+import { run } from "./run.ts";
+
+const USAGE = `usage: cli.ts [flags] FILE
+  --max-steps N       maximum execution steps
+  --timeout D         wall-clock limit: Go duration (500ms, 2s, 1m30s) or milliseconds
+  --max-host-calls N  maximum host calls
+  --max-depth N       maximum depth of the result value
+  --max-bytes N       maximum size in bytes of the result value (and of built values)
+  --steps             print the number of steps used to stderr`;
+
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
+
+/** Go duration syntax ("1m30s", "500ms") or a bare number of milliseconds → ms. */
+export function parseTimeout(text: string): number {
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0, pos = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    total += Number(m[1]) * UNITS[m[2]];
+    pos = re.lastIndex;
+  }
+  if (pos !== text.length || text === "") throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
+  return total;
+}
+
+export interface CliArgs {
+  file: string;
+  budgets: Budgets;
+  printSteps: boolean;
+}
+
+export function parseArgs(args: string[]): CliArgs {
+  const budgets: Budgets = {};
+  let printSteps = false;
+  let file: string | undefined;
+  const int = (name: string, v: string | undefined): number => {
+    if (v === undefined || !/^\d+$/.test(v)) throw new RangeError(`${name} needs a non-negative integer`);
+    return Number(v);
+  };
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i];
+    let val: string | undefined;
+    const eq = a.indexOf("=");
+    if (a.startsWith("--") && eq > 0) {
+      val = a.slice(eq + 1);
+      a = a.slice(0, eq);
+    }
+    const next = () => val ?? args[++i];
+    switch (a) {
+      case "--max-steps":
+        budgets.maxSteps = int(a, next());
+        break;
+      case "--timeout":
+        budgets.timeoutMs = parseTimeout(next() ?? "");
+        break;
+      case "--max-host-calls":
+        budgets.maxHostCalls = int(a, next());
+        break;
+      case "--max-depth":
+        budgets.maxDepth = int(a, next());
+        break;
+      case "--max-bytes":
+        budgets.maxBytes = int(a, next());
+        break;
+      case "--steps":
+        printSteps = true;
+        break;
+      default:
+        if (a.startsWith("-") || file !== undefined) throw new RangeError(`unexpected argument ${a}`);
+        file = a;
+    }
+  }
+  if (file === undefined) throw new RangeError("missing FILE");
+  return { file, budgets, printSteps };
+}
+
+/** Render a result: [stdout text, stderr text, exit code]. */
+export function render(r: RunResult, printSteps: boolean): [string, string, number] {
+  const steps = r.ok ? r.steps : r.error.steps;
+  const stepsLine = printSteps ? `steps: ${steps}\n` : "";
+  if (r.ok) {
+    const json = JSON.stringify(r.value, (_k, v) => (typeof v === "bigint" ? `__BIG__${v}__` : v))
+      .replace(/"__BIG__(-?\d+)__"/g, "$1");
+    return [json + "\n", stepsLine, 0];
+  }
+  const e = r.error;
+  const trace = e.backtrace && e.backtrace.length > 0
+    ? `Traceback (most recent call last):\n${e.backtrace.map((l) => `  ${l}`).join("\n")}\nError: ${e.message}\n`
+    : `${e.message}\n`;
+  return ["", trace + stepsLine, 1];
+}
+
+export async function main(args: string[]): Promise<number> {
+  const enc = new TextEncoder();
+  let parsed: CliArgs;
+  try {
+    parsed = parseArgs(args);
+  } catch (e) {
+    await Deno.stderr.write(enc.encode(`${(e as Error).message}\n${USAGE}\n`));
+    return 2;
+  }
+  let source: string;
+  try {
+    source = await Deno.readTextFile(parsed.file);
+  } catch (e) {
+    await Deno.stderr.write(enc.encode(`cannot read ${parsed.file}: ${(e as Error).message}\n`));
+    return 1;
+  }
+  const result = await run(source, { filename: parsed.file, budgets: parsed.budgets });
+  const [out, err, code] = render(result, parsed.printSteps);
+  if (out) await Deno.stdout.write(enc.encode(out));
+  if (err) await Deno.stderr.write(enc.encode(err));
+  return code;
+}
+
+if (import.meta.main) {
+  Deno.exitCode = await main(Deno.args);
+}
