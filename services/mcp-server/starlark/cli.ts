@@ -14,7 +14,15 @@ const USAGE = `usage: cli.ts [flags] FILE
   --max-bytes N       maximum size in bytes of the result value (and of built values)
   --steps             print the number of steps used to stderr`;
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
+const UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  "µs": 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60000,
+  h: 3600000,
+};
 
 /** Go duration syntax ("1m30s", "500ms") or a bare number of milliseconds → ms. */
 export function parseTimeout(text: string): number {
@@ -25,7 +33,9 @@ export function parseTimeout(text: string): number {
     total += Number(m[1]) * UNITS[m[2]];
     pos = re.lastIndex;
   }
-  if (pos !== text.length || text === "") throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
+  if (pos !== text.length || text === "") {
+    throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
+  }
   return total;
 }
 
@@ -40,7 +50,9 @@ export function parseArgs(args: string[]): CliArgs {
   let printSteps = false;
   let file: string | undefined;
   const int = (name: string, v: string | undefined): number => {
-    if (v === undefined || !/^\d+$/.test(v)) throw new RangeError(`${name} needs a non-negative integer`);
+    if (v === undefined || !/^\d+$/.test(v)) {
+      throw new RangeError(`${name} needs a non-negative integer`);
+    }
     return Number(v);
   };
   for (let i = 0; i < args.length; i++) {
@@ -72,7 +84,9 @@ export function parseArgs(args: string[]): CliArgs {
         printSteps = true;
         break;
       default:
-        if (a.startsWith("-") || file !== undefined) throw new RangeError(`unexpected argument ${a}`);
+        if (a.startsWith("-") || file !== undefined) {
+          throw new RangeError(`unexpected argument ${a}`);
+        }
         file = a;
     }
   }
@@ -91,7 +105,9 @@ export function render(r: RunResult, printSteps: boolean): [string, string, numb
   }
   const e = r.error;
   const trace = e.backtrace && e.backtrace.length > 0
-    ? `Traceback (most recent call last):\n${e.backtrace.map((l) => `  ${l}`).join("\n")}\nError: ${e.message}\n`
+    ? `Traceback (most recent call last):\n${
+      e.backtrace.map((l) => `  ${l}`).join("\n")
+    }\nError: ${e.message}\n`
     : `${e.message}\n`;
   return ["", trace + stepsLine, 1];
 }

@@ -19,8 +19,20 @@ const ROOT = Deno.env.get("STARLARK_GO_ROOT") ?? "/usr/share/gocode/src/go.starl
 const KNOWN_FAILURES: Record<string, string> = {};
 
 const EVAL_FILES = [
-  "assign", "bool", "builtins", "control", "dict", "float", "function", "int", "json", "list",
-  "misc", "module", "string", "tuple",
+  "assign",
+  "bool",
+  "builtins",
+  "control",
+  "dict",
+  "float",
+  "function",
+  "int",
+  "json",
+  "list",
+  "misc",
+  "module",
+  "string",
+  "tuple",
 ];
 
 function present(): boolean {
@@ -56,7 +68,11 @@ Deno.test({
       skipped += count("skipped");
       failed += count("failed");
       // deno-lint-ignore no-console
-      console.log(`${r.file}: ${count("passed")} passed, ${count("skipped")} skipped, ${count("failed")} failed`);
+      console.log(
+        `${r.file}: ${count("passed")} passed, ${count("skipped")} skipped, ${
+          count("failed")
+        } failed`,
+      );
       for (const c of r.chunks) {
         if (c.status !== "failed") continue;
         const key = `${r.file}#${c.index}`;

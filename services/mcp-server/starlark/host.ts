@@ -3,7 +3,17 @@ import { EvalError, LimitError } from "./errors.ts";
 import { utf8Decode, utf8Encode } from "./values/bytes_text.ts";
 import { formatFloat } from "./values/float_format.ts";
 import { typeName } from "./values/ops.ts";
-import { Builtin, Dict, Float, List, Module, type NativeFn, normInt, Tuple, type Value } from "./values/value.ts";
+import {
+  Builtin,
+  Dict,
+  Float,
+  List,
+  Module,
+  type NativeFn,
+  normInt,
+  Tuple,
+  type Value,
+} from "./values/value.ts";
 import type { Json } from "./api_types.ts";
 
 const INT64_MAX = 9223372036854775807n;
@@ -32,12 +42,18 @@ export function toHost(
   const add = (n: number) => {
     bytes += n;
     if (bytes > limits.maxBytes) {
-      throw new LimitError("max_bytes", `${what} exceeds the maximum value size (${limits.maxBytes} bytes)`);
+      throw new LimitError(
+        "max_bytes",
+        `${what} exceeds the maximum value size (${limits.maxBytes} bytes)`,
+      );
     }
   };
   const conv = (x: Value, depth: number, path: string): Json => {
     if (depth > limits.maxDepth) {
-      throw new LimitError("max_depth", `${what} exceeds the maximum value depth (${limits.maxDepth})`);
+      throw new LimitError(
+        "max_depth",
+        `${what} exceeds the maximum value depth (${limits.maxDepth})`,
+      );
     }
     if (x === null) {
       add(4);
@@ -103,12 +119,18 @@ export function fromHost(x: unknown, limits: SizeLimits, what: string): Value {
   const add = (n: number) => {
     bytes += n;
     if (bytes > limits.maxBytes) {
-      throw new LimitError("max_bytes", `${what} exceeds the maximum value size (${limits.maxBytes} bytes)`);
+      throw new LimitError(
+        "max_bytes",
+        `${what} exceeds the maximum value size (${limits.maxBytes} bytes)`,
+      );
     }
   };
   const conv = (v: unknown, depth: number): Value => {
     if (depth > limits.maxDepth) {
-      throw new LimitError("max_depth", `${what} exceeds the maximum value depth (${limits.maxDepth})`);
+      throw new LimitError(
+        "max_depth",
+        `${what} exceeds the maximum value depth (${limits.maxDepth})`,
+      );
     }
     if (v === null || v === undefined) {
       add(4);
@@ -120,7 +142,9 @@ export function fromHost(x: unknown, limits: SizeLimits, what: string): Value {
         return v;
       case "number":
         add(String(v).length);
-        if (Number.isInteger(v)) return Number.isSafeInteger(v) ? (v === 0 ? 0 : v) : normInt(BigInt(v));
+        if (Number.isInteger(v)) {
+          return Number.isSafeInteger(v) ? (v === 0 ? 0 : v) : normInt(BigInt(v));
+        }
         return new Float(v);
       case "bigint":
         add(v.toString().length);
@@ -144,7 +168,11 @@ export function fromHost(x: unknown, limits: SizeLimits, what: string): Value {
       }
       return d;
     }
-    throw new EvalError(`${what}: unsupported host value of type ${typeof v}`, "host_error", "host");
+    throw new EvalError(
+      `${what}: unsupported host value of type ${typeof v}`,
+      "host_error",
+      "host",
+    );
   };
   return conv(x, 1);
 }
@@ -156,11 +184,15 @@ export function wrapHost(
   makeFn: (name: string, f: (...a: unknown[]) => unknown) => NativeFn,
   limits: SizeLimits,
 ): Value {
-  if (typeof v === "function") return new Builtin(name, makeFn(name, v as (...a: unknown[]) => unknown));
+  if (typeof v === "function") {
+    return new Builtin(name, makeFn(name, v as (...a: unknown[]) => unknown));
+  }
   if (hasFunction(v)) {
     // a namespace: plain object of functions (and nested namespaces or data)
     const members = new Map<string, Value>();
-    for (const [k, x] of Object.entries(v as object)) members.set(k, wrapHost(`${name}.${k}`, x, makeFn, limits));
+    for (const [k, x] of Object.entries(v as object)) {
+      members.set(k, wrapHost(`${name}.${k}`, x, makeFn, limits));
+    }
     return new Module(name, members);
   }
   return fromHost(v, { maxDepth: Infinity, maxBytes: Infinity }, name);

@@ -30,7 +30,11 @@ interface LogEntry {
 /** A host function failed; carries the thrown value. */
 class HostError extends EvalError {
   constructor(name: string, cause: unknown) {
-    super(`${name}: ${cause instanceof Error ? cause.message : String(cause)}`, "host_error", "host");
+    super(
+      `${name}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      "host_error",
+      "host",
+    );
     this.cause = cause;
   }
 }
@@ -40,14 +44,21 @@ function errorInfo(e: unknown, steps: number): RunErrorInfo {
     return { kind: e.kind, code: e.code, message: e.message, line: e.line, col: e.col, steps };
   }
   if (e instanceof EvalError) {
-    const info: RunErrorInfo = { kind: e.kind, code: e.code, message: utf8Decode(e.message), steps };
+    const info: RunErrorInfo = {
+      kind: e.kind,
+      code: e.code,
+      message: utf8Decode(e.message),
+      steps,
+    };
     if (e.pos >= 0) {
       info.line = Math.floor(e.pos / 4096);
       info.col = e.pos % 4096;
     }
     if (e.cause !== undefined) info.cause = e.cause;
     if (e.frames.length > 0) {
-      info.backtrace = e.frames.slice().reverse().map((f) => `${f.filename}:${f.line}:${f.col}: in ${f.fn}`);
+      info.backtrace = e.frames.slice().reverse().map((f) =>
+        `${f.filename}:${f.line}:${f.col}: in ${f.fn}`
+      );
     }
     return info;
   }
@@ -72,7 +83,10 @@ export async function run(program: Program | string, options: RunOptions = {}): 
     if (typeof program === "string") {
       handle = parse(program, { filename: options.filename, predeclared: names }) as CompiledHandle;
     } else if (!sameNames(program.predeclared, names)) {
-      handle = parse(program.source, { filename: program.filename, predeclared: names }) as CompiledHandle;
+      handle = parse(program.source, {
+        filename: program.filename,
+        predeclared: names,
+      }) as CompiledHandle;
     } else {
       handle = program as CompiledHandle;
     }
@@ -98,35 +112,44 @@ export async function run(program: Program | string, options: RunOptions = {}): 
     });
     th.hostAllowed = options.topLevelHostCalls !== false;
     let replay = 0;
-    const makeFn = (name: string, f: (...a: unknown[]) => unknown): NativeFn => (t: Thread, args, kwargs) => {
-      if (!t.hostAllowed) {
-        throw new EvalError(`${name}: host calls are only allowed while main runs`, "host_call_not_allowed");
-      }
-      if (++t.hostCalls > t.maxHostCalls) {
-        throw new LimitError("max_host_calls", `Starlark computation cancelled: too many host calls (limit ${t.maxHostCalls})`);
-      }
-      let entry: LogEntry;
-      if (replay < log.length) {
-        entry = log[replay++];
-      } else {
-        const strict = { int64: false, code: "host_argument_not_convertible" as const };
-        const jsArgs = args.map((a, i) => toHost(a, limits, `${name} argument ${i + 1}`, strict));
-        const jsKw: Record<string, JsonData> = {};
-        for (const [k, v] of kwargs ?? []) jsKw[k] = toHost(v, limits, `${name} argument ${k}`, strict);
-        let r: unknown;
-        try {
-          r = f(jsArgs, jsKw);
-        } catch (e) {
-          r = Promise.reject(e);
+    const makeFn =
+      (name: string, f: (...a: unknown[]) => unknown): NativeFn => (t: Thread, args, kwargs) => {
+        if (!t.hostAllowed) {
+          throw new EvalError(
+            `${name}: host calls are only allowed while main runs`,
+            "host_call_not_allowed",
+          );
         }
-        if (isThenable(r)) throw new Suspend(r);
-        entry = { ok: true, value: r };
-        log.push(entry);
-        replay++;
-      }
-      if (!entry.ok) throw new HostError(name, entry.value);
-      return fromHost(entry.value, limits, `${name} result`);
-    };
+        if (++t.hostCalls > t.maxHostCalls) {
+          throw new LimitError(
+            "max_host_calls",
+            `Starlark computation cancelled: too many host calls (limit ${t.maxHostCalls})`,
+          );
+        }
+        let entry: LogEntry;
+        if (replay < log.length) {
+          entry = log[replay++];
+        } else {
+          const strict = { int64: false, code: "host_argument_not_convertible" as const };
+          const jsArgs = args.map((a, i) => toHost(a, limits, `${name} argument ${i + 1}`, strict));
+          const jsKw: Record<string, JsonData> = {};
+          for (const [k, v] of kwargs ?? []) {
+            jsKw[k] = toHost(v, limits, `${name} argument ${k}`, strict);
+          }
+          let r: unknown;
+          try {
+            r = f(jsArgs, jsKw);
+          } catch (e) {
+            r = Promise.reject(e);
+          }
+          if (isThenable(r)) throw new Suspend(r);
+          entry = { ok: true, value: r };
+          log.push(entry);
+          replay++;
+        }
+        if (!entry.ok) throw new HostError(name, entry.value);
+        return fromHost(entry.value, limits, `${name} result`);
+      };
     th.predeclared = new Map(names.map((n) => [n, wrapHost(n, predeclared[n], makeFn, limits)]));
     try {
       const globals = execProgram(handle.compiled, th);
@@ -134,14 +157,22 @@ export async function run(program: Program | string, options: RunOptions = {}): 
       const main = globals.get("main");
       if (options.callMain !== false && main !== undefined) {
         if (!(main instanceof Fn) && !(main instanceof Builtin)) {
-          throw new EvalError(`main is a ${typeof main === "object" && main !== null ? main.type : typeof main}, not a function`, "no_main");
+          throw new EvalError(
+            `main is a ${
+              typeof main === "object" && main !== null ? main.type : typeof main
+            }, not a function`,
+            "no_main",
+          );
         }
         th.hostAllowed = true;
         result = callValue(th, main, [], null);
       } else if (options.requireMain) {
         throw new EvalError("program does not define main()", "no_main");
       }
-      const value = toHost(result, limits, "result", { int64: true, code: "result_not_convertible" });
+      const value = toHost(result, limits, "result", {
+        int64: true,
+        code: "result_not_convertible",
+      });
       return { ok: true, value, steps: th.steps, hostCalls: th.hostCalls };
     } catch (e) {
       if (e instanceof Suspend) {
@@ -149,7 +180,12 @@ export async function run(program: Program | string, options: RunOptions = {}): 
         if (entry === null) {
           return {
             ok: false,
-            error: { kind: "limit", code: "timeout", message: "Starlark computation cancelled: timeout", steps: th.steps },
+            error: {
+              kind: "limit",
+              code: "timeout",
+              message: "Starlark computation cancelled: timeout",
+              steps: th.steps,
+            },
           };
         }
         log.push(entry);
@@ -161,7 +197,11 @@ export async function run(program: Program | string, options: RunOptions = {}): 
 }
 
 /** Await a host promise, but no longer than the deadline (null on timeout). */
-async function settle(p: Promise<unknown>, deadline: number, now: () => number): Promise<LogEntry | null> {
+async function settle(
+  p: Promise<unknown>,
+  deadline: number,
+  now: () => number,
+): Promise<LogEntry | null> {
   const wrapped = p.then((value) => ({ ok: true, value }), (value) => ({ ok: false, value }));
   if (deadline === Infinity) return await wrapped;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -29,7 +29,18 @@ export function unquoteGo(lit: string): string {
       continue;
     }
     const e = lit[++i];
-    const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", '"': '"', "'": "'", a: "\x07", b: "\b", f: "\f", v: "\v" };
+    const simple: Record<string, string> = {
+      n: "\n",
+      t: "\t",
+      r: "\r",
+      "\\": "\\",
+      '"': '"',
+      "'": "'",
+      a: "\x07",
+      b: "\b",
+      f: "\f",
+      v: "\v",
+    };
     if (e in simple) out += simple[e];
     else if (e === "x") {
       out += String.fromCharCode(parseInt(lit.slice(i + 1, i + 3), 16));
@@ -58,7 +69,12 @@ export function readChunks(text: string): Chunk[] {
       if (k < 0) return;
       const lit = l.slice(k + 3).trim();
       const pattern = unquoteGo(lit);
-      expectations.push({ line: line + i, pattern: new RegExp(pattern), source: pattern, fired: false });
+      expectations.push({
+        line: line + i,
+        pattern: new RegExp(pattern),
+        source: pattern,
+        fired: false,
+      });
     });
     chunks.push({ firstLine: line, source: "\n".repeat(line - 1) + part, expectations });
     line += part.split("\n").length + 1;

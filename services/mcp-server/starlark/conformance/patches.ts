@@ -21,7 +21,11 @@ export const PATCHES: Patch[] = [
   { file: "starlark/testdata/builtins.star", line: 68, from: "set(", to: "tuple(", reason: SET },
   // builtins.star: dir/hasattr/getattr on a set value (method "union")
   ...[183, 184, 185, 186, 187, 188, 189].map((line) => ({
-    file: "starlark/testdata/builtins.star", line, from: "", to: null, reason: SET,
+    file: "starlark/testdata/builtins.star",
+    line,
+    from: "",
+    to: null,
+    reason: SET,
   })),
   // float.star: the expected-types table is compared as a collection; a list works the same
   { file: "starlark/testdata/float.star", line: 472, from: "set(", to: "list(", reason: SET },

@@ -21,13 +21,25 @@ export interface FileReport {
   chunks: ChunkResult[];
 }
 
-const EXCLUDED_OPTIONS = ["while", "recursion", "globalreassign", "toplevelcontrol", "loadbindsglobally"];
+const EXCLUDED_OPTIONS = [
+  "while",
+  "recursion",
+  "globalreassign",
+  "toplevelcontrol",
+  "loadbindsglobally",
+];
 
 function skipReason(src: string, evalFile: boolean): string | undefined {
-  for (const o of EXCLUDED_OPTIONS) if (src.includes(`option:${o}`)) return `needs option:${o} (excluded by dialect)`;
+  for (const o of EXCLUDED_OPTIONS) {
+    if (src.includes(`option:${o}`)) return `needs option:${o} (excluded by dialect)`;
+  }
   if (src.includes("option:set") && !evalFile) return "needs option:set (set excluded by dialect)";
-  if (evalFile && /\bset\(/.test(src.replace(/#.*$/gm, ""))) return "uses set (excluded by dialect)";
-  if (evalFile && /\bload\(\s*["'](?!assert\.star|json\.star)/.test(src)) return "loads another module (load excluded)";
+  if (evalFile && /\bset\(/.test(src.replace(/#.*$/gm, ""))) {
+    return "uses set (excluded by dialect)";
+  }
+  if (evalFile && /\bload\(\s*["'](?!assert\.star|json\.star)/.test(src)) {
+    return "loads another module (load excluded)";
+  }
   if (evalFile && /^\s*while\b/m.test(src)) return "uses while (excluded by dialect)";
   return undefined;
 }
@@ -37,7 +49,9 @@ function applyPatches(rel: string, text: string): string {
   for (const p of PATCHES) {
     if (p.file !== rel) continue;
     const i = p.line - 1;
-    if (!lines[i]?.includes(p.from)) throw new Error(`patch ${rel}:${p.line} does not apply (${p.reason})`);
+    if (!lines[i]?.includes(p.from)) {
+      throw new Error(`patch ${rel}:${p.line} does not apply (${p.reason})`);
+    }
     lines[i] = p.to === null ? "" : lines[i].replace(p.from, p.to);
   }
   return lines.join("\n");
@@ -52,7 +66,9 @@ function match(chunk: Chunk, line: number, msg: string): string | undefined {
 }
 
 function unfired(chunk: Chunk): string[] {
-  return chunk.expectations.filter((x) => !x.fired).map((x) => `line ${x.line}: expected error /${x.source}/ did not occur`);
+  return chunk.expectations.filter((x) => !x.fired).map((x) =>
+    `line ${x.line}: expected error /${x.source}/ did not occur`
+  );
 }
 
 /** An eval test file: run each chunk as a module with the assert module loadable. */
@@ -92,7 +108,9 @@ export function runEvalFile(root: string, rel: string): FileReport {
     }
     for (const r of reported) problems.push(`line ${r.line}: ${r.msg}`);
     problems.push(...unfired(chunk));
-    return problems.length ? { ...base, status: "failed", reason: problems.join("; ") } : { ...base, status: "passed" };
+    return problems.length
+      ? { ...base, status: "failed", reason: problems.join("; ") }
+      : { ...base, status: "passed" };
   });
   return { file: rel, chunks: results };
 }
@@ -122,7 +140,9 @@ export function runResolveFile(root: string, rel: string): FileReport {
       problems.push(`parse error: ${e.message}`);
     }
     problems.push(...unfired(chunk));
-    return problems.length ? { ...base, status: "failed", reason: problems.join("; ") } : { ...base, status: "passed" };
+    return problems.length
+      ? { ...base, status: "failed", reason: problems.join("; ") }
+      : { ...base, status: "passed" };
   });
   return { file: rel, chunks: results };
 }
@@ -142,7 +162,9 @@ export function runParseFile(root: string, rel: string): FileReport {
       if (p) problems.push(p);
     }
     problems.push(...unfired(chunk));
-    return problems.length ? { ...base, status: "failed", reason: problems.join("; ") } : { ...base, status: "passed" };
+    return problems.length
+      ? { ...base, status: "failed", reason: problems.join("; ") }
+      : { ...base, status: "passed" };
   });
   return { file: rel, chunks: results };
 }

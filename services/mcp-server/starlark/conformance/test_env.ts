@@ -99,44 +99,71 @@ export function makeLoader(
 ): (module: string, name: string) => Value {
   let assertExports: Map<string, Value> | null = null;
   const builtins = new Map<string, Value>([
-    ["error", new Builtin("error", (t, a, k) => {
-      positional("error", a, k, 1, 1);
-      reported.push({ line: callerLine(t, testFile), msg: utf8Decode(typeof a[0] === "string" ? a[0] : String(a[0])) });
-      return null;
-    })],
-    ["catch", new Builtin("catch", (t, a, k) => {
-      const [f] = positional("catch", a, k, 1, 1);
-      try {
-        callValue(t, f, [], null);
-      } catch (e) {
-        if (e instanceof LimitError) throw e;
-        if (e instanceof EvalError) return e.message;
-        throw e;
-      }
-      return null;
-    })],
-    ["matches", new Builtin("matches", (_t, a, k) => {
-      const [pat, s] = positional("matches", a, k, 2, 2);
-      if (typeof pat !== "string" || typeof s !== "string") throw new EvalError("matches: want strings");
-      return new RegExp(utf8Decode(pat)).test(utf8Decode(s));
-    })],
-    ["module", new Builtin("module", (_t, a, k) => {
-      const [name] = positional("module", a, null, 1, 1);
-      if (typeof name !== "string") throw new EvalError(`module: got ${typeName(name)}, want string`);
-      return new Module(name, new Map(k ?? []));
-    })],
-    ["_freeze", new Builtin("freeze", (_t, a, k) => {
-      if (k !== null && k.length > 0) throw new EvalError("freeze does not accept keyword arguments");
-      if (a.length !== 1) throw new EvalError(`freeze got ${a.length} arguments, wants 1`);
-      freeze(a[0]);
-      return a[0];
-    })],
+    [
+      "error",
+      new Builtin("error", (t, a, k) => {
+        positional("error", a, k, 1, 1);
+        reported.push({
+          line: callerLine(t, testFile),
+          msg: utf8Decode(typeof a[0] === "string" ? a[0] : String(a[0])),
+        });
+        return null;
+      }),
+    ],
+    [
+      "catch",
+      new Builtin("catch", (t, a, k) => {
+        const [f] = positional("catch", a, k, 1, 1);
+        try {
+          callValue(t, f, [], null);
+        } catch (e) {
+          if (e instanceof LimitError) throw e;
+          if (e instanceof EvalError) return e.message;
+          throw e;
+        }
+        return null;
+      }),
+    ],
+    [
+      "matches",
+      new Builtin("matches", (_t, a, k) => {
+        const [pat, s] = positional("matches", a, k, 2, 2);
+        if (typeof pat !== "string" || typeof s !== "string") {
+          throw new EvalError("matches: want strings");
+        }
+        return new RegExp(utf8Decode(pat)).test(utf8Decode(s));
+      }),
+    ],
+    [
+      "module",
+      new Builtin("module", (_t, a, k) => {
+        const [name] = positional("module", a, null, 1, 1);
+        if (typeof name !== "string") {
+          throw new EvalError(`module: got ${typeName(name)}, want string`);
+        }
+        return new Module(name, new Map(k ?? []));
+      }),
+    ],
+    [
+      "_freeze",
+      new Builtin("freeze", (_t, a, k) => {
+        if (k !== null && k.length > 0) {
+          throw new EvalError("freeze does not accept keyword arguments");
+        }
+        if (a.length !== 1) throw new EvalError(`freeze got ${a.length} arguments, wants 1`);
+        freeze(a[0]);
+        return a[0];
+      }),
+    ],
   ]);
   return (module, name) => {
     if (module === "assert.star") {
       if (assertExports === null) {
         const file = root + ASSERT_STAR;
-        const prog = compileSource(Deno.readTextFileSync(file), { filename: file, predeclared: builtins.keys() });
+        const prog = compileSource(Deno.readTextFileSync(file), {
+          filename: file,
+          predeclared: builtins.keys(),
+        });
         // assert.star's functions look these up at call time, so they stay predeclared
         for (const [k, v] of builtins) th.predeclared.set(k, v);
         assertExports = execProgram(prog, th);
@@ -144,7 +171,11 @@ export function makeLoader(
       const v = assertExports.get(name);
       if (v === undefined) {
         const near = spell(name, [...assertExports.keys()]);
-        throw new EvalError(`load: name ${name} not found in module ${module}${near ? ` (did you mean ${near}?)` : ""}`);
+        throw new EvalError(
+          `load: name ${name} not found in module ${module}${
+            near ? ` (did you mean ${near}?)` : ""
+          }`,
+        );
       }
       return v;
     }
@@ -155,12 +186,21 @@ export function makeLoader(
 
 export function testPredeclared(universeJson: Value): Map<string, Value> {
   return new Map<string, Value>([
-    ["hasfields", new Builtin("hasfields", (_t, a, k) => (positional("hasfields", a, k, 0, 0), new HasFields()))],
+    [
+      "hasfields",
+      new Builtin(
+        "hasfields",
+        (_t, a, k) => (positional("hasfields", a, k, 0, 0), new HasFields()),
+      ),
+    ],
     ["fibonacci", new Fibonacci()],
-    ["struct", new Builtin("struct", (_t, a, k) => {
-      if (a.length > 0) throw new EvalError("struct: unexpected positional arguments");
-      return new Struct(new Map(k ?? []));
-    })],
+    [
+      "struct",
+      new Builtin("struct", (_t, a, k) => {
+        if (a.length > 0) throw new EvalError("struct: unexpected positional arguments");
+        return new Struct(new Map(k ?? []));
+      }),
+    ],
     ["json", universeJson],
   ]);
 }

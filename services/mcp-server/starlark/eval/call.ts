@@ -50,9 +50,20 @@ export function callFunction(th: Thread, fn: Fn, args: Value[], kwargs: Kwargs):
     setArgs(locals, fn, args, kwargs);
   }
   const cells = code.cells;
-  for (let i = 0; i < cells.length; i++) locals[cells[i]] = new Cell(locals[cells[i]] as Value | undefined);
+  for (let i = 0; i < cells.length; i++) {
+    locals[cells[i]] = new Cell(locals[cells[i]] as Value | undefined);
+  }
   const parent = th.fr;
-  const fr: Frame = { th, locals, fn, globals: fn.globals, pos: 0, ret: null, parent, filename: code.filename };
+  const fr: Frame = {
+    th,
+    locals,
+    fn,
+    globals: fn.globals,
+    pos: 0,
+    ret: null,
+    parent,
+    filename: code.filename,
+  };
   code.active++;
   th.fr = fr;
   try {
@@ -60,7 +71,12 @@ export function callFunction(th: Thread, fn: Fn, args: Value[], kwargs: Kwargs):
   } catch (e) {
     if (e instanceof EvalError) {
       if (e.pos < 0) e.pos = fr.pos;
-      e.frames.push({ fn: code.name, filename: code.filename, line: Math.floor(fr.pos / 4096), col: fr.pos % 4096 });
+      e.frames.push({
+        fn: code.name,
+        filename: code.filename,
+        line: Math.floor(fr.pos / 4096),
+        col: fr.pos % 4096,
+      });
     }
     throw e;
   } finally {
@@ -73,7 +89,12 @@ function quoteName(k: string): string {
   return JSON.stringify(k);
 }
 
-function setArgs(locals: (Value | undefined | Cell)[], fn: Fn, args: Value[], kwargs: Kwargs): void {
+function setArgs(
+  locals: (Value | undefined | Cell)[],
+  fn: Fn,
+  args: Value[],
+  kwargs: Kwargs,
+): void {
   const code = fn.code;
   const name = code.name;
   const nparams = code.numParams + code.numKwonly;
@@ -94,9 +115,9 @@ function setArgs(locals: (Value | undefined | Cell)[], fn: Fn, args: Value[], kw
       let hasPosDefaults = false;
       for (let i = 0; i < nonkwonly; i++) if (fn.defaults[i] !== undefined) hasPosDefaults = true;
       throw new EvalError(
-        `function ${name} accepts ${hasPosDefaults ? "at most " : ""}${nonkwonly} positional argument${
-          nonkwonly === 1 ? "" : "s"
-        } (${n} given)`,
+        `function ${name} accepts ${
+          hasPosDefaults ? "at most " : ""
+        }${nonkwonly} positional argument${nonkwonly === 1 ? "" : "s"} (${n} given)`,
       );
     }
     n = nonkwonly;
@@ -122,7 +143,9 @@ function setArgs(locals: (Value | undefined | Cell)[], fn: Fn, args: Value[], kw
         locals[i] = v;
         continue;
       }
-      if (kwdict === null) throw new EvalError(`function ${name} got an unexpected keyword argument ${quoteName(k)}`);
+      if (kwdict === null) {
+        throw new EvalError(`function ${name} got an unexpected keyword argument ${quoteName(k)}`);
+      }
       const size = kwdict.map.size;
       const old = kwdict.map.get(k);
       if (old === undefined) kwdict.map.set(k, [k, v]);

@@ -4,13 +4,44 @@
  * 3 return). Int and string fast paths are inlined; everything else goes to values/*.
  */
 import { EvalError, packPos } from "../errors.ts";
-import type { Arg, Binding, Clause, DefStmt, Expr, File, FnInfo, LambdaExpr, Param, Stmt } from "../syntax/ast.ts";
+import type {
+  Arg,
+  Binding,
+  Clause,
+  DefStmt,
+  Expr,
+  File,
+  FnInfo,
+  LambdaExpr,
+  Param,
+  Stmt,
+} from "../syntax/ast.ts";
 import { getAttr, getMethod, setAttr } from "../lib/attr.ts";
 import { binary, unary } from "../values/binary.ts";
 import { hashKey, truth, typeName } from "../values/ops.ts";
 import { repr } from "../values/repr.ts";
-import { elements, endIteration, getIndex, mustElements, setIndex, slice, startIteration } from "../values/seq.ts";
-import { Bytes, Cell, Dict, Float, Fn, type FnCode, type Kwargs, List, Range, Tuple, type Value } from "../values/value.ts";
+import {
+  elements,
+  endIteration,
+  getIndex,
+  mustElements,
+  setIndex,
+  slice,
+  startIteration,
+} from "../values/seq.ts";
+import {
+  Bytes,
+  Cell,
+  Dict,
+  Float,
+  Fn,
+  type FnCode,
+  type Kwargs,
+  List,
+  Range,
+  Tuple,
+  type Value,
+} from "../values/value.ts";
 import { callValue, type Frame } from "./call.ts";
 
 type E = (fr: Frame) => Value;
@@ -135,7 +166,9 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
       case "slice": {
         const x = expr(e.x);
         const none: E = () => null;
-        const lo = e.lo ? expr(e.lo) : none, hi = e.hi ? expr(e.hi) : none, st = e.step ? expr(e.step) : none;
+        const lo = e.lo ? expr(e.lo) : none,
+          hi = e.hi ? expr(e.hi) : none,
+          st = e.step ? expr(e.step) : none;
         const P = packPos(e.line, e.col);
         return (fr) => {
           const xv = x(fr), a = lo(fr), b = hi(fr), c = st(fr);
@@ -291,7 +324,9 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
         return (fr) => {
           const a = x(fr), b = y(fr);
           const ta = typeof a;
-          if (ta === typeof b && (ta === "number" || ta === "string" || ta === "boolean")) return a === b;
+          if (ta === typeof b && (ta === "number" || ta === "string" || ta === "boolean")) {
+            return a === b;
+          }
           fr.pos = P;
           return binary(op, a, b, fr.th);
         };
@@ -299,7 +334,9 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
         return (fr) => {
           const a = x(fr), b = y(fr);
           const ta = typeof a;
-          if (ta === typeof b && (ta === "number" || ta === "string" || ta === "boolean")) return a !== b;
+          if (ta === typeof b && (ta === "number" || ta === "string" || ta === "boolean")) {
+            return a !== b;
+          }
           fr.pos = P;
           return binary(op, a, b, fr.th);
         };
@@ -313,7 +350,9 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
       case "//":
         return (fr) => {
           const a = x(fr), b = y(fr);
-          if (typeof a === "number" && typeof b === "number" && b > 0 && a >= 0) return (a - (a % b)) / b;
+          if (typeof a === "number" && typeof b === "number" && b > 0 && a >= 0) {
+            return (a - (a % b)) / b;
+          }
           fr.pos = P;
           return binary(op, a, b, fr.th);
         };
@@ -364,10 +403,14 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
       if (kwE !== null) {
         const d = kwE(fr);
         fr.pos = P;
-        if (!(d instanceof Dict)) throw new EvalError(`argument after ** must be a mapping, not ${typeName(d)}`);
+        if (!(d instanceof Dict)) {
+          throw new EvalError(`argument after ** must be a mapping, not ${typeName(d)}`);
+        }
         kw ??= [];
         for (const [k, v] of d.map.values()) {
-          if (typeof k !== "string") throw new EvalError(`keywords must be strings, not ${typeName(k)}`);
+          if (typeof k !== "string") {
+            throw new EvalError(`keywords must be strings, not ${typeName(k)}`);
+          }
           kw.push([k, v]);
         }
       }
@@ -545,11 +588,17 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
                 return null;
               }
             })();
-            if (e === null || typeof v === "string") throw new EvalError(`got ${typeName(v)} in sequence assignment`);
+            if (e === null || typeof v === "string") {
+              throw new EvalError(`got ${typeName(v)} in sequence assignment`);
+            }
             el = e;
           }
-          if (el.length > n) throw new EvalError(`too many values to unpack (got ${el.length}, want ${n})`);
-          if (el.length < n) throw new EvalError(`too few values to unpack (got ${el.length}, want ${n})`);
+          if (el.length > n) {
+            throw new EvalError(`too many values to unpack (got ${el.length}, want ${n})`);
+          }
+          if (el.length < n) {
+            throw new EvalError(`too few values to unpack (got ${el.length}, want ${n})`);
+          }
           for (let k = 0; k < n; k++) sets[k](fr, el[k]);
         };
       }
@@ -651,7 +700,9 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
     code.cells = cellsOf(info);
     const hasDefaults = dflt.some((d) => d !== undefined);
     return (fr) => {
-      const defaults: (Value | undefined)[] = hasDefaults ? dflt.map((d) => (d ? d(fr) : undefined)) : dflt as undefined[];
+      const defaults: (Value | undefined)[] = hasDefaults
+        ? dflt.map((d) => (d ? d(fr) : undefined))
+        : dflt as undefined[];
       const free = freeGet.map((g) => g(fr));
       return new Fn(code, defaults, free, fr.globals);
     };

@@ -56,7 +56,16 @@ export function execProgram(prog: CompiledProgram, th: Thread): Map<string, Valu
   const globals: (Value | undefined)[] = new Array(prog.globals.length);
   const locals: (Value | undefined | Cell)[] = new Array(prog.nlocals);
   for (const c of prog.cells) locals[c] = new Cell(undefined);
-  const fr: Frame = { th, locals, fn: null, globals, pos: 0, ret: null, parent: th.fr, filename: prog.filename };
+  const fr: Frame = {
+    th,
+    locals,
+    fn: null,
+    globals,
+    pos: 0,
+    ret: null,
+    parent: th.fr,
+    filename: prog.filename,
+  };
   const saved = th.fr;
   th.fr = fr;
   try {
@@ -64,7 +73,12 @@ export function execProgram(prog: CompiledProgram, th: Thread): Map<string, Valu
   } catch (e) {
     if (e instanceof EvalError) {
       if (e.pos < 0) e.pos = fr.pos;
-      e.frames.push({ fn: "<toplevel>", filename: prog.filename, line: Math.floor(fr.pos / 4096), col: fr.pos % 4096 });
+      e.frames.push({
+        fn: "<toplevel>",
+        filename: prog.filename,
+        line: Math.floor(fr.pos / 4096),
+        col: fr.pos % 4096,
+      });
     }
     throw e;
   } finally {

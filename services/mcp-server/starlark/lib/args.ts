@@ -44,18 +44,26 @@ export function positional(
   min: number,
   max: number,
 ): Value[] {
-  if (kwargs !== null && kwargs.length > 0) throw new EvalError(`${fname}: unexpected keyword arguments`);
+  if (kwargs !== null && kwargs.length > 0) {
+    throw new EvalError(`${fname}: unexpected keyword arguments`);
+  }
   if (args.length < min) {
-    throw new EvalError(`${fname}: got ${args.length} arguments, want ${min < max ? "at least " : ""}${min}`);
+    throw new EvalError(
+      `${fname}: got ${args.length} arguments, want ${min < max ? "at least " : ""}${min}`,
+    );
   }
   if (args.length > max) {
-    throw new EvalError(`${fname}: got ${args.length} arguments, want ${min < max ? "at most " : ""}${max}`);
+    throw new EvalError(
+      `${fname}: got ${args.length} arguments, want ${min < max ? "at most " : ""}${max}`,
+    );
   }
   return args;
 }
 
 export function wantString(v: Value, fname: string, what: string): string {
-  if (typeof v !== "string") throw new EvalError(`${fname}: for ${what}: got ${typeName(v)}, want string`);
+  if (typeof v !== "string") {
+    throw new EvalError(`${fname}: for ${what}: got ${typeName(v)}, want string`);
+  }
   return v;
 }
 

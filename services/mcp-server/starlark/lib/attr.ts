@@ -33,7 +33,9 @@ function lookup(x: Value, name: string): Value | undefined {
     return f === undefined ? undefined : new Builtin(name, f, x);
   }
   if (x instanceof Module) return x.members.get(name);
-  if (x !== null && typeof x === "object" && "attr" in x) return (x as unknown as HasAttrs).attr(name);
+  if (x !== null && typeof x === "object" && "attr" in x) {
+    return (x as unknown as HasAttrs).attr(name);
+  }
   return undefined;
 }
 
@@ -41,7 +43,9 @@ export function attrNames(x: Value): string[] {
   const t = methodTable(x);
   if (t !== null) return [...t.keys()].sort();
   if (x instanceof Module) return [...x.members.keys()].sort();
-  if (x !== null && typeof x === "object" && "attrNames" in x) return (x as unknown as HasAttrs).attrNames().slice().sort();
+  if (x !== null && typeof x === "object" && "attrNames" in x) {
+    return (x as unknown as HasAttrs).attrNames().slice().sort();
+  }
   return [];
 }
 

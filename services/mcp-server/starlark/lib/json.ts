@@ -6,7 +6,16 @@ import { formatFloat } from "../values/float_format.ts";
 import { typeName } from "../values/ops.ts";
 import { quote as goQuote, repr } from "../values/repr.ts";
 import { elements } from "../values/seq.ts";
-import { Builtin, Dict, Float, List, Module, type NativeFn, normInt, type Value } from "../values/value.ts";
+import {
+  Builtin,
+  Dict,
+  Float,
+  List,
+  Module,
+  type NativeFn,
+  normInt,
+  type Value,
+} from "../values/value.ts";
 import { positional, unpackArgs } from "./args.ts";
 import type { HasAttrs } from "./attr.ts";
 
@@ -54,7 +63,9 @@ export function encode(th: Thread, x: Value): string {
     else if (v === false) out.push("false");
     else if (typeof v === "number" || typeof v === "bigint") out.push(String(v));
     else if (v instanceof Float) {
-      if (!Number.isFinite(v.v)) throw new EvalError(`cannot encode non-finite float ${formatFloat(v.v)}`);
+      if (!Number.isFinite(v.v)) {
+        throw new EvalError(`cannot encode non-finite float ${formatFloat(v.v)}`);
+      }
       out.push(formatFloat(v.v));
     } else if (typeof v === "string") {
       const q = jsonQuote(v);
@@ -67,7 +78,15 @@ export function encode(th: Thread, x: Value): string {
       for (const [k] of items) {
         if (typeof k !== "string") throw new EvalError(`dict has ${typeName(k)} key, want string`);
       }
-      items.sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0));
+      items.sort((
+        a,
+        b,
+      ) => ((a[0] as string) < (b[0] as string)
+        ? -1
+        : (a[0] as string) > (b[0] as string)
+        ? 1
+        : 0)
+      );
       out.push("{");
       items.forEach(([k, val], i) => {
         if (i > 0) out.push(",");
@@ -75,7 +94,9 @@ export function encode(th: Thread, x: Value): string {
         try {
           emit(val);
         } catch (e) {
-          if (e instanceof EvalError && e.kind === "runtime") throw new EvalError(`in dict key ${repr(k)}: ${e.message}`);
+          if (e instanceof EvalError && e.kind === "runtime") {
+            throw new EvalError(`in dict key ${repr(k)}: ${e.message}`);
+          }
           throw e;
         }
       });
@@ -91,14 +112,18 @@ export function encode(th: Thread, x: Value): string {
         try {
           emit(h.attr(name)!);
         } catch (e) {
-          if (e instanceof EvalError && e.kind === "runtime") throw new EvalError(`in field .${name}: ${e.message}`);
+          if (e instanceof EvalError && e.kind === "runtime") {
+            throw new EvalError(`in field .${name}: ${e.message}`);
+          }
           throw e;
         }
       });
       out.push("}");
     } else {
       const el = v instanceof Module || v instanceof Builtin ? null : elements(v);
-      if (el === null || v instanceof Float) throw new EvalError(`cannot encode ${typeName(v)} as JSON`);
+      if (el === null || v instanceof Float) {
+        throw new EvalError(`cannot encode ${typeName(v)} as JSON`);
+      }
       if (seen.includes(v)) throw new EvalError("cycle in JSON structure");
       seen.push(v);
       out.push("[");
@@ -167,7 +192,16 @@ export function decode(th: Thread, s: string): Value {
           if (c === "\\") {
             const e = s[j + 1];
             if (e === undefined) break;
-            const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+            const simple: Record<string, string> = {
+              '"': '"',
+              "\\": "\\",
+              "/": "/",
+              b: "\b",
+              f: "\f",
+              n: "\n",
+              r: "\r",
+              t: "\t",
+            };
             if (e in simple) {
               out += simple[e];
               j += 2;
@@ -175,7 +209,9 @@ export function decode(th: Thread, s: string): Value {
             }
             if (e === "u") {
               const h = s.slice(j + 2, j + 6);
-              if (!/^[0-9a-fA-F]{4}$/.test(h)) fail("invalid character in \\u hexadecimal character escape");
+              if (!/^[0-9a-fA-F]{4}$/.test(h)) {
+                fail("invalid character in \\u hexadecimal character escape");
+              }
               let cp = parseInt(h, 16);
               j += 6;
               if (cp >= 0xd800 && cp < 0xdc00 && s[j] === "\\" && s[j + 1] === "u") {
@@ -279,7 +315,9 @@ export function decode(th: Thread, s: string): Value {
             fail(`invalid number: ${num}`);
           }
           if (isFloat) {
-            if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(num)) fail(`invalid number: ${num}`);
+            if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(num)) {
+              fail(`invalid number: ${num}`);
+            }
             return new Float(Number(num));
           }
           if (!/^-?\d+$/.test(num)) fail(`invalid number: ${num}`);
@@ -334,7 +372,9 @@ export function indent(src: string, prefix: string, ind: string): string {
         newline();
         if (c === "{") {
           skip();
-          if (src[i] !== '"') err(`invalid character ${ch(src[i])} looking for beginning of object key string`);
+          if (src[i] !== '"') {
+            err(`invalid character ${ch(src[i])} looking for beginning of object key string`);
+          }
           str();
           skip();
           if (src[i] !== ":") err(`invalid character ${ch(src[i])} after object key`);
@@ -356,7 +396,11 @@ export function indent(src: string, prefix: string, ind: string): string {
           return;
         }
         if (i >= n) err("unexpected end of JSON input");
-        err(`invalid character ${ch(src[i])} after ${c === "{" ? "object key:value pair" : "array element"}`);
+        err(
+          `invalid character ${ch(src[i])} after ${
+            c === "{" ? "object key:value pair" : "array element"
+          }`,
+        );
       }
     }
     if (c === '"') return str();
@@ -388,7 +432,9 @@ export function indent(src: string, prefix: string, ind: string): string {
   skip();
   value();
   const rest = src.slice(i);
-  if (rest.trim() !== "" && !/^[ \t\r\n]*$/.test(rest)) err(`invalid character ${ch(rest.trim()[0])} after top-level value`);
+  if (rest.trim() !== "" && !/^[ \t\r\n]*$/.test(rest)) {
+    err(`invalid character ${ch(rest.trim()[0])} after top-level value`);
+  }
   return out + rest;
 }
 
@@ -398,22 +444,30 @@ const fns: [string, NativeFn][] = [
     try {
       return encode(th, x);
     } catch (e) {
-      if (e instanceof EvalError && e.kind === "runtime") throw new EvalError(`json.encode: ${e.message}`);
+      if (e instanceof EvalError && e.kind === "runtime") {
+        throw new EvalError(`json.encode: ${e.message}`);
+      }
       throw e;
     }
   }],
   ["decode", (th, a, k) => {
     const [x] = positional("decode", a, k, 1, 1);
-    if (typeof x !== "string") throw new EvalError(`decode: for parameter 1: got ${typeName(x)}, want string`);
+    if (typeof x !== "string") {
+      throw new EvalError(`decode: for parameter 1: got ${typeName(x)}, want string`);
+    }
     th.charge(x.length >> 4);
     return decode(th, x);
   }],
   ["indent", (th, a, k) => {
     const [prefix, ind] = unpackArgs("indent", [], k, ["prefix?", "indent?"]);
     const [x] = positional("indent", a, null, 1, 1);
-    if (typeof x !== "string") throw new EvalError(`indent: for parameter 1: got ${typeName(x)}, want string`);
+    if (typeof x !== "string") {
+      throw new EvalError(`indent: for parameter 1: got ${typeName(x)}, want string`);
+    }
     const p = prefix === undefined ? "" : prefix, d = ind === undefined ? "\t" : ind;
-    if (typeof p !== "string" || typeof d !== "string") throw new EvalError("indent: prefix and indent must be strings");
+    if (typeof p !== "string" || typeof d !== "string") {
+      throw new EvalError("indent: prefix and indent must be strings");
+    }
     th.charge(x.length >> 4);
     const s = indent(x, p, d);
     th.checkAlloc(s.length);

@@ -21,7 +21,11 @@ function D(v: Value): Dict {
   return v as Dict;
 }
 
-function clampIndices(start: Value | undefined, end: Value | undefined, n: number): [number, number] {
+function clampIndices(
+  start: Value | undefined,
+  end: Value | undefined,
+  n: number,
+): [number, number] {
   const f = (v: Value | undefined, d: number) => {
     if (v === undefined || v === null) return d;
     let i = toIndex(v, "index");
@@ -63,7 +67,9 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   }],
   ["insert", (_th, a, k, r) => {
     const [iv, x] = positional("insert", a, k, 2, 2);
-    if (typeof iv !== "number") throw new EvalError(`insert: for parameter 1: got ${typeName(iv)}, want int`);
+    if (typeof iv !== "number") {
+      throw new EvalError(`insert: for parameter 1: got ${typeName(iv)}, want int`);
+    }
     mutable("insert", L(r), "insert into", "list");
     const el = L(r).elems;
     let i = iv;
@@ -78,13 +84,19 @@ export const LIST_METHODS = new Map<string, NativeFn>([
     const n = el.length;
     let i = n - 1;
     if (iv !== undefined) {
-      if (typeof iv !== "number") throw new EvalError(`pop: for parameter 1: got ${typeName(iv)}, want int`);
+      if (typeof iv !== "number") {
+        throw new EvalError(`pop: for parameter 1: got ${typeName(iv)}, want int`);
+      }
       i = iv;
     }
     const orig = i;
     if (i < 0) i += n;
     if (i < 0 || i >= n) {
-      throw new EvalError(n === 0 ? `pop: index ${orig} out of range: empty list` : `pop: list index ${orig} out of range [${-n}:${n - 1}]`);
+      throw new EvalError(
+        n === 0
+          ? `pop: index ${orig} out of range: empty list`
+          : `pop: list index ${orig} out of range [${-n}:${n - 1}]`,
+      );
     }
     mutable("pop", L(r), "pop from", "list");
     return el.splice(i, 1)[0];

@@ -79,7 +79,9 @@ export function interpolate(format: string, x: Value, th: Thread): string {
           } catch (e) {
             throw new EvalError(`%${c} format requires integer: ${(e as Error).message}`);
           }
-        } else throw new EvalError(`%${c} format requires integer: cannot convert ${typeName(arg)} to int`);
+        } else {throw new EvalError(
+            `%${c} format requires integer: cannot convert ${typeName(arg)} to int`,
+          );}
         const b = toBig(n);
         const radix = c === "o" ? 8 : c === "x" || c === "X" ? 16 : 10;
         const txt = (b < 0n ? "-" : "") + (b < 0n ? -b : b).toString(radix);
@@ -108,9 +110,13 @@ export function interpolate(format: string, x: Value, th: Thread): string {
           buf += encodeRune(arg);
         } else if (typeof arg === "string") {
           const [, n] = arg.length ? decodeRune(arg, 0) : [0, 0];
-          if (n !== arg.length || arg.length === 0) throw new EvalError("%c format requires a single-character string");
+          if (n !== arg.length || arg.length === 0) {
+            throw new EvalError("%c format requires a single-character string");
+          }
           buf += arg;
-        } else throw new EvalError(`%c format requires int or single-character string, not ${typeName(arg)}`);
+        } else {throw new EvalError(
+            `%c format requires int or single-character string, not ${typeName(arg)}`,
+          );}
         break;
       default:
         void cp;

@@ -17,7 +17,9 @@ export function strFormat(th: Thread, format: string, args: Value[], kwargs: Kwa
         buf += literal;
         break;
       }
-      if (literal.length === j + 1 || literal[j + 1] !== "}") throw new EvalError("format: single '}' in format");
+      if (literal.length === j + 1 || literal[j + 1] !== "}") {
+        throw new EvalError("format: single '}' in format");
+      }
       buf += literal.slice(0, j + 1);
       literal = literal.slice(j + 2);
     }
@@ -54,14 +56,18 @@ export function strFormat(th: Thread, format: string, args: Value[], kwargs: Kwa
     let arg: Value | undefined;
     if (name === "") {
       if (manual) {
-        throw new EvalError("format: cannot switch from manual field specification to automatic field numbering");
+        throw new EvalError(
+          "format: cannot switch from manual field specification to automatic field numbering",
+        );
       }
       auto = true;
       if (index >= args.length) throw new EvalError("format: tuple index out of range");
       arg = args[index++];
     } else if (/^[0-9]+$/.test(name)) {
       if (auto) {
-        throw new EvalError("format: cannot switch from automatic field numbering to manual field specification");
+        throw new EvalError(
+          "format: cannot switch from automatic field numbering to manual field specification",
+        );
       }
       manual = true;
       const num = Number(name);
@@ -76,16 +82,24 @@ export function strFormat(th: Thread, format: string, args: Value[], kwargs: Kwa
       }
       if (arg === undefined) {
         if (name.includes(".")) {
-          throw new EvalError(`format: attribute syntax x.y is not supported in replacement fields: ${name}`);
+          throw new EvalError(
+            `format: attribute syntax x.y is not supported in replacement fields: ${name}`,
+          );
         }
         if (name.includes("[")) {
-          throw new EvalError(`format: element syntax a[i] is not supported in replacement fields: ${name}`);
+          throw new EvalError(
+            `format: element syntax a[i] is not supported in replacement fields: ${name}`,
+          );
         }
-        if (name.includes("{")) throw new EvalError("format: nested replacement fields not supported");
+        if (name.includes("{")) {
+          throw new EvalError("format: nested replacement fields not supported");
+        }
         throw new EvalError(`format: keyword ${name} not found`);
       }
     }
-    if (spec !== "") throw new EvalError(`format spec features not supported in replacement fields: ${spec}`);
+    if (spec !== "") {
+      throw new EvalError(`format spec features not supported in replacement fields: ${spec}`);
+    }
     if (conv === "s") buf += str(arg);
     else if (conv === "r") buf += repr(arg);
     else throw new EvalError(`format: unknown conversion ${JSON.stringify(conv)}`);

@@ -13,7 +13,12 @@ function s(recv: Value): string {
 }
 
 /** Resolve optional start/end like a slice, clamped to [0, n]. */
-function span(fname: string, n: number, start: Value | undefined, end: Value | undefined): [number, number] {
+function span(
+  fname: string,
+  n: number,
+  start: Value | undefined,
+  end: Value | undefined,
+): [number, number] {
   const idx = (v: Value | undefined, dflt: number, what: string): number => {
     if (v === undefined || v === null) return dflt;
     if (typeof v === "bigint") return v > 0n ? n : 0;
@@ -27,11 +32,20 @@ function span(fname: string, n: number, start: Value | undefined, end: Value | u
 }
 
 function subArg(fname: string, v: Value | undefined): string {
-  if (typeof v !== "string") throw new EvalError(`${fname}: for parameter sub: got ${typeName(v ?? null)}, want string`);
+  if (typeof v !== "string") {
+    throw new EvalError(`${fname}: for parameter sub: got ${typeName(v ?? null)}, want string`);
+  }
   return v;
 }
 
-function find(fname: string, recv: Value, args: Value[], kwargs: ReturnType<typeof Array.prototype.slice> | null, last: boolean, raise: boolean): Value {
+function find(
+  fname: string,
+  recv: Value,
+  args: Value[],
+  kwargs: ReturnType<typeof Array.prototype.slice> | null,
+  last: boolean,
+  raise: boolean,
+): Value {
   const [sub, start, end] = unpackArgs(fname, args, kwargs as never, ["sub", "start?", "end?"]);
   const str = s(recv);
   const needle = subArg(fname, sub);
@@ -67,13 +81,31 @@ const isLowerCh = (c: string) => /\p{Ll}/u.test(c);
 const isCased = (c: string) => /[\p{Lu}\p{Ll}\p{Lt}]/u.test(c);
 /** unicode.ToTitle: differs from upper case only for a few digraphs. */
 const TITLE: Record<string, string> = {
-  "Ǆ": "ǅ", "ǅ": "ǅ", "ǆ": "ǅ", "Ǉ": "ǈ", "ǈ": "ǈ", "ǉ": "ǈ", "Ǌ": "ǋ", "ǋ": "ǋ", "ǌ": "ǋ",
-  "Ǳ": "ǲ", "ǲ": "ǲ", "ǳ": "ǲ",
+  "Ǆ": "ǅ",
+  "ǅ": "ǅ",
+  "ǆ": "ǅ",
+  "Ǉ": "ǈ",
+  "ǈ": "ǈ",
+  "ǉ": "ǈ",
+  "Ǌ": "ǋ",
+  "ǋ": "ǋ",
+  "ǌ": "ǋ",
+  "Ǳ": "ǲ",
+  "ǲ": "ǲ",
+  "ǳ": "ǲ",
 };
-const toTitle = (c: string) => TITLE[c] ?? (c.toUpperCase().length === c.length ? c.toUpperCase() : c);
+const toTitle = (c: string) =>
+  TITLE[c] ?? (c.toUpperCase().length === c.length ? c.toUpperCase() : c);
 const isLetter = (c: string) => /\p{L}/u.test(c);
 
-function strip(fname: string, recv: Value, args: Value[], kwargs: never, left: boolean, right: boolean): Value {
+function strip(
+  fname: string,
+  recv: Value,
+  args: Value[],
+  kwargs: never,
+  left: boolean,
+  right: boolean,
+): Value {
   const [chars] = positional(fname, args, kwargs, 0, 1);
   const str = s(recv);
   let i = 0, j = str.length;
@@ -93,7 +125,9 @@ function strip(fname: string, recv: Value, args: Value[], kwargs: never, left: b
     }
     return str.slice(i, j);
   }
-  if (typeof chars !== "string") throw new EvalError(`${fname}: got ${typeName(chars)}, want string`);
+  if (typeof chars !== "string") {
+    throw new EvalError(`${fname}: got ${typeName(chars)}, want string`);
+  }
   const set = new Set(runes(chars));
   while (left && i < j) {
     const [r, n] = decodeRune(str, i);
@@ -140,20 +174,31 @@ function strTrimRight(x: string, _right: boolean): string {
   return x;
 }
 
-function split(fname: string, recv: Value, args: Value[], kwargs: never, fromRight: boolean, th: Thread): Value {
+function split(
+  fname: string,
+  recv: Value,
+  args: Value[],
+  kwargs: never,
+  fromRight: boolean,
+  th: Thread,
+): Value {
   const [sep, maxv] = unpackArgs(fname, args, kwargs, ["sep?", "maxsplit?"]);
   const str = s(recv);
   th.charge(str.length >> 6);
   let max = -1;
   if (maxv !== undefined && maxv !== null) {
-    if (typeof maxv !== "number") throw new EvalError(`${fname}: for parameter maxsplit: got ${typeName(maxv)}, want int`);
+    if (typeof maxv !== "number") {
+      throw new EvalError(`${fname}: for parameter maxsplit: got ${typeName(maxv)}, want int`);
+    }
     max = maxv;
   }
   let parts: string[];
   if (sep === undefined || sep === null) {
     parts = splitWhitespace(str, max, fromRight);
   } else {
-    if (typeof sep !== "string") throw new EvalError(`${fname}: got ${typeName(sep)} for separator, want string`);
+    if (typeof sep !== "string") {
+      throw new EvalError(`${fname}: got ${typeName(sep)} for separator, want string`);
+    }
     if (sep === "") throw new EvalError(`${fname}: empty separator`);
     const all = str.split(sep);
     if (max < 0 || all.length <= max + 1) parts = all;
@@ -163,7 +208,13 @@ function split(fname: string, recv: Value, args: Value[], kwargs: never, fromRig
   return new List(parts);
 }
 
-function startsWith(fname: string, recv: Value, args: Value[], kwargs: never, ends: boolean): Value {
+function startsWith(
+  fname: string,
+  recv: Value,
+  args: Value[],
+  kwargs: never,
+  ends: boolean,
+): Value {
   const [x, start, end] = unpackArgs(fname, args, kwargs, ["prefix", "start?", "end?"]);
   const str = s(recv);
   const [a, b] = span(fname, str.length, start, end);
@@ -184,7 +235,9 @@ function startsWith(fname: string, recv: Value, args: Value[], kwargs: never, en
 
 function partition(fname: string, recv: Value, args: Value[], kwargs: never, last: boolean): Value {
   const [sep] = positional(fname, args, kwargs, 1, 1);
-  if (typeof sep !== "string") throw new EvalError(`${fname}: for parameter 1: got ${typeName(sep)}, want string`);
+  if (typeof sep !== "string") {
+    throw new EvalError(`${fname}: for parameter 1: got ${typeName(sep)}, want string`);
+  }
   if (sep === "") throw new EvalError(`${fname}: empty separator`);
   const str = s(recv);
   const i = last ? str.lastIndexOf(sep) : str.indexOf(sep);
@@ -208,27 +261,67 @@ function m(f: NativeFn): NativeFn {
 }
 
 export const STRING_METHODS = new Map<string, NativeFn>([
-  ["capitalize", m((_th, a, k, r) => {
-    positional("capitalize", a, k, 0, 0);
-    const t = utf8Decode(s(r));
-    const cps = [...t];
-    if (cps.length === 0) return "";
-    return utf8Encode(cps[0].toUpperCase() + cps.slice(1).join("").toLowerCase());
-  })],
-  ["count", m((_th, a, k, r) => {
-    const [sub, start, end] = unpackArgs("count", a, k, ["sub", "start?", "end?"]);
-    const needle = subArg("count", sub);
-    const str = s(r);
-    const [i, j] = span("count", str.length, start, end);
-    if (i > j) return 0;
-    const hay = str.slice(i, j);
-    if (needle === "") return runes(hay).length + 1;
-    return hay.split(needle).length - 1;
-  })],
-  ["elems", m((_th, a, k, r) => (positional("elems", a, k, 0, 0), new StringIterable(s(r), "elems", false)))],
-  ["elem_ords", m((_th, a, k, r) => (positional("elem_ords", a, k, 0, 0), new StringIterable(s(r), "elem_ords", false)))],
-  ["codepoints", m((_th, a, k, r) => (positional("codepoints", a, k, 0, 0), new StringIterable(s(r), "codepoints", false)))],
-  ["codepoint_ords", m((_th, a, k, r) => (positional("codepoint_ords", a, k, 0, 0), new StringIterable(s(r), "codepoint_ords", false)))],
+  [
+    "capitalize",
+    m((_th, a, k, r) => {
+      positional("capitalize", a, k, 0, 0);
+      const t = utf8Decode(s(r));
+      const cps = [...t];
+      if (cps.length === 0) return "";
+      return utf8Encode(cps[0].toUpperCase() + cps.slice(1).join("").toLowerCase());
+    }),
+  ],
+  [
+    "count",
+    m((_th, a, k, r) => {
+      const [sub, start, end] = unpackArgs("count", a, k, ["sub", "start?", "end?"]);
+      const needle = subArg("count", sub);
+      const str = s(r);
+      const [i, j] = span("count", str.length, start, end);
+      if (i > j) return 0;
+      const hay = str.slice(i, j);
+      if (needle === "") return runes(hay).length + 1;
+      return hay.split(needle).length - 1;
+    }),
+  ],
+  [
+    "elems",
+    m((
+      _th,
+      a,
+      k,
+      r,
+    ) => (positional("elems", a, k, 0, 0), new StringIterable(s(r), "elems", false))),
+  ],
+  [
+    "elem_ords",
+    m((
+      _th,
+      a,
+      k,
+      r,
+    ) => (positional("elem_ords", a, k, 0, 0), new StringIterable(s(r), "elem_ords", false))),
+  ],
+  [
+    "codepoints",
+    m((
+      _th,
+      a,
+      k,
+      r,
+    ) => (positional("codepoints", a, k, 0, 0), new StringIterable(s(r), "codepoints", false))),
+  ],
+  [
+    "codepoint_ords",
+    m((
+      _th,
+      a,
+      k,
+      r,
+    ) => (positional("codepoint_ords", a, k, 0, 0),
+      new StringIterable(s(r), "codepoint_ords", false))
+    ),
+  ],
   ["endswith", m((_th, a, k, r) => startsWith("endswith", r, a, k as never, true))],
   ["startswith", m((_th, a, k, r) => startsWith("startswith", r, a, k as never, false))],
   ["find", m((_th, a, k, r) => find("find", r, a, k, false, false))],
@@ -236,137 +329,206 @@ export const STRING_METHODS = new Map<string, NativeFn>([
   ["index", m((_th, a, k, r) => find("index", r, a, k, false, true))],
   ["rindex", m((_th, a, k, r) => find("rindex", r, a, k, true, true))],
   ["format", m((th, a, k, r) => strFormat(th, s(r), a, k))],
-  ["isalnum", m((_th, a, k, r) => (positional("isalnum", a, k, 0, 0), runeTest(r, (c) => /[\p{L}\p{N}]/u.test(c))))],
-  ["isalpha", m((_th, a, k, r) => (positional("isalpha", a, k, 0, 0), runeTest(r, (c) => isLetter(c))))],
-  ["isdigit", m((_th, a, k, r) => (positional("isdigit", a, k, 0, 0), runeTest(r, (c) => /\p{Nd}/u.test(c))))],
-  ["isspace", m((_th, a, k, r) => (positional("isspace", a, k, 0, 0), runeTest(r, (_c, rr) => isSpaceRune(rr))))],
-  ["islower", m((_th, a, k, r) => {
-    positional("islower", a, k, 0, 0);
-    const t = utf8Decode(s(r));
-    return [...t].some(isCased) && t === t.toLowerCase();
-  })],
-  ["isupper", m((_th, a, k, r) => {
-    positional("isupper", a, k, 0, 0);
-    const t = utf8Decode(s(r));
-    return [...t].some(isCased) && t === t.toUpperCase();
-  })],
-  ["istitle", m((_th, a, k, r) => {
-    positional("istitle", a, k, 0, 0);
-    const t = utf8Decode(s(r));
-    let cased = false, prevCased = false;
-    for (const ch of t) {
-      if ((ch >= "A" && ch <= "Z") || /\p{Lt}/u.test(ch)) {
-        if (prevCased) return false;
-        prevCased = true;
-        cased = true;
-      } else if (isLowerCh(ch)) {
-        if (!prevCased) return false;
-        prevCased = true;
-        cased = true;
-      } else if (/\p{Lu}/u.test(ch)) {
-        return false;
-      } else prevCased = false;
-    }
-    return cased;
-  })],
-  ["join", m((th, a, k, r) => {
-    const [it] = positional("join", a, k, 1, 1);
-    const el = mustElements(it, "join");
-    let total = 0;
-    for (const x of el) {
-      if (typeof x !== "string") throw new EvalError(`join: in list, want string, got ${typeName(x)}`);
-      total += x.length + s(r).length;
-    }
-    th.charge(total >> 6);
-    th.checkAlloc(total);
-    return (el as string[]).join(s(r));
-  })],
-  ["lower", m((_th, a, k, r) => (positional("lower", a, k, 0, 0), mapText(r, (t) => t.toLowerCase())))],
-  ["upper", m((_th, a, k, r) => (positional("upper", a, k, 0, 0), mapText(r, (t) => t.toUpperCase())))],
+  [
+    "isalnum",
+    m((
+      _th,
+      a,
+      k,
+      r,
+    ) => (positional("isalnum", a, k, 0, 0), runeTest(r, (c) => /[\p{L}\p{N}]/u.test(c)))),
+  ],
+  [
+    "isalpha",
+    m((_th, a, k, r) => (positional("isalpha", a, k, 0, 0), runeTest(r, (c) => isLetter(c)))),
+  ],
+  [
+    "isdigit",
+    m((_th, a, k, r) => (positional("isdigit", a, k, 0, 0), runeTest(r, (c) => /\p{Nd}/u.test(c)))),
+  ],
+  [
+    "isspace",
+    m((
+      _th,
+      a,
+      k,
+      r,
+    ) => (positional("isspace", a, k, 0, 0), runeTest(r, (_c, rr) => isSpaceRune(rr)))),
+  ],
+  [
+    "islower",
+    m((_th, a, k, r) => {
+      positional("islower", a, k, 0, 0);
+      const t = utf8Decode(s(r));
+      return [...t].some(isCased) && t === t.toLowerCase();
+    }),
+  ],
+  [
+    "isupper",
+    m((_th, a, k, r) => {
+      positional("isupper", a, k, 0, 0);
+      const t = utf8Decode(s(r));
+      return [...t].some(isCased) && t === t.toUpperCase();
+    }),
+  ],
+  [
+    "istitle",
+    m((_th, a, k, r) => {
+      positional("istitle", a, k, 0, 0);
+      const t = utf8Decode(s(r));
+      let cased = false, prevCased = false;
+      for (const ch of t) {
+        if ((ch >= "A" && ch <= "Z") || /\p{Lt}/u.test(ch)) {
+          if (prevCased) return false;
+          prevCased = true;
+          cased = true;
+        } else if (isLowerCh(ch)) {
+          if (!prevCased) return false;
+          prevCased = true;
+          cased = true;
+        } else if (/\p{Lu}/u.test(ch)) {
+          return false;
+        } else prevCased = false;
+      }
+      return cased;
+    }),
+  ],
+  [
+    "join",
+    m((th, a, k, r) => {
+      const [it] = positional("join", a, k, 1, 1);
+      const el = mustElements(it, "join");
+      let total = 0;
+      for (const x of el) {
+        if (typeof x !== "string") {
+          throw new EvalError(`join: in list, want string, got ${typeName(x)}`);
+        }
+        total += x.length + s(r).length;
+      }
+      th.charge(total >> 6);
+      th.checkAlloc(total);
+      return (el as string[]).join(s(r));
+    }),
+  ],
+  [
+    "lower",
+    m((_th, a, k, r) => (positional("lower", a, k, 0, 0), mapText(r, (t) => t.toLowerCase()))),
+  ],
+  [
+    "upper",
+    m((_th, a, k, r) => (positional("upper", a, k, 0, 0), mapText(r, (t) => t.toUpperCase()))),
+  ],
   ["title", m((_th, a, k, r) => (positional("title", a, k, 0, 0), mapText(r, titleCase)))],
   ["lstrip", m((_th, a, k, r) => strip("lstrip", r, a, k as never, true, false))],
   ["rstrip", m((_th, a, k, r) => strip("rstrip", r, a, k as never, false, true))],
   ["strip", m((_th, a, k, r) => strip("strip", r, a, k as never, true, true))],
   ["partition", m((_th, a, k, r) => partition("partition", r, a, k as never, false))],
   ["rpartition", m((_th, a, k, r) => partition("rpartition", r, a, k as never, true))],
-  ["removeprefix", m((_th, a, k, r) => {
-    const [p] = positional("removeprefix", a, k, 1, 1);
-    if (typeof p !== "string") throw new EvalError(`removeprefix: for parameter 1: got ${typeName(p)}, want string`);
-    return s(r).startsWith(p) ? s(r).slice(p.length) : s(r);
-  })],
-  ["removesuffix", m((_th, a, k, r) => {
-    const [p] = positional("removesuffix", a, k, 1, 1);
-    if (typeof p !== "string") throw new EvalError(`removesuffix: for parameter 1: got ${typeName(p)}, want string`);
-    return s(r).endsWith(p) && p.length > 0 ? s(r).slice(0, s(r).length - p.length) : s(r);
-  })],
-  ["replace", m((th, a, k, r) => {
-    const [oldv, newv, countv] = unpackArgs("replace", a, k, ["old", "new", "count?"]);
-    if (typeof oldv !== "string") throw new EvalError(`replace: for parameter old: got ${typeName(oldv!)}, want string`);
-    if (typeof newv !== "string") throw new EvalError(`replace: for parameter new: got ${typeName(newv!)}, want string`);
-    let count = -1;
-    if (countv !== undefined && countv !== null) {
-      if (typeof countv !== "number") throw new EvalError(`replace: for parameter count: got ${typeName(countv)}, want int`);
-      count = countv;
-    }
-    const str = s(r);
-    let out = "";
-    let n = 0;
-    if (oldv === "") {
-      // insert `new` before every rune and at the end (Go strings.Replace semantics)
-      const rs: string[] = [];
-      for (let i = 0; i < str.length;) {
-        const [, w] = decodeRune(str, i);
-        rs.push(str.slice(i, i + w));
-        i += w;
+  [
+    "removeprefix",
+    m((_th, a, k, r) => {
+      const [p] = positional("removeprefix", a, k, 1, 1);
+      if (typeof p !== "string") {
+        throw new EvalError(`removeprefix: for parameter 1: got ${typeName(p)}, want string`);
       }
-      for (const ch of rs) {
-        if (count < 0 || n < count) {
-          out += newv;
+      return s(r).startsWith(p) ? s(r).slice(p.length) : s(r);
+    }),
+  ],
+  [
+    "removesuffix",
+    m((_th, a, k, r) => {
+      const [p] = positional("removesuffix", a, k, 1, 1);
+      if (typeof p !== "string") {
+        throw new EvalError(`removesuffix: for parameter 1: got ${typeName(p)}, want string`);
+      }
+      return s(r).endsWith(p) && p.length > 0 ? s(r).slice(0, s(r).length - p.length) : s(r);
+    }),
+  ],
+  [
+    "replace",
+    m((th, a, k, r) => {
+      const [oldv, newv, countv] = unpackArgs("replace", a, k, ["old", "new", "count?"]);
+      if (typeof oldv !== "string") {
+        throw new EvalError(`replace: for parameter old: got ${typeName(oldv!)}, want string`);
+      }
+      if (typeof newv !== "string") {
+        throw new EvalError(`replace: for parameter new: got ${typeName(newv!)}, want string`);
+      }
+      let count = -1;
+      if (countv !== undefined && countv !== null) {
+        if (typeof countv !== "number") {
+          throw new EvalError(`replace: for parameter count: got ${typeName(countv)}, want int`);
+        }
+        count = countv;
+      }
+      const str = s(r);
+      let out = "";
+      let n = 0;
+      if (oldv === "") {
+        // insert `new` before every rune and at the end (Go strings.Replace semantics)
+        const rs: string[] = [];
+        for (let i = 0; i < str.length;) {
+          const [, w] = decodeRune(str, i);
+          rs.push(str.slice(i, i + w));
+          i += w;
+        }
+        for (const ch of rs) {
+          if (count < 0 || n < count) {
+            out += newv;
+            n++;
+          }
+          out += ch;
+        }
+        if (count < 0 || n < count) out += newv;
+      } else {
+        let i = 0;
+        for (;;) {
+          const j = count >= 0 && n >= count ? -1 : str.indexOf(oldv, i);
+          if (j < 0) break;
+          out += str.slice(i, j) + newv;
+          i = j + oldv.length;
           n++;
         }
-        out += ch;
+        out += str.slice(i);
       }
-      if (count < 0 || n < count) out += newv;
-    } else {
-      let i = 0;
-      for (;;) {
-        const j = count >= 0 && n >= count ? -1 : str.indexOf(oldv, i);
-        if (j < 0) break;
-        out += str.slice(i, j) + newv;
-        i = j + oldv.length;
-        n++;
-      }
-      out += str.slice(i);
-    }
-    th.charge(out.length >> 6);
-    th.checkAlloc(out.length);
-    return out;
-  })],
+      th.charge(out.length >> 6);
+      th.checkAlloc(out.length);
+      return out;
+    }),
+  ],
   ["split", m((th, a, k, r) => split("split", r, a, k as never, false, th))],
   ["rsplit", m((th, a, k, r) => split("rsplit", r, a, k as never, true, th))],
-  ["splitlines", m((_th, a, k, r) => {
-    const [keep] = unpackArgs("splitlines", a, k, ["keepends?"]);
-    if (keep !== undefined && typeof keep !== "boolean") {
-      throw new EvalError(`splitlines: for parameter keepends: got ${typeName(keep)}, want bool`);
-    }
-    const str = s(r);
-    const out: string[] = [];
-    let i = 0;
-    while (i < str.length) {
-      let j = i;
-      while (j < str.length && str[j] !== "\n" && str[j] !== "\r") j++;
-      let e = j;
-      if (j < str.length) e = str[j] === "\r" && str[j + 1] === "\n" ? j + 2 : j + 1;
-      out.push(keep !== undefined && keep !== null && keep !== false ? str.slice(i, e) : str.slice(i, j));
-      i = e;
-    }
-    return new List(out);
-  })],
+  [
+    "splitlines",
+    m((_th, a, k, r) => {
+      const [keep] = unpackArgs("splitlines", a, k, ["keepends?"]);
+      if (keep !== undefined && typeof keep !== "boolean") {
+        throw new EvalError(`splitlines: for parameter keepends: got ${typeName(keep)}, want bool`);
+      }
+      const str = s(r);
+      const out: string[] = [];
+      let i = 0;
+      while (i < str.length) {
+        let j = i;
+        while (j < str.length && str[j] !== "\n" && str[j] !== "\r") j++;
+        let e = j;
+        if (j < str.length) e = str[j] === "\r" && str[j + 1] === "\n" ? j + 2 : j + 1;
+        out.push(
+          keep !== undefined && keep !== null && keep !== false ? str.slice(i, e) : str.slice(i, j),
+        );
+        i = e;
+      }
+      return new List(out);
+    }),
+  ],
 ]);
 
 export const BYTES_METHODS = new Map<string, NativeFn>([
-  ["elems", m((_th, a, k, r) => {
-    positional("elems", a, k, 0, 0);
-    return new StringIterable((r as unknown as { s: string }).s, "elems", true);
-  })],
+  [
+    "elems",
+    m((_th, a, k, r) => {
+      positional("elems", a, k, 0, 0);
+      return new StringIterable((r as unknown as { s: string }).s, "elems", true);
+    }),
+  ],
 ]);

@@ -53,7 +53,8 @@ function parseIntString(s: string, base: number | undefined): Value {
     neg = true;
     s = s.slice(1);
   }
-  const invalid = () => new EvalError(`int: invalid literal with base ${b} : ${orig}`.replace(" : ", ": "));
+  const invalid = () =>
+    new EvalError(`int: invalid literal with base ${b} : ${orig}`.replace(" : ", ": "));
   let prefix = 0;
   if (s.length > 1 && s[0] === "0") {
     if (s.length > 2) {
@@ -71,7 +72,9 @@ function parseIntString(s: string, base: number | undefined): Value {
   }
   if (b === 0) b = prefix || 10;
   const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, b);
-  if (s === "" || ![...s.toLowerCase()].every((c) => digits.includes(c) || c === "_")) throw invalid();
+  if (s === "" || ![...s.toLowerCase()].every((c) => digits.includes(c) || c === "_")) {
+    throw invalid();
+  }
   if (s.includes("_")) {
     // Go's big.Int.SetString accepts underscores only with base 0 prefixes; reject here
     throw invalid();
@@ -88,7 +91,9 @@ function floatFromString(s: string): number {
   if (l === "inf" || l === "+inf" || l === "infinity" || l === "+infinity") return Infinity;
   if (l === "-inf" || l === "-infinity") return -Infinity;
   if (l === "nan" || l === "+nan" || l === "-nan") return NaN;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) throw new EvalError(`invalid float literal: ${s}`);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
+    throw new EvalError(`invalid float literal: ${s}`);
+  }
   const f = Number(s);
   if (!Number.isFinite(f)) throw new EvalError("floating-point number too large");
   return f;
@@ -97,12 +102,16 @@ function floatFromString(s: string): number {
 function toRangeInt(v: Value, fname: string, i: number): number {
   if (typeof v === "number") {
     if (v > 2147483647 || v < -2147483648) {
-      throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`);
+      throw new EvalError(
+        `${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`,
+      );
     }
     return v;
   }
   if (typeof v === "bigint") {
-    throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`);
+    throw new EvalError(
+      `${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`,
+    );
   }
   throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want int`);
 }
@@ -115,7 +124,9 @@ function minmax(name: string, th: Thread, args: Value[], kwargs: [string, Value]
   if (el === null) throw new EvalError(`${name}: ${typeName(it)} value is not iterable`);
   if (el.length === 0) throw new EvalError(`${name}: argument is an empty sequence`);
   th.charge(el.length >> 3);
-  const keyOf = (v: Value) => (key === undefined || key === null ? v : callValue(th, key, [v], null));
+  const keyOf = (
+    v: Value,
+  ) => (key === undefined || key === null ? v : callValue(th, key, [v], null));
   let best = el[0], bestKey = keyOf(best);
   for (let i = 1; i < el.length; i++) {
     const k = keyOf(el[i]);
@@ -171,12 +182,20 @@ const B: [string, NativeFn][] = [
     }
     if (x instanceof Bytes) return x;
     const el = elements(x);
-    if (el === null) throw new EvalError(`bytes: got ${typeName(x)}, want string, bytes, or iterable of ints`);
+    if (el === null) {
+      throw new EvalError(`bytes: got ${typeName(x)}, want string, bytes, or iterable of ints`);
+    }
     th.charge(el.length >> 3);
     let out = "";
     for (const v of el) {
       if (typeof v !== "number" || v < 0 || v > 255) {
-        throw new EvalError(`bytes: at index ${out.length}, ${typeof v === "number" ? `${v} out of range (want value in unsigned 8-bit range)` : `got ${typeName(v)}, want int`}`);
+        throw new EvalError(
+          `bytes: at index ${out.length}, ${
+            typeof v === "number"
+              ? `${v} out of range (want value in unsigned 8-bit range)`
+              : `got ${typeName(v)}, want int`
+          }`,
+        );
       }
       out += String.fromCharCode(v);
     }
@@ -191,7 +210,11 @@ const B: [string, NativeFn][] = [
       throw new EvalError(`chr: got ${typeName(x)}, want int`);
     }
     if (x < 0) throw new EvalError(`chr: Unicode code point ${x} out of range (<0)`);
-    if (x > 0x10ffff) throw new EvalError(`chr: Unicode code point U+${x.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
+    if (x > 0x10ffff) {
+      throw new EvalError(
+        `chr: Unicode code point U+${x.toString(16).toUpperCase()} out of range (>0x10FFFF)`,
+      );
+    }
     return encodeRune(x);
   }],
   ["dict", (th, a, k) => {
@@ -228,7 +251,9 @@ const B: [string, NativeFn][] = [
     let sep = " ";
     for (const [name, v] of k ?? []) {
       if (name !== "sep") throw new EvalError(`fail: unexpected keyword argument ${name}`);
-      if (typeof v !== "string") throw new EvalError(`fail: for parameter sep: got ${typeName(v)}, want string`);
+      if (typeof v !== "string") {
+        throw new EvalError(`fail: for parameter sep: got ${typeName(v)}, want string`);
+      }
       sep = v;
     }
     throw new EvalError("fail: " + a.map(str).join(sep), "fail");
@@ -246,7 +271,9 @@ const B: [string, NativeFn][] = [
   }],
   ["getattr", (th, a, k) => {
     const [x, name, dflt] = positional("getattr", a, k, 2, 3);
-    if (typeof name !== "string") throw new EvalError(`getattr: for parameter name: got ${typeName(name)}, want string`);
+    if (typeof name !== "string") {
+      throw new EvalError(`getattr: for parameter name: got ${typeName(name)}, want string`);
+    }
     if (hasAttr(x, name)) return getAttr(th, x, name);
     if (dflt !== undefined) return dflt;
     try {
@@ -257,7 +284,9 @@ const B: [string, NativeFn][] = [
   }],
   ["hasattr", (_th, a, k) => {
     const [x, name] = positional("hasattr", a, k, 2, 2);
-    if (typeof name !== "string") throw new EvalError(`hasattr: for parameter name: got ${typeName(name)}, want string`);
+    if (typeof name !== "string") {
+      throw new EvalError(`hasattr: for parameter name: got ${typeName(name)}, want string`);
+    }
     return hasAttr(x, name);
   }],
   ["hash", (_th, a, k) => {
@@ -323,14 +352,18 @@ const B: [string, NativeFn][] = [
     if (typeof x !== "string") throw new EvalError(`ord: got ${typeName(x)}, want string`);
     const rs = runes(x);
     const [r, n] = x.length ? decodeRune(x, 0) : [0, 0];
-    if (rs.length !== 1 || n !== x.length) throw new EvalError(`ord: string encodes ${rs.length} Unicode code points, want 1`);
+    if (rs.length !== 1 || n !== x.length) {
+      throw new EvalError(`ord: string encodes ${rs.length} Unicode code points, want 1`);
+    }
     return r;
   }],
   ["print", (th, a, k) => {
     let sep = " ";
     for (const [name, v] of k ?? []) {
       if (name !== "sep") throw new EvalError(`print: unexpected keyword argument ${name}`);
-      if (typeof v !== "string") throw new EvalError(`print: for parameter sep: got ${typeName(v)}, want string`);
+      if (typeof v !== "string") {
+        throw new EvalError(`print: for parameter sep: got ${typeName(v)}, want string`);
+      }
       sep = v;
     }
     th.print(a.map(str).join(sep));
@@ -363,7 +396,9 @@ const B: [string, NativeFn][] = [
   ["sorted", (th, a, k) => {
     const [it, key, rev] = unpackArgs("sorted", a, k, ["iterable", "key?", "reverse?"]);
     const el = elements(it!);
-    if (el === null) throw new EvalError(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
+    if (el === null) {
+      throw new EvalError(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
+    }
     const n = el.length;
     th.charge(n * Math.ceil(Math.log2(n + 1)) >> 2);
     if (key === null) throw new EvalError("sorted: for parameter key: got NoneType, want callable");
@@ -423,7 +458,10 @@ const B: [string, NativeFn][] = [
     th.charge(el.length >> 3);
     let acc: Value = start === undefined ? 0 : start;
     for (const v of el) {
-      if ((typeof acc === "number" || typeof acc === "bigint") && (typeof v === "number" || typeof v === "bigint")) {
+      if (
+        (typeof acc === "number" || typeof acc === "bigint") &&
+        (typeof v === "number" || typeof v === "bigint")
+      ) {
         acc = addInt(acc, v);
       } else if (
         (typeof acc === "number" || typeof acc === "bigint" || acc instanceof Float) &&
@@ -455,7 +493,9 @@ const B: [string, NativeFn][] = [
     if (k !== null && k.length > 0) throw new EvalError("zip does not accept keyword arguments");
     const cols = a.map((x, i) => {
       const el = elements(x);
-      if (el === null || typeof x === "string") throw new EvalError(`zip: argument #${i + 1} is not iterable: ${typeName(x)}`);
+      if (el === null || typeof x === "string") {
+        throw new EvalError(`zip: argument #${i + 1} is not iterable: ${typeName(x)}`);
+      }
       return el;
     });
     if (cols.length === 0) return new List([]);

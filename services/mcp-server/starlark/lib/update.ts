@@ -19,11 +19,17 @@ export function dictUpdate(th: Thread, d: Dict, args: Value[], kwargs: Kwargs): 
         const pair = el[i];
         const pe = elements(pair);
         if (pe === null || typeof pair === "string") {
-          throw new EvalError(`dictionary update sequence element #${i} is not iterable (${typeName(pair)})`);
+          throw new EvalError(
+            `dictionary update sequence element #${i} is not iterable (${typeName(pair)})`,
+          );
         }
         if (pe.length !== 2) {
           const n = len(pair);
-          if (n < 0) throw new EvalError(`dictionary update sequence element #${i} has unknown length (${typeName(pair)})`);
+          if (n < 0) {
+            throw new EvalError(
+              `dictionary update sequence element #${i} has unknown length (${typeName(pair)})`,
+            );
+          }
           throw new EvalError(`dictionary update sequence element #${i} has length ${n}, want 2`);
         }
         dictSet(d, pe[0], pe[1]);

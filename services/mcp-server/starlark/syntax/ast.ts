@@ -1,7 +1,14 @@
 /** Syntax tree produced by the parser and annotated by the resolver. */
 
 /** Where a resolved identifier lives (set by the resolver). */
-export type Scope = "local" | "cell" | "free" | "global" | "predeclared" | "universal" | "undefined";
+export type Scope =
+  | "local"
+  | "cell"
+  | "free"
+  | "global"
+  | "predeclared"
+  | "universal"
+  | "undefined";
 
 export interface Binding {
   scope: Scope;
@@ -23,7 +30,13 @@ export interface Ident {
 
 export type Expr =
   | Ident
-  | { t: "lit"; v: string | number | bigint; kind: "int" | "float" | "string" | "bytes"; line: number; col: number }
+  | {
+    t: "lit";
+    v: string | number | bigint;
+    kind: "int" | "float" | "string" | "bytes";
+    line: number;
+    col: number;
+  }
   | { t: "tuple"; elems: Expr[]; line: number; col: number; paren: boolean }
   | { t: "list"; elems: Expr[]; line: number; col: number }
   | { t: "dict"; entries: { k: Expr; v: Expr }[]; line: number; col: number }

@@ -4,12 +4,44 @@ import type { Arg, Clause, Expr, File, Ident, Param, Stmt } from "./ast.ts";
 import { scan, type Token, tokenName } from "./scanner.ts";
 
 const PRECEDENCE: Record<string, number> = {
-  "or": 0, "and": 1, "not": 2,
-  "==": 3, "!=": 3, "<": 3, ">": 3, "<=": 3, ">=": 3, "in": 3, "not in": 3,
-  "|": 4, "^": 5, "&": 6, "<<": 7, ">>": 7, "-": 8, "+": 8, "*": 9, "%": 9, "/": 9, "//": 9,
+  "or": 0,
+  "and": 1,
+  "not": 2,
+  "==": 3,
+  "!=": 3,
+  "<": 3,
+  ">": 3,
+  "<=": 3,
+  ">=": 3,
+  "in": 3,
+  "not in": 3,
+  "|": 4,
+  "^": 5,
+  "&": 6,
+  "<<": 7,
+  ">>": 7,
+  "-": 8,
+  "+": 8,
+  "*": 9,
+  "%": 9,
+  "/": 9,
+  "//": 9,
 };
 const NLEVELS = 10;
-const AUGMENTED = new Set(["=", "+=", "-=", "*=", "/=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="]);
+const AUGMENTED = new Set([
+  "=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "//=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "<<=",
+  ">>=",
+]);
 const TERMINATORS = new Set(["eof", "newline", "=", "}", "]", ")", ";"]);
 
 function quoted(k: string): string {
@@ -22,16 +54,18 @@ export function parseFile(src: string, filename: string): File {
   const toks = scan(src, filename);
   let p = 0;
   let tok: Token = toks[0];
+  if (tok.err) throw tok.err;
   const kk = (): string => tok.k;
   const next = (): Token => {
     const t = tok;
     if (p < toks.length - 1) p++;
     tok = toks[p];
+    if (tok.err) throw tok.err;
     return t;
   };
   // starlark-go reports parse errors at the scanner position *after* the current token,
   // which for a newline token is the start of the next line.
-  const here = () => (tok.k === "newline" ? { line: tok.line + 1, col: 1 } : tok);
+  const here = () => ({ line: tok.el, col: tok.ec });
   const fail = (msg: string, at: { line: number; col: number } = here()): never => {
     throw new StarlarkError("syntax", msg, { filename, line: at.line, col: at.col });
   };
@@ -164,14 +198,21 @@ export function parseFile(src: string, filename: string): File {
       if (kk() === ")") break;
       if (kk() === "string") {
         const s = next();
-        names.push({ to: { t: "ident", name: s.v as string, line: s.line, col: s.col }, from: s.v as string });
+        names.push({
+          to: { t: "ident", name: s.v as string, line: s.line, col: s.col },
+          from: s.v as string,
+        });
       } else if (kk() === "ident") {
         const id = parseIdent();
         if (kk() !== "=") {
-          fail(`load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`);
+          fail(
+            `load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`,
+          );
         }
         next();
-        if (kk() !== "string") fail(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
+        if (kk() !== "string") {
+          fail(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
+        }
         names.push({ to: id, from: next().v as string });
       } else {
         fail(`load operand must be "name" or localname="name" (got ${quoted(kk())})`);
@@ -191,7 +232,12 @@ export function parseFile(src: string, filename: string): File {
         const op = next();
         if (op.k === "**" || kk() === "ident") {
           const name = parseIdent();
-          params.push({ kind: op.k === "*" ? "star" : "starstar", name, line: op.line, col: op.col });
+          params.push({
+            kind: op.k === "*" ? "star" : "starstar",
+            name,
+            line: op.line,
+            col: op.col,
+          });
         } else {
           params.push({ kind: "bare", line: op.line, col: op.col });
         }
@@ -342,14 +388,25 @@ export function parseFile(src: string, filename: string): File {
       const t = tok;
       if (kk() === "*" || kk() === "**") {
         next();
-        args.push({ kind: t.k === "*" ? "star" : "starstar", v: parseTest(), line: t.line, col: t.col });
+        args.push({
+          kind: t.k === "*" ? "star" : "starstar",
+          v: parseTest(),
+          line: t.line,
+          col: t.col,
+        });
         continue;
       }
       const x = parseTest();
       if (kk() === "=") {
         if (x.t !== "ident") fail("keyword argument must have form name=expr");
         next();
-        args.push({ kind: "named", name: (x as Ident).name, v: parseTest(), line: t.line, col: t.col });
+        args.push({
+          kind: "named",
+          name: (x as Ident).name,
+          v: parseTest(),
+          line: t.line,
+          col: t.col,
+        });
         continue;
       }
       args.push({ kind: "pos", v: x, line: t.line, col: t.col });
@@ -367,7 +424,13 @@ export function parseFile(src: string, filename: string): File {
       case "string":
       case "bytes":
         next();
-        return { t: "lit", v: t.v as string | number | bigint, kind: t.k, line: t.line, col: t.col };
+        return {
+          t: "lit",
+          v: t.v as string | number | bigint,
+          kind: t.k,
+          line: t.line,
+          col: t.col,
+        };
       case "[": {
         next();
         if (kk() === "]") {

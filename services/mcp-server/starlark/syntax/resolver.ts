@@ -44,7 +44,13 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
 
   function newFnInfo(): FnInfo {
     return {
-      nlocals: 0, locals: [], cells: [], freevars: [], hasVarargs: false, hasKwargs: false, numParams: 0,
+      nlocals: 0,
+      locals: [],
+      cells: [],
+      freevars: [],
+      hasVarargs: false,
+      hasKwargs: false,
+      numParams: 0,
       numKwonly: 0,
     };
   }
@@ -65,7 +71,13 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
       return true;
     }
     const fn = containerFn() ?? moduleFn;
-    const b: Binding = { scope: "local", index: fn.nlocals++, name: id.name, line: id.line, col: id.col };
+    const b: Binding = {
+      scope: "local",
+      index: fn.nlocals++,
+      name: id.name,
+      line: id.line,
+      col: id.col,
+    };
     fn.locals.push(b);
     env.bindings.set(id.name, b);
     id.b = b;
@@ -80,13 +92,22 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
         b = globals.get(id.name);
         ok = b !== undefined;
         if (!b) {
-          b = { scope: "global", index: globalNames.length, name: id.name, line: id.line, col: id.col };
+          b = {
+            scope: "global",
+            index: globalNames.length,
+            name: id.name,
+            line: id.line,
+            col: id.col,
+          };
           globals.set(id.name, b);
           globalNames.push(id.name);
         }
       }
       if (ok) {
-        errorf(id, `cannot reassign ${b.scope} ${id.name} declared at ${filename}:${b.line}:${b.col}`);
+        errorf(
+          id,
+          `cannot reassign ${b.scope} ${id.name} declared at ${filename}:${b.line}:${b.col}`,
+        );
       }
       id.b = b;
       return ok;
@@ -120,8 +141,14 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
         return;
       default: {
         const names: Record<string, string> = {
-          lit: "literal", unary: "unaryexpr", binary: "binaryexpr", cond: "condexpr",
-          call: "callexpr", slice: "sliceexpr", lambda: "lambdaexpr", comp: "comprehension",
+          lit: "literal",
+          unary: "unaryexpr",
+          binary: "binaryexpr",
+          cond: "condexpr",
+          call: "callexpr",
+          slice: "sliceexpr",
+          lambda: "lambdaexpr",
+          comp: "comprehension",
           dict: "dictexpr",
         };
         errorf(startOf(lhs), `can't assign to ${names[lhs.t] ?? lhs.t}`);
@@ -214,8 +241,9 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
     for (const p of params) {
       switch (p.kind) {
         case "req":
-          if (starStar) errorf(p.name!, `required parameter may not follow **${starStar.name!.name}`);
-          else if (star) fn.numKwonly++;
+          if (starStar) {
+            errorf(p.name!, `required parameter may not follow **${starStar.name!.name}`);
+          } else if (star) fn.numKwonly++;
           else if (seenOptional) errorf(p.name!, "required parameter may not follow optional");
           if (bind(p.name!)) errorf(p.name!, `duplicate parameter: ${p.name!.name}`);
           break;
@@ -247,7 +275,9 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
       }
     }
     if (starStar) {
-      if (bind(starStar.name!)) errorf(starStar.name!, `duplicate parameter: ${starStar.name!.name}`);
+      if (bind(starStar.name!)) {
+        errorf(starStar.name!, `duplicate parameter: ${starStar.name!.name}`);
+      }
       fn.hasKwargs = true;
     }
     body();
@@ -425,8 +455,9 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
 
   stmts(file.stmts);
   // file-block uses, then deferred function uses
-  for (const u of containerUses.get(fileBlock)!) u.id.b = lookupLexical(u, u.env);
+  // inner blocks' non-local uses first, then the module block's (as starlark-go does)
   for (const u of pending) u.id.b = lookupLexical(u, u.env);
+  for (const u of containerUses.get(fileBlock)!) u.id.b = lookupLexical(u, u.env);
   // record cells now that all free variables are known
   markCells(file.stmts);
   file.globals = globalNames;

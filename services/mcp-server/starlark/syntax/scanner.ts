@@ -10,35 +10,92 @@ export interface Token {
   v: string | number | bigint | null;
   line: number;
   col: number;
+  /** Position just after the token (starlark-go reports parse errors there). */
+  el: number;
+  ec: number;
+  /** For kind "error": the scanner error, raised when the parser reaches this token. */
+  err?: StarlarkError;
 }
 
 const KEYWORDS = new Set([
-  "and", "break", "continue", "def", "elif", "else", "for", "if", "in", "lambda", "load", "not",
-  "or", "pass", "return", "while",
+  "and",
+  "break",
+  "continue",
+  "def",
+  "elif",
+  "else",
+  "for",
+  "if",
+  "in",
+  "lambda",
+  "load",
+  "not",
+  "or",
+  "pass",
+  "return",
+  "while",
   // reserved words, tokenised so they cannot be used as names
-  "as", "class", "del", "except", "finally", "from", "global", "import", "is", "nonlocal",
-  "raise", "try", "with", "yield",
+  "as",
+  "class",
+  "del",
+  "except",
+  "finally",
+  "from",
+  "global",
+  "import",
+  "is",
+  "nonlocal",
+  "raise",
+  "try",
+  "with",
+  "yield",
 ]);
 
 /** Human-readable token names, as starlark-go prints them in "got X, want Y". */
 export function tokenName(k: string): string {
   switch (k) {
-    case "ident": return "identifier";
-    case "int": return "int literal";
-    case "float": return "float literal";
-    case "string": return "string literal";
-    case "bytes": return "bytes literal";
-    case "newline": return "newline";
-    case "indent": return "indent";
-    case "outdent": return "outdent";
-    case "eof": return "end of file";
-    default: return k;
+    case "ident":
+      return "identifier";
+    case "int":
+      return "int literal";
+    case "float":
+      return "float literal";
+    case "string":
+      return "string literal";
+    case "bytes":
+      return "bytes literal";
+    case "newline":
+      return "newline";
+    case "indent":
+      return "indent";
+    case "outdent":
+      return "outdent";
+    case "eof":
+      return "end of file";
+    default:
+      return k;
   }
 }
 
 const PUNCT3 = ["//=", "<<=", ">>="];
-const PUNCT2 = ["<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<",
-  ">>", "//", "**"];
+const PUNCT2 = [
+  "<=",
+  ">=",
+  "==",
+  "!=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "<<",
+  ">>",
+  "//",
+  "**",
+];
 const PUNCT1 = "+-*/%&|^~.,=;:()[]{}<>";
 
 function isDigit(c: string): boolean {
@@ -52,10 +109,24 @@ function isIdentPart(c: string): boolean {
   return isIdentStart(c) || isDigit(c) || (c > "\x7f" && /\p{Nd}/u.test(c));
 }
 
-/** Tokenise a whole file; throws StarlarkError (kind "syntax") at the first error. */
+/**
+ * Tokenise a whole file. A scanner error ends the list with an "error" token, so the parser
+ * raises it only when it gets there (starlark-go scans lazily: the first error in source
+ * order wins).
+ */
 export function scan(src: string, filename: string): Token[] {
-  src = src.replace(/\r\n/g, "\n");
   const toks: Token[] = [];
+  try {
+    scanInto(src, filename, toks);
+  } catch (e) {
+    if (!(e instanceof StarlarkError)) throw e;
+    toks.push({ k: "error", v: null, line: e.line, col: e.col, el: e.line, ec: e.col, err: e });
+  }
+  return toks;
+}
+
+function scanInto(src: string, filename: string, toks: Token[]): Token[] {
+  src = src.replace(/\r\n/g, "\n");
   let i = 0;
   let line = 1;
   let col = 1;
@@ -76,7 +147,8 @@ export function scan(src: string, filename: string): Token[] {
     return ch;
   };
   const peek = (o = 0) => src[i + o] ?? "";
-  const push = (k: string, v: Token["v"], l: number, c: number) => toks.push({ k, v, line: l, col: c });
+  const push = (k: string, v: Token["v"], l: number, c: number) =>
+    toks.push({ k, v, line: l, col: c, el: line, ec: col });
   for (;;) {
     if (lineStart) {
       lineStart = false;
@@ -124,7 +196,9 @@ export function scan(src: string, filename: string): Token[] {
       if (depth > 0) continue;
       const last = toks[toks.length - 1];
       // blank lines (and lines after a NEWLINE) produce nothing
-      if (last === undefined || last.k === "newline" || last.k === "indent" || last.k === "outdent") {
+      if (
+        last === undefined || last.k === "newline" || last.k === "indent" || last.k === "outdent"
+      ) {
         continue;
       }
       push("newline", null, l, cl);
@@ -233,7 +307,15 @@ export function scan(src: string, filename: string): Token[] {
         ? (d: string) => d >= "0" && d <= "7"
         : (d: string) => d === "0" || d === "1";
       if (!pred(peek())) {
-        err(c1 === "x" ? "invalid hex literal" : c1 === "o" ? "invalid octal literal" : "invalid binary literal", c1 === "x" ? l : line, c1 === "x" ? cl : col);
+        err(
+          c1 === "x"
+            ? "invalid hex literal"
+            : c1 === "o"
+            ? "invalid octal literal"
+            : "invalid binary literal",
+          c1 === "x" ? l : line,
+          c1 === "x" ? cl : col,
+        );
       }
       digits(pred);
     } else {
@@ -325,7 +407,15 @@ export function scan(src: string, filename: string): Token[] {
         continue;
       }
       const simple: Record<string, string> = {
-        a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'",
+        a: "\x07",
+        b: "\b",
+        f: "\f",
+        n: "\n",
+        r: "\r",
+        t: "\t",
+        v: "\v",
+        "\\": "\\",
+        "'": "'",
         '"': '"',
       };
       if (e === "\n") {

@@ -118,7 +118,9 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
       return compare(op, x, y) >= 0;
     case "|":
       if (isIntV(x) && isIntV(y)) {
-        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) return x | y;
+        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) {
+          return x | y;
+        }
         return normInt(toBig(x) | toBig(y));
       }
       if (x instanceof Dict && y instanceof Dict) {
@@ -134,13 +136,17 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
       break;
     case "&":
       if (isIntV(x) && isIntV(y)) {
-        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) return x & y;
+        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) {
+          return x & y;
+        }
         return normInt(toBig(x) & toBig(y));
       }
       break;
     case "^":
       if (isIntV(x) && isIntV(y)) {
-        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) return x ^ y;
+        if (typeof x === "number" && typeof y === "number" && (x | 0) === x && (y | 0) === y) {
+          return x ^ y;
+        }
         return normInt(toBig(x) ^ toBig(y));
       }
       break;
@@ -158,12 +164,16 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
       break;
   }
   // application-defined types may implement binary operators
-  const hx = x !== null && typeof x === "object" ? (x as { binary?: (op: string, y: Value, left: boolean) => Value | undefined }).binary : undefined;
+  const hx = x !== null && typeof x === "object"
+    ? (x as { binary?: (op: string, y: Value, left: boolean) => Value | undefined }).binary
+    : undefined;
   if (hx) {
     const r = hx.call(x, op, y, true);
     if (r !== undefined) return r;
   }
-  const hy = y !== null && typeof y === "object" ? (y as { binary?: (op: string, x: Value, left: boolean) => Value | undefined }).binary : undefined;
+  const hy = y !== null && typeof y === "object"
+    ? (y as { binary?: (op: string, x: Value, left: boolean) => Value | undefined }).binary
+    : undefined;
   if (hy) {
     const r = hy.call(y, op, x, false);
     if (r !== undefined) return r;
@@ -172,16 +182,29 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
 }
 
 function repeat(seq: Value, n: number | bigint, th: Thread, op: string, x: Value, y: Value): Value {
-  if (!(typeof seq === "string" || seq instanceof List || seq instanceof Tuple || seq instanceof Bytes)) {
+  if (
+    !(typeof seq === "string" || seq instanceof List || seq instanceof Tuple ||
+      seq instanceof Bytes)
+  ) {
     throw new EvalError(`unknown binary op: ${typeName(x)} ${op} ${typeName(y)}`);
   }
   if (typeof n === "bigint" || n > 2147483647 || n < -2147483648) {
     throw new EvalError(`repeat count ${n} too large`);
   }
   if (n <= 0) {
-    return typeof seq === "string" ? "" : seq instanceof List ? new List([]) : seq instanceof Bytes ? new Bytes("") : new Tuple([]);
+    return typeof seq === "string"
+      ? ""
+      : seq instanceof List
+      ? new List([])
+      : seq instanceof Bytes
+      ? new Bytes("")
+      : new Tuple([]);
   }
-  const len = typeof seq === "string" ? seq.length : seq instanceof Bytes ? seq.s.length : seq.elems.length;
+  const len = typeof seq === "string"
+    ? seq.length
+    : seq instanceof Bytes
+    ? seq.s.length
+    : seq.elems.length;
   const total = len * n;
   if (total >= MAX_ALLOC) throw new EvalError(`excessive repeat (${len} * ${n} elements)`);
   th.checkAlloc(typeof seq === "string" || seq instanceof Bytes ? total : total * 8);

@@ -93,7 +93,9 @@ export function elements(v: Value): Value[] | null {
 export function mustElements(v: Value, what?: string): Value[] {
   const e = elements(v);
   if (e === null) {
-    throw new EvalError(what ? `${what}: got ${typeName(v)}, want iterable` : `${typeName(v)} value is not iterable`);
+    throw new EvalError(
+      what ? `${what}: got ${typeName(v)}, want iterable` : `${typeName(v)} value is not iterable`,
+    );
   }
   return e;
 }
@@ -147,7 +149,9 @@ export function getIndex(x: Value, y: Value): Value {
   else if (x instanceof Bytes) n = x.s.length;
   else if (x instanceof Range) n = x.length;
   else {
-    const custom = x !== null && typeof x === "object" ? (x as { index?: (k: Value) => Value }).index : undefined;
+    const custom = x !== null && typeof x === "object"
+      ? (x as { index?: (k: Value) => Value }).index
+      : undefined;
     if (custom) return custom.call(x, y);
     throw new EvalError(`unhandled index operation ${typeName(x)}[${typeName(y)}]`);
   }
@@ -164,7 +168,6 @@ export function getIndex(x: Value, y: Value): Value {
   const r = x as Range;
   return r.start + i * r.step;
 }
-
 
 export function setIndex(x: Value, y: Value, v: Value): void {
   if (x instanceof Dict) {
@@ -183,7 +186,9 @@ export function setIndex(x: Value, y: Value, v: Value): void {
     x.elems[i] = v;
     return;
   }
-  const custom = x !== null && typeof x === "object" ? (x as { setIndex?: (k: Value, v: Value) => void }).setIndex : undefined;
+  const custom = x !== null && typeof x === "object"
+    ? (x as { setIndex?: (k: Value, v: Value) => void }).setIndex
+    : undefined;
   if (custom) return custom.call(x, y, v);
   throw new EvalError(`${typeName(x)} value does not support item assignment`);
 }
@@ -247,7 +252,7 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
     if (step === 1) out = start < end ? s.slice(start, end) : "";
     else {
       out = "";
-      if (step > 0) for (let i = start; i < end; i += step) out += s[i];
+      if (step > 0) { for (let i = start; i < end; i += step) out += s[i]; }
       else for (let i = start; i > end; i += step) out += s[i];
     }
     return typeof x === "string" ? out : new Bytes(out);
@@ -257,7 +262,7 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
   if (step === 1) out = start < end ? e.slice(start, end) : [];
   else {
     out = [];
-    if (step > 0) for (let i = start; i < end; i += step) out.push(e[i]);
+    if (step > 0) { for (let i = start; i < end; i += step) out.push(e[i]); }
     else for (let i = start; i > end; i += step) out.push(e[i]);
   }
   return x instanceof List ? new List(out) : new Tuple(out);
