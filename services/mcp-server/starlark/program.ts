@@ -1,6 +1,6 @@
 /** A parsed and resolved program, ready to run many times. */
 import type { ParseOptions } from "./api_types.ts";
-import { type CompiledProgram } from "./eval/compiler.ts";
+import type { CompiledProgram } from "./eval/compiler.ts";
 import { compileSource } from "./eval/exec.ts";
 
 /** Opaque handle returned by `parse`. */

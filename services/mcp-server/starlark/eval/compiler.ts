@@ -31,7 +31,7 @@ import {
 } from "../values/seq.ts";
 import {
   Bytes,
-  Cell,
+  type Cell,
   Dict,
   Float,
   Fn,

@@ -1,5 +1,5 @@
 /** Parse → resolve → compile → execute a module (internal entry used by run.ts and tests). */
-import { EvalError, StarlarkError } from "../errors.ts";
+import { EvalError, type StarlarkError } from "../errors.ts";
 import { makeUniverse } from "../lib/universe.ts";
 import { parseFile } from "../syntax/parser.ts";
 import { resolveFile } from "../syntax/resolver.ts";

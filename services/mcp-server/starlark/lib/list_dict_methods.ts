@@ -2,7 +2,14 @@
 import { EvalError } from "../errors.ts";
 import { equals, hashKey, typeName } from "../values/ops.ts";
 import { dictSet, mustElements, toIndex } from "../values/seq.ts";
-import { Dict, List, type Mutable, type NativeFn, Tuple, type Value } from "../values/value.ts";
+import {
+  type Dict,
+  List,
+  type Mutable,
+  type NativeFn,
+  Tuple,
+  type Value,
+} from "../values/value.ts";
 import { positional } from "./args.ts";
 import { dictUpdate } from "./update.ts";
 

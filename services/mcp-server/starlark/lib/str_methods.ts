@@ -76,7 +76,6 @@ function runeTest(recv: Value, pred: (ch: string, r: number) => boolean): boolea
   return rs.every((r) => pred(String.fromCodePoint(r), r));
 }
 
-const isUpperCh = (c: string) => /[\p{Lu}\p{Lt}]/u.test(c);
 const isLowerCh = (c: string) => /\p{Ll}/u.test(c);
 const isCased = (c: string) => /[\p{Lu}\p{Ll}\p{Lt}]/u.test(c);
 /** unicode.ToTitle: differs from upper case only for a few digraphs. */

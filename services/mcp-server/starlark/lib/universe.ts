@@ -21,7 +21,6 @@ import {
   Dict,
   Float,
   List,
-  Module,
   type NativeFn,
   normInt,
   Range,

@@ -1,6 +1,6 @@
 /** Sequence and mapping operations: len, in, iteration, indexing, slicing. */
 import { EvalError } from "../errors.ts";
-import { decodeRune, encodeRune } from "./bytes_text.ts";
+import { decodeRune } from "./bytes_text.ts";
 import { equals, hashKey, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
@@ -8,7 +8,7 @@ import {
   Dict,
   Float,
   List,
-  Module,
+  type Module,
   normInt,
   Range,
   StringIterable,

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { scan } from "./scanner.ts";
+
+const kinds = (src: string) => scan(src, "t").map((t) => t.k).join(" ");
+
+Deno.test("scanner emits indent/outdent around blocks and no newline inside brackets", () => {
+  assert.equal(
+    kinds("def f():\n  x = (1,\n 2)\n"),
+    "def ident ( ) : newline indent ident = ( int , int ) newline outdent eof",
+  );
+});
+
+Deno.test("scanner decodes literal forms into byte strings and numbers", () => {
+  const v = (src: string) => scan(src, "t")[0].v;
+  assert.equal(v("'\\x41\\101\\n'"), "AA\n");
+  assert.equal(v('"Ω"'), "\xce\xa9"); // UTF-8 bytes, one char per byte
+  assert.equal(v("r'a\\nb'"), "a\\nb");
+  assert.equal(v("0x10"), 16);
+  assert.equal(v("0o17"), 15);
+  assert.equal(v("0b101"), 5);
+  assert.equal(v("123456789012345678901234567890"), 123456789012345678901234567890n);
+  assert.equal(v("1.5e3"), 1500);
+  assert.equal(scan("b'\\xff'", "t")[0].k, "bytes");
+});
+
+Deno.test("scanner treats a tab as advancing to the next multiple of 8", () => {
+  // tab (col 8) and 8 spaces are the same indentation level
+  assert.equal(
+    kinds("def f():\n\tx\n        y\n"),
+    "def ident ( ) : newline indent ident newline ident newline outdent eof",
+  );
+});
+
+Deno.test("scanner errors become an error token with starlark-go's text", () => {
+  const last = (src: string) => scan(src, "t").at(-1)!;
+  assert.equal(last("x = 0755").err?.message, "t:1:9: obsolete form of octal literal; use 0o755");
+  assert.equal(last("x = 'abc").err?.msg, "unexpected EOF in string");
+  assert.equal(last("x = \\ y").err?.msg, "stray backslash in program");
+  assert.equal(last("'\\q'").err?.msg, "invalid escape sequence \\q");
+});
