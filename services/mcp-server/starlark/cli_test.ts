@@ -33,7 +33,7 @@ Deno.test("cli renders big ints exactly and errors with a traceback", () => {
     },
   }, false);
   assert.equal(code, 1);
-  assert.match(err, /Traceback \(most recent call last\):\n  f:1:1: in main\nError: boom/);
+  assert.ok(err.includes("Traceback (most recent call last):\n  f:1:1: in main\nError: boom"));
 });
 
 Deno.test("cli runs a file end to end", async () => {
