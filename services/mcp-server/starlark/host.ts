@@ -69,7 +69,7 @@ export function toHost(
     }
     if (typeof x === "bigint") {
       if (strict.int64 && (x > INT64_MAX || x < INT64_MIN)) {
-        throw new EvalError(`${what}${path}: int ${x} out of int64 range`, strict.code);
+        throw new EvalError(`int ${x} out of int64 range`, strict.code);
       }
       add(x.toString().length);
       return x as unknown as Json;
@@ -81,7 +81,7 @@ export function toHost(
     }
     if (x instanceof Float) {
       if (!Number.isFinite(x.v)) {
-        throw new EvalError(`${what}${path}: non-finite float ${formatFloat(x.v)}`, strict.code);
+        throw new EvalError(`non-finite float ${formatFloat(x.v)}`, strict.code);
       }
       add(formatFloat(x.v).length);
       return x.v;
@@ -95,7 +95,7 @@ export function toHost(
       add(2 + Math.max(0, x.map.size - 1));
       for (const [k, val] of x.map.values()) {
         if (typeof k !== "string") {
-          throw new EvalError(`${what}${path}: dict key ${typeName(k)}, want string`, strict.code);
+          throw new EvalError(`dict key ${typeName(k)} is not a string`, strict.code);
         }
         const key = utf8Decode(k);
         add(jsonStringBytes(key) + 1);
@@ -108,7 +108,7 @@ export function toHost(
       }
       return out;
     }
-    throw new EvalError(`${what}${path}: cannot convert ${typeName(x)} to JSON`, strict.code);
+    throw new EvalError(`cannot convert ${typeName(x)} to JSON`, strict.code);
   };
   return conv(v, 1, "");
 }

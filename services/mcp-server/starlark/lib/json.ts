@@ -2,7 +2,7 @@
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, encodeRune, utf8Decode, utf8Encode } from "../values/bytes_text.ts";
-import { formatFloat } from "../values/float_format.ts";
+import { formatFloat, formatG } from "../values/float_format.ts";
 import { typeName } from "../values/ops.ts";
 import { quote as goQuote, repr } from "../values/repr.ts";
 import { elements } from "../values/seq.ts";
@@ -23,16 +23,8 @@ const HEX = "0123456789abcdef";
 
 /** JSON string literal of a binary (UTF-8) string, as starlarkjson writes it. */
 export function jsonQuote(s: string): string {
-  let safe = true;
-  for (let i = 0; i < s.length;) {
-    const [r, n] = decodeRune(s, i);
-    if (r < 0x20 || r >= 0x10000 || (r === 0xfffd && n === 1)) {
-      safe = false;
-      break;
-    }
-    i += n;
-  }
-  if (safe) return goQuote(s);
+  // printable ASCII goes through strconv.Quote; anything else through encoding/json
+  if (/^[\x20-\x7e]*$/.test(s)) return goQuote(s);
   // encoding/json.Marshal rules
   let out = '"';
   for (let i = 0; i < s.length;) {
@@ -66,7 +58,7 @@ export function encode(th: Thread, x: Value): string {
       if (!Number.isFinite(v.v)) {
         throw new EvalError(`cannot encode non-finite float ${formatFloat(v.v)}`);
       }
-      out.push(formatFloat(v.v));
+      out.push(formatG(v.v, false)); // Go's %g: 1.0 encodes as 1
     } else if (typeof v === "string") {
       const q = jsonQuote(v);
       size += q.length;

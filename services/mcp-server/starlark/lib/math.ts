@@ -4,23 +4,30 @@ import { floatToInt, intToFloat, typeName } from "../values/ops.ts";
 import { Builtin, Float, Module, type NativeFn, type Value } from "../values/value.ts";
 import { positional } from "./args.ts";
 
-function num(fname: string, v: Value): number {
+function num(fname: string, v: Value, param = 0): number {
   if (v instanceof Float) return v.v;
-  if (typeof v === "number" || typeof v === "bigint") return intToFloat(v);
-  throw new EvalError(`${fname}: got ${typeName(v)}, want float or int`);
+  const where = param === 0 ? `${fname}: ` : `${fname}: for parameter ${param}: `;
+  if (typeof v === "number" || typeof v === "bigint") {
+    try {
+      return intToFloat(v);
+    } catch (e) {
+      throw new EvalError(where + (e as Error).message);
+    }
+  }
+  throw new EvalError(`${where}got ${typeName(v)}, want float or int`);
 }
 
 function unary(name: string, f: (x: number) => number): [string, NativeFn] {
   return [name, (_th, a, k) => {
     const [x] = positional(name, a, k, 1, 1);
-    return new Float(f(num(name, x)));
+    return new Float(f(num(name, x, 1)));
   }];
 }
 
 function binary(name: string, f: (x: number, y: number) => number): [string, NativeFn] {
   return [name, (_th, a, k) => {
     const [x, y] = positional(name, a, k, 2, 2);
-    return new Float(f(num(name, x), num(name, y)));
+    return new Float(f(num(name, x, 1), num(name, y, 2)));
   }];
 }
 
@@ -117,9 +124,9 @@ const fns: [string, NativeFn][] = [
   unary("tanh", Math.tanh),
   ["log", (_th, a, k) => {
     const [x, base] = positional("log", a, k, 1, 2);
-    const xv = num("log", x);
+    const xv = num("log", x, 1);
     if (base === undefined) return new Float(Math.log(xv));
-    const b = num("log", base);
+    const b = num("log", base, 2);
     if (b === 1) throw new EvalError("division by zero");
     return new Float(Math.log(xv) / Math.log(b));
   }],

@@ -64,6 +64,17 @@ function mapText(recv: Value, f: (t: string) => string): string {
   return utf8Encode(f(utf8Decode(s(recv))));
 }
 
+/** Go's unicode.ToUpper/ToLower are per-rune simple mappings (ß stays ß, İ lowers to i). */
+function simpleCase(t: string, upper: boolean): string {
+  let out = "";
+  for (const ch of t) {
+    const m = upper ? ch.toUpperCase() : ch.toLowerCase();
+    if ([...m].length === 1) out += m;
+    else out += !upper && ch === "\u0130" ? "i" : ch;
+  }
+  return out;
+}
+
 function isSpaceRune(r: number): boolean {
   return r === 32 || (r >= 9 && r <= 13) || r === 0x85 || r === 0xa0 || r === 0x1680 ||
     (r >= 0x2000 && r <= 0x200a) || r === 0x2028 || r === 0x2029 || r === 0x202f || r === 0x205f ||
@@ -248,7 +259,7 @@ function titleCase(t: string): string {
   let out = "";
   let prevCased = false;
   for (const ch of t) {
-    const r = prevCased ? ch.toLowerCase() : toTitle(ch);
+    const r = prevCased ? simpleCase(ch, false) : toTitle(ch);
     prevCased = isCased(r);
     out += r;
   }
@@ -267,7 +278,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       const t = utf8Decode(s(r));
       const cps = [...t];
       if (cps.length === 0) return "";
-      return utf8Encode(cps[0].toUpperCase() + cps.slice(1).join("").toLowerCase());
+      return utf8Encode(simpleCase(cps[0], true) + simpleCase(cps.slice(1).join(""), false));
     }),
   ],
   [
@@ -359,7 +370,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
     m((_th, a, k, r) => {
       positional("islower", a, k, 0, 0);
       const t = utf8Decode(s(r));
-      return [...t].some(isCased) && t === t.toLowerCase();
+      return [...t].some(isCased) && t === simpleCase(t, false);
     }),
   ],
   [
@@ -367,7 +378,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
     m((_th, a, k, r) => {
       positional("isupper", a, k, 0, 0);
       const t = utf8Decode(s(r));
-      return [...t].some(isCased) && t === t.toUpperCase();
+      return [...t].some(isCased) && t === simpleCase(t, true);
     }),
   ],
   [
@@ -411,11 +422,11 @@ export const STRING_METHODS = new Map<string, NativeFn>([
   ],
   [
     "lower",
-    m((_th, a, k, r) => (positional("lower", a, k, 0, 0), mapText(r, (t) => t.toLowerCase()))),
+    m((_th, a, k, r) => (positional("lower", a, k, 0, 0), mapText(r, (t) => simpleCase(t, false)))),
   ],
   [
     "upper",
-    m((_th, a, k, r) => (positional("upper", a, k, 0, 0), mapText(r, (t) => t.toUpperCase()))),
+    m((_th, a, k, r) => (positional("upper", a, k, 0, 0), mapText(r, (t) => simpleCase(t, true)))),
   ],
   ["title", m((_th, a, k, r) => (positional("title", a, k, 0, 0), mapText(r, titleCase)))],
   ["lstrip", m((_th, a, k, r) => strip("lstrip", r, a, k as never, true, false))],
@@ -504,20 +515,22 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       if (keep !== undefined && typeof keep !== "boolean") {
         throw new EvalError(`splitlines: for parameter keepends: got ${typeName(keep)}, want bool`);
       }
+      // starlark-go splits after each "\n" only (no \r handling)
       const str = s(r);
-      const out: string[] = [];
+      if (str === "") return new List([]);
+      const lines: string[] = [];
       let i = 0;
-      while (i < str.length) {
-        let j = i;
-        while (j < str.length && str[j] !== "\n" && str[j] !== "\r") j++;
-        let e = j;
-        if (j < str.length) e = str[j] === "\r" && str[j + 1] === "\n" ? j + 2 : j + 1;
-        out.push(
-          keep !== undefined && keep !== null && keep !== false ? str.slice(i, e) : str.slice(i, j),
-        );
-        i = e;
+      for (;;) {
+        const j = str.indexOf("\n", i);
+        if (j < 0) {
+          lines.push(str.slice(i));
+          break;
+        }
+        lines.push(keep === true ? str.slice(i, j + 1) : str.slice(i, j));
+        i = j + 1;
       }
-      return new List(out);
+      if (lines[lines.length - 1] === "") lines.pop();
+      return new List(lines);
     }),
   ],
 ]);

@@ -33,13 +33,17 @@ import { makeJsonModule } from "./json.ts";
 import { makeMathModule } from "./math.ts";
 import { stableSort } from "./go_sort.ts";
 import { dictUpdate } from "./update.ts";
-import { MAX_ALLOC } from "../values/binary.ts";
+import { binary, MAX_ALLOC } from "../values/binary.ts";
 
 function javaStringHash(bin: string): number {
-  // Java String.hashCode over the UTF-16 form of the (UTF-8) string
+  // starlark-go's javaStringHash: h = 31*h + rune over code points (int32 wrap-around);
+  // its surrogate branch never fires for runes decoded from UTF-8
   let h = 0;
-  const text = new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  for (let i = 0; i < bin.length;) {
+    const [r, n] = decodeRune(bin, i);
+    h = (Math.imul(h, 31) + r) | 0;
+    i += n;
+  }
   return h;
 }
 
@@ -453,24 +457,20 @@ const B: [string, NativeFn][] = [
   ["sum", (th, a, k) => {
     const [it, start] = unpackArgs("sum", a, k, ["iterable", "start?"]);
     const el = elements(it!);
-    if (el === null) throw new EvalError(`sum: got ${typeName(it!)}, want iterable`);
+    if (el === null) {
+      throw new EvalError(`sum: for parameter iterable: got ${typeName(it!)}, want iterable`);
+    }
     th.charge(el.length >> 3);
     let acc: Value = start === undefined ? 0 : start;
+    // like Python's sum: repeated `+` (so strings and lists work too)
     for (const v of el) {
-      if (
-        (typeof acc === "number" || typeof acc === "bigint") &&
-        (typeof v === "number" || typeof v === "bigint")
-      ) {
-        acc = addInt(acc, v);
-      } else if (
-        (typeof acc === "number" || typeof acc === "bigint" || acc instanceof Float) &&
-        (typeof v === "number" || typeof v === "bigint" || v instanceof Float)
-      ) {
-        const x = acc instanceof Float ? acc.v : intToFloat(acc as number);
-        const y = v instanceof Float ? v.v : intToFloat(v as number);
-        acc = new Float(x + y);
-      } else {
-        throw new EvalError(`sum: unsupported operand types: ${typeName(acc)} + ${typeName(v)}`);
+      try {
+        acc = binary("+", acc, v, th);
+      } catch (e) {
+        if (e instanceof EvalError && e.kind === "runtime") {
+          throw new EvalError(`sum: ${e.message}`);
+        }
+        throw e;
       }
     }
     return acc;

@@ -231,9 +231,10 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
     for (const p of params) if (p.dflt) expr(p.dflt);
     const fn = newFnInfo();
     const b: Block = { parent: env, fn, bindings: new Map(), comp: false };
+    // NB: starlark-go does not reset the loop depth inside a nested def, so `break` in a
+    // function defined within a loop body resolves; we follow it
     const saved = env, savedLoops = loops;
     env = b;
-    loops = 0;
     containerUses.set(b, []);
     let seenOptional = false;
     let star: Param | undefined;

@@ -150,6 +150,7 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
   const push = (k: string, v: Token["v"], l: number, c: number) =>
     toks.push({ k, v, line: l, col: c, el: line, ec: col });
   for (;;) {
+    const savedLineStart = lineStart;
     if (lineStart) {
       lineStart = false;
       let ind = 0;
@@ -168,12 +169,11 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
           indents.push(ind);
           push("indent", null, line, col);
         } else if (ind < cur) {
+          // check before emitting any outdent: the error comes first, as in starlark-go
+          if (!indents.includes(ind)) err("unindent does not match any outer indentation level");
           while (indents.length > 0 && ind < indents[indents.length - 1]) {
             indents.pop();
             push("outdent", null, line, col);
-          }
-          if (ind !== indents[indents.length - 1]) {
-            err("unindent does not match any outer indentation level");
           }
         }
       }
@@ -205,13 +205,8 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
       continue;
     }
     if (c === "") {
-      const last = toks[toks.length - 1];
-      if (
-        indents.length > 1 && last !== undefined && last.k !== "newline" && last.k !== "outdent" &&
-        last.k !== "indent"
-      ) {
-        push("newline", null, line, col);
-      }
+      // starlark-go: a NEWLINE precedes the final OUTDENTs unless we are at a line start
+      if (indents.length > 1 && !savedLineStart) push("newline", null, line, col);
       while (indents.length > 1) {
         indents.pop();
         push("outdent", null, line, col);
@@ -348,7 +343,6 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
         err("invalid int literal", l, cl);
       }
     }
-    if (isIdentPart(peek()) && peek() !== "") err("invalid int literal", l, cl);
     const big = BigInt(raw);
     const n = Number(big);
     push("int", Number.isSafeInteger(n) ? n : big, l, cl);

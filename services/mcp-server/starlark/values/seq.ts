@@ -221,9 +221,11 @@ function sliceIndices(
   if (step > 0) {
     start = lo === null ? 0 : clampIdx(toIndex(lo, "invalid start index"), n, 0, n);
     end = hi === null ? n : clampIdx(toIndex(hi, "invalid end index"), n, 0, n);
+    if (end < start) end = start; // empty result
   } else {
     start = lo === null ? n - 1 : clampIdx(toIndex(lo, "invalid start index"), n, -1, n - 1);
     end = hi === null ? -1 : clampIdx(toIndex(hi, "invalid end index"), n, -1, n - 1);
+    if (start < end) start = end; // empty result
   }
   return [start, end, step];
 }
