@@ -24,6 +24,7 @@ const HEX = "0123456789abcdef";
 /** JSON string literal of a binary (UTF-8) string, as starlarkjson writes it. */
 export function jsonQuote(s: string): string {
   // printable ASCII goes through strconv.Quote; anything else through encoding/json
+  if (/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(s)) return '"' + s + '"'; // nothing to escape
   if (/^[\x20-\x7e]*$/.test(s)) return goQuote(s);
   // encoding/json.Marshal rules
   let out = '"';
@@ -45,101 +46,83 @@ export function jsonQuote(s: string): string {
 }
 
 export function encode(th: Thread, x: Value): string {
-  const out: string[] = [];
-  let size = 0;
   const seen: unknown[] = [];
+  let out = "";
+  const wrap = (e: unknown, prefix: string): never => {
+    if (e instanceof EvalError && e.kind === "runtime") throw new EvalError(prefix + e.message);
+    throw e;
+  };
   const emit = (v: Value): void => {
     th.step();
-    if (v === null) out.push("null");
-    else if (v === true) out.push("true");
-    else if (v === false) out.push("false");
-    else if (typeof v === "number" || typeof v === "bigint") out.push(String(v));
+    if (v === null) out += "null";
+    else if (v === true) out += "true";
+    else if (v === false) out += "false";
+    else if (typeof v === "number" || typeof v === "bigint") out += String(v);
+    else if (typeof v === "string") out += jsonQuote(v);
     else if (v instanceof Float) {
       if (!Number.isFinite(v.v)) {
         throw new EvalError(`cannot encode non-finite float ${formatFloat(v.v)}`);
       }
-      out.push(formatG(v.v, false)); // Go's %g: 1.0 encodes as 1
-    } else if (typeof v === "string") {
-      const q = jsonQuote(v);
-      size += q.length;
-      out.push(q);
+      out += formatG(v.v, false); // Go's %g: 1.0 encodes as 1
     } else if (v instanceof Dict) {
       if (seen.includes(v)) throw new EvalError("cycle in JSON structure");
       seen.push(v);
-      const items = [...v.map.values()];
-      for (const [k] of items) {
-        if (typeof k !== "string") throw new EvalError(`dict has ${typeName(k)} key, want string`);
-      }
-      items.sort((
-        a,
-        b,
-      ) => ((a[0] as string) < (b[0] as string)
-        ? -1
-        : (a[0] as string) > (b[0] as string)
-        ? 1
-        : 0)
-      );
-      out.push("{");
-      items.forEach(([k, val], i) => {
-        if (i > 0) out.push(",");
-        out.push(jsonQuote(k as string), ":");
-        try {
-          emit(val);
-        } catch (e) {
-          if (e instanceof EvalError && e.kind === "runtime") {
-            throw new EvalError(`in dict key ${repr(k)}: ${e.message}`);
-          }
-          throw e;
+      const keys: string[] = [];
+      for (const e of v.map.values()) {
+        if (typeof e[0] !== "string") {
+          throw new EvalError(`dict has ${typeName(e[0])} key, want string`);
         }
-      });
-      out.push("}");
+        keys.push(e[0]);
+      }
+      keys.sort(); // binary strings: code-unit order is byte order
+      out += "{";
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        if (i > 0) out += ",";
+        out += jsonQuote(k) + ":";
+        try {
+          emit(v.map.get(k)![1]);
+        } catch (e) {
+          wrap(e, `in dict key ${repr(k)}: `);
+        }
+      }
+      out += "}";
       seen.pop();
     } else if (v !== null && typeof v === "object" && "attrNames" in v) {
       const h = v as unknown as HasAttrs;
       const names = h.attrNames().slice().sort();
-      out.push("{");
-      names.forEach((name, i) => {
-        if (i > 0) out.push(",");
-        out.push(jsonQuote(name), ":");
+      out += "{";
+      for (let i = 0; i < names.length; i++) {
+        if (i > 0) out += ",";
+        out += jsonQuote(names[i]) + ":";
         try {
-          emit(h.attr(name)!);
+          emit(h.attr(names[i])!);
         } catch (e) {
-          if (e instanceof EvalError && e.kind === "runtime") {
-            throw new EvalError(`in field .${name}: ${e.message}`);
-          }
-          throw e;
+          wrap(e, `in field .${names[i]}: `);
         }
-      });
-      out.push("}");
+      }
+      out += "}";
     } else {
       const el = v instanceof Module || v instanceof Builtin ? null : elements(v);
-      if (el === null || v instanceof Float) {
-        throw new EvalError(`cannot encode ${typeName(v)} as JSON`);
-      }
+      if (el === null) throw new EvalError(`cannot encode ${typeName(v)} as JSON`);
       if (seen.includes(v)) throw new EvalError("cycle in JSON structure");
       seen.push(v);
-      out.push("[");
-      el.forEach((e, i) => {
-        if (i > 0) out.push(",");
+      out += "[";
+      for (let i = 0; i < el.length; i++) {
+        if (i > 0) out += ",";
         try {
-          emit(e);
-        } catch (err) {
-          if (err instanceof EvalError && err.kind === "runtime") {
-            throw new EvalError(`at ${typeName(v)} index ${i}: ${err.message}`);
-          }
-          throw err;
+          emit(el[i]);
+        } catch (e) {
+          wrap(e, `at ${typeName(v)} index ${i}: `);
         }
-      });
-      out.push("]");
+      }
+      out += "]";
       seen.pop();
     }
-    size += 4;
-    if (size > th.maxBytes) th.checkAlloc(size);
+    if (out.length > th.maxBytes) th.checkAlloc(out.length);
   };
   emit(x);
-  const s = out.join("");
-  th.checkAlloc(s.length);
-  return s;
+  return out;
 }
 
 class Failure {
@@ -171,6 +154,16 @@ export function decode(th: Thread, s: string): Value {
     let b = next();
     switch (b) {
       case '"': {
+        // fast path: no escapes, control characters or non-ASCII before the closing quote
+        const close = s.indexOf('"', i + 1);
+        if (close > 0) {
+          const seg = s.slice(i + 1, close);
+          // deno-lint-ignore no-control-regex
+          if (!/[\\\x00-\x1f\x80-\xff]/.test(seg)) {
+            i = close + 1;
+            return seg;
+          }
+        }
         let j = i + 1;
         let out = "";
         let closed = false;
