@@ -16,6 +16,7 @@ import {
   syntaxProgram,
 } from "./generators.ts";
 import { evaluatorMissing } from "./readiness.ts";
+import { knownBug } from "./known_bugs.ts";
 import { buildGoRunner, type GoBatch, goRunnerMissing, startGoBatch } from "./go_runner.ts";
 
 const missing = (await evaluatorMissing()) ?? goRunnerMissing();
@@ -45,7 +46,11 @@ const properties: {
   },
 ];
 
+/** Debian's starlark-go predates bytes literals: `b'...'` scans as a name then a string there. */
+const BYTES_LITERAL = /(^|[^A-Za-z0-9_])b['"]/;
+
 async function agree(go: GoBatch, src: string, compareMessages?: "static"): Promise<void> {
+  fc.pre(!BYTES_LITERAL.test(src) && knownBug(src) === undefined);
   const reference = await go.run({ src });
   // No reference answer when starlark-go itself crashes (an old compiler bug); skip the program.
   fc.pre(reference.errorClass !== "panic");
@@ -68,7 +73,6 @@ Deno.test({
             {
               seed,
               numRuns: Math.round(p.numRuns * runsScale),
-              endOnFailure: true,
             },
           );
         });
@@ -100,6 +104,7 @@ Deno.test({
     try {
       await fc.assert(
         fc.asyncProperty(syntaxProgram, async (src) => {
+          fc.pre(!BYTES_LITERAL.test(src) && knownBug(src) === undefined);
           const theirs = await go.run({ src, maxSteps: 1 });
           fc.pre(theirs.errorClass !== "panic");
           let ours: string | undefined;
@@ -112,7 +117,7 @@ Deno.test({
           const expected = theirs.errorClass === "syntax" ? theirs.message : undefined;
           assert.equal(ours, expected, `program:\n${src}`);
         }),
-        { seed, numRuns: Math.round(1000 * runsScale), endOnFailure: true },
+        { seed, numRuns: Math.round(1000 * runsScale) },
       );
     } finally {
       await go.close();
