@@ -6,7 +6,7 @@
  *   deno run -A tests/bench/starlark/run.ts [--reps N] [--no-write] [name-filter]
  */
 import { parseArgs } from "node:util";
-import { run } from "@svc/starlark";
+import { run, type RunResult } from "@svc/starlark";
 import {
   buildGoRunner,
   type GoResult,
@@ -46,13 +46,27 @@ async function benchProgram(
   const src = await Deno.readTextFile(path);
   const go: GoResult[] = [];
   for (let i = 0; i < reps; i++) go.push(await runGoFile(goBinary, path));
-  await run(src); // warm-up: JIT and first-use costs are not what we compare
   const ourMs: number[] = [];
-  let ours = await run(src);
-  for (let i = 0; i < reps; i++) {
-    const start = performance.now();
+  let ours: RunResult;
+  try {
+    await run(src); // warm-up: JIT and first-use costs are not what we compare
     ours = await run(src);
-    ourMs.push(performance.now() - start);
+    for (let i = 0; i < reps; i++) {
+      const start = performance.now();
+      ours = await run(src);
+      ourMs.push(performance.now() - start);
+    }
+  } catch (err) {
+    const note = `ours threw: ${String(err).slice(0, 60)}`;
+    return {
+      name,
+      goMs: median(go.map((g) => g.ns / 1e6)),
+      ourMs: NaN,
+      goSteps: go[0].steps,
+      ourSteps: NaN,
+      sameResult: false,
+      note,
+    };
   }
   const goValue = go[0].ok ? go[0].value : go[0].errorClass;
   const ourValue = ours.ok ? ours.value : ours.error.code;
@@ -75,6 +89,11 @@ async function processStart(
   try {
     await Deno.writeTextFile(file, "def main():\n    return 1\n");
     const cli = new URL("../../../services/mcp-server/starlark/cli.ts", import.meta.url).pathname;
+    try {
+      await Deno.stat(cli);
+    } catch {
+      return { goMs: NaN, ourMs: NaN }; // the CLI is not there yet
+    }
     const wall = async (cmd: string, args: string[]) => {
       const start = performance.now();
       await new Deno.Command(cmd, { args, stdout: "null", stderr: "null" }).output();
