@@ -181,12 +181,10 @@ export function fromHost(x: unknown, limits: SizeLimits, what: string): Value {
 export function wrapHost(
   name: string,
   v: unknown,
-  makeFn: (name: string, f: (...a: unknown[]) => unknown) => NativeFn,
+  makeFn: (name: string) => NativeFn,
   limits: SizeLimits,
 ): Value {
-  if (typeof v === "function") {
-    return new Builtin(name, makeFn(name, v as (...a: unknown[]) => unknown));
-  }
+  if (typeof v === "function" || v instanceof HostFnRef) return new Builtin(name, makeFn(name));
   if (hasFunction(v)) {
     // a namespace: plain object of functions (and nested namespaces or data)
     const members = new Map<string, Value>();
@@ -198,8 +196,13 @@ export function wrapHost(
   return fromHost(v, { maxDepth: Infinity, maxBytes: Infinity }, name);
 }
 
+/** Stands for a host function whose calls are performed elsewhere (worker mode). */
+export class HostFnRef {
+  constructor(readonly path: string) {}
+}
+
 function hasFunction(v: unknown): boolean {
-  if (typeof v === "function") return true;
+  if (typeof v === "function" || v instanceof HostFnRef) return true;
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   return Object.values(v).some(hasFunction);
 }

@@ -1,71 +1,22 @@
 /**
  * `run`: execute a program with predeclared host values and budgets.
  *
- * Host functions may return Promises. The evaluator is synchronous (fast path); when a host
- * call returns a Promise, the attempt is abandoned (a Suspend unwinds the JS stack), the
- * Promise is awaited, its result appended to a log, and the program re-executed from the
- * start with logged results replayed in order. Host functions are never called twice.
- * Execution is deterministic (no clock, no randomness), so the replay reaches the same call.
+ * Fast path: the program runs synchronously on the calling thread. Host functions may return
+ * Promises; when one does, that attempt is abandoned (a Suspend unwinds the JS stack) and the
+ * program continues in a Worker: it is re-executed there once, with the results of the host
+ * calls already made replayed from a log, and every further host call is forwarded to this
+ * thread while the worker blocks on Atomics.wait. Host functions are never called twice, work
+ * is done at most twice, and the event loop stays free while the worker computes.
  */
-import type { Json, JsonData, RunErrorInfo, RunOptions, RunResult } from "./api_types.ts";
-import { EvalError, LimitError, StarlarkError } from "./errors.ts";
-import { callValue } from "./eval/call.ts";
-import { execProgram } from "./eval/exec.ts";
-import { fromHost, toHost, wrapHost } from "./host.ts";
+import type { JsonData, RunOptions, RunResult } from "./api_types.ts";
+import { attempt, errorInfo, type HostOutcome, Suspend } from "./eval/attempt.ts";
+import { CHANNEL_BYTES, ReplyWriter } from "./eval/worker_channel.ts";
+import type { StartMessage } from "./eval/worker.ts";
 import { type CompiledHandle, parse, type Program } from "./program.ts";
-import { Thread } from "./thread.ts";
-import { utf8Decode } from "./values/bytes_text.ts";
-import { Builtin, Fn, type NativeFn, type Value } from "./values/value.ts";
 
-/** Thrown through the interpreter when a host call is pending. */
-class Suspend {
-  constructor(readonly promise: Promise<unknown>) {}
-}
+type HostFn = (args: unknown[], kwargs: Record<string, unknown>) => unknown;
 
-interface LogEntry {
-  ok: boolean;
-  value: unknown;
-}
-
-/** A host function failed; carries the thrown value. */
-class HostError extends EvalError {
-  constructor(name: string, cause: unknown) {
-    super(
-      `${name}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      "host_error",
-      "host",
-    );
-    this.cause = cause;
-  }
-}
-
-function errorInfo(e: unknown, steps: number): RunErrorInfo {
-  if (e instanceof StarlarkError) {
-    return { kind: e.kind, code: e.code, message: e.message, line: e.line, col: e.col, steps };
-  }
-  if (e instanceof EvalError) {
-    const info: RunErrorInfo = {
-      kind: e.kind,
-      code: e.code,
-      message: utf8Decode(e.message),
-      steps,
-    };
-    if (e.pos >= 0) {
-      info.line = Math.floor(e.pos / 4096);
-      info.col = e.pos % 4096;
-    }
-    if (e.cause !== undefined) info.cause = e.cause;
-    if (e.frames.length > 0) {
-      info.backtrace = e.frames.slice().reverse().map((f) =>
-        `${f.filename}:${f.line}:${f.col}: in ${f.fn}`
-      );
-    }
-    return info;
-  }
-  throw e;
-}
-
-function isThenable(x: unknown): x is Promise<unknown> {
+function isThenable(x: unknown): x is PromiseLike<unknown> {
   return x !== null && (typeof x === "object" || typeof x === "function") &&
     typeof (x as { then?: unknown }).then === "function";
 }
@@ -74,9 +25,37 @@ function sameNames(a: readonly string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Find the host function for a dotted name ("records.lookup"). */
+function lookupFn(predeclared: Record<string, unknown>, name: string): HostFn {
+  let v: unknown = predeclared;
+  for (const part of name.split(".")) v = (v as Record<string, unknown>)[part];
+  return v as HostFn;
+}
+
+/** Copy of the predeclared values with functions removed (their paths listed apart). */
+function shapeOf(v: unknown, path: string[], fnPaths: string[][]): unknown {
+  if (typeof v === "function") {
+    fnPaths.push(path);
+    return null;
+  }
+  if (
+    v !== null && typeof v === "object" && !Array.isArray(v) &&
+    Object.getPrototypeOf(v) === Object.prototype
+  ) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = shapeOf(x, [...path, k], fnPaths);
+    return out;
+  }
+  return v;
+}
+
 /** Run a program (or source text). Never throws for program errors; see RunResult. */
 export async function run(program: Program | string, options: RunOptions = {}): Promise<RunResult> {
-  const predeclared = options.predeclared ?? {};
+  const predeclared = (options.predeclared ?? {}) as Record<string, unknown>;
   const names = Object.keys(predeclared).sort();
   let handle: CompiledHandle;
   try {
@@ -93,126 +72,192 @@ export async function run(program: Program | string, options: RunOptions = {}): 
   } catch (e) {
     return { ok: false, error: errorInfo(e, 0) };
   }
-  const b = options.budgets ?? {};
+  const budgets = options.budgets ?? {};
   const now = options.now ?? (() => performance.now());
-  const deadline = b.timeoutMs !== undefined ? now() + b.timeoutMs : Infinity;
-  const limits = { maxDepth: b.maxDepth ?? Infinity, maxBytes: b.maxBytes ?? Infinity };
-  const log: LogEntry[] = [];
-  const print = options.print;
-
-  for (;;) {
-    const th = new Thread({
-      maxSteps: b.maxSteps,
-      timeoutMs: deadline === Infinity ? undefined : deadline - now(),
-      maxHostCalls: b.maxHostCalls,
-      maxDepth: b.maxDepth,
-      maxBytes: b.maxBytes,
-      now,
-      print: print ? (line) => print(utf8Decode(line)) : undefined,
-    });
-    th.hostAllowed = options.topLevelHostCalls !== false;
-    let replay = 0;
-    const makeFn =
-      (name: string, f: (...a: unknown[]) => unknown): NativeFn => (t: Thread, args, kwargs) => {
-        if (!t.hostAllowed) {
-          throw new EvalError(
-            `${name}: host calls are only allowed while main runs`,
-            "host_call_not_allowed",
-          );
-        }
-        if (++t.hostCalls > t.maxHostCalls) {
-          throw new LimitError(
-            "max_host_calls",
-            `Starlark computation cancelled: too many host calls (limit ${t.maxHostCalls})`,
-          );
-        }
-        let entry: LogEntry;
-        if (replay < log.length) {
-          entry = log[replay++];
-        } else {
-          const strict = { int64: false, code: "host_argument_not_convertible" as const };
-          const jsArgs = args.map((a, i) => toHost(a, limits, `${name} argument ${i + 1}`, strict));
-          const jsKw: Record<string, JsonData> = {};
-          for (const [k, v] of kwargs ?? []) {
-            jsKw[k] = toHost(v, limits, `${name} argument ${k}`, strict);
-          }
-          let r: unknown;
-          try {
-            r = f(jsArgs, jsKw);
-          } catch (e) {
-            r = Promise.reject(e);
-          }
-          if (isThenable(r)) throw new Suspend(r);
-          entry = { ok: true, value: r };
-          log.push(entry);
-          replay++;
-        }
-        if (!entry.ok) throw new HostError(name, entry.value);
-        return fromHost(entry.value, limits, `${name} result`);
-      };
-    th.predeclared = new Map(names.map((n) => [n, wrapHost(n, predeclared[n], makeFn, limits)]));
-    try {
-      const globals = execProgram(handle.compiled, th);
-      let result: Value = null;
-      const main = globals.get("main");
-      if (options.callMain !== false && main !== undefined) {
-        if (!(main instanceof Fn) && !(main instanceof Builtin)) {
-          throw new EvalError(
-            `main is a ${
-              typeof main === "object" && main !== null ? main.type : typeof main
-            }, not a function`,
-            "no_main",
-          );
-        }
-        th.hostAllowed = true;
-        result = callValue(th, main, [], null);
-      } else if (options.requireMain) {
-        throw new EvalError("program does not define main()", "no_main");
-      }
-      const value = toHost(result, limits, "result", {
-        int64: true,
-        code: "result_not_convertible",
-      });
-      return { ok: true, value, steps: th.steps, hostCalls: th.hostCalls };
-    } catch (e) {
-      if (e instanceof Suspend) {
-        const entry = await settle(e.promise, deadline, now);
-        if (entry === null) {
-          return {
-            ok: false,
-            error: {
-              kind: "limit",
-              code: "timeout",
-              message: "Starlark computation cancelled: timeout",
-              steps: th.steps,
-            },
-          };
-        }
-        log.push(entry);
-        continue;
-      }
-      return { ok: false, error: errorInfo(e, th.steps) };
-    }
-  }
-}
-
-/** Await a host promise, but no longer than the deadline (null on timeout). */
-async function settle(
-  p: Promise<unknown>,
-  deadline: number,
-  now: () => number,
-): Promise<LogEntry | null> {
-  const wrapped = p.then((value) => ({ ok: true, value }), (value) => ({ ok: false, value }));
-  if (deadline === Infinity) return await wrapped;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), Math.max(0, deadline - now()));
-  });
+  const start = now();
+  const timeoutMs = budgets.timeoutMs ?? Infinity;
+  const common = {
+    names,
+    budgets,
+    now,
+    print: options.print,
+    callMain: options.callMain !== false,
+    requireMain: options.requireMain === true,
+    topLevelHostCalls: options.topLevelHostCalls !== false,
+  };
+  const log: HostOutcome[] = [];
+  const causes: unknown[] = [];
+  let pending: Promise<HostOutcome> | null = null;
   try {
-    return await Promise.race([wrapped, timeout]);
-  } finally {
-    clearTimeout(timer);
+    return attempt(handle.compiled, { ...common, predeclared, timeoutMs }, {
+      call(_index, name, args, kwargs) {
+        let r: unknown;
+        try {
+          r = lookupFn(predeclared, name)(args, kwargs);
+        } catch (e) {
+          causes.push(e);
+          const out = { ok: false, value: e };
+          log.push(out);
+          return out;
+        }
+        if (isThenable(r)) {
+          // settle now so a rejection is never "unhandled" while the worker starts
+          pending = Promise.resolve(r).then(
+            (value) => ({ ok: true, value }),
+            (err) => ({ ok: false, value: err }),
+          );
+          throw new Suspend();
+        }
+        const out = { ok: true, value: r };
+        log.push(out);
+        return out;
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof Suspend)) throw e;
   }
+  return await runInWorker(handle, options, {
+    ...common,
+    predeclared,
+    remainingMs: timeoutMs - (now() - start),
+    log,
+    causes,
+    pending: pending!,
+  });
 }
 
-export type { Json };
+interface WorkerRun {
+  names: string[];
+  predeclared: Record<string, unknown>;
+  budgets: RunOptions["budgets"] & object;
+  print?: (line: string) => void;
+  callMain: boolean;
+  requireMain: boolean;
+  topLevelHostCalls: boolean;
+  remainingMs: number;
+  log: HostOutcome[];
+  causes: unknown[];
+  /** Outcome of the host call that was pending when the synchronous attempt stopped. */
+  pending: Promise<HostOutcome>;
+}
+
+function runInWorker(
+  handle: CompiledHandle,
+  _options: RunOptions,
+  w: WorkerRun,
+): Promise<RunResult> {
+  const fnPaths: string[][] = [];
+  const shape = shapeOf(w.predeclared, [], fnPaths) as Record<string, unknown>;
+  const sab = new SharedArrayBuffer(CHANNEL_BYTES);
+  const writer = new ReplyWriter(sab);
+  const causes = w.causes;
+  const pendingIndex = w.log.length;
+  // entries logged on this thread travel to the worker; failures by index into `causes`
+  const log: HostOutcome[] = w.log.map((e) =>
+    e.ok
+      ? e
+      : { ok: false, value: { causeIndex: causes.indexOf(e.value), message: describe(e.value) } }
+  );
+  const worker = new Worker(new URL("./eval/worker.ts", import.meta.url).href, { type: "module" });
+  return new Promise<RunResult>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let finished = false;
+    const finish = (r: RunResult) => {
+      if (finished) return;
+      finished = true;
+      if (timer !== undefined) clearTimeout(timer);
+      worker.terminate();
+      if (!r.ok && r.error.cause !== undefined) {
+        const idx = (r.error.cause as { causeIndex?: number }).causeIndex;
+        r.error.cause = idx !== undefined && idx >= 0 ? causes[idx] : undefined;
+      }
+      resolve(r);
+    };
+    if (w.remainingMs !== Infinity) {
+      timer = setTimeout(() => {
+        finish({
+          ok: false,
+          error: {
+            kind: "limit",
+            code: "timeout",
+            message: "Starlark computation cancelled: timeout",
+            steps: 0,
+          },
+        });
+      }, Math.max(0, w.remainingMs));
+    }
+    const reply = (
+      index: number,
+      name: string,
+      args: JsonData[],
+      kwargs: Record<string, JsonData>,
+    ) => {
+      let p: PromiseLike<unknown>;
+      if (index === pendingIndex) {
+        p = w.pending.then((o) => (o.ok ? o.value : Promise.reject(o.value)));
+      } else {
+        try {
+          const r = lookupFn(w.predeclared, name)(args, kwargs);
+          p = isThenable(r) ? r : Promise.resolve(r);
+        } catch (e) {
+          p = Promise.reject(e);
+        }
+      }
+      Promise.resolve(p).then(
+        (value) => ({ ok: true, value }),
+        (e) => {
+          causes.push(e);
+          return { ok: false, value: { causeIndex: causes.length - 1, message: describe(e) } };
+        },
+      ).then((out) => {
+        if (finished) return;
+        try {
+          writer.send(out);
+        } catch (e) {
+          // the result cannot cross threads (e.g. it contains functions)
+          causes.push(e);
+          writer.send({
+            ok: false,
+            value: { causeIndex: causes.length - 1, message: describe(e) },
+          });
+        }
+      });
+    };
+    worker.onmessage = (ev: MessageEvent) => {
+      const m = ev.data;
+      if (m.type === "call") reply(m.index, m.name, m.args, m.kwargs);
+      else if (m.type === "more") writer.more();
+      else if (m.type === "print") w.print?.(m.line);
+      else if (m.type === "done") finish(m.result);
+    };
+    worker.onerror = (ev: ErrorEvent) => {
+      ev.preventDefault();
+      finish({
+        ok: false,
+        error: {
+          kind: "runtime",
+          code: "eval_error",
+          message: `internal error: ${ev.message}`,
+          steps: 0,
+        },
+      });
+    };
+    const start: StartMessage = {
+      type: "start",
+      source: handle.source,
+      filename: handle.filename,
+      names: w.names,
+      predeclared: shape,
+      fnPaths,
+      budgets: w.budgets,
+      timeoutMs: w.remainingMs,
+      callMain: w.callMain,
+      requireMain: w.requireMain,
+      topLevelHostCalls: w.topLevelHostCalls,
+      hasPrint: w.print !== undefined,
+      log,
+      sab,
+    };
+    worker.postMessage(start);
+  });
+}

@@ -827,9 +827,11 @@ export function compileFile(file: File, universe: Map<string, Value>): CompiledP
       fr.pos = P;
       if (op === "+" && old instanceof List && elements(y) !== null) {
         old.checkMutable("apply += to", "list");
-        const el = mustElements(y);
+        const el = mustElements(y, undefined, fr.th);
         fr.th.charge(el.length >> 3);
-        for (const v of el) old.elems.push(v);
+        fr.th.checkAlloc((old.elems.length + el.length) * 8);
+        if (el === old.elems) old.elems.push(...el.slice());
+        else for (const v of el) old.elems.push(v);
         return old;
       }
       if (op === "|" && old instanceof Dict && y instanceof Dict) {

@@ -103,7 +103,7 @@ export function encode(th: Thread, x: Value): string {
       }
       out += "}";
     } else {
-      const el = v instanceof Module || v instanceof Builtin ? null : elements(v);
+      const el = v instanceof Module || v instanceof Builtin ? null : elements(v, th);
       if (el === null) throw new EvalError(`cannot encode ${typeName(v)} as JSON`);
       if (seen.includes(v)) throw new EvalError("cycle in JSON structure");
       seen.push(v);

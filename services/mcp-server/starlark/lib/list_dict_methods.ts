@@ -58,7 +58,7 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   ["extend", (th, a, k, r) => {
     const [it] = positional("extend", a, k, 1, 1);
     mutable("extend", L(r), "extend", "list");
-    const el = mustElements(it, "extend");
+    const el = mustElements(it, "extend", th);
     th.charge(el.length >> 3);
     th.checkAlloc((L(r).elems.length + el.length) * 8);
     if (el === L(r).elems) L(r).elems.push(...el.slice());

@@ -61,10 +61,10 @@ export function interpolate(format: string, x: Value, th: Thread): string {
     format = format.slice(size);
     switch (c) {
       case "s":
-        buf += str(arg);
+        buf += str(arg, th.maxBytes);
         break;
       case "r":
-        buf += repr(arg);
+        buf += repr(arg, th.maxBytes);
         break;
       case "d":
       case "i":

@@ -407,7 +407,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
     "join",
     m((th, a, k, r) => {
       const [it] = positional("join", a, k, 1, 1);
-      const el = mustElements(it, "join");
+      const el = mustElements(it, "join", th);
       let total = 0;
       for (const x of el) {
         if (typeof x !== "string") {
@@ -415,7 +415,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
         }
         total += x.length + s(r).length;
       }
-      th.charge(total >> 6);
+      th.charge((el.length >> 3) + (total >> 5));
       th.checkAlloc(total);
       return (el as string[]).join(s(r));
     }),
@@ -472,6 +472,15 @@ export const STRING_METHODS = new Map<string, NativeFn>([
         count = countv;
       }
       const str = s(r);
+      // refuse before building a result past the byte budget
+      {
+        const str0 = s(r);
+        let occurrences = oldv === "" ? runes(str0).length + 1 : str0.split(oldv).length - 1;
+        if (count >= 0 && occurrences > count) occurrences = count;
+        const size = str0.length + occurrences * (newv.length - oldv.length);
+        th.charge(size >> 6);
+        th.checkAlloc(size);
+      }
       let out = "";
       let n = 0;
       if (oldv === "") {

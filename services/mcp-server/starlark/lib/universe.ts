@@ -123,7 +123,7 @@ function minmax(name: string, th: Thread, args: Value[], kwargs: [string, Value]
   if (args.length === 0) throw new EvalError(`${name} requires at least one positional argument`);
   const [key] = unpackArgs(name, [], kwargs, ["key?"]);
   const it = args.length === 1 ? args[0] : new Tuple(args);
-  const el = elements(it);
+  const el = elements(it, th);
   if (el === null) throw new EvalError(`${name}: ${typeName(it)} value is not iterable`);
   if (el.length === 0) throw new EvalError(`${name}: argument is an empty sequence`);
   th.charge(el.length >> 3);
@@ -157,13 +157,13 @@ const B: [string, NativeFn][] = [
   }],
   ["all", (th, a, k) => {
     const [x] = positional("all", a, k, 1, 1);
-    const el = mustElements(x, "all");
+    const el = mustElements(x, "all", th);
     th.charge(el.length >> 3);
     return el.every(truth);
   }],
   ["any", (th, a, k) => {
     const [x] = positional("any", a, k, 1, 1);
-    const el = mustElements(x, "any");
+    const el = mustElements(x, "any", th);
     th.charge(el.length >> 3);
     return el.some(truth);
   }],
@@ -184,7 +184,7 @@ const B: [string, NativeFn][] = [
       return new Bytes(out);
     }
     if (x instanceof Bytes) return x;
-    const el = elements(x);
+    const el = elements(x, th);
     if (el === null) {
       throw new EvalError(`bytes: got ${typeName(x)}, want string, bytes, or iterable of ints`);
     }
@@ -238,7 +238,7 @@ const B: [string, NativeFn][] = [
   }],
   ["enumerate", (th, a, k) => {
     const [it, start] = unpackArgs("enumerate", a, k, ["iterable", "start?"]);
-    const el = elements(it!);
+    const el = elements(it!, th);
     if (el === null) throw new EvalError(`enumerate: got ${typeName(it!)}, want iterable`);
     let s: number | bigint = 0;
     if (start !== undefined) {
@@ -337,7 +337,7 @@ const B: [string, NativeFn][] = [
   ["list", (th, a, k) => {
     const [x] = positional("list", a, k, 0, 1);
     if (x === undefined) return new List([]);
-    const el = mustElements(x, "list");
+    const el = mustElements(x, "list", th);
     th.charge(el.length >> 3);
     th.checkAlloc(el.length * 8);
     return new List(el.slice());
@@ -369,7 +369,7 @@ const B: [string, NativeFn][] = [
       }
       sep = v;
     }
-    th.print(a.map(str).join(sep));
+    th.print(a.map((x) => str(x, th.maxBytes)).join(sep));
     return null;
   }],
   ["range", (_th, a, k) => {
@@ -386,19 +386,19 @@ const B: [string, NativeFn][] = [
   }],
   ["repr", (th, a, k) => {
     const [x] = positional("repr", a, k, 1, 1);
-    const s = repr(x);
+    const s = repr(x, th.maxBytes);
     th.charge(s.length >> 6);
     return s;
   }],
   ["reversed", (th, a, k) => {
     const [x] = positional("reversed", a, k, 1, 1);
-    const el = mustElements(x, "reversed");
+    const el = mustElements(x, "reversed", th);
     th.charge(el.length >> 3);
     return new List(el.slice().reverse());
   }],
   ["sorted", (th, a, k) => {
     const [it, key, rev] = unpackArgs("sorted", a, k, ["iterable", "key?", "reverse?"]);
-    const el = elements(it!);
+    const el = elements(it!, th);
     if (el === null) {
       throw new EvalError(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
     }
@@ -450,13 +450,13 @@ const B: [string, NativeFn][] = [
       }
       return out;
     }
-    const s = str(x);
+    const s = str(x, th.maxBytes);
     th.charge(s.length >> 6);
     return s;
   }],
   ["sum", (th, a, k) => {
     const [it, start] = unpackArgs("sum", a, k, ["iterable", "start?"]);
-    const el = elements(it!);
+    const el = elements(it!, th);
     if (el === null) {
       throw new EvalError(`sum: for parameter iterable: got ${typeName(it!)}, want iterable`);
     }
@@ -479,7 +479,7 @@ const B: [string, NativeFn][] = [
     const [x] = positional("tuple", a, k, 0, 1);
     if (x === undefined) return new Tuple([]);
     if (x instanceof Tuple) return x;
-    const el = mustElements(x, "tuple");
+    const el = mustElements(x, "tuple", th);
     th.charge(el.length >> 3);
     return new Tuple(el.slice());
   }],
@@ -491,7 +491,7 @@ const B: [string, NativeFn][] = [
   ["zip", (th, a, k) => {
     if (k !== null && k.length > 0) throw new EvalError("zip does not accept keyword arguments");
     const cols = a.map((x, i) => {
-      const el = elements(x);
+      const el = elements(x, th);
       if (el === null || typeof x === "string") {
         throw new EvalError(`zip: argument #${i + 1} is not iterable: ${typeName(x)}`);
       }

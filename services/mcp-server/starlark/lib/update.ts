@@ -12,7 +12,7 @@ export function dictUpdate(th: Thread, d: Dict, args: Value[], kwargs: Kwargs): 
       th.charge(x.map.size >> 3);
       for (const [k, v] of x.map.values()) dictSet(d, k, v);
     } else {
-      const el = elements(x);
+      const el = elements(x, th);
       if (el === null) throw new EvalError(`got ${typeName(x)}, want iterable`);
       th.charge(el.length >> 3);
       for (let i = 0; i < el.length; i++) {

@@ -206,8 +206,8 @@ function repeat(seq: Value, n: number | bigint, th: Thread, op: string, x: Value
     ? seq.s.length
     : seq.elems.length;
   const total = len * n;
-  if (total >= MAX_ALLOC) throw new EvalError(`excessive repeat (${len} * ${n} elements)`);
   th.checkAlloc(typeof seq === "string" || seq instanceof Bytes ? total : total * 8);
+  if (total >= MAX_ALLOC) throw new EvalError(`excessive repeat (${len} * ${n} elements)`);
   th.charge(total >> 4);
   if (typeof seq === "string") return seq.repeat(n);
   if (seq instanceof Bytes) return new Bytes(seq.s.repeat(n));

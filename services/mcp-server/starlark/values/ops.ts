@@ -1,5 +1,5 @@
 /** Core value operations: type names, truth, equality, ordering, hashing, arithmetic. */
-import { EvalError } from "../errors.ts";
+import { EvalError, LimitError } from "../errors.ts";
 import {
   Builtin,
   Bytes,
@@ -267,12 +267,28 @@ export function subInt(a: number | bigint, b: number | bigint): number | bigint 
   return normInt(toBig(a) - toBig(b));
 }
 
+/** Ints larger than this many bits are refused (one multiplication cannot be interrupted). */
+export const MAX_INT_BITS = 1 << 20;
+
+function bitLength(x: bigint): number {
+  return (x < 0n ? -x : x).toString(16).length * 4;
+}
+
 export function mulInt(a: number | bigint, b: number | bigint): number | bigint {
   if (typeof a === "number" && typeof b === "number") {
     const r = a * b;
     if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
   }
-  return normInt(toBig(a) * toBig(b));
+  const x = toBig(a), y = toBig(b);
+  if (
+    (typeof a === "bigint" || typeof b === "bigint") && bitLength(x) + bitLength(y) > MAX_INT_BITS
+  ) {
+    throw new LimitError(
+      "max_bytes",
+      `Starlark computation cancelled: int result exceeds ${MAX_INT_BITS} bits`,
+    );
+  }
+  return normInt(x * y);
 }
 
 export function floorDivInt(a: number | bigint, b: number | bigint): number | bigint {

@@ -1,4 +1,5 @@
 /** str() and repr() of values, matching starlark-go's output. */
+import { LimitError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { formatFloat } from "./float_format.ts";
 import {
@@ -20,6 +21,8 @@ const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** Go strconv.Quote over a binary (UTF-8) string; `prefix` "b" for bytes. */
 export function quote(s: string, prefix = ""): string {
+  // common case: printable ASCII with nothing to escape
+  if (/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(s)) return prefix + '"' + s + '"';
   let out = prefix + '"';
   for (let i = 0; i < s.length;) {
     const c = s.charCodeAt(i);
@@ -73,11 +76,15 @@ export function quote(s: string, prefix = ""): string {
   return out + '"';
 }
 
-export function str(v: Value): string {
-  return typeof v === "string" ? v : repr(v);
+/** Hard cap on the text of one str()/repr(), whatever the budgets. */
+const MAX_REPR = 1 << 27;
+
+export function str(v: Value, limit = MAX_REPR): string {
+  return typeof v === "string" ? v : repr(v, limit);
 }
 
-export function repr(v: Value): string {
+/** repr(v); fails with a max_bytes LimitError once the text would exceed `limit` bytes. */
+export function repr(v: Value, limit = MAX_REPR): string {
   switch (typeof v) {
     case "string":
       return quote(v);
@@ -89,12 +96,31 @@ export function repr(v: Value): string {
       return v ? "True" : "False";
   }
   if (v === null) return "None";
-  const out: string[] = [];
+  const out = new Sink(Math.min(limit, MAX_REPR));
   writeValue(out, v, []);
-  return out.join("");
+  return out.parts.join("");
 }
 
-function writeValue(out: string[], v: Value, path: unknown[]): void {
+/** Collects output pieces, enforcing the size limit as it grows. */
+class Sink {
+  parts: string[] = [];
+  size = 0;
+  constructor(readonly limit: number) {}
+  push(...xs: string[]): void {
+    for (const x of xs) {
+      this.size += x.length;
+      if (this.size > this.limit) {
+        throw new LimitError(
+          "max_bytes",
+          `Starlark computation cancelled: value size exceeds limit ${this.limit}`,
+        );
+      }
+      this.parts.push(x);
+    }
+  }
+}
+
+function writeValue(out: Sink, v: Value, path: unknown[]): void {
   if (typeof v !== "object" || v === null) {
     out.push(repr(v));
     return;

@@ -69,7 +69,16 @@ export function contains(y: Value, x: Value): boolean {
 }
 
 /** Elements of an iterable as an array (a snapshot), or null when not iterable. */
-export function elements(v: Value): Value[] | null {
+/** Work/allocation accounting used when materialising lazy sequences (a Thread). */
+export interface Meter {
+  charge(n: number): void;
+  checkAlloc(bytes: number): void;
+}
+
+/** Ranges larger than this are never materialised, whatever the budgets. */
+const MAX_MATERIALIZE = 1 << 25;
+
+export function elements(v: Value, th?: Meter): Value[] | null {
   if (v instanceof List || v instanceof Tuple) return v.elems;
   if (v instanceof Dict) {
     const out: Value[] = [];
@@ -78,6 +87,14 @@ export function elements(v: Value): Value[] | null {
   }
   if (v instanceof Range) {
     const n = v.length;
+    // account before allocating: refuse past the budgets
+    if (th) {
+      th.checkAlloc(n * 8);
+      th.charge(n >> 3);
+    }
+    if (n > MAX_MATERIALIZE) {
+      throw new EvalError(`range of ${n} elements is too large to materialize`);
+    }
     const out: Value[] = new Array(n);
     for (let i = 0, x = v.start; i < n; i++, x += v.step) out[i] = x;
     return out;
@@ -90,8 +107,8 @@ export function elements(v: Value): Value[] | null {
   return null;
 }
 
-export function mustElements(v: Value, what?: string): Value[] {
-  const e = elements(v);
+export function mustElements(v: Value, what?: string, th?: Meter): Value[] {
+  const e = elements(v, th);
   if (e === null) {
     throw new EvalError(
       what ? `${what}: got ${typeName(v)}, want iterable` : `${typeName(v)} value is not iterable`,
