@@ -259,7 +259,7 @@ const B: [string, NativeFn][] = [
       }
       sep = v;
     }
-    throw new EvalError("fail: " + a.map(str).join(sep), "fail");
+    throw new EvalError("fail: " + a.map((x) => str(x)).join(sep), "fail");
   }],
   ["float", (_th, a, k) => {
     if (k !== null && k.length > 0) throw new EvalError("float does not accept keyword arguments");
