@@ -31,6 +31,7 @@ interface Row {
   name: string;
   goMs: number;
   ourMs: number;
+  ourColdMs: number;
   goSteps: number;
   ourSteps: number;
   sameResult: boolean;
@@ -45,39 +46,38 @@ async function benchProgram(
 ): Promise<Row> {
   const src = await Deno.readTextFile(path);
   const go: GoResult[] = [];
-  for (let i = 0; i < reps; i++) go.push(await runGoFile(goBinary, path));
   const ourMs: number[] = [];
-  let ours: RunResult;
+  let ours: RunResult | undefined;
+  let note = "";
+  let ourColdMs = NaN;
   try {
-    await run(src); // warm-up: JIT and first-use costs are not what we compare
-    ours = await run(src);
-    for (let i = 0; i < reps; i++) {
-      const start = performance.now();
-      ours = await run(src);
-      ourMs.push(performance.now() - start);
-    }
+    // The first run is reported apart: it includes V8's compilation of the interpreter paths.
+    const start = performance.now();
+    await run(src);
+    ourColdMs = performance.now() - start;
   } catch (err) {
-    const note = `ours threw: ${String(err).slice(0, 60)}`;
-    return {
-      name,
-      goMs: median(go.map((g) => g.ns / 1e6)),
-      ourMs: NaN,
-      goSteps: go[0].steps,
-      ourSteps: NaN,
-      sameResult: false,
-      note,
-    };
+    note = `ours threw: ${String(err).slice(0, 60)}`;
+  }
+  // Alternate the two runners so a load change on this shared machine hits both alike.
+  for (let i = 0; i < reps; i++) {
+    go.push(await runGoFile(goBinary, path));
+    if (note) continue;
+    const start = performance.now();
+    ours = await run(src);
+    ourMs.push(performance.now() - start);
   }
   const goValue = go[0].ok ? go[0].value : go[0].errorClass;
-  const ourValue = ours.ok ? ours.value : ours.error.code;
+  const ourValue = ours === undefined ? undefined : ours.ok ? ours.value : ours.error.code;
+  if (ours && !ours.ok) note = `ours failed: ${ours.error.code} ${ours.error.message.slice(0, 60)}`;
   return {
     name,
     goMs: median(go.map((g) => g.ns / 1e6)),
-    ourMs: median(ourMs),
+    ourMs: ourMs.length ? median(ourMs) : NaN,
+    ourColdMs,
     goSteps: go[0].steps,
-    ourSteps: ours.ok ? ours.steps : ours.error.steps,
-    sameResult: go[0].ok === ours.ok && sameValue(ourValue, goValue),
-    note: ours.ok ? "" : `ours failed: ${ours.error.code} ${ours.error.message.slice(0, 60)}`,
+    ourSteps: ours === undefined ? NaN : ours.ok ? ours.steps : ours.error.steps,
+    sameResult: ours !== undefined && go[0].ok === ours.ok && sameValue(ourValue, goValue),
+    note,
   };
 }
 
@@ -116,7 +116,9 @@ async function machineNotes(): Promise<string> {
   const goVersion = new TextDecoder().decode(
     (await new Deno.Command("go", { args: ["version"], stdout: "piped" }).output()).stdout,
   ).trim();
-  return `${new Date().toISOString().slice(0, 16)}Z, ${navigator.hardwareConcurrency} × ${cpu}, ` +
+  const load = (await Deno.readTextFile("/proc/loadavg")).split(" ")[0];
+  return `${new Date().toISOString().slice(0, 16)}Z on ${navigator.hardwareConcurrency} × ${cpu} ` +
+    `(load average ${load} at start, shared machine)` + ", " +
     `Deno ${Deno.version.deno} (V8 ${Deno.version.v8}), ${goVersion}, starlark-go from Debian golang-starlark-dev`;
 }
 
@@ -127,20 +129,31 @@ function table(
   reps: number,
 ): string {
   const lines = [
-    `Run ${notes}. Median of ${reps} runs per program; Go time is the runner's in-process time`,
-    "(parse to result), ours is `run()` in process after one warm-up run. Goal: ratio ≤ 2.",
+    `Measured ${notes}.`,
     "",
-    "| program | starlark-go ms | ours ms | ours/Go | Go steps | our steps | steps equal | same result |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    `\`deno run -A tests/bench/starlark/run.ts\`. Median of ${reps} runs per program, the two runners`,
+    "alternating. starlark-go time is the Go runner's own in-process time (parse to result, fresh",
+    "process each run); ours is `run()` in process after one cold run (shown apart: it includes V8",
+    "compiling the interpreter's paths). Goal: ours/Go ≤ 2. Steps are not comparable: starlark-go",
+    "counts bytecode instructions, we count statements, iterations, calls and built-in work.",
+    "",
+    "| program | starlark-go ms | ours ms | ours/Go | ours cold ms | Go steps | our steps | steps equal | same result |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
   ];
   for (const r of rows) {
-    lines.push(
-      `| ${r.name} | ${r.goMs.toFixed(1)} | ${r.ourMs.toFixed(1)} | ${
-        (r.ourMs / r.goMs).toFixed(2)
-      }× | ` +
-        `${r.goSteps} | ${r.ourSteps} | ${r.goSteps === r.ourSteps ? "yes" : "no"} | ` +
-        `${r.sameResult ? "yes" : `no ${r.note}`} |`,
-    );
+    const ratio = (r.ourMs / r.goMs).toFixed(2);
+    const cells = [
+      r.name,
+      r.goMs.toFixed(1),
+      r.ourMs.toFixed(1),
+      `${ratio}×`,
+      r.ourColdMs.toFixed(1),
+      r.goSteps,
+      r.ourSteps,
+      r.goSteps === r.ourSteps ? "yes" : "no",
+      r.sameResult ? "yes" : `no ${r.note}`,
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
   }
   const geo = Math.exp(rows.reduce((s, r) => s + Math.log(r.ourMs / r.goMs), 0) / rows.length);
   lines.push(
@@ -185,6 +198,7 @@ async function main(): Promise<void> {
       n.endsWith(".star") && (positionals.length === 0 || positionals.some((p) => n.includes(p)))
     )
     .sort();
+  const notes = await machineNotes();
   const rows: Row[] = [];
   for (const file of names) {
     const row = await benchProgram(
@@ -204,7 +218,7 @@ async function main(): Promise<void> {
     rows.push(row);
   }
   const start = await processStart(goBinary, 3);
-  const text = table(rows, start, await machineNotes(), reps);
+  const text = table(rows, start, notes, reps);
   say("\n" + text);
   if (!values["no-write"] && positionals.length === 0) await writeSection(text);
 }
