@@ -19,6 +19,7 @@ export type {
   HostNamespace,
   HostValue,
   Json,
+  JsonData,
   ParseOptions,
   RunErrorInfo,
   RunOptions,
