@@ -2,11 +2,13 @@
  * `run`: execute a program with predeclared host values and budgets.
  *
  * Fast path: the program runs synchronously on the calling thread. Host functions may return
- * Promises; when one does, that attempt is abandoned (a Suspend unwinds the JS stack) and the
- * program continues in a Worker: it is re-executed there once, with the results of the host
- * calls already made replayed from a log, and every further host call is forwarded to this
- * thread while the worker blocks on Atomics.wait. Host functions are never called twice, work
- * is done at most twice, and the event loop stays free while the worker computes.
+ * Promises; when one does, that attempt is abandoned (a Suspend unwinds the JS stack), the
+ * Promise is awaited and the program re-executed with the results of earlier host calls
+ * replayed from a log (execution is deterministic, so it reaches the same call). Replays are
+ * cheap for typical programs; once re-execution has cost more than REPLAY_STEP_BUDGET steps the
+ * program continues in a Worker instead: re-executed there once, with every further host call
+ * forwarded to this thread while the worker blocks on Atomics.wait. Host functions are never
+ * called twice, total work stays bounded, and the event loop stays free while a worker computes.
  */
 import type { JsonData, RunOptions, RunResult } from "./api_types.ts";
 import { attempt, errorInfo, type HostOutcome, Suspend } from "./eval/attempt.ts";
@@ -87,43 +89,89 @@ export async function run(program: Program | string, options: RunOptions = {}): 
   };
   const log: HostOutcome[] = [];
   const causes: unknown[] = [];
-  let pending: Promise<HostOutcome> | null = null;
-  try {
-    return attempt(handle.compiled, { ...common, predeclared, timeoutMs }, {
-      call(_index, name, args, kwargs) {
-        let r: unknown;
-        try {
-          r = lookupFn(predeclared, name)(args, kwargs);
-        } catch (e) {
-          causes.push(e);
-          const out = { ok: false, value: e };
+  let replayed = 0;
+  for (;;) {
+    let pending: Promise<HostOutcome> | null = null;
+    const elapsed = now() - start;
+    if (elapsed > timeoutMs) return timeoutResult(0);
+    try {
+      return attempt(handle.compiled, { ...common, predeclared, timeoutMs: timeoutMs - elapsed }, {
+        call(index, name, args, kwargs) {
+          if (index < log.length) return log[index]; // replay
+          let r: unknown;
+          try {
+            r = lookupFn(predeclared, name)(args, kwargs);
+          } catch (e) {
+            causes.push(e);
+            const out = { ok: false, value: e };
+            log.push(out);
+            return out;
+          }
+          if (isThenable(r)) {
+            // settle now so a rejection is never "unhandled" meanwhile
+            pending = Promise.resolve(r).then(
+              (value) => ({ ok: true, value }),
+              (err) => {
+                causes.push(err);
+                return { ok: false, value: err };
+              },
+            );
+            throw new Suspend();
+          }
+          const out = { ok: true, value: r };
           log.push(out);
           return out;
-        }
-        if (isThenable(r)) {
-          // settle now so a rejection is never "unhandled" while the worker starts
-          pending = Promise.resolve(r).then(
-            (value) => ({ ok: true, value }),
-            (err) => ({ ok: false, value: err }),
-          );
-          throw new Suspend();
-        }
-        const out = { ok: true, value: r };
-        log.push(out);
-        return out;
-      },
-    });
-  } catch (e) {
-    if (!(e instanceof Suspend)) throw e;
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof Suspend)) throw e;
+      replayed += e.steps;
+    }
+    // Cheap programs simply re-run with the result replayed; once re-execution has cost more
+    // than REPLAY_STEP_BUDGET steps, continue in a worker instead (bounded total work).
+    if (replayed > REPLAY_STEP_BUDGET) {
+      return await runInWorker(handle, {
+        ...common,
+        predeclared,
+        remainingMs: timeoutMs - (now() - start),
+        log,
+        causes,
+        pending: pending!,
+      });
+    }
+    const out = await settle(pending!, timeoutMs - (now() - start));
+    if (out === null) return timeoutResult(replayed);
+    log.push(out);
   }
-  return await runInWorker(handle, options, {
-    ...common,
-    predeclared,
-    remainingMs: timeoutMs - (now() - start),
-    log,
-    causes,
-    pending: pending!,
+}
+
+/** Steps of re-execution tolerated before a program moves to a worker. */
+const REPLAY_STEP_BUDGET = 200_000;
+
+function timeoutResult(steps: number): RunResult {
+  return {
+    ok: false,
+    error: {
+      kind: "limit",
+      code: "timeout",
+      message: "Starlark computation cancelled: timeout",
+      steps,
+    },
+  };
+}
+
+/** Await a host outcome, but no longer than `ms` (null on timeout). */
+async function settle(p: Promise<HostOutcome>, ms: number): Promise<HostOutcome | null> {
+  if (ms === Infinity) return await p;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, ms));
   });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 interface WorkerRun {
@@ -141,11 +189,7 @@ interface WorkerRun {
   pending: Promise<HostOutcome>;
 }
 
-function runInWorker(
-  handle: CompiledHandle,
-  _options: RunOptions,
-  w: WorkerRun,
-): Promise<RunResult> {
+function runInWorker(handle: CompiledHandle, w: WorkerRun): Promise<RunResult> {
   const fnPaths: string[][] = [];
   const shape = shapeOf(w.predeclared, [], fnPaths) as Record<string, unknown>;
   const sab = new SharedArrayBuffer(CHANNEL_BYTES);

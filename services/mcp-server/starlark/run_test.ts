@@ -129,3 +129,39 @@ Deno.test("a parsed program can be run repeatedly with fresh state", async () =>
   assert.ok(a.ok && b.ok);
   assert.deepEqual([a.value, b.value], [1, 2]);
 });
+
+Deno.test("heavy programs with async host calls continue in a worker without repeating calls", async () => {
+  // ~30 000 steps between host calls: replays would exceed the replay budget quickly
+  const src =
+    "def main():\n  n = 0\n  for i in range(40):\n    for j in range(10000):\n      n += 1\n" +
+    "    n += nap(i=i)\n  print('done', n)\n  return n\n";
+  const seen: number[] = [];
+  const printed: string[] = [];
+  const r = await run(src, {
+    predeclared: {
+      nap: async (_a, kw) => {
+        seen.push(kw.i as number);
+        await new Promise((res) => setTimeout(res, 0));
+        return 1;
+      },
+    },
+    print: (line) => printed.push(line),
+  });
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.equal(r.value, 400040);
+  assert.deepEqual(seen, [...Array(40).keys()]);
+  assert.deepEqual(printed, ["done 400040"]);
+});
+
+Deno.test("host errors raised while running in the worker keep their cause", async () => {
+  const boom = new Error("late boom");
+  const src =
+    "def main():\n  for i in range(300000):\n    pass\n  a = h(n=1)\n  b = h(n=2)\n  return h(n=3)\n";
+  const r = await run(src, {
+    predeclared: { h: (_a, kw) => (kw.n === 3 ? Promise.reject(boom) : Promise.resolve(kw.n)) },
+  });
+  assert.ok(!r.ok);
+  assert.equal(r.error.code, "host_error");
+  assert.equal(r.error.cause, boom);
+  assert.equal(r.error.line, 6);
+});

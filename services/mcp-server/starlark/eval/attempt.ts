@@ -15,6 +15,8 @@ import { execProgram } from "./exec.ts";
 /** Thrown through the interpreter when a host call result is not available synchronously. */
 export class Suspend {
   readonly kind = "suspend";
+  /** Steps executed by the abandoned attempt. */
+  steps = 0;
 }
 
 /** Outcome of a host call: a value, or a failure (value = what was thrown). */
@@ -162,7 +164,10 @@ export function attempt(
     const value = toHost(result, limits, "result", { int64: true, code: "result_not_convertible" });
     return { ok: true, value, steps: th.steps, hostCalls: th.hostCalls };
   } catch (e) {
-    if (e instanceof Suspend) throw e;
+    if (e instanceof Suspend) {
+      e.steps = th.steps;
+      throw e;
+    }
     return { ok: false, error: errorInfo(e, th.steps) };
   }
 }
