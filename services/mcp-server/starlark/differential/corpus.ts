@@ -373,6 +373,18 @@ export const CORPUS: CorpusCase[] = [
   { name: "for loop variables with a trailing comma", src: main(`for a, in [[1]]:\n    pass`) },
   { name: "parameter list with a trailing comma before colon", src: "def f(a=1, :\n    pass\n" },
   { name: "unterminated string with a bad escape", src: main(`x = "a\\q\nreturn x`) },
+  {
+    name: "enumerate is positional only",
+    src: main(`return list(enumerate("ab".elems(), start=1))`),
+  },
+  { name: "strip(None) is an error", src: main(`return " x ".strip(None)`) },
+  { name: "max key=None is an error", src: main(`return max([1, 2], key=None)`) },
+  { name: "sorted checks its key before sorting", src: main(`return sorted([], key=1)`) },
+  { name: "rfind with a huge start index", src: main(`return "abc".rfind("c", 1 << 70)`) },
+  { name: "unexpected keyword argument is quoted", src: main(`return min(1, 2, default=3)`) },
+  { name: "string method argument errors", src: main(`return "abc".index(1.5)`) },
+  { name: "json errors name the module", src: main(`return json.decode()`) },
+  { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },
   { name: "no main", src: "x = 1 + 2\n" },

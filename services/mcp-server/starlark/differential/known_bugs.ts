@@ -12,6 +12,15 @@ export const KNOWN_BUGS: Record<string, string> = {
   "for loop variables with a trailing comma": "BUGS.md 8",
   "parameter list with a trailing comma before colon": "BUGS.md 9",
   "unterminated string with a bad escape": "BUGS.md 10",
+  "enumerate is positional only": "BUGS.md 14",
+  "strip(None) is an error": "BUGS.md 14",
+  "max key=None is an error": "BUGS.md 14",
+  "sorted checks its key before sorting": "BUGS.md 14",
+  "rfind with a huge start index": "BUGS.md 14",
+  "unexpected keyword argument is quoted": "BUGS.md 15",
+  "string method argument errors": "BUGS.md 16",
+  "json errors name the module": "BUGS.md 17",
+  "pop from an empty dict with an unhashable key": "BUGS.md 18",
 };
 
 /**
@@ -27,6 +36,16 @@ export const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [
   { pattern: /for [^\n:]*, in /, bug: "BUGS.md 8" },
   { pattern: /,\s*:/, bug: "BUGS.md 9" },
   { pattern: /\\[^abfnrtv\\'"0-7xuU\n]/, bug: "BUGS.md 10" },
+  {
+    pattern: /enumerate\(.*=|strip\(None|key=(None|[-\d"'(\[{]|True|False|range)/,
+    bug: "BUGS.md 14",
+  },
+  {
+    pattern: /find\(.*1 << 70|index\(.*1 << 70|with\(.*1 << 70|count\(.*1 << 70/,
+    bug: "BUGS.md 14",
+  },
+  { pattern: /\{\}\n[^]*x\.(pop|get|setdefault)\(/, bug: "BUGS.md 18" },
+  { pattern: /split\(.*None|sorted\(.*, (?!reverse=|key=lambda)/, bug: "BUGS.md 14" },
 ];
 
 export function knownBug(src: string): string | undefined {
