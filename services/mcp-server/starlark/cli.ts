@@ -4,6 +4,7 @@
  * stderr with exit status 1 (2 for usage errors).
  */
 import type { Budgets, RunResult } from "./api_types.ts";
+import { parseDuration } from "@svc/shared/duration";
 import { run } from "./run.ts";
 
 const USAGE = `usage: cli.ts [flags] FILE
@@ -14,29 +15,12 @@ const USAGE = `usage: cli.ts [flags] FILE
   --max-bytes N       maximum size in bytes of the result value (and of built values)
   --steps             print the number of steps used to stderr`;
 
-const UNITS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  "µs": 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60000,
-  h: 3600000,
-};
-
 /** Go duration syntax ("1m30s", "500ms") or a bare number of milliseconds → ms. */
 export function parseTimeout(text: string): number {
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0, pos = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    total += Number(m[1]) * UNITS[m[2]];
-    pos = re.lastIndex;
-  }
-  if (pos !== text.length || text === "") {
-    throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
-  }
-  return total;
+  const ms = parseDuration(text);
+  if (ms < 0) throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
+  return ms;
 }
 
 export interface CliArgs {
@@ -128,7 +112,13 @@ export async function main(args: string[]): Promise<number> {
     await Deno.stderr.write(enc.encode(`cannot read ${parsed.file}: ${(e as Error).message}\n`));
     return 1;
   }
-  const result = await run(source, { filename: parsed.file, budgets: parsed.budgets });
+  const printed: string[] = [];
+  const result = await run(source, {
+    filename: parsed.file,
+    budgets: parsed.budgets,
+    print: (line) => printed.push(line),
+  });
+  if (printed.length > 0) await Deno.stderr.write(enc.encode(printed.join("\n") + "\n"));
   const [out, err, code] = render(result, parsed.printSteps);
   if (out) await Deno.stdout.write(enc.encode(out));
   if (err) await Deno.stderr.write(enc.encode(err));
