@@ -384,6 +384,11 @@ export const CORPUS: CorpusCase[] = [
   { name: "unexpected keyword argument is quoted", src: main(`return min(1, 2, default=3)`) },
   { name: "string method argument errors", src: main(`return "abc".index(1.5)`) },
   { name: "json errors name the module", src: main(`return json.decode()`) },
+  {
+    name: "float() parses like strconv.ParseFloat",
+    src: main(`return [float("1_000.5"), float("0x1p4")]`),
+  },
+  { name: "unknown conversion of a non-ASCII byte", src: main(`return "%é" % 1`) },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },

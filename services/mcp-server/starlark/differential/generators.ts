@@ -504,3 +504,147 @@ export const builtinCallProgram: fc.Arbitrary<string> = fc.oneof(
     program(`return repr(${fmt} % (${args.join(", ")},))`)
   ),
 );
+
+const formatPiece = fc.oneof(
+  fc.constantFrom("a", " ", "-", "é", "%%", "{{", "}}"),
+  fc.constantFrom(
+    "%s",
+    "%r",
+    "%d",
+    "%i",
+    "%o",
+    "%x",
+    "%X",
+    "%e",
+    "%E",
+    "%f",
+    "%F",
+    "%g",
+    "%G",
+    "%c",
+  ),
+  fc.constantFrom("%(k)s", "%(k)d", "%z", "%", "%5d", "%-s", "%.2f"),
+);
+const bracePiece = fc.oneof(
+  fc.constantFrom("a", " ", "é", "{{", "}}"),
+  fc.constantFrom("{}", "{0}", "{1}", "{x}", "{!r}", "{!s}", "{0!r}", "{x!s}"),
+  fc.constantFrom("{", "}", "{0:>3}", "{!x}", "{-1}", "{y}", "{0.a}", "{0[0]}", "{ }"),
+);
+const fmtArg = fc.constantFrom(
+  "1",
+  "-255",
+  "3.5",
+  "1e20",
+  "-0.0",
+  '"s"',
+  '"é"',
+  "True",
+  "None",
+  "[1]",
+  "(1,)",
+  "65",
+  "1 << 70",
+  '{"k": 1}',
+  'float("inf")',
+);
+
+/** %-interpolation and str.format with generated templates, valid and invalid. */
+export const formatProgram: fc.Arbitrary<string> = fc.oneof(
+  fc.tuple(
+    fc.array(formatPiece, { maxLength: 5 }),
+    fc.array(fmtArg, { maxLength: 4 }),
+    fc.boolean(),
+  )
+    .map(([pieces, args, tuple]) =>
+      program(
+        `return repr(${starlarkString(pieces.join(""))} % ` +
+          (tuple || args.length !== 1
+            ? `(${args.join(", ")}${args.length === 1 ? "," : ""})`
+            : args[0]) +
+          ")",
+      )
+    ),
+  fc.tuple(fc.array(formatPiece, { maxLength: 4 }), fmtArg).map(([pieces, v]) =>
+    program(`return repr(${starlarkString(pieces.join(""))} % {"k": ${v}})`)
+  ),
+  fc.tuple(
+    fc.array(bracePiece, { maxLength: 5 }),
+    fc.array(fmtArg, { maxLength: 3 }),
+    fc.option(fmtArg),
+  )
+    .map(([pieces, args, x]) =>
+      program(
+        `return repr(${starlarkString(pieces.join(""))}.format(` +
+          [...args, ...(x ? [`x=${x}`] : [])].join(", ") + "))",
+      )
+    ),
+);
+
+/** int() and float() parsing of generated text, with and without a base. */
+export const numberParseProgram: fc.Arbitrary<string> = fc.tuple(
+  fc.string({
+    unit: fc.constantFrom(..."0123456789abcdefxXoObB_+- .eEiInNfF".split("")),
+    maxLength: 8,
+  }),
+  fc.constantFrom("", ", 0", ", 2", ", 8", ", 10", ", 16", ", 36", ", 1", ", 37"),
+  fc.constantFrom("int", "float"),
+).map(([text, base, f]) =>
+  program(`return repr(${f}(${starlarkString(text)}${f === "int" ? base : ""}))`)
+);
+
+const listOp = fc.oneof(
+  fc.constantFrom(
+    "x.append(V)",
+    "x.extend([V, V])",
+    "x.insert(I, V)",
+    "x.pop()",
+    "x.pop(I)",
+    "x.remove(V)",
+  ),
+  fc.constantFrom(
+    "x.clear()",
+    "x += [V]",
+    "x *= 2",
+    "x[I] = V",
+    "x = x[I:I]",
+    "x = sorted(x)",
+    "x.index(V)",
+  ),
+);
+const dictOp = fc.constantFrom(
+  "d[V] = I",
+  "d.pop(V)",
+  "d.pop(V, 0)",
+  "d.setdefault(V, I)",
+  "d.update({V: I})",
+  "d.update([(V, I)])",
+  "d.popitem()",
+  "d.clear()",
+  "d.get(V)",
+  "d = dict(d, z=I)",
+  "d = {k: v for k, v in d.items() if v != I}",
+);
+
+/** Sequences of list and dict mutations, printing the state after each step. */
+export const mutationProgram: fc.Arbitrary<string> = fc.tuple(
+  fc.array(
+    fc.tuple(
+      fc.oneof(listOp, dictOp),
+      fc.integer({ min: -4, max: 4 }),
+      fc.integer({ min: 0, max: 4 }),
+    ),
+    {
+      minLength: 1,
+      maxLength: 8,
+    },
+  ),
+).map(([ops]) =>
+  program(
+    "x = [1, 2, 3]\nd = {1: 1, 2: 2}\nout = []\n" +
+      ops.map(([op, i, v]) =>
+        op.replaceAll("I", String(i)).replaceAll("V", String(v)) + "\nout.append(repr([x, d]))"
+      )
+        .join("\n") +
+      "\nreturn out",
+  )
+);

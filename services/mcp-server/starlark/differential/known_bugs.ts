@@ -21,6 +21,8 @@ export const KNOWN_BUGS: Record<string, string> = {
   "string method argument errors": "BUGS.md 16",
   "json errors name the module": "BUGS.md 17",
   "pop from an empty dict with an unhashable key": "BUGS.md 18",
+  "float() parses like strconv.ParseFloat": "BUGS.md 19",
+  "unknown conversion of a non-ASCII byte": "BUGS.md 20",
 };
 
 /**
@@ -45,6 +47,8 @@ export const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [
     bug: "BUGS.md 14",
   },
   { pattern: /\{\}\n[^]*x\.(pop|get|setdefault)\(/, bug: "BUGS.md 18" },
+  { pattern: /float\("[^"]*[_xXpP]/, bug: "BUGS.md 19" },
+  { pattern: /%[^\x00-\x7f]/, bug: "BUGS.md 20" },
   { pattern: /split\(.*None|sorted\(.*, (?!reverse=|key=lambda)/, bug: "BUGS.md 14" },
 ];
 
