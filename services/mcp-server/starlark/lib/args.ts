@@ -21,9 +21,11 @@ export function unpackArgs(
   if (kwargs !== null) {
     for (const [k, v] of kwargs) {
       const i = params.findIndex((p) => p === k || p === k + "?");
-      if (i < 0) throw new EvalError(`${fname}: unexpected keyword argument ${k}`);
+      if (i < 0) throw new EvalError(`${fname}: unexpected keyword argument ${JSON.stringify(k)}`);
       if (out[i] !== undefined) {
-        throw new EvalError(`${fname}: got multiple values for keyword argument ${k}`);
+        throw new EvalError(
+          `${fname}: got multiple values for keyword argument ${JSON.stringify(k)}`,
+        );
       }
       out[i] = v;
     }
@@ -75,4 +77,26 @@ export function wantInt(v: Value, fname: string, what: string): number {
 
 export function isNumber(v: Value): boolean {
   return typeof v === "number" || typeof v === "bigint" || v instanceof Float;
+}
+
+/** How starlark-go names a parameter in errors: quoted when it was passed by keyword. */
+export function paramLabel(name: string, kwargs: Kwargs): string {
+  return kwargs?.some(([k]) => k === name) ? JSON.stringify(name) : name;
+}
+
+/** Positional-only string parameter number `i` (1-based). */
+export function stringParam(fname: string, v: Value, i: number): string {
+  if (typeof v !== "string") {
+    throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want string`);
+  }
+  return v;
+}
+
+/** Positional-only int parameter number `i` (1-based), AsInt32 semantics. */
+export function intParam(fname: string, v: Value, i: number): number {
+  if (typeof v === "number" && v >= -2147483648 && v <= 2147483647) return v;
+  if (typeof v === "number" || typeof v === "bigint") {
+    throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range`);
+  }
+  throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want int`);
 }

@@ -425,7 +425,7 @@ export function indent(src: string, prefix: string, ind: string): string {
 
 const fns: [string, NativeFn][] = [
   ["encode", (th, a, k) => {
-    const [x] = positional("encode", a, k, 1, 1);
+    const [x] = positional("json.encode", a, k, 1, 1);
     try {
       return encode(th, x);
     } catch (e) {
@@ -436,18 +436,18 @@ const fns: [string, NativeFn][] = [
     }
   }],
   ["decode", (th, a, k) => {
-    const [x] = positional("decode", a, k, 1, 1);
+    const [x] = positional("json.decode", a, k, 1, 1);
     if (typeof x !== "string") {
-      throw new EvalError(`decode: for parameter 1: got ${typeName(x)}, want string`);
+      throw new EvalError(`json.decode: for parameter 1: got ${typeName(x)}, want string`);
     }
     th.charge(x.length >> 4);
     return decode(th, x);
   }],
   ["indent", (th, a, k) => {
-    const [prefix, ind] = unpackArgs("indent", [], k, ["prefix?", "indent?"]);
-    const [x] = positional("indent", a, null, 1, 1);
+    const [prefix, ind] = unpackArgs("json.indent", [], k, ["prefix?", "indent?"]);
+    const [x] = positional("json.indent", a, null, 1, 1);
     if (typeof x !== "string") {
-      throw new EvalError(`indent: for parameter 1: got ${typeName(x)}, want string`);
+      throw new EvalError(`json.indent: for parameter 1: got ${typeName(x)}, want string`);
     }
     const p = prefix === undefined ? "" : prefix, d = ind === undefined ? "\t" : ind;
     if (typeof p !== "string" || typeof d !== "string") {

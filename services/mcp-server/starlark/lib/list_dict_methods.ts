@@ -162,6 +162,12 @@ export const DICT_METHODS = new Map<string, NativeFn>([
   ["pop", (_th, a, k, r) => {
     const [key, dflt] = positional("pop", a, k, 1, 2);
     const d = D(r);
+    mutable("pop", d, "delete from", "hash table");
+    // starlark-go does not hash the key when the table was never filled
+    if (d.map.size === 0) {
+      if (dflt !== undefined) return dflt;
+      throw new EvalError("pop: missing key");
+    }
     let hk: unknown;
     try {
       hk = hashKey(key);

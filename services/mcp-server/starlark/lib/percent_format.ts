@@ -120,7 +120,8 @@ export function interpolate(format: string, x: Value, th: Thread): string {
         break;
       default:
         void cp;
-        throw new EvalError(`unknown conversion %${c}`);
+        // starlark-go prints the first byte as a rune (cosmetic, but kept identical)
+        throw new EvalError(`unknown conversion %${encodeRune(c.charCodeAt(0))}`);
     }
     th.checkAlloc(buf.length);
     index++;

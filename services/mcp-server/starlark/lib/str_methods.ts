@@ -3,9 +3,9 @@ import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, runes, utf8Decode, utf8Encode } from "../values/bytes_text.ts";
 import { typeName } from "../values/ops.ts";
-import { mustElements } from "../values/seq.ts";
+import { indices, mustElements } from "../values/seq.ts";
 import { List, type NativeFn, StringIterable, Tuple, type Value } from "../values/value.ts";
-import { positional, unpackArgs } from "./args.ts";
+import { intParam, positional, stringParam } from "./args.ts";
 import { strFormat } from "./str_format.ts";
 
 function s(recv: Value): string {
@@ -19,23 +19,11 @@ function span(
   start: Value | undefined,
   end: Value | undefined,
 ): [number, number] {
-  const idx = (v: Value | undefined, dflt: number, what: string): number => {
-    if (v === undefined || v === null) return dflt;
-    if (typeof v === "bigint") return v > 0n ? n : 0;
-    if (typeof v !== "number") throw new EvalError(`${fname}: got ${typeName(v)}, want int`);
-    void what;
-    let i = v;
-    if (i < 0) i += n;
-    return i < 0 ? 0 : i > n ? n : i;
-  };
-  return [idx(start, 0, "start"), idx(end, n, "end")];
-}
-
-function subArg(fname: string, v: Value | undefined): string {
-  if (typeof v !== "string") {
-    throw new EvalError(`${fname}: for parameter sub: got ${typeName(v ?? null)}, want string`);
+  try {
+    return indices(start, end, n);
+  } catch (e) {
+    throw new EvalError(`${fname}: ${(e as Error).message}`);
   }
-  return v;
 }
 
 function find(
@@ -46,9 +34,9 @@ function find(
   last: boolean,
   raise: boolean,
 ): Value {
-  const [sub, start, end] = unpackArgs(fname, args, kwargs as never, ["sub", "start?", "end?"]);
+  const [sub, start, end] = positional(fname, args, kwargs as never, 1, 3);
   const str = s(recv);
-  const needle = subArg(fname, sub);
+  const needle = stringParam(fname, sub, 1);
   const [a, b] = span(fname, str.length, start, end);
   const hay = str.slice(a, b);
   let i = last ? hay.lastIndexOf(needle) : hay.indexOf(needle);
@@ -88,7 +76,10 @@ function runeTest(recv: Value, pred: (ch: string, r: number) => boolean): boolea
 }
 
 const isLowerCh = (c: string) => /\p{Ll}/u.test(c);
-const isCased = (c: string) => /[\p{Lu}\p{Ll}\p{Lt}]/u.test(c);
+/** starlark-go's isCasedRune: a-z, A-Z, or unicode.SimpleFold(r) != r. */
+const isCased = (c: string) =>
+  /[a-zA-Z]/.test(c) ||
+  (c !== "\u0130" && c !== "\u0131" && (simpleCase(c, false) !== c || simpleCase(c, true) !== c));
 /** unicode.ToTitle: differs from upper case only for a few digraphs. */
 const TITLE: Record<string, string> = {
   "Ǆ": "ǅ",
@@ -104,8 +95,7 @@ const TITLE: Record<string, string> = {
   "ǲ": "ǲ",
   "ǳ": "ǲ",
 };
-const toTitle = (c: string) =>
-  TITLE[c] ?? (c.toUpperCase().length === c.length ? c.toUpperCase() : c);
+const toTitle = (c: string) => TITLE[c] ?? simpleCase(c, true);
 const isLetter = (c: string) => /\p{L}/u.test(c);
 
 function strip(
@@ -117,6 +107,7 @@ function strip(
   right: boolean,
 ): Value {
   const [chars] = positional(fname, args, kwargs, 0, 1);
+  if (chars !== undefined) stringParam(fname, chars, 1);
   const str = s(recv);
   let i = 0, j = str.length;
   if (chars === undefined || chars === null || chars === "") {
@@ -192,16 +183,10 @@ function split(
   fromRight: boolean,
   th: Thread,
 ): Value {
-  const [sep, maxv] = unpackArgs(fname, args, kwargs, ["sep?", "maxsplit?"]);
+  const [sep, maxv] = positional(fname, args, kwargs, 0, 2);
   const str = s(recv);
   th.charge(str.length >> 6);
-  let max = -1;
-  if (maxv !== undefined && maxv !== null) {
-    if (typeof maxv !== "number") {
-      throw new EvalError(`${fname}: for parameter maxsplit: got ${typeName(maxv)}, want int`);
-    }
-    max = maxv;
-  }
+  const max = maxv === undefined ? -1 : intParam(fname, maxv, 2);
   let parts: string[];
   if (sep === undefined || sep === null) {
     parts = splitWhitespace(str, max, fromRight);
@@ -225,7 +210,7 @@ function startsWith(
   kwargs: never,
   ends: boolean,
 ): Value {
-  const [x, start, end] = unpackArgs(fname, args, kwargs, ["prefix", "start?", "end?"]);
+  const [x, start, end] = positional(fname, args, kwargs, 1, 3);
   const str = s(recv);
   const [a, b] = span(fname, str.length, start, end);
   const sub = str.slice(a, Math.max(a, b));
@@ -278,14 +263,14 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       const t = utf8Decode(s(r));
       const cps = [...t];
       if (cps.length === 0) return "";
-      return utf8Encode(simpleCase(cps[0], true) + simpleCase(cps.slice(1).join(""), false));
+      return utf8Encode(toTitle(cps[0]) + simpleCase(cps.slice(1).join(""), false));
     }),
   ],
   [
     "count",
     m((_th, a, k, r) => {
-      const [sub, start, end] = unpackArgs("count", a, k, ["sub", "start?", "end?"]);
-      const needle = subArg("count", sub);
+      const [sub, start, end] = positional("count", a, k, 1, 3);
+      const needle = stringParam("count", sub, 1);
       const str = s(r);
       const [i, j] = span("count", str.length, start, end);
       if (i > j) return 0;
@@ -457,20 +442,10 @@ export const STRING_METHODS = new Map<string, NativeFn>([
   [
     "replace",
     m((th, a, k, r) => {
-      const [oldv, newv, countv] = unpackArgs("replace", a, k, ["old", "new", "count?"]);
-      if (typeof oldv !== "string") {
-        throw new EvalError(`replace: for parameter old: got ${typeName(oldv!)}, want string`);
-      }
-      if (typeof newv !== "string") {
-        throw new EvalError(`replace: for parameter new: got ${typeName(newv!)}, want string`);
-      }
-      let count = -1;
-      if (countv !== undefined && countv !== null) {
-        if (typeof countv !== "number") {
-          throw new EvalError(`replace: for parameter count: got ${typeName(countv)}, want int`);
-        }
-        count = countv;
-      }
+      const [oldArg, newArg, countv] = positional("replace", a, k, 2, 3);
+      const oldv = stringParam("replace", oldArg, 1);
+      const newv = stringParam("replace", newArg, 2);
+      const count = countv === undefined ? -1 : intParam("replace", countv, 3);
       const str = s(r);
       // refuse before building a result past the byte budget
       {
@@ -520,9 +495,9 @@ export const STRING_METHODS = new Map<string, NativeFn>([
   [
     "splitlines",
     m((_th, a, k, r) => {
-      const [keep] = unpackArgs("splitlines", a, k, ["keepends?"]);
+      const [keep] = positional("splitlines", a, k, 0, 1);
       if (keep !== undefined && typeof keep !== "boolean") {
-        throw new EvalError(`splitlines: for parameter keepends: got ${typeName(keep)}, want bool`);
+        throw new EvalError(`splitlines: for parameter 1: got ${typeName(keep)}, want bool`);
       }
       // starlark-go splits after each "\n" only (no \r handling)
       const str = s(r);

@@ -20,6 +20,7 @@ import {
   Bytes,
   Dict,
   Float,
+  Fn,
   List,
   type NativeFn,
   normInt,
@@ -27,7 +28,7 @@ import {
   Tuple,
   type Value,
 } from "../values/value.ts";
-import { positional, unpackArgs } from "./args.ts";
+import { intParam, paramLabel, positional, unpackArgs } from "./args.ts";
 import { attrNames, getAttr, hasAttr } from "./attr.ts";
 import { makeJsonModule } from "./json.ts";
 import { makeMathModule } from "./math.ts";
@@ -94,10 +95,19 @@ function floatFromString(s: string): number {
   if (l === "inf" || l === "+inf" || l === "infinity" || l === "+infinity") return Infinity;
   if (l === "-inf" || l === "-infinity") return -Infinity;
   if (l === "nan" || l === "+nan" || l === "-nan") return NaN;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
-    throw new EvalError(`invalid float literal: ${s}`);
-  }
-  const f = Number(s);
+  // strconv.ParseFloat syntax: underscores between digits, hexadecimal mantissa with p exponent
+  const D = "\\d+(?:_\\d+)*", H = "[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*";
+  const dec = new RegExp(`^[+-]?(?:${D}(?:\\.(?:${D})?)?|\\.${D})(?:[eE][+-]?${D})?$`);
+  const hex = new RegExp(`^([+-]?)0[xX]_?((?:${H})?(?:\\.(?:${H})?)?)[pP]([+-]?${D})$`);
+  let f: number;
+  const hm = hex.exec(s);
+  if (dec.test(s)) f = Number(s.replace(/_/g, ""));
+  else if (hm && /[0-9a-fA-F]/.test(hm[2])) {
+    const [ip, fp = ""] = hm[2].replace(/_/g, "").split(".");
+    const mant = parseInt((ip || "0") + fp, 16);
+    f = mant * Math.pow(2, Number(hm[3].replace(/_/g, "")) - 4 * fp.length);
+    if (hm[1] === "-") f = -f;
+  } else throw new EvalError(`invalid float literal: ${s}`);
   if (!Number.isFinite(f)) throw new EvalError("floating-point number too large");
   return f;
 }
@@ -119,9 +129,16 @@ function toRangeInt(v: Value, fname: string, i: number): number {
   throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want int`);
 }
 
+function wantCallable(fname: string, v: Value, label: string): void {
+  if (!(v instanceof Fn) && !(v instanceof Builtin)) {
+    throw new EvalError(`${fname}: for parameter ${label}: got ${typeName(v)}, want callable`);
+  }
+}
+
 function minmax(name: string, th: Thread, args: Value[], kwargs: [string, Value][] | null): Value {
   if (args.length === 0) throw new EvalError(`${name} requires at least one positional argument`);
   const [key] = unpackArgs(name, [], kwargs, ["key?"]);
+  if (key !== undefined) wantCallable(name, key, paramLabel("key", kwargs));
   const it = args.length === 1 ? args[0] : new Tuple(args);
   const el = elements(it, th);
   if (el === null) throw new EvalError(`${name}: ${typeName(it)} value is not iterable`);
@@ -237,23 +254,21 @@ const B: [string, NativeFn][] = [
     return new List(attrNames(a[0]));
   }],
   ["enumerate", (th, a, k) => {
-    const [it, start] = unpackArgs("enumerate", a, k, ["iterable", "start?"]);
-    const el = elements(it!, th);
-    if (el === null) throw new EvalError(`enumerate: got ${typeName(it!)}, want iterable`);
-    let s: number | bigint = 0;
-    if (start !== undefined) {
-      if (typeof start !== "number" && typeof start !== "bigint") {
-        throw new EvalError(`enumerate: for parameter start: got ${typeName(start)}, want int`);
-      }
-      s = start;
+    const [it, start] = positional("enumerate", a, k, 1, 2);
+    const el = elements(it, th);
+    if (el === null) {
+      throw new EvalError(`enumerate: for parameter 1: got ${typeName(it)}, want iterable`);
     }
+    const s: number | bigint = start === undefined ? 0 : intParam("enumerate", start, 2);
     th.charge(el.length >> 3);
     return new List(el.map((v, i) => new Tuple([addInt(s, i), v])));
   }],
   ["fail", (_th, a, k) => {
     let sep = " ";
     for (const [name, v] of k ?? []) {
-      if (name !== "sep") throw new EvalError(`fail: unexpected keyword argument ${name}`);
+      if (name !== "sep") {
+        throw new EvalError(`fail: unexpected keyword argument ${JSON.stringify(name)}`);
+      }
       if (typeof v !== "string") {
         throw new EvalError(`fail: for parameter sep: got ${typeName(v)}, want string`);
       }
@@ -363,7 +378,9 @@ const B: [string, NativeFn][] = [
   ["print", (th, a, k) => {
     let sep = " ";
     for (const [name, v] of k ?? []) {
-      if (name !== "sep") throw new EvalError(`print: unexpected keyword argument ${name}`);
+      if (name !== "sep") {
+        throw new EvalError(`print: unexpected keyword argument ${JSON.stringify(name)}`);
+      }
       if (typeof v !== "string") {
         throw new EvalError(`print: for parameter sep: got ${typeName(v)}, want string`);
       }
@@ -404,9 +421,11 @@ const B: [string, NativeFn][] = [
     }
     const n = el.length;
     th.charge(n * Math.ceil(Math.log2(n + 1)) >> 2);
-    if (key === null) throw new EvalError("sorted: for parameter key: got NoneType, want callable");
+    if (key !== undefined) wantCallable("sorted", key, paramLabel("key", k));
     if (rev !== undefined && typeof rev !== "boolean") {
-      throw new EvalError(`sorted: for parameter reverse: got ${typeName(rev)}, want bool`);
+      throw new EvalError(
+        `sorted: for parameter ${paramLabel("reverse", k)}: got ${typeName(rev)}, want bool`,
+      );
     }
     const values = el.slice();
     const keys = key === undefined ? values : values.map((v) => callValue(th, key, [v], null));

@@ -227,7 +227,7 @@ export function parseFile(src: string, filename: string): File {
     const params: Param[] = [];
     while (kk() !== ")" && kk() !== ":" && kk() !== "eof") {
       if (params.length > 0) consume(",");
-      if (kk() === ")" || kk() === ":") break;
+      if (kk() === ")") break;
       if (kk() === "*" || kk() === "**") {
         const op = next();
         if (op.k === "**" || kk() === "ident") {
@@ -528,7 +528,7 @@ export function parseFile(src: string, filename: string): File {
     const list = [v];
     while (kk() === ",") {
       next();
-      if (TERMINATORS.has(kk()) || kk() === "in") break;
+      if (TERMINATORS.has(kk())) break;
       list.push(parsePrimaryWithSuffix());
     }
     return { t: "tuple", elems: list, line: v.line, col: v.col, paren: false };

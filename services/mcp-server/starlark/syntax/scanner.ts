@@ -359,6 +359,12 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
     }
     let out = "";
     let lit = ""; // pending literal (unicode) text
+    // starlark-go finds the end of the literal first, then unquotes it: an escape error is
+    // reported only when the literal is properly terminated
+    let escapeError: string | null = null;
+    const bad = (msg: string) => {
+      escapeError ??= msg;
+    };
     const flush = () => {
       if (lit) {
         out += utf8Encode(lit);
@@ -428,7 +434,7 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
           n = n * 8 + Number(adv());
           k++;
         }
-        if (n >= 256) err(`invalid escape sequence \\${txt}`, sl, sc);
+        if (n >= 256) bad(`invalid escape sequence \\${txt}`);
         flush();
         out += String.fromCharCode(n);
         continue;
@@ -436,7 +442,10 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
       if (e === "x") {
         adv();
         const h = src.slice(i, i + 2);
-        if (!/^[0-9a-fA-F]{2}$/.test(h)) err(`invalid escape sequence \\x${h}`, sl, sc);
+        if (!/^[0-9a-fA-F]{2}$/.test(h)) {
+          bad(`invalid escape sequence \\x${h}`);
+          continue;
+        }
         adv();
         adv();
         const n = parseInt(h, 16);
@@ -452,18 +461,22 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
         const len = e === "u" ? 4 : 8;
         const h = src.slice(i, i + len);
         if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(h)) {
-          err(`truncated escape sequence \\${e}${h}`, sl, sc);
+          bad(`truncated escape sequence \\${e}${h}`);
+          continue;
         }
         for (let k = 0; k < len; k++) adv();
         const n = parseInt(h, 16);
         if (n > 0x10ffff || (n >= 0xd800 && n < 0xe000)) {
-          err(`invalid Unicode code point U+${h}`, sl, sc);
+          bad(`invalid Unicode code point U+${h}`);
+          continue;
         }
         lit += String.fromCodePoint(n);
         continue;
       }
-      err(`invalid escape sequence \\${e}`, sl, sc);
+      bad(`invalid escape sequence \\${e}`);
+      adv();
     }
+    if (escapeError !== null) err(escapeError, sl, sc);
     flush();
     return out;
   }

@@ -111,7 +111,9 @@ export function mustElements(v: Value, what?: string, th?: Meter): Value[] {
   const e = elements(v, th);
   if (e === null) {
     throw new EvalError(
-      what ? `${what}: got ${typeName(v)}, want iterable` : `${typeName(v)} value is not iterable`,
+      what
+        ? `${what}: for parameter 1: got ${typeName(v)}, want iterable`
+        : `${typeName(v)} value is not iterable`,
     );
   }
   return e;
@@ -143,10 +145,28 @@ export function endIteration(v: Value): void {
   if (v instanceof List || v instanceof Dict) v.itercount--;
 }
 
+/** starlark-go's AsInt32 with a context prefix ("invalid start index: ..."). */
 export function toIndex(v: Value, what: string): number {
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+  if (typeof v === "number" && v >= -2147483648 && v <= 2147483647) return v;
+  if (typeof v === "number" || typeof v === "bigint") {
+    throw new EvalError(`${what}: ${v} out of range`);
+  }
   throw new EvalError(`${what}: got ${typeName(v)}, want int`);
+}
+
+/** starlark-go's `indices`: optional start/end (None allowed) clamped to [0, n]. */
+export function indices(
+  start: Value | undefined,
+  end: Value | undefined,
+  n: number,
+): [number, number] {
+  const one = (v: Value | undefined, dflt: number, what: string): number => {
+    if (v === undefined || v === null) return dflt;
+    let i = toIndex(v, what);
+    if (i < 0) i += n;
+    return i < 0 ? 0 : i > n ? n : i;
+  };
+  return [one(start, 0, "invalid start index"), one(end, n, "invalid end index")];
 }
 
 function outOfRange(i: number, n: number, t: string): EvalError {
@@ -236,20 +256,25 @@ function sliceIndices(
   }
   let start: number, end: number;
   if (step > 0) {
-    start = lo === null ? 0 : clampIdx(toIndex(lo, "invalid start index"), n, 0, n);
-    end = hi === null ? n : clampIdx(toIndex(hi, "invalid end index"), n, 0, n);
+    [start, end] = indices(lo, hi, n);
     if (end < start) end = start; // empty result
   } else {
-    start = lo === null ? n - 1 : clampIdx(toIndex(lo, "invalid start index"), n, -1, n - 1);
-    end = hi === null ? -1 : clampIdx(toIndex(hi, "invalid end index"), n, -1, n - 1);
+    // as starlark-go: start clamped above only, end below only
+    start = n - 1;
+    if (lo !== null) {
+      start = toIndex(lo, "invalid start index");
+      if (start < 0) start += n;
+    }
+    if (start >= n) start = n - 1;
+    end = -1;
+    if (hi !== null) {
+      end = toIndex(hi, "invalid end index");
+      if (end < 0) end += n;
+    }
+    if (end < -1) end = -1;
     if (start < end) start = end; // empty result
   }
   return [start, end, step];
-}
-
-function clampIdx(i: number, n: number, min: number, max: number): number {
-  if (i < 0) i += n;
-  return i < min ? min : i > max ? max : i;
 }
 
 export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
