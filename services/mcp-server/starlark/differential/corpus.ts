@@ -389,6 +389,11 @@ export const CORPUS: CorpusCase[] = [
     src: main(`return [float("1_000.5"), float("0x1p4")]`),
   },
   { name: "unknown conversion of a non-ASCII byte", src: main(`return "%é" % 1`) },
+  { name: "index beyond 32 bits", src: main(`return [1][1 << 70]`) },
+  {
+    name: "empty sequence times a huge count",
+    src: main(`return [() * (1 << 70), "" * (1 << 70)]`),
+  },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },

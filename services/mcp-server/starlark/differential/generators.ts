@@ -648,3 +648,124 @@ export const mutationProgram: fc.Arbitrary<string> = fc.tuple(
       "\nreturn out",
   )
 );
+
+const paramList = fc.constantFrom(
+  "",
+  "a",
+  "a, b",
+  "a, b=2",
+  "a=1, b=2",
+  "*args",
+  "a, *args",
+  "**kw",
+  "a, **kw",
+  "a, *args, **kw",
+  "a, *, b",
+  "a, *, b=3",
+  "*, b",
+  "a, b=2, *args, c, d=4, **kw",
+  "*args, b",
+  "a, *args, b=5",
+);
+const callArgs = fc.array(
+  fc.constantFrom(
+    "1",
+    "2",
+    "3",
+    "a=10",
+    "b=20",
+    "c=30",
+    "d=40",
+    "e=50",
+    "*[7, 8]",
+    "*()",
+    "**{}",
+    '**{"b": 9}',
+    '**{"z": 1}',
+    "*[1]",
+    '**{"a": 1}',
+  ),
+  { maxLength: 4 },
+);
+
+/** Parameter binding: definitions with every parameter kind, called in every argument style. */
+export const callBindingProgram: fc.Arbitrary<string> = fc.tuple(paramList, callArgs).map((
+  [params, args],
+) => {
+  // Positional before keyword before **: keep the call syntactically valid most of the time.
+  const order = (a: string) =>
+    a.startsWith("**") ? 3 : a.startsWith("*") ? 1 : a.includes("=") ? 2 : 0;
+  const sorted = [...args].sort((x, y) => order(x) - order(y));
+  const names = params.split(",").map((p) => p.trim().replace(/^\*+/, "").replace(/=.*/, ""))
+    .filter((n) => n !== "");
+  return `def f(${params}):\n    return [${names.join(", ")}]\n\n` +
+    program(`return repr(f(${sorted.join(", ")}))`);
+});
+
+const richValue: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    valuePool,
+    fc.array(tie("v"), { maxLength: 3 }).map((xs) => `[${xs.join(", ")}]`),
+    fc.array(tie("v"), { maxLength: 3 }).map((xs) =>
+      `(${xs.join(", ")}${xs.length === 1 ? "," : ""})`
+    ),
+    fc.array(
+      fc.tuple(fc.constantFrom('"a"', '"b"', "1", "2.0", "None", "(1,)", "True"), tie("v")),
+      {
+        maxLength: 2,
+      },
+    ).map((kvs) => `{${kvs.map(([k, v]) => `${k}: ${v}`).join(", ")}}`),
+  ),
+})).v;
+
+/**
+ * Operators, comparisons and conversions over nested values of mixed types. (No `hash()` or
+ * dict `|`: Debian's starlark-go predates hashing non-strings and dict union.)
+ */
+export const valueOpsProgram: fc.Arbitrary<string> = fc.tuple(
+  richValue,
+  richValue,
+  fc.constantFrom(
+    "x == y",
+    "x != y",
+    "x < y",
+    "x <= y",
+    "x > y",
+    "x in y",
+    "x not in y",
+    "x + y",
+    "x * y",
+    "x % y",
+    "x - y",
+    "x & y",
+    "x // y",
+    "x / y",
+    "-x",
+    "not x",
+    "sorted([x, y])",
+    "{x: 1, y: 2}",
+    "len(x)",
+    "str(x)",
+    "bool(x)",
+    "list(x)",
+    "tuple(x)",
+    "dict(x)",
+    "[x, y][1:]",
+    "x[0]",
+    "x[-1]",
+    "x[y]",
+    "x[1:]",
+    "max(x, y)",
+    "min([x, y])",
+    "x if y else y",
+    "type(x)",
+    "json.encode(x)",
+    "repr(x)",
+    "str(y)",
+    "x and y",
+    "x or y",
+    "{k: v for k, v in x.items()}",
+    "[e for e in x]",
+  ),
+).map(([x, y, op]) => program(`x = ${x}\ny = ${y}\nreturn repr(${op})`));

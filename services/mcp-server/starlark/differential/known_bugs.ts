@@ -22,6 +22,8 @@ export const KNOWN_BUGS: Record<string, string> = {
   "json errors name the module": "BUGS.md 17",
   "pop from an empty dict with an unhashable key": "BUGS.md 18",
   "float() parses like strconv.ParseFloat": "BUGS.md 19",
+  "index beyond 32 bits": "BUGS.md 21",
+  "empty sequence times a huge count": "BUGS.md 22",
   "unknown conversion of a non-ASCII byte": "BUGS.md 20",
 };
 
@@ -47,6 +49,11 @@ export const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [
     bug: "BUGS.md 14",
   },
   { pattern: /\{\}\n[^]*x\.(pop|get|setdefault)\(/, bug: "BUGS.md 18" },
+  { pattern: /y = [^\n]*1 << 70[^]*x\[y\]|\[-?\(?1 << 70\)?\]/, bug: "BUGS.md 21" },
+  {
+    pattern: /x = (\(\)|\[\]|""|1 << 70)\n\s*y = (\(\)|\[\]|""|1 << 70)\n[^]*x \* y/,
+    bug: "BUGS.md 22",
+  },
   { pattern: /float\("[^"]*[_xXpP]/, bug: "BUGS.md 19" },
   { pattern: /%[^\x00-\x7f]/, bug: "BUGS.md 20" },
   { pattern: /split\(.*None|sorted\(.*, (?!reverse=|key=lambda)/, bug: "BUGS.md 14" },

@@ -10,6 +10,7 @@ import { difference, fromGo, fromOurs } from "./compare.ts";
 import {
   arithmeticProgram,
   builtinCallProgram,
+  callBindingProgram,
   collectionProgram,
   floatFormatProgram,
   formatProgram,
@@ -18,6 +19,7 @@ import {
   numberParseProgram,
   stringProgram,
   syntaxProgram,
+  valueOpsProgram,
 } from "./generators.ts";
 import { evaluatorMissing } from "./readiness.ts";
 import { knownBug } from "./known_bugs.ts";
@@ -58,6 +60,18 @@ const properties: {
     name: "list and dict mutation sequences",
     programs: mutationProgram,
     numRuns: 200,
+    compareMessages: true,
+  },
+  {
+    name: "parameter binding in every call style",
+    programs: callBindingProgram,
+    numRuns: 300,
+    compareMessages: true,
+  },
+  {
+    name: "operators over nested values of mixed types",
+    programs: valueOpsProgram,
+    numRuns: 400,
     compareMessages: true,
   },
   // Argument-error texts differ in known ways (BUGS.md 15-17): compare outcomes and values only.
