@@ -188,10 +188,15 @@ function repeat(seq: Value, n: number | bigint, th: Thread, op: string, x: Value
   ) {
     throw new EvalError(`unknown binary op: ${typeName(x)} ${op} ${typeName(y)}`);
   }
-  if (typeof n === "bigint" || n > 2147483647 || n < -2147483648) {
+  const empty = typeof seq === "string"
+    ? seq === ""
+    : seq instanceof Bytes
+    ? seq.s === ""
+    : seq.elems.length === 0;
+  if (!empty && (typeof n === "bigint" || n > 2147483647 || n < -2147483648)) {
     throw new EvalError(`repeat count ${n} too large`);
   }
-  if (n <= 0) {
+  if (empty || n <= 0) {
     return typeof seq === "string"
       ? ""
       : seq instanceof List
@@ -200,17 +205,20 @@ function repeat(seq: Value, n: number | bigint, th: Thread, op: string, x: Value
       ? new Bytes("")
       : new Tuple([]);
   }
+  const count = n as number; // in int32 range here
   const len = typeof seq === "string"
     ? seq.length
     : seq instanceof Bytes
     ? seq.s.length
     : seq.elems.length;
-  const total = len * n;
+  const total = len * count;
   th.checkAlloc(typeof seq === "string" || seq instanceof Bytes ? total : total * 8);
-  if (total >= MAX_ALLOC) throw new EvalError(`excessive repeat (${len} * ${n} elements)`);
+  // hard caps whatever the budgets (starlark-go's is 2^30): 2^27 bytes, 2^24 list elements
+  const cap = typeof seq === "string" || seq instanceof Bytes ? MAX_ALLOC >> 1 : MAX_ALLOC >> 4;
+  if (total >= cap) throw new EvalError(`excessive repeat (${len} * ${count} elements)`);
   th.charge(total >> 4);
-  if (typeof seq === "string") return seq.repeat(n);
-  if (seq instanceof Bytes) return new Bytes(seq.s.repeat(n));
+  if (typeof seq === "string") return seq.repeat(count);
+  if (seq instanceof Bytes) return new Bytes(seq.s.repeat(count));
   const out: Value[] = new Array(total);
   for (let i = 0; i < total; i++) out[i] = seq.elems[i % len];
   return seq instanceof List ? new List(out) : new Tuple(out);

@@ -192,8 +192,10 @@ export function getIndex(x: Value, y: Value): Value {
     if (custom) return custom.call(x, y);
     throw new EvalError(`unhandled index operation ${typeName(x)}[${typeName(y)}]`);
   }
-  if (typeof y !== "number") {
-    if (typeof y === "bigint") throw outOfRange(Number(y), n, typeName(x));
+  if (typeof y !== "number" || y > 2147483647 || y < -2147483648) {
+    if (typeof y === "number" || typeof y === "bigint") {
+      throw new EvalError(`${typeName(x)} index: ${y} out of range`);
+    }
     throw new EvalError(`${typeName(x)} index: got ${typeName(y)}, want int`);
   }
   let i = y;
