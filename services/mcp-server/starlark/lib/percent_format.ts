@@ -61,10 +61,10 @@ export function interpolate(format: string, x: Value, th: Thread): string {
     format = format.slice(size);
     switch (c) {
       case "s":
-        buf += str(arg, th.maxBytes);
+        buf += str(arg, th.maxBytes, th);
         break;
       case "r":
-        buf += repr(arg, th.maxBytes);
+        buf += repr(arg, th.maxBytes, th);
         break;
       case "d":
       case "i":

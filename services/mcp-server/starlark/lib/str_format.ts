@@ -100,8 +100,8 @@ export function strFormat(th: Thread, format: string, args: Value[], kwargs: Kwa
     if (spec !== "") {
       throw new EvalError(`format spec features not supported in replacement fields: ${spec}`);
     }
-    if (conv === "s") buf += str(arg, th.maxBytes);
-    else if (conv === "r") buf += repr(arg, th.maxBytes);
+    if (conv === "s") buf += str(arg, th.maxBytes, th);
+    else if (conv === "r") buf += repr(arg, th.maxBytes, th);
     else throw new EvalError(`format: unknown conversion ${JSON.stringify(conv)}`);
     th.checkAlloc(buf.length);
   }

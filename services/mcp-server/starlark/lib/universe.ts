@@ -403,7 +403,7 @@ const B: [string, NativeFn][] = [
   }],
   ["repr", (th, a, k) => {
     const [x] = positional("repr", a, k, 1, 1);
-    const s = repr(x, th.maxBytes);
+    const s = repr(x, th.maxBytes, th);
     th.charge(s.length >> 6);
     return s;
   }],
@@ -469,7 +469,7 @@ const B: [string, NativeFn][] = [
       }
       return out;
     }
-    const s = str(x, th.maxBytes);
+    const s = str(x, th.maxBytes, th);
     th.charge(s.length >> 6);
     return s;
   }],

@@ -79,12 +79,17 @@ export function quote(s: string, prefix = ""): string {
 /** Hard cap on the text of one str()/repr(), whatever the budgets. */
 const MAX_REPR = 1 << 27;
 
-export function str(v: Value, limit = MAX_REPR): string {
-  return typeof v === "string" ? v : repr(v, limit);
+/** Step/time accounting while building text (a Thread). */
+interface Meter {
+  charge(n: number): void;
+}
+
+export function str(v: Value, limit = MAX_REPR, meter?: Meter): string {
+  return typeof v === "string" ? v : repr(v, limit, meter);
 }
 
 /** repr(v); fails with a max_bytes LimitError once the text would exceed `limit` bytes. */
-export function repr(v: Value, limit = MAX_REPR): string {
+export function repr(v: Value, limit = MAX_REPR, meter?: Meter): string {
   switch (typeof v) {
     case "string":
       return quote(v);
@@ -96,7 +101,7 @@ export function repr(v: Value, limit = MAX_REPR): string {
       return v ? "True" : "False";
   }
   if (v === null) return "None";
-  const out = new Sink(Math.min(limit, MAX_REPR));
+  const out = new Sink(Math.min(limit, MAX_REPR), meter);
   writeValue(out, v, []);
   return out.parts.join("");
 }
@@ -105,9 +110,11 @@ export function repr(v: Value, limit = MAX_REPR): string {
 class Sink {
   parts: string[] = [];
   size = 0;
-  constructor(readonly limit: number) {}
+  constructor(readonly limit: number, readonly meter?: Meter) {}
   push(...xs: string[]): void {
     for (const x of xs) {
+      // one step per 64 pieces: long conversions hit the step and time budgets
+      if (this.meter !== undefined && (this.parts.length & 63) === 0) this.meter.charge(1);
       this.size += x.length;
       if (this.size > this.limit) {
         throw new LimitError(
