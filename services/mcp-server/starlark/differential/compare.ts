@@ -13,6 +13,9 @@ export interface Outcome {
   value?: unknown;
   errorClass?: string;
   message?: string;
+  /** Position of a runtime error: the innermost frame in the program. */
+  line?: number;
+  col?: number;
   steps: number;
 }
 
@@ -38,21 +41,32 @@ export function errorClassOf(code: ErrorCode): string {
 }
 
 export function fromGo(result: GoResult): Outcome {
-  return result.ok ? { ok: true, value: result.value, steps: result.steps } : {
+  if (result.ok) return { ok: true, value: result.value, steps: result.steps };
+  const outcome: Outcome = {
     ok: false,
     errorClass: result.errorClass,
     message: result.message,
     steps: result.steps,
   };
+  if (result.errorClass === "runtime") {
+    Object.assign(outcome, { line: result.line, col: result.col });
+  }
+  return outcome;
 }
 
 export function fromOurs(result: RunResult): Outcome {
-  return result.ok ? { ok: true, value: result.value, steps: result.steps } : {
+  if (result.ok) return { ok: true, value: result.value, steps: result.steps };
+  const errorClass = errorClassOf(result.error.code);
+  const outcome: Outcome = {
     ok: false,
-    errorClass: errorClassOf(result.error.code),
+    errorClass,
     message: result.error.message,
     steps: result.error.steps,
   };
+  if (errorClass === "runtime") {
+    Object.assign(outcome, { line: result.error.line, col: result.error.col });
+  }
+  return outcome;
 }
 
 /**
@@ -90,7 +104,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function difference(
   ours: Outcome,
   go: Outcome,
-  options: { compareMessages?: boolean | "static" } = {},
+  options: { compareMessages?: boolean | "static"; comparePositions?: boolean } = {},
 ): string | undefined {
   if (ours.ok !== go.ok || ours.errorClass !== go.errorClass) {
     return `outcome differs: ours ${describe(ours)}; go ${describe(go)}`;
@@ -105,6 +119,12 @@ export function difference(
     return `message differs: ours ${JSON.stringify(ours.message)}; go ${
       JSON.stringify(go.message)
     }`;
+  }
+  if (
+    !ours.ok && options.comparePositions && go.line !== undefined &&
+    (ours.line !== go.line || ours.col !== go.col)
+  ) {
+    return `error position differs: ours ${ours.line}:${ours.col}; go ${go.line}:${go.col} (${go.message})`;
   }
   return undefined;
 }

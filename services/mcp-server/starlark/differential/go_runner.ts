@@ -16,6 +16,9 @@ export interface GoResult {
   /** syntax | resolve | runtime | steps | timeout | conversion | panic (starlark-go crashed) */
   errorClass?: string;
   message?: string;
+  /** Runtime errors: position in the innermost frame that is program code. */
+  line?: number;
+  col?: number;
   steps: number;
   /** In-process execution time in nanoseconds (parse to result, no process start). */
   ns: number;

@@ -49,6 +49,8 @@ type result struct {
 	Repr       *string         `json:"repr,omitempty"`
 	ErrorClass string          `json:"errorClass,omitempty"`
 	Message    string          `json:"message,omitempty"`
+	Line       int32           `json:"line,omitempty"` // innermost frame in the program
+	Col        int32           `json:"col,omitempty"`
 	Steps      uint64          `json:"steps"`
 	Ns         int64           `json:"ns"`
 }
@@ -164,7 +166,15 @@ func failure(err error) result {
 		case "Starlark computation cancelled: timeout":
 			return result{ErrorClass: "timeout", Message: msg}
 		}
-		return result{ErrorClass: "runtime", Message: msg}
+		res := result{ErrorClass: "runtime", Message: msg}
+		// The innermost frame that is program code (built-ins report "<builtin>").
+		for i := 0; i < len(eval.CallStack); i++ {
+			if pos := eval.CallStack.At(i).Pos; pos.Filename() == "<program>" {
+				res.Line, res.Col = pos.Line, pos.Col
+				break
+			}
+		}
+		return res
 	}
 	return result{ErrorClass: "runtime", Message: err.Error()}
 }
