@@ -32,6 +32,9 @@ export interface GoRequest {
 
 const SOURCES = ["main.go", "math.go"];
 
+/** Import paths of starlark-go's json module, oldest layout first. */
+const JSON_PACKAGES = ["go.starlark.net/starlarkjson", "go.starlark.net/lib/json"];
+
 function goPath(): string {
   return Deno.env.get("STARLARK_GOPATH") ?? "/usr/share/gocode";
 }
@@ -60,8 +63,24 @@ export function goRunnerMissing(): string | undefined {
   return undefined;
 }
 
-async function sourcesHash(dir: string): Promise<string> {
-  const parts: Uint8Array[] = [];
+function jsonPackage(): string {
+  for (const pkg of JSON_PACKAGES) {
+    try {
+      Deno.statSync(`${goPath()}/src/${pkg}`);
+      return pkg;
+    } catch {
+      // try the next layout
+    }
+  }
+  return JSON_PACKAGES[0];
+}
+
+function jsonModuleSource(pkg: string): string {
+  return `package main\n\nimport starlarkjson "${pkg}"\n\nvar jsonModule = starlarkjson.Module\n`;
+}
+
+async function sourcesHash(dir: string, extra: string): Promise<string> {
+  const parts: Uint8Array[] = [new TextEncoder().encode(extra)];
   for (const name of SOURCES) parts.push(await Deno.readFile(`${dir}/${name}`));
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
@@ -86,18 +105,26 @@ export async function buildGoRunner(): Promise<string> {
   const cache = Deno.env.get("STARLARK_GORUNNER_CACHE") ??
     `${Deno.env.get("TMPDIR") ?? "/tmp"}/starlark-gorunner`;
   await Deno.mkdir(cache, { recursive: true });
-  const binary = `${cache}/gorunner-${await sourcesHash(srcDir)}`;
+  const jsonGo = jsonModuleSource(jsonPackage());
+  const hash = await sourcesHash(srcDir, jsonGo);
+  const binary = `${cache}/gorunner-${hash}`;
   try {
     await Deno.stat(binary);
     return binary;
   } catch {
     // not built yet
   }
-  // Parallel test files may build at once: each writes its own file, then renames atomically.
-  const partial = `${binary}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}`;
+  // Parallel test files may build at once: each stages its own copy and binary, then renames
+  // the binary atomically.
+  const unique = `${Deno.pid}.${crypto.randomUUID().slice(0, 8)}`;
+  const partial = `${binary}.${unique}`;
+  const stage = `${cache}/src-${hash}.${unique}`;
+  await Deno.mkdir(stage, { recursive: true });
+  for (const name of SOURCES) await Deno.copyFile(`${srcDir}/${name}`, `${stage}/${name}`);
+  await Deno.writeTextFile(`${stage}/jsonmod.go`, jsonGo);
   const out = await new Deno.Command("go", {
     args: ["build", "-o", partial, "."],
-    cwd: srcDir,
+    cwd: stage,
     env: {
       GO111MODULE: "off", // GOPATH mode: imports come from Debian's sources, no network
       GOPATH: goPath(),
@@ -107,6 +134,7 @@ export async function buildGoRunner(): Promise<string> {
     stdout: "piped",
     stderr: "piped",
   }).output();
+  await Deno.remove(stage, { recursive: true });
   if (!out.success) {
     throw new Error(
       `Cannot build the Go reference runner: ${new TextDecoder().decode(out.stderr)}`,

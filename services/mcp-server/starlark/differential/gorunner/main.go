@@ -33,7 +33,6 @@ import (
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarkjson"
 	"go.starlark.net/syntax"
 )
 
@@ -183,7 +182,7 @@ func predeclared() starlark.StringDict {
 	d := starlark.StringDict{
 		"abs":  starlark.NewBuiltin("abs", abs),
 		"sum":  starlark.NewBuiltin("sum", sum),
-		"json": starlarkjson.Module,
+		"json": jsonModule,
 		"math": mathModule(),
 	}
 	for name, v := range starlark.Universe {
