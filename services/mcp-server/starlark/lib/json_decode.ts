@@ -1,0 +1,204 @@
+/** json.decode: JSON text → Starlark values (exact big ints; offsets in error messages). */
+import { EvalError } from "../errors.ts";
+import type { Thread } from "../thread.ts";
+import { encodeRune, utf8Decode, utf8Encode } from "../values/bytes_text.ts";
+import { typeName } from "../values/ops.ts";
+import { Dict, Float, List, normInt, type Value } from "../values/value.ts";
+
+class Failure {
+  constructor(readonly msg: string) {}
+}
+
+function goQ(b: string): string {
+  // Go %q of a byte
+  if (b === "'") return "'\\''";
+  return "'" + (b === "\\" ? "\\\\" : b) + "'";
+}
+
+export function decode(th: Thread, s: string): Value {
+  let i = 0;
+  const fail = (msg: string): never => {
+    throw new Failure(msg);
+  };
+  const skipSpace = (): boolean => {
+    for (; i < s.length; i++) {
+      const b = s[i];
+      if (b !== " " && b !== "\t" && b !== "\n" && b !== "\r") return true;
+    }
+    return false;
+  };
+  const next = (): string => (skipSpace() ? s[i] : fail("unexpected end of file"));
+  const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
+  const parse = (): Value => {
+    th.step();
+    let b = next();
+    switch (b) {
+      case '"': {
+        // fast path: no escapes, control characters or non-ASCII before the closing quote
+        const close = s.indexOf('"', i + 1);
+        if (close > 0) {
+          const seg = s.slice(i + 1, close);
+          // deno-lint-ignore no-control-regex
+          if (!/[\\\x00-\x1f\x80-\xff]/.test(seg)) {
+            i = close + 1;
+            return seg;
+          }
+        }
+        let j = i + 1;
+        let out = "";
+        let closed = false;
+        while (j < s.length) {
+          const c = s[j];
+          if (c === '"') {
+            closed = true;
+            j++;
+            break;
+          }
+          if (c === "\\") {
+            const e = s[j + 1];
+            if (e === undefined) break;
+            const simple: Record<string, string> = {
+              '"': '"',
+              "\\": "\\",
+              "/": "/",
+              b: "\b",
+              f: "\f",
+              n: "\n",
+              r: "\r",
+              t: "\t",
+            };
+            if (e in simple) {
+              out += simple[e];
+              j += 2;
+              continue;
+            }
+            if (e === "u") {
+              const h = s.slice(j + 2, j + 6);
+              if (!/^[0-9a-fA-F]{4}$/.test(h)) {
+                fail("invalid character in \\u hexadecimal character escape");
+              }
+              let cp = parseInt(h, 16);
+              j += 6;
+              if (cp >= 0xd800 && cp < 0xdc00 && s[j] === "\\" && s[j + 1] === "u") {
+                const h2 = s.slice(j + 2, j + 6);
+                const lo = parseInt(h2, 16);
+                if (/^[0-9a-fA-F]{4}$/.test(h2) && lo >= 0xdc00 && lo < 0xe000) {
+                  cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                  j += 6;
+                }
+              }
+              out += encodeRune(cp);
+              continue;
+            }
+            fail(`invalid character ${goQ(e)} in string escape code`);
+          }
+          if (c < " ") fail(`invalid character ${goQ(c)} in string literal`);
+          out += c;
+          j++;
+        }
+        if (!closed) fail("unclosed string literal");
+        i = j;
+        // invalid UTF-8 becomes U+FFFD, as with encoding/json
+        return utf8Encode(utf8Decode(out));
+      }
+      case "n":
+        if (s.startsWith("null", i)) {
+          i += 4;
+          return null;
+        }
+        break;
+      case "t":
+        if (s.startsWith("true", i)) {
+          i += 4;
+          return true;
+        }
+        break;
+      case "f":
+        if (s.startsWith("false", i)) {
+          i += 5;
+          return false;
+        }
+        break;
+      case "[": {
+        const elems: Value[] = [];
+        i++;
+        b = next();
+        if (b !== "]") {
+          for (;;) {
+            elems.push(parse());
+            b = next();
+            if (b !== ",") {
+              if (b !== "]") fail(`got ${goQ(b)}, want ',' or ']'`);
+              break;
+            }
+            i++;
+          }
+        }
+        i++;
+        return new List(elems);
+      }
+      case "{": {
+        const d = new Dict();
+        i++;
+        b = next();
+        if (b !== "}") {
+          for (;;) {
+            const key = parse();
+            if (typeof key !== "string") fail(`got ${typeName(key)} for object key, want string`);
+            b = next();
+            if (b !== ":") fail(`after object key, got ${goQ(b)}, want ':' `);
+            i++;
+            const v = parse();
+            const old = d.map.get(key);
+            if (old) old[1] = v;
+            else d.map.set(key, [key, v]);
+            b = next();
+            if (b !== ",") {
+              if (b !== "}") fail(`in object, got ${goQ(b)}, want ',' or '}'`);
+              break;
+            }
+            i++;
+          }
+        }
+        i++;
+        return d;
+      }
+      default:
+        if (isDigit(b) || b === "-") {
+          let isFloat = false;
+          let j = i + 1;
+          for (; j < s.length; j++) {
+            const c = s[j];
+            if (isDigit(c)) continue;
+            if (c === "." || c === "e" || c === "E" || c === "+" || c === "-") isFloat = true;
+            else break;
+          }
+          const num = s.slice(i, j);
+          i = j;
+          const digits = num[0] === "-" ? num.slice(1) : num;
+          if (digits === "" || (digits[0] === "0" && digits.length > 1 && isDigit(digits[1]))) {
+            fail(`invalid number: ${num}`);
+          }
+          if (isFloat) {
+            if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(num)) {
+              fail(`invalid number: ${num}`);
+            }
+            return new Float(Number(num));
+          }
+          if (!/^-?\d+$/.test(num)) fail(`invalid number: ${num}`);
+          return normInt(BigInt(num));
+        }
+    }
+    return fail(`unexpected character ${goQ(b)}`);
+  };
+  try {
+    const x = parse();
+    if (skipSpace()) fail(`unexpected character ${goQ(s[i])} after value`);
+    return x;
+  } catch (e) {
+    if (e instanceof Failure) throw new EvalError(`json.decode: at offset ${i}, ${e.msg}`);
+    throw e;
+  }
+}
+
+/** Go encoding/json.Indent over a binary string. */
