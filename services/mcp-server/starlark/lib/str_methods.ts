@@ -78,7 +78,7 @@ function runeTest(recv: Value, pred: (ch: string, r: number) => boolean): boolea
 const isLowerCh = (c: string) => /\p{Ll}/u.test(c);
 /** starlark-go's isCasedRune: a-z, A-Z, or unicode.SimpleFold(r) != r. */
 const isCased = (c: string) =>
-  /[a-zA-Z]/.test(c) ||
+  /[a-zA-Z]/.test(c) || c === "\u00df" || // ß folds to ẞ (a case orbit)
   (c !== "\u0130" && c !== "\u0131" && (simpleCase(c, false) !== c || simpleCase(c, true) !== c));
 /** unicode.ToTitle: differs from upper case only for a few digraphs. */
 const TITLE: Record<string, string> = {
