@@ -425,6 +425,10 @@ export const CORPUS: CorpusCase[] = [
     name: "empty sequence times a huge count",
     src: main(`return [() * (1 << 70), "" * (1 << 70)]`),
   },
+  {
+    name: "sharp s is a cased rune",
+    src: main(`return ["ßa".title(), "ß".islower(), "ß".upper()]`),
+  },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },
