@@ -769,3 +769,34 @@ export const valueOpsProgram: fc.Arbitrary<string> = fc.tuple(
     "[e for e in x]",
   ),
 ).map(([x, y, op]) => program(`x = ${x}\ny = ${y}\nreturn repr(${op})`));
+
+const closureSnippet = fc.constantFrom(
+  "fs = [lambda: i for i in range(3)]\nout.append([f() for f in fs])",
+  "def mk(n):\n    return lambda x: x + n\nout.append([mk(k)(10) for k in range(3)])",
+  "acc = []\ndef push(v):\n    acc.append(v)\n    return len(acc)\nout.append([push(1), push(2), acc])",
+  "def outer():\n    y = [0]\n    def inc():\n        y[0] += 1\n        return y[0]\n    return [inc(), inc()]\nout.append(outer())",
+  "G.append(1)",
+  'D["k"] = 2',
+  "def f(x=G):\n    return x\nout.append(f())",
+  "out.append(sorted(G + [3, 1], key=lambda v: -v))",
+  'def g(*a, **k):\n    return [a, sorted(k.items())]\nout.append(g(1, *[2], z=3, **{"y": 4}))',
+  "h = lambda *a: len(a)\nout.append(h(*range(4)))",
+  "out.append([x for x in [1, 2, 3] if x != N])",
+  "out.append({k: [v for v in range(k)] for k in range(N)})",
+  "def r(n):\n    return n if n < 1 else r(n - 1)\nout.append(r(2))",
+  "out.append(type(lambda: 0) == type(len))",
+  "out.append(str(lambda: 0))",
+  'out.append([getattr(G, "append") != None, hasattr(D, "keys")])',
+  "for k in D:\n    D[k] = 1",
+  "for v in G:\n    out.append(v)\n    if v > N:\n        break",
+  "def gen():\n    return [(i, j) for i in range(N) for j in range(i)]\nout.append(gen())",
+);
+
+/** Closures, defaults, frozen globals and mutation during iteration. */
+export const closureProgram: fc.Arbitrary<string> = fc.tuple(
+  fc.array(closureSnippet, { minLength: 1, maxLength: 4 }),
+  fc.integer({ min: 0, max: 3 }),
+).map(([snippets, n]) =>
+  `G = [5, 6]\nD = {"a": 1}\nN = ${n}\n` +
+  program("out = []\n" + snippets.join("\n") + "\nreturn out")
+);

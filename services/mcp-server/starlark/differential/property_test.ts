@@ -11,6 +11,7 @@ import {
   arithmeticProgram,
   builtinCallProgram,
   callBindingProgram,
+  closureProgram,
   collectionProgram,
   floatFormatProgram,
   formatProgram,
@@ -77,6 +78,12 @@ const properties: {
     name: "parameter binding in every call style",
     programs: callBindingProgram,
     numRuns: 300,
+    compare: { compareMessages: true },
+  },
+  {
+    name: "closures, defaults, frozen globals, mutation during iteration",
+    programs: closureProgram,
+    numRuns: 200,
     compare: { compareMessages: true },
   },
   {
