@@ -1,6 +1,13 @@
 /** Error types shared by every stage of the interpreter. */
 import type { ErrorCode, ErrorKind } from "./api_types.ts";
 
+/** Identifiers are held as UTF-8 byte strings; decode messages built from them (text stays). */
+function bytesToText(msg: string): string {
+  for (let i = 0; i < msg.length; i++) if (msg.charCodeAt(i) > 0xff) return msg;
+  if (!/[\x80-\xff]/.test(msg)) return msg;
+  return new TextDecoder().decode(Uint8Array.from(msg, (c) => c.charCodeAt(0)));
+}
+
 /** A position-carrying error from the scanner, parser or resolver ("<file>:line:col: msg"). */
 export class StarlarkError extends Error {
   readonly kind: ErrorKind;
@@ -15,6 +22,7 @@ export class StarlarkError extends Error {
     msg: string,
     pos: { filename: string; line: number; col: number },
   ) {
+    msg = bytesToText(msg);
     super(`${pos.filename}:${pos.line}:${pos.col}: ${msg}`);
     this.name = "StarlarkError";
     this.kind = kind;

@@ -189,7 +189,7 @@ export function wrapHost(
     // a namespace: plain object of functions (and nested namespaces or data)
     const members = new Map<string, Value>();
     for (const [k, x] of Object.entries(v as object)) {
-      members.set(k, wrapHost(`${name}.${k}`, x, makeFn, limits));
+      members.set(utf8Encode(k), wrapHost(`${name}.${k}`, x, makeFn, limits));
     }
     return new Module(name, members);
   }

@@ -6,7 +6,7 @@ import type { Budgets, JsonData, RunErrorInfo, RunResult } from "../api_types.ts
 import { EvalError, LimitError, StarlarkError } from "../errors.ts";
 import { fromHost, toHost, wrapHost } from "../host.ts";
 import { Thread } from "../thread.ts";
-import { utf8Decode } from "../values/bytes_text.ts";
+import { utf8Decode, utf8Encode } from "../values/bytes_text.ts";
 import { Builtin, Fn, type NativeFn, type Value } from "../values/value.ts";
 import { callValue } from "./call.ts";
 import type { CompiledProgram } from "./compiler.ts";
@@ -54,7 +54,7 @@ export interface AttemptOptions {
 /** A host function failed; carries the thrown value. */
 export class HostError extends EvalError {
   constructor(name: string, message: string, cause: unknown) {
-    super(`${name}: ${message}`, "host_error", "host");
+    super(utf8Encode(`${name}: ${message}`), "host_error", "host"); // messages are byte strings
     this.cause = cause;
   }
 }
@@ -140,14 +140,22 @@ export function attempt(
     const strict = { int64: false, code: "host_argument_not_convertible" as const };
     const jsArgs = args.map((a, i) => toHost(a, limits, `${name} argument ${i + 1}`, strict));
     const jsKw: Record<string, JsonData> = {};
-    for (const [k, v] of kwargs ?? []) jsKw[k] = toHost(v, limits, `${name} argument ${k}`, strict);
+    for (const [k, v] of kwargs ?? []) {
+      const key = utf8Decode(k); // names are byte strings; hosts see text
+      Object.defineProperty(jsKw, key, {
+        value: toHost(v, limits, `${name} argument ${key}`, strict),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
     const out = bridge.call(t.hostCalls - 1, name, jsArgs, jsKw);
     if (!out.ok) throw new HostError(name, describe(out.value), out.value);
     return fromHost(out.value, limits, `${name} result`);
   };
   try {
     th.predeclared = new Map(
-      opts.names.map((n) => [n, wrapHost(n, opts.predeclared[n], makeFn, limits)]),
+      opts.names.map((n) => [utf8Encode(n), wrapHost(n, opts.predeclared[n], makeFn, limits)]),
     );
     const globals = execProgram(prog, th);
     let result: Value = null;

@@ -1,6 +1,7 @@
 /** Parse → resolve → compile → execute a module (internal entry used by run.ts and tests). */
 import { EvalError, type StarlarkError } from "../errors.ts";
 import { makeUniverse } from "../lib/universe.ts";
+import { utf8Encode } from "../values/bytes_text.ts";
 import { parseFile } from "../syntax/parser.ts";
 import { resolveFile } from "../syntax/resolver.ts";
 import type { Thread } from "../thread.ts";
@@ -36,7 +37,7 @@ export function compileSourceAll(
 ): { program?: CompiledProgram; errors: StarlarkError[] } {
   const filename = opts.filename ?? "<program>";
   const file = parseFile(src, filename);
-  const pre = new Set(opts.predeclared ?? []);
+  const pre = new Set([...(opts.predeclared ?? [])].map(utf8Encode));
   const u = universe();
   const errors = resolveFile(file, {
     isPredeclared: (n) => pre.has(n),

@@ -241,7 +241,7 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
       }
       let id = "";
       while (peek() !== "" && isIdentPart(String.fromCodePoint(src.codePointAt(i)!))) id += adv();
-      push(KEYWORDS.has(id) ? id : "ident", id, l, cl);
+      push(KEYWORDS.has(id) ? id : "ident", KEYWORDS.has(id) ? id : utf8Encode(id), l, cl);
       continue;
     }
     if (isDigit(c) || (c === "." && isDigit(peek(1)))) {

@@ -18,9 +18,10 @@ export function utf8Encode(text: string): string {
   return bytesToBinary(enc.encode(text));
 }
 
-/** Binary string → Unicode text; invalid UTF-8 becomes U+FFFD. */
+/** Binary string → Unicode text; invalid UTF-8 becomes U+FFFD. Text (chars > 0xFF) is kept. */
 export function utf8Decode(bin: string): string {
   if (isAscii(bin)) return bin;
+  for (let i = 0; i < bin.length; i++) if (bin.charCodeAt(i) > 0xff) return bin;
   return dec.decode(binaryToBytes(bin));
 }
 
