@@ -210,6 +210,24 @@ test("max_depth bounds the final value, host arguments and host results", async 
   );
 });
 
+test("max_bytes bounds host arguments and host results", async () => {
+  const big = () => "x".repeat(4 * MiB);
+  const echo = (_a: unknown[], kw: Record<string, unknown>) => (kw.v as string).length;
+  const budgets = { maxBytes: MiB };
+  const result = await run(main("s = big()\nreturn len(s)"), { predeclared: { big }, budgets });
+  assert.equal(codeOf(result), "max_bytes");
+  const arg = await run(main('return echo(v="y" * (2 * 1024 * 1024))'), {
+    predeclared: { echo },
+    budgets: { maxBytes: 4 * MiB },
+  });
+  assert.equal(codeOf(arg), "ok (2097152)");
+  const tooBig = await run(main('return echo(v="y" * (2 * 1024 * 1024))'), {
+    predeclared: { echo },
+    budgets: { maxBytes: MiB },
+  });
+  assert.equal(codeOf(tooBig), "max_bytes");
+});
+
 test("max_bytes: a result of exactly maxBytes passes, one byte more fails", async () => {
   const src = (n: number) => main(`return "x" * ${n}`);
   // compact JSON of a string of n ASCII bytes is n + 2 bytes
