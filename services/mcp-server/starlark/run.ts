@@ -90,12 +90,20 @@ export async function run(program: Program | string, options: RunOptions = {}): 
   const log: HostOutcome[] = [];
   const causes: unknown[] = [];
   let replayed = 0;
+  let spare: Worker | null = null;
   for (;;) {
     let pending: Promise<HostOutcome> | null = null;
     const elapsed = now() - start;
-    if (elapsed > timeoutMs) return timeoutResult(0);
+    if (elapsed > timeoutMs) {
+      spare?.terminate();
+      return timeoutResult(0);
+    }
     try {
-      return attempt(handle.compiled, { ...common, predeclared, timeoutMs: timeoutMs - elapsed }, {
+      const result = attempt(handle.compiled, {
+        ...common,
+        predeclared,
+        timeoutMs: timeoutMs - elapsed,
+      }, {
         call(index, name, args, kwargs) {
           if (index < log.length) return log[index]; // replay
           let r: unknown;
@@ -123,12 +131,19 @@ export async function run(program: Program | string, options: RunOptions = {}): 
           return out;
         },
       });
+      spare?.terminate();
+      return result;
     } catch (e) {
-      if (!(e instanceof Suspend)) throw e;
+      if (!(e instanceof Suspend)) {
+        spare?.terminate();
+        throw e;
+      }
       replayed += e.steps;
     }
     // Cheap programs simply re-run with the result replayed; once re-execution has cost more
-    // than REPLAY_STEP_BUDGET steps, continue in a worker instead (bounded total work).
+    // than REPLAY_STEP_BUDGET steps, continue in a worker instead (bounded total work). The
+    // worker is started early, so its module loading overlaps the last replays.
+    if (spare === null && replayed > REPLAY_STEP_BUDGET / 4) spare = startWorker();
     if (replayed > REPLAY_STEP_BUDGET) {
       return await runInWorker(handle, {
         ...common,
@@ -137,10 +152,14 @@ export async function run(program: Program | string, options: RunOptions = {}): 
         log,
         causes,
         pending: pending!,
+        worker: spare ?? startWorker(),
       });
     }
     const out = await settle(pending!, timeoutMs - (now() - start));
-    if (out === null) return timeoutResult(replayed);
+    if (out === null) {
+      spare?.terminate();
+      return timeoutResult(replayed);
+    }
     log.push(out);
   }
 }
@@ -187,6 +206,12 @@ interface WorkerRun {
   causes: unknown[];
   /** Outcome of the host call that was pending when the synchronous attempt stopped. */
   pending: Promise<HostOutcome>;
+  /** A worker already loading eval/worker.ts. */
+  worker: Worker;
+}
+
+function startWorker(): Worker {
+  return new Worker(new URL("./eval/worker.ts", import.meta.url).href, { type: "module" });
 }
 
 function runInWorker(handle: CompiledHandle, w: WorkerRun): Promise<RunResult> {
@@ -202,7 +227,7 @@ function runInWorker(handle: CompiledHandle, w: WorkerRun): Promise<RunResult> {
       ? e
       : { ok: false, value: { causeIndex: causes.indexOf(e.value), message: describe(e.value) } }
   );
-  const worker = new Worker(new URL("./eval/worker.ts", import.meta.url).href, { type: "module" });
+  const worker = w.worker;
   return new Promise<RunResult>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let finished = false;
