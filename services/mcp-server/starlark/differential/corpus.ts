@@ -429,6 +429,7 @@ export const CORPUS: CorpusCase[] = [
     name: "sharp s is a cased rune",
     src: main(`return ["ßa".title(), "ß".islower(), "ß".upper()]`),
   },
+  { name: "reserved word as an expression", src: main(`return is`) },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },
