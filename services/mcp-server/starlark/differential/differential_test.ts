@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { run } from "../mod.ts";
 import { difference, fromGo, fromOurs } from "./compare.ts";
-import { CORPUS } from "./corpus.ts";
+import { CORPUS } from "./corpus/mod.ts";
 import { buildGoRunner, goRunnerMissing, startGoBatch } from "./go_runner.ts";
 import { KNOWN_BUGS } from "./known_bugs.ts";
 import { evaluatorMissing } from "./readiness.ts";

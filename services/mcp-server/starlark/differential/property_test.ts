@@ -21,7 +21,7 @@ import {
   stringProgram,
   syntaxProgram,
   valueOpsProgram,
-} from "./generators.ts";
+} from "./generators/mod.ts";
 import { evaluatorMissing } from "./readiness.ts";
 import { knownBug } from "./known_bugs.ts";
 import { buildGoRunner, type GoBatch, goRunnerMissing, startGoBatch } from "./go_runner.ts";

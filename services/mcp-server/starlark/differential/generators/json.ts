@@ -1,0 +1,54 @@
+/** Generators of json.encode/decode/indent programs. */
+import fc from "fast-check";
+import {
+  alphabet,
+  float,
+  floatLiteral,
+  int,
+  intLiteral,
+  program,
+  starlarkString,
+  str,
+} from "./literals.ts";
+
+/** A Starlark literal for JSON-like data. */
+function literal(v: unknown): string {
+  if (v === null) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "bigint") return intLiteral(v);
+  if (typeof v === "number") return floatLiteral(v);
+  if (typeof v === "string") return starlarkString(v);
+  if (Array.isArray(v)) return `[${v.map(literal).join(", ")}]`;
+  const entries = Object.entries(v as Record<string, unknown>);
+  return `{${entries.map(([k, x]) => `${starlarkString(k)}: ${literal(x)}`).join(", ")}}`;
+}
+
+const jsonish: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    int,
+    float,
+    fc.string({
+      unit: fc.oneof(alphabet, fc.constantFrom('"', "\\", "<", ">", "&", "/")),
+      maxLength: 8,
+    }),
+    fc.array(tie("v"), { maxLength: 4 }),
+    fc.dictionary(str, tie("v"), { maxKeys: 4 }),
+  ),
+})).v;
+
+/** JSON encode/decode/indent round trips of generated values, and decoding of JSON texts. */
+export const jsonProgram: fc.Arbitrary<string> = fc.oneof(
+  jsonish.map((v) =>
+    program(
+      `v = ${literal(v)}\ntext = json.encode(v)\nback = json.decode(text)\n` +
+        `return [text, repr(back), back == v, json.indent(text, indent="  ")]`,
+    )
+  ),
+  fc.json({ maxDepth: 3 }).map((text) =>
+    program(`return repr(json.decode(${starlarkString(text)}))`)
+  ),
+);

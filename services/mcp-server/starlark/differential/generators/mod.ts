@@ -1,0 +1,11 @@
+/**
+ * fast-check generators of Starlark programs for the property-based differential tests.
+ * Every generator yields complete source text with a `main()` whose result both runners compare.
+ */
+export { floatLiteral, program, starlarkString } from "./literals.ts";
+export { arithmeticProgram, floatFormatProgram, numberParseProgram } from "./numbers.ts";
+export { formatProgram, stringProgram } from "./strings.ts";
+export { collectionProgram, mutationProgram, valueOpsProgram } from "./collections.ts";
+export { jsonProgram } from "./json.ts";
+export { syntaxProgram } from "./syntax.ts";
+export { builtinCallProgram, callBindingProgram, closureProgram } from "./calls.ts";
