@@ -143,7 +143,7 @@ export async function run(program: Program | string, options: RunOptions = {}): 
     // Cheap programs simply re-run with the result replayed; once re-execution has cost more
     // than REPLAY_STEP_BUDGET steps, continue in a worker instead (bounded total work). The
     // worker is started early, so its module loading overlaps the last replays.
-    if (spare === null && replayed > REPLAY_STEP_BUDGET / 4) spare = startWorker();
+    if (spare === null && replayed > REPLAY_STEP_BUDGET / 10) spare = startWorker();
     if (replayed > REPLAY_STEP_BUDGET) {
       return await runInWorker(handle, {
         ...common,

@@ -92,11 +92,16 @@ export function stringParam(fname: string, v: Value, i: number): string {
   return v;
 }
 
-/** Positional-only int parameter number `i` (1-based), AsInt32 semantics. */
+/**
+ * Positional-only int parameter number `i` (1-based), unpacked into a Go `int` (64-bit) as
+ * starlark-go does; we accept the safe-integer range of JS numbers.
+ */
 export function intParam(fname: string, v: Value, i: number): number {
-  if (typeof v === "number" && v >= -2147483648 && v <= 2147483647) return v;
-  if (typeof v === "number" || typeof v === "bigint") {
-    throw new EvalError(`${fname}: for parameter ${i}: ${v} out of range`);
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") {
+    throw new EvalError(
+      `${fname}: for parameter ${i}: ${v} out of range (want value in signed 64-bit range)`,
+    );
   }
   throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want int`);
 }

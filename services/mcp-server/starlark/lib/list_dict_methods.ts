@@ -10,7 +10,7 @@ import {
   Tuple,
   type Value,
 } from "../values/value.ts";
-import { positional } from "./args.ts";
+import { intParam, positional } from "./args.ts";
 import { dictUpdate } from "./update.ts";
 
 function mutable(fname: string, x: Mutable, verb: string, what: string): void {
@@ -74,12 +74,9 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   }],
   ["insert", (_th, a, k, r) => {
     const [iv, x] = positional("insert", a, k, 2, 2);
-    if (typeof iv !== "number") {
-      throw new EvalError(`insert: for parameter 1: got ${typeName(iv)}, want int`);
-    }
+    let i = intParam("insert", iv, 1);
     mutable("insert", L(r), "insert into", "list");
     const el = L(r).elems;
-    let i = iv;
     if (i < 0) i += el.length;
     if (i >= el.length) el.push(x);
     else el.splice(i < 0 ? 0 : i, 0, x);
@@ -91,10 +88,7 @@ export const LIST_METHODS = new Map<string, NativeFn>([
     const n = el.length;
     let i = n - 1;
     if (iv !== undefined) {
-      if (typeof iv !== "number") {
-        throw new EvalError(`pop: for parameter 1: got ${typeName(iv)}, want int`);
-      }
-      i = iv;
+      i = intParam("pop", iv, 1);
     }
     const orig = i;
     if (i < 0) i += n;

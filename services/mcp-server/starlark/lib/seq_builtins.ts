@@ -20,20 +20,7 @@ import { dictUpdate } from "./update.ts";
 import { binary } from "../values/binary.ts";
 
 function toRangeInt(v: Value, fname: string, i: number): number {
-  if (typeof v === "number") {
-    if (v > 2147483647 || v < -2147483648) {
-      throw new EvalError(
-        `${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`,
-      );
-    }
-    return v;
-  }
-  if (typeof v === "bigint") {
-    throw new EvalError(
-      `${fname}: for parameter ${i}: ${v} out of range (want value in signed 32-bit range)`,
-    );
-  }
-  throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want int`);
+  return intParam(fname, v, i);
 }
 
 function wantCallable(fname: string, v: Value, label: string): void {
@@ -140,19 +127,24 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
     return new List(el.slice().reverse());
   }],
   ["sorted", (th, a, k) => {
+    // as starlark-go's UnpackArgs: convert positional arguments, then keywords
+    const check = (name: string, v: Value | undefined, label: string) => {
+      if (v === undefined) return;
+      if (name === "iterable" && !(v instanceof Range) && elements(v) === null) {
+        throw new EvalError(`sorted: for parameter ${label}: got ${typeName(v)}, want iterable`);
+      }
+      if (name === "key") wantCallable("sorted", v, label);
+      if (name === "reverse" && typeof v !== "boolean") {
+        throw new EvalError(`sorted: for parameter ${label}: got ${typeName(v)}, want bool`);
+      }
+    };
+    const names = ["iterable", "key", "reverse"];
+    if (a.length <= 3) a.forEach((v, i) => check(names[i], v, names[i]));
     const [it, key, rev] = unpackArgs("sorted", a, k, ["iterable", "key?", "reverse?"]);
-    const el = elements(it!, th);
-    if (el === null) {
-      throw new EvalError(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
-    }
+    for (const [name, v] of k ?? []) check(name, v, JSON.stringify(name));
+    const el = elements(it!, th)!;
     const n = el.length;
     th.charge(n * Math.ceil(Math.log2(n + 1)) >> 2);
-    if (key !== undefined) wantCallable("sorted", key, paramLabel("key", k));
-    if (rev !== undefined && typeof rev !== "boolean") {
-      throw new EvalError(
-        `sorted: for parameter ${paramLabel("reverse", k)}: got ${typeName(rev)}, want bool`,
-      );
-    }
     const values = el.slice();
     const keys = key === undefined ? values : values.map((v) => callValue(th, key, [v], null));
     const reverse = rev === true;

@@ -192,9 +192,9 @@ function split(
     parts = splitWhitespace(str, max, fromRight);
   } else {
     if (typeof sep !== "string") {
-      throw new EvalError(`${fname}: got ${typeName(sep)} for separator, want string`);
+      throw new EvalError(`split: got ${typeName(sep)} for separator, want string`); // sic, as starlark-go
     }
-    if (sep === "") throw new EvalError(`${fname}: empty separator`);
+    if (sep === "") throw new EvalError("split: empty separator"); // sic, also for rsplit
     const all = str.split(sep);
     if (max < 0 || all.length <= max + 1) parts = all;
     else if (!fromRight) parts = [...all.slice(0, max), all.slice(max).join(sep)];

@@ -39,7 +39,7 @@ const B: [string, NativeFn][] = [
   ["getattr", (th, a, k) => {
     const [x, name, dflt] = positional("getattr", a, k, 2, 3);
     if (typeof name !== "string") {
-      throw new EvalError(`getattr: for parameter name: got ${typeName(name)}, want string`);
+      throw new EvalError(`getattr: for parameter 2: got ${typeName(name)}, want string`);
     }
     if (hasAttr(x, name)) return getAttr(th, x, name);
     if (dflt !== undefined) return dflt;
@@ -52,7 +52,7 @@ const B: [string, NativeFn][] = [
   ["hasattr", (_th, a, k) => {
     const [x, name] = positional("hasattr", a, k, 2, 2);
     if (typeof name !== "string") {
-      throw new EvalError(`hasattr: for parameter name: got ${typeName(name)}, want string`);
+      throw new EvalError(`hasattr: for parameter 2: got ${typeName(name)}, want string`);
     }
     return hasAttr(x, name);
   }],

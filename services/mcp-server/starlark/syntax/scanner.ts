@@ -34,7 +34,10 @@ const KEYWORDS = new Set([
   "pass",
   "return",
   "while",
-  // reserved words, tokenised so they cannot be used as names
+]);
+
+/** Reserved words: scanned as the ILLEGAL token ("illegal token"), so never names. */
+const RESERVED = new Set([
   "as",
   "class",
   "del",
@@ -70,6 +73,8 @@ export function tokenName(k: string): string {
       return "indent";
     case "outdent":
       return "outdent";
+    case "illegal":
+      return "illegal token";
     case "eof":
       return "end of file";
     default:
@@ -241,7 +246,9 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
       }
       let id = "";
       while (peek() !== "" && isIdentPart(String.fromCodePoint(src.codePointAt(i)!))) id += adv();
-      push(KEYWORDS.has(id) ? id : "ident", KEYWORDS.has(id) ? id : utf8Encode(id), l, cl);
+      if (KEYWORDS.has(id)) push(id, id, l, cl);
+      else if (RESERVED.has(id)) push("illegal", id, l, cl);
+      else push("ident", utf8Encode(id), l, cl);
       continue;
     }
     if (isDigit(c) || (c === "." && isDigit(peek(1)))) {
