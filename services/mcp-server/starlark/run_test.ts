@@ -165,3 +165,12 @@ Deno.test("host errors raised while running in the worker keep their cause", asy
   assert.equal(r.error.cause, boom);
   assert.equal(r.error.line, 6);
 });
+
+Deno.test("host results larger than the worker channel arrive in chunks", async () => {
+  const big = "x".repeat(3_000_000) + "é";
+  const src = "def main():\n  for i in range(300000):\n    pass\n  a = h()\n  b = h()\n" +
+    "  return [len(a), len(b), a[-2:]]\n";
+  const r = await run(src, { predeclared: { h: () => Promise.resolve(big) } });
+  assert.ok(r.ok, JSON.stringify(r).slice(0, 300));
+  assert.deepEqual(r.value, [3000002, 3000002, "é"]);
+});
