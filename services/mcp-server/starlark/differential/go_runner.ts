@@ -160,46 +160,80 @@ export interface GoBatch {
   close(): Promise<void>;
 }
 
-export function startGoBatch(binary: string): GoBatch {
+interface RunnerProcess {
+  child: Deno.ChildProcess;
+  writer: WritableStreamDefaultWriter<Uint8Array>;
+  reader: ReadableStreamDefaultReader<string>;
+  buffered: string;
+}
+
+function spawnRunner(binary: string): RunnerProcess {
   const child = new Deno.Command(binary, {
     args: ["--batch"],
     stdin: "piped",
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "null", // a crash (see below) prints a Go stack trace we do not want in test output
   }).spawn();
-  const writer = child.stdin.getWriter();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  return {
+    child,
+    writer: child.stdin.getWriter(),
+    reader: child.stdout.pipeThrough(new TextDecoderStream()).getReader(),
+    buffered: "",
+  };
+}
+
+async function readLine(p: RunnerProcess): Promise<string | undefined> {
+  while (!p.buffered.includes("\n")) {
+    const { value, done } = await p.reader.read();
+    if (done) return undefined;
+    p.buffered += value;
+  }
+  const i = p.buffered.indexOf("\n");
+  const line = p.buffered.slice(0, i);
+  p.buffered = p.buffered.slice(i + 1);
+  return line;
+}
+
+async function stopRunner(p: RunnerProcess): Promise<void> {
+  await p.writer.close().catch(() => {});
+  await p.reader.cancel().catch(() => {});
+  await p.child.status;
+}
+
+/**
+ * Starts a batch runner. Old starlark-go versions can die with a fatal Go error (e.g. a stack
+ * overflow encoding a cyclic list as JSON), which no `recover` catches: the program is then
+ * reported with error class "panic" and a fresh runner takes over.
+ */
+export function startGoBatch(binary: string): GoBatch {
   const encoder = new TextEncoder();
-  let buffered = "";
+  let current = spawnRunner(binary);
   let queue = Promise.resolve();
 
-  async function readLine(): Promise<string> {
-    while (!buffered.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("Cannot read from the Go runner: it exited");
-      buffered += value;
+  async function exchange(request: GoRequest): Promise<GoResult> {
+    let line: string | undefined;
+    try {
+      await current.writer.write(encoder.encode(JSON.stringify(request) + "\n"));
+      line = await readLine(current);
+    } catch {
+      line = undefined;
     }
-    const i = buffered.indexOf("\n");
-    const line = buffered.slice(0, i);
-    buffered = buffered.slice(i + 1);
-    return line;
+    if (line !== undefined) return parseGoJson(line) as GoResult;
+    await stopRunner(current);
+    current = spawnRunner(binary);
+    return { ok: false, errorClass: "panic", message: "the Go runner crashed", steps: 0, ns: 0 };
   }
 
   function run(request: GoRequest): Promise<GoResult> {
     // Requests are serialised: the runner answers strictly in order.
-    const result = queue.then(async () => {
-      await writer.write(encoder.encode(JSON.stringify(request) + "\n"));
-      return parseGoJson(await readLine()) as GoResult;
-    });
+    const result = queue.then(() => exchange(request));
     queue = result.then(() => {}, () => {});
     return result;
   }
 
   async function close(): Promise<void> {
     await queue;
-    await writer.close();
-    await reader.cancel();
-    await child.status;
+    await stopRunner(current);
   }
 
   return { run, close };

@@ -16,6 +16,7 @@ import {
   floatFormatProgram,
   formatProgram,
   jsonProgram,
+  methodArgsProgram,
   mutationProgram,
   numberParseProgram,
   stringProgram,
@@ -67,6 +68,12 @@ const properties: {
     compare: FULL,
   },
   { name: "int() and float() parsing", programs: numberParseProgram, numRuns: 300, compare: FULL },
+  {
+    name: "methods with index arguments, ranges, cyclic values, key functions",
+    programs: methodArgsProgram,
+    numRuns: 400,
+    compare: FULL,
+  },
   {
     name: "list and dict mutation sequences",
     programs: mutationProgram,

@@ -200,6 +200,10 @@ export const PROGRAM_CASES: CorpusCase[] = [
     src: main(`return ["ßa".title(), "ß".islower(), "ß".upper()]`),
   },
   { name: "reserved word as an expression", src: main(`return is`) },
+  {
+    name: "empty substring search with start after end",
+    src: main(`return ["aaa".find("", 100, -2), " x  y ".count("", -1, 0), "ab".rfind("", 2, 1)]`),
+  },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },

@@ -9,3 +9,4 @@ export { collectionProgram, mutationProgram, valueOpsProgram } from "./collectio
 export { jsonProgram } from "./json.ts";
 export { syntaxProgram } from "./syntax.ts";
 export { builtinCallProgram, callBindingProgram, closureProgram } from "./calls.ts";
+export { methodArgsProgram } from "./methods.ts";
