@@ -13,7 +13,7 @@
 //
 // Usage:
 //
-//	gorunner [--max-steps N] [--timeout MS] FILE   one program ("-" reads stdin)
+//	gorunner [--max-steps N] [--timeout MS] [--steps] FILE   one program ("-" reads stdin)
 //	gorunner --batch                               JSON lines {"src","maxSteps","timeoutMs"} on stdin
 package main
 
@@ -64,6 +64,7 @@ func main() {
 	maxSteps := flag.Uint64("max-steps", 0, "step budget (0 = unlimited)")
 	timeoutMs := flag.Int64("timeout", 0, "wall-clock budget in ms (0 = unlimited)")
 	batch := flag.Bool("batch", false, "read JSON-line requests from stdin")
+	printSteps := flag.Bool("steps", false, "also print the steps used to stderr (they are always in the JSON)")
 	flag.Parse()
 
 	out := bufio.NewWriter(os.Stdout)
@@ -102,6 +103,9 @@ func main() {
 	}
 	res := run(request{Src: string(src), MaxSteps: *maxSteps, TimeoutMs: *timeoutMs})
 	enc.Encode(res)
+	if *printSteps {
+		fmt.Fprintf(os.Stderr, "steps: %d\n", res.Steps)
+	}
 	if !res.Ok {
 		out.Flush()
 		os.Exit(1)
