@@ -15,6 +15,7 @@ import {
   collectionProgram,
   floatFormatProgram,
   formatProgram,
+  jsonFuzzProgram,
   jsonProgram,
   methodArgsProgram,
   mutationProgram,
@@ -30,6 +31,7 @@ import { buildGoRunner, type GoBatch, goRunnerMissing, startGoBatch } from "./go
 const missing = (await evaluatorMissing()) ?? goRunnerMissing();
 const seed = Number(Deno.env.get("STARLARK_FC_SEED") ?? 20261122);
 const runsScale = Number(Deno.env.get("STARLARK_FC_RUNS") ?? 1);
+const RUN_KNOWN_BUGS = Deno.env.get("STARLARK_RUN_KNOWN_BUGS") === "1";
 
 type Compare = { compareMessages?: boolean | "static"; comparePositions?: boolean };
 /** Values, error classes, error texts and runtime-error positions. */
@@ -40,6 +42,8 @@ const properties: {
   programs: fc.Arbitrary<string>;
   numRuns: number;
   compare: Compare;
+  /** Ignored (with this reason) while it fails on a known difference; see BUGS.md. */
+  knownBug?: string;
 }[] = [
   {
     name: "arithmetic on big ints and floats",
@@ -61,6 +65,13 @@ const properties: {
     compare: FULL,
   },
   { name: "json encode/decode round trips", programs: jsonProgram, numRuns: 200, compare: FULL },
+  {
+    name: "json.decode and json.indent of mutated JSON texts",
+    programs: jsonFuzzProgram,
+    numRuns: 400,
+    compare: FULL,
+    knownBug: "BUGS.md 28, 29",
+  },
   {
     name: "%-formatting and str.format templates",
     programs: formatProgram,
@@ -138,14 +149,15 @@ Deno.test({
     const go = startGoBatch(await buildGoRunner());
     try {
       for (const p of properties) {
-        await t.step(p.name, async () => {
-          await fc.assert(
-            fc.asyncProperty(p.programs, (src) => agree(go, src, p.compare)),
-            {
+        const ignored = p.knownBug && !RUN_KNOWN_BUGS;
+        await t.step({
+          name: ignored ? `${p.name} (ignored, known interpreter bug: ${p.knownBug})` : p.name,
+          ignore: !!ignored,
+          fn: () =>
+            fc.assert(fc.asyncProperty(p.programs, (src) => agree(go, src, p.compare)), {
               seed,
               numRuns: Math.round(p.numRuns * runsScale),
-            },
-          );
+            }),
         });
       }
     } finally {

@@ -52,3 +52,40 @@ export const jsonProgram: fc.Arbitrary<string> = fc.oneof(
     program(`return repr(json.decode(${starlarkString(text)}))`)
   ),
 );
+
+/** Mutated JSON texts through `json.decode` and `json.indent`: validation and error texts. */
+export const jsonFuzzProgram: fc.Arbitrary<string> = fc.tuple(
+  fc.json({ maxDepth: 2 }),
+  fc.nat(),
+  fc.constantFrom(
+    "",
+    ",",
+    "]",
+    "}",
+    "{",
+    "[",
+    '"',
+    ":",
+    "-",
+    "0",
+    "e",
+    ".",
+    "\\",
+    "\\u12",
+    " ",
+    "\t",
+    "tru",
+    "nul",
+    "01",
+    "1e",
+    "+1",
+    "\u2028",
+    "é",
+  ),
+  fc.integer({ min: 0, max: 2 }),
+  fc.constantFrom("decode", "indent"),
+).map(([text, at, insert, remove, f]) => {
+  const i = at % (text.length + 1);
+  const mutated = text.slice(0, i) + insert + text.slice(i + remove);
+  return program(`return repr(json.${f}(${starlarkString(mutated)}))`);
+});
