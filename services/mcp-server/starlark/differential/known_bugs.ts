@@ -10,6 +10,7 @@ export const KNOWN_BUGS: Record<string, string> = {
   "json.indent validates string escapes": "BUGS.md 28",
   "json.indent literal errors": "BUGS.md 28",
   "json.decode escape error offset": "BUGS.md 29",
+  "truncated hex escape": "BUGS.md 30",
 };
 
 /**
@@ -18,6 +19,7 @@ export const KNOWN_BUGS: Record<string, string> = {
  */
 export const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [
   { pattern: /\.(find|rfind|index|rindex|count)\("", /, bug: "BUGS.md 27" },
+  { pattern: /\\x(?![0-9a-fA-F]{2})/, bug: "BUGS.md 30" },
 ];
 
 export function knownBug(src: string): string | undefined {

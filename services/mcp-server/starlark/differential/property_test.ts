@@ -17,6 +17,7 @@ import {
   formatProgram,
   jsonFuzzProgram,
   jsonProgram,
+  literalProgram,
   methodArgsProgram,
   mutationProgram,
   numberParseProgram,
@@ -65,6 +66,7 @@ const properties: {
     compare: FULL,
   },
   { name: "json encode/decode round trips", programs: jsonProgram, numRuns: 200, compare: FULL },
+  { name: "string literals and escapes", programs: literalProgram, numRuns: 400, compare: FULL },
   {
     name: "json.decode and json.indent of mutated JSON texts",
     programs: jsonFuzzProgram,

@@ -4,7 +4,7 @@
  */
 export { floatLiteral, program, starlarkString } from "./literals.ts";
 export { arithmeticProgram, floatFormatProgram, numberParseProgram } from "./numbers.ts";
-export { formatProgram, stringProgram } from "./strings.ts";
+export { formatProgram, literalProgram, stringProgram } from "./strings.ts";
 export { collectionProgram, mutationProgram, valueOpsProgram } from "./collections.ts";
 export { jsonFuzzProgram, jsonProgram } from "./json.ts";
 export { syntaxProgram } from "./syntax.ts";

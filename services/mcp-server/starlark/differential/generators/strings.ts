@@ -144,3 +144,45 @@ export const formatProgram: fc.Arbitrary<string> = fc.oneof(
       )
     ),
 );
+
+/** String literals of every quoting style with valid and invalid escapes: scanner values and errors. */
+export const literalProgram: fc.Arbitrary<string> = fc.tuple(
+  fc.constantFrom('"', "'", '"""', "'''", 'r"', "r'", 'r"""'),
+  fc.array(
+    fc.constantFrom(
+      "a",
+      "é",
+      " ",
+      "\\n",
+      "\\t",
+      "\\\\",
+      "\\'",
+      '\\"',
+      "\\x41",
+      "\\x4",
+      "\\101",
+      "\\0",
+      "\\400",
+      "\\8",
+      "\\q",
+      "\\a",
+      "\\v",
+      "\\f",
+      "\\b",
+      "\\r",
+      "\\\n",
+      "\n",
+      '"',
+      "'",
+      "\\x",
+      "\\xff",
+      "\\377",
+      "\\1234",
+      "#",
+    ),
+    { maxLength: 6 },
+  ),
+).map(([quote, parts]) => {
+  const close = quote.startsWith("r") ? quote.slice(1) : quote;
+  return program(`return repr(${quote}${parts.join("")}${close})`);
+});
