@@ -1,28 +1,107 @@
-/** json.indent: Go's encoding/json.Indent over a binary string (number text kept verbatim). */
+/**
+ * json.indent: Go's encoding/json.Indent over a binary string. The input is validated with the
+ * states and error texts of Go's JSON scanner; tokens are copied verbatim (number text kept).
+ */
 import { EvalError } from "../errors.ts";
+import { quote } from "../values/repr.ts";
+
+/** Go's quoteChar: how the JSON scanner names an offending byte. */
+function quoteChar(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === '"') return "'\"'";
+  const q = quote(c);
+  return "'" + q.slice(1, -1) + "'";
+}
+
+const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
+const isHex = (c: string | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(c);
+const isSpace = (c: string) => c === " " || c === "\t" || c === "\n" || c === "\r";
 
 export function indent(src: string, prefix: string, ind: string): string {
   let out = "";
   let depth = 0;
   let i = 0;
   const n = src.length;
-  const ws = (c: string) => c === " " || c === "\t" || c === "\n" || c === "\r";
-  const err = (msg: string): never => {
+  const fail = (msg: string): never => {
     throw new EvalError(`json.indent: ${msg}`);
+  };
+  // At the end of input Go's scanner feeds one ' ': inside a literal or number that is the
+  // offending character; elsewhere the input is just incomplete.
+  const bad = (context: string, spaceAtEnd = false): never => {
+    if (i >= n && !spaceAtEnd) fail("unexpected end of JSON input");
+    return fail(`invalid character ${quoteChar(i >= n ? " " : src[i])} ${context}`);
   };
   const newline = () => {
     out += "\n" + prefix + ind.repeat(depth);
   };
   const skip = () => {
-    while (i < n && ws(src[i])) i++;
+    while (i < n && isSpace(src[i])) i++;
   };
-  const ch = (c: string | undefined) => (c === undefined ? "" : c === "'" ? "'\\''" : `'${c}'`);
+
+  const literal = (word: string) => {
+    for (let k = 1; k < word.length; k++) {
+      i++;
+      if (src[i] !== word[k]) bad(`in literal ${word} (expecting ${quoteChar(word[k])})`, true);
+    }
+    i++;
+    out += word;
+  };
+
+  const number = () => {
+    const start = i;
+    if (src[i] === "-") {
+      i++;
+      if (!isDigit(src[i])) bad("in numeric literal", true);
+    }
+    if (src[i] === "0") i++;
+    else while (isDigit(src[i])) i++;
+    if (src[i] === ".") {
+      i++;
+      if (!isDigit(src[i])) bad("after decimal point in numeric literal", true);
+      while (isDigit(src[i])) i++;
+    }
+    if (src[i] === "e" || src[i] === "E") {
+      i++;
+      if (src[i] === "+" || src[i] === "-") i++;
+      if (!isDigit(src[i])) bad("in exponent of numeric literal", true);
+      while (isDigit(src[i])) i++;
+    }
+    out += src.slice(start, i);
+  };
+
+  const string = () => {
+    const start = i;
+    i++;
+    for (;;) {
+      if (i >= n) fail("unexpected end of JSON input");
+      const c = src[i];
+      if (c === '"') break;
+      if (c === "\\") {
+        i++;
+        const e = src[i];
+        if (e === "u") {
+          for (let k = 0; k < 4; k++) {
+            i++;
+            if (!isHex(src[i])) bad("in \\u hexadecimal character escape");
+          }
+        } else if (e === undefined || !'bfnrt\\/"'.includes(e)) {
+          bad("in string escape code");
+        }
+      } else if (c < " ") {
+        bad("in string literal");
+      }
+      i++;
+    }
+    i++;
+    out += src.slice(start, i);
+  };
+
   const value = (): void => {
     skip();
-    if (i >= n) err("unexpected end of JSON input");
     const c = src[i];
     if (c === "{" || c === "[") {
-      const close = c === "{" ? "}" : "]";
+      const obj = c === "{";
+      const close = obj ? "}" : "]";
       out += c;
       i++;
       skip();
@@ -34,14 +113,12 @@ export function indent(src: string, prefix: string, ind: string): string {
       depth++;
       for (;;) {
         newline();
-        if (c === "{") {
+        if (obj) {
           skip();
-          if (src[i] !== '"') {
-            err(`invalid character ${ch(src[i])} looking for beginning of object key string`);
-          }
-          str();
+          if (src[i] !== '"') bad("looking for beginning of object key string");
+          string();
           skip();
-          if (src[i] !== ":") err(`invalid character ${ch(src[i])} after object key`);
+          if (src[i] !== ":") bad("after object key");
           i++;
           out += ": ";
         }
@@ -59,45 +136,26 @@ export function indent(src: string, prefix: string, ind: string): string {
           i++;
           return;
         }
-        if (i >= n) err("unexpected end of JSON input");
-        err(
-          `invalid character ${ch(src[i])} after ${
-            c === "{" ? "object key:value pair" : "array element"
-          }`,
-        );
+        bad(obj ? "after object key:value pair" : "after array element");
       }
     }
-    if (c === '"') return str();
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(src.slice(i));
-    if (m && m[0].length > 0 && (c === "-" || (c >= "0" && c <= "9"))) {
-      out += m[0];
-      i += m[0].length;
-      return;
-    }
-    for (const lit of ["true", "false", "null"]) {
-      if (src.startsWith(lit, i)) {
-        out += lit;
-        i += lit.length;
-        return;
-      }
-    }
-    err(`invalid character ${ch(c)} looking for beginning of value`);
+    if (c === '"') return string();
+    if (c === "-" || isDigit(c)) return number();
+    if (c === "t") return literal("true");
+    if (c === "f") return literal("false");
+    if (c === "n") return literal("null");
+    bad("looking for beginning of value");
   };
-  const str = () => {
-    let j = i + 1;
-    while (j < n && src[j] !== '"') {
-      if (src[j] === "\\") j++;
-      j++;
-    }
-    if (j >= n) err("unexpected end of JSON input");
-    out += src.slice(i, j + 1);
-    i = j + 1;
-  };
+
   skip();
   value();
+  // trailing space is kept, as Go does
   const rest = src.slice(i);
-  if (rest.trim() !== "" && !/^[ \t\r\n]*$/.test(rest)) {
-    err(`invalid character ${ch(rest.trim()[0])} after top-level value`);
+  for (let k = 0; k < rest.length; k++) {
+    if (!isSpace(rest[k])) {
+      i += k;
+      bad("after top-level value");
+    }
   }
   return out + rest;
 }
