@@ -11,6 +11,8 @@ export const KNOWN_BUGS: Record<string, string> = {
   "json.indent literal errors": "BUGS.md 28",
   "json.decode escape error offset": "BUGS.md 29",
   "truncated hex escape": "BUGS.md 30",
+  "float literal out of range": "BUGS.md 31",
+  "backslash-continued blank line": "BUGS.md 32",
 };
 
 /**
@@ -20,6 +22,8 @@ export const KNOWN_BUGS: Record<string, string> = {
 export const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [
   { pattern: /\.(find|rfind|index|rindex|count)\("", /, bug: "BUGS.md 27" },
   { pattern: /\\x(?![0-9a-fA-F]{2})/, bug: "BUGS.md 30" },
+  { pattern: /\de\+?\d{3,}/, bug: "BUGS.md 31" },
+  { pattern: /\\\r?\n[ \t]*\r?\n/, bug: "BUGS.md 32" },
 ];
 
 export function knownBug(src: string): string | undefined {

@@ -208,6 +208,11 @@ export const PROGRAM_CASES: CorpusCase[] = [
   { name: "json.indent literal errors", src: main(`return json.indent("[fa]")`) },
   { name: "json.decode escape error offset", src: main(`return json.decode('["abc\\\\qd"]')`) },
   { name: "truncated hex escape", src: main(`return "\\x4"`) },
+  { name: "float literal out of range", src: main(`return 1e309`) },
+  {
+    name: "backslash-continued blank line",
+    src: "def main():\n    x = 1\n    \\\n\n    return x\n",
+  },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },

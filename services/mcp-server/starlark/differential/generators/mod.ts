@@ -7,6 +7,6 @@ export { arithmeticProgram, floatFormatProgram, numberParseProgram } from "./num
 export { formatProgram, literalProgram, stringProgram } from "./strings.ts";
 export { collectionProgram, mutationProgram, valueOpsProgram } from "./collections.ts";
 export { jsonFuzzProgram, jsonProgram } from "./json.ts";
-export { syntaxProgram } from "./syntax.ts";
+export { layoutProgram, numberLiteralProgram, syntaxProgram } from "./syntax.ts";
 export { builtinCallProgram, callBindingProgram, closureProgram } from "./calls.ts";
 export { methodArgsProgram } from "./methods.ts";

@@ -108,3 +108,82 @@ export const syntaxProgram: fc.Arbitrary<string> = fc.tuple(
   }
   return src;
 });
+
+/** Numeric literals, valid and invalid, with a sign and a trailing character. */
+export const numberLiteralProgram: fc.Arbitrary<string> = fc.tuple(
+  fc.constantFrom("", "-"),
+  fc.constantFrom(
+    "0",
+    "00",
+    "0x",
+    "0X",
+    "0o",
+    "0O",
+    "0b",
+    "0B",
+    "1",
+    "7",
+    "0755",
+    "9",
+    ".",
+    "1.",
+    ".5",
+    "1e",
+    "1e5",
+    "1E+5",
+    "1e-",
+    "0x1F",
+    "0xg",
+    "0b102",
+    "0o78",
+    "1_0",
+    "99999999999999999999999",
+    "0x" + "f".repeat(30),
+    "1.5e308",
+    "1e309",
+    "4e-330",
+    "0.0",
+    "00.5",
+    "0e0",
+    "08.5",
+    "1j",
+    "1L",
+  ),
+  fc.constantFrom("", "0", "5", ".", "e", "e1", "x", "_", "a", "9"),
+).map(([sign, a, b]) => `def main():\n    return repr(${sign}${a}${b})\n`);
+
+/** One valid program re-laid out: tabs, CRLF, comments, blank lines, continuations, semicolons. */
+export const layoutProgram: fc.Arbitrary<string> = fc.tuple(
+  fc.array(fc.constantFrom("tab", "crlf", "comment", "blank", "cont", "trail", "semicolon"), {
+    maxLength: 4,
+  }),
+  fc.nat(),
+).map(([edits, seed]) => {
+  let lines = [
+    "def f(a,",
+    "      b):",
+    "    if a:",
+    "        return [a,",
+    "                b]",
+    "    else:",
+    "        x = 1; y = 2",
+    "        return x + y",
+    "",
+    "def main():",
+    "    return [f(1, 2), f(0, 0)]",
+  ];
+  let at = seed;
+  for (const edit of edits) {
+    const i = at % lines.length;
+    if (edit === "tab") {
+      lines = lines.map((l, j) => j === i ? l.replace(/^ {8}/, "\t").replace(/^ {4}/, "\t") : l);
+    }
+    if (edit === "comment") lines.splice(i, 0, "  # comment");
+    if (edit === "blank") lines.splice(i, 0, "   ");
+    if (edit === "cont") lines[i] += " \\";
+    if (edit === "trail") lines[i] += "   # t";
+    if (edit === "semicolon") lines[i] += ";";
+    at = at * 7 + 3;
+  }
+  return lines.join(edits.includes("crlf") ? "\r\n" : "\n") + "\n";
+});
