@@ -213,6 +213,7 @@ export const PROGRAM_CASES: CorpusCase[] = [
     name: "backslash-continued blank line",
     src: "def main():\n    x = 1\n    \\\n\n    return x\n",
   },
+  { name: "json.indent error with a non-ASCII byte", src: main(`return json.indent("é[]")`) },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },

@@ -53,39 +53,45 @@ export const jsonProgram: fc.Arbitrary<string> = fc.oneof(
   ),
 );
 
-/** Mutated JSON texts through `json.decode` and `json.indent`: validation and error texts. */
-export const jsonFuzzProgram: fc.Arbitrary<string> = fc.tuple(
-  fc.json({ maxDepth: 2 }),
-  fc.nat(),
-  fc.constantFrom(
-    "",
-    ",",
-    "]",
-    "}",
-    "{",
-    "[",
-    '"',
-    ":",
-    "-",
-    "0",
-    "e",
-    ".",
-    "\\",
-    "\\u12",
-    " ",
-    "\t",
-    "tru",
-    "nul",
-    "01",
-    "1e",
-    "+1",
-    "\u2028",
-    "é",
-  ),
-  fc.integer({ min: 0, max: 2 }),
-  fc.constantFrom("decode", "indent"),
-).map(([text, at, insert, remove, f]) => {
-  const i = at % (text.length + 1);
-  const mutated = text.slice(0, i) + insert + text.slice(i + remove);
-  return program(`return repr(json.${f}(${starlarkString(mutated)}))`);
-});
+function mutatedJson(f: "decode" | "indent"): fc.Arbitrary<string> {
+  return fc.tuple(
+    fc.json({ maxDepth: 2 }),
+    fc.nat(),
+    fc.constantFrom(
+      "",
+      ",",
+      "]",
+      "}",
+      "{",
+      "[",
+      '"',
+      ":",
+      "-",
+      "0",
+      "e",
+      ".",
+      "\\",
+      "\\u12",
+      " ",
+      "\t",
+      "tru",
+      "nul",
+      "01",
+      "1e",
+      "+1",
+      "\u2028",
+      "é",
+    ),
+    fc.integer({ min: 0, max: 2 }),
+  ).map(([text, at, insert, remove]) => {
+    const i = at % (text.length + 1);
+    const mutated = text.slice(0, i) + insert + text.slice(i + remove);
+    return program(`return repr(json.${f}(${starlarkString(mutated)}))`);
+  });
+}
+
+/** Mutated JSON texts through `json.indent`: validation and error texts of Go's scanner. */
+export const jsonIndentFuzzProgram: fc.Arbitrary<string> = mutatedJson("indent");
+
+/** Mutated JSON texts through `json.decode`: validation, offsets and error texts. */
+export const jsonDecodeFuzzProgram: fc.Arbitrary<string> = mutatedJson("decode");

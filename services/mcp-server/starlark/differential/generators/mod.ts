@@ -6,7 +6,7 @@ export { floatLiteral, program, starlarkString } from "./literals.ts";
 export { arithmeticProgram, floatFormatProgram, numberParseProgram } from "./numbers.ts";
 export { formatProgram, literalProgram, stringProgram } from "./strings.ts";
 export { collectionProgram, mutationProgram, valueOpsProgram } from "./collections.ts";
-export { jsonFuzzProgram, jsonProgram } from "./json.ts";
+export { jsonDecodeFuzzProgram, jsonIndentFuzzProgram, jsonProgram } from "./json.ts";
 export { layoutProgram, numberLiteralProgram, syntaxProgram } from "./syntax.ts";
 export { builtinCallProgram, callBindingProgram, closureProgram } from "./calls.ts";
 export { methodArgsProgram } from "./methods.ts";
