@@ -3,16 +3,75 @@ import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { encodeRune, utf8Decode, utf8Encode } from "../values/bytes_text.ts";
 import { typeName } from "../values/ops.ts";
+import { quote } from "../values/repr.ts";
 import { Dict, Float, List, normInt, type Value } from "../values/value.ts";
 
 class Failure {
   constructor(readonly msg: string) {}
 }
 
-function goQ(b: string): string {
-  // Go %q of a byte
+/** How starlark-go/encoding/json name a byte: Go %q of the byte as a rune (U+0000–U+00FF). */
+export function goQ(b: string): string {
   if (b === "'") return "'\\''";
-  return "'" + (b === "\\" ? "\\\\" : b) + "'";
+  if (b === '"') return "'\"'";
+  const code = b.charCodeAt(0);
+  const q = quote(code < 0x80 ? b : encodeRune(code));
+  return "'" + q.slice(1, -1) + "'"; // a byte string, like every message
+}
+
+const SIMPLE: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** encoding/json string unquoting (errors as its scanner reports them). */
+function unquote(body: string, fail: (msg: string) => never): string {
+  let out = "";
+  for (let j = 0; j < body.length;) {
+    const c = body[j];
+    if (c === "\\") {
+      const e = body[j + 1];
+      if (e in SIMPLE) {
+        out += SIMPLE[e];
+        j += 2;
+        continue;
+      }
+      if (e === "u") {
+        const hex = (k: number) => {
+          for (let m = 0; m < 4; m++) {
+            const h = body[k + m];
+            if (h === undefined || !/^[0-9a-fA-F]$/.test(h)) {
+              fail(`invalid character ${goQ(h ?? '"')} in \\u hexadecimal character escape`);
+            }
+          }
+          return parseInt(body.slice(k, k + 4), 16);
+        };
+        let cp = hex(j + 2);
+        j += 6;
+        if (cp >= 0xd800 && cp < 0xdc00 && body[j] === "\\" && body[j + 1] === "u") {
+          const lo = hex(j + 2);
+          if (lo >= 0xdc00 && lo < 0xe000) {
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            j += 6;
+          }
+        }
+        out += encodeRune(cp);
+        continue;
+      }
+      fail(`invalid character ${goQ(e ?? '"')} in string escape code`);
+    }
+    if (c < " ") fail(`invalid character ${goQ(c)} in string literal`);
+    out += c;
+    j++;
+  }
+  // invalid UTF-8 becomes U+FFFD, as with encoding/json
+  return utf8Encode(utf8Decode(out));
 }
 
 export function decode(th: Thread, s: string): Value {
@@ -44,62 +103,22 @@ export function decode(th: Thread, s: string): Value {
             return seg;
           }
         }
+        // as starlark-go: find the end first (errors while unquoting report the offset after it)
         let j = i + 1;
-        let out = "";
         let closed = false;
         while (j < s.length) {
           const c = s[j];
-          if (c === '"') {
+          if (c === "\\") j += 2;
+          else if (c === '"') {
             closed = true;
             j++;
             break;
-          }
-          if (c === "\\") {
-            const e = s[j + 1];
-            if (e === undefined) break;
-            const simple: Record<string, string> = {
-              '"': '"',
-              "\\": "\\",
-              "/": "/",
-              b: "\b",
-              f: "\f",
-              n: "\n",
-              r: "\r",
-              t: "\t",
-            };
-            if (e in simple) {
-              out += simple[e];
-              j += 2;
-              continue;
-            }
-            if (e === "u") {
-              const h = s.slice(j + 2, j + 6);
-              if (!/^[0-9a-fA-F]{4}$/.test(h)) {
-                fail("invalid character in \\u hexadecimal character escape");
-              }
-              let cp = parseInt(h, 16);
-              j += 6;
-              if (cp >= 0xd800 && cp < 0xdc00 && s[j] === "\\" && s[j + 1] === "u") {
-                const h2 = s.slice(j + 2, j + 6);
-                const lo = parseInt(h2, 16);
-                if (/^[0-9a-fA-F]{4}$/.test(h2) && lo >= 0xdc00 && lo < 0xe000) {
-                  cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                  j += 6;
-                }
-              }
-              out += encodeRune(cp);
-              continue;
-            }
-            fail(`invalid character ${goQ(e)} in string escape code`);
-          }
-          if (c < " ") fail(`invalid character ${goQ(c)} in string literal`);
-          out += c;
-          j++;
+          } else j++;
         }
         if (!closed) fail("unclosed string literal");
+        const body = s.slice(i + 1, j - 1);
         i = j;
-        // invalid UTF-8 becomes U+FFFD, as with encoding/json
-        return utf8Encode(utf8Decode(out));
+        return unquote(body, fail);
       }
       case "n":
         if (s.startsWith("null", i)) {
@@ -180,7 +199,8 @@ export function decode(th: Thread, s: string): Value {
             fail(`invalid number: ${num}`);
           }
           if (isFloat) {
-            if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(num)) {
+            // whatever strconv.ParseFloat accepts (e.g. "1." and "-.5"), as starlark-go
+            if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(num)) {
               fail(`invalid number: ${num}`);
             }
             return new Float(Number(num));

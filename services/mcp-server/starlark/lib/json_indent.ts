@@ -3,15 +3,7 @@
  * states and error texts of Go's JSON scanner; tokens are copied verbatim (number text kept).
  */
 import { EvalError } from "../errors.ts";
-import { quote } from "../values/repr.ts";
-
-/** Go's quoteChar: how the JSON scanner names an offending byte. */
-function quoteChar(c: string): string {
-  if (c === "'") return "'\\''";
-  if (c === '"') return "'\"'";
-  const q = quote(c);
-  return "'" + q.slice(1, -1) + "'";
-}
+import { goQ } from "./json_decode.ts";
 
 const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
 const isHex = (c: string | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(c);
@@ -29,7 +21,7 @@ export function indent(src: string, prefix: string, ind: string): string {
   // offending character; elsewhere the input is just incomplete.
   const bad = (context: string, spaceAtEnd = false): never => {
     if (i >= n && !spaceAtEnd) fail("unexpected end of JSON input");
-    return fail(`invalid character ${quoteChar(i >= n ? " " : src[i])} ${context}`);
+    return fail(`invalid character ${goQ(i >= n ? " " : src[i])} ${context}`);
   };
   const newline = () => {
     out += "\n" + prefix + ind.repeat(depth);
@@ -41,7 +33,7 @@ export function indent(src: string, prefix: string, ind: string): string {
   const literal = (word: string) => {
     for (let k = 1; k < word.length; k++) {
       i++;
-      if (src[i] !== word[k]) bad(`in literal ${word} (expecting ${quoteChar(word[k])})`, true);
+      if (src[i] !== word[k]) bad(`in literal ${word} (expecting ${goQ(word[k])})`, true);
     }
     i++;
     out += word;
@@ -82,10 +74,10 @@ export function indent(src: string, prefix: string, ind: string): string {
         if (e === "u") {
           for (let k = 0; k < 4; k++) {
             i++;
-            if (!isHex(src[i])) bad("in \\u hexadecimal character escape");
+            if (!isHex(src[i])) bad("in \\u hexadecimal character escape", true);
           }
         } else if (e === undefined || !'bfnrt\\/"'.includes(e)) {
-          bad("in string escape code");
+          bad("in string escape code", true);
         }
       } else if (c < " ") {
         bad("in string literal");

@@ -80,10 +80,11 @@ export function parseFile(src: string, filename: string): File {
     return { t: "ident", name: t.v as string, line: t.line, col: t.col };
   }
 
+  /** Statements up to `until`; stray NEWLINE tokens are skipped at file level only. */
   function parseStmts(until: string): Stmt[] {
     const out: Stmt[] = [];
     while (kk() !== until && kk() !== "eof") {
-      if (kk() === "newline") {
+      if (kk() === "newline" && until === "eof") {
         next();
         continue;
       }

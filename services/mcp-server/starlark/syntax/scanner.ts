@@ -156,6 +156,9 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
     toks.push({ k, v, line: l, col: c, el: line, ec: col });
   for (;;) {
     const savedLineStart = lineStart;
+    // a line holding only a comment or nothing produces no NEWLINE (computed at line start
+    // only, as in starlark-go: after a backslash continuation the newline is not blank)
+    let blank = false;
     if (lineStart) {
       lineStart = false;
       let ind = 0;
@@ -167,7 +170,7 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
         adv();
       }
       const c = peek();
-      const blank = c === "#" || c === "\n" || c === "";
+      blank = c === "#" || c === "\n" || c === "";
       if (!blank && depth === 0) {
         const cur = indents[indents.length - 1];
         if (ind > cur) {
@@ -198,14 +201,7 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
       const l = line, cl = col;
       adv();
       lineStart = true;
-      if (depth > 0) continue;
-      const last = toks[toks.length - 1];
-      // blank lines (and lines after a NEWLINE) produce nothing
-      if (
-        last === undefined || last.k === "newline" || last.k === "indent" || last.k === "outdent"
-      ) {
-        continue;
-      }
+      if (depth > 0 || blank) continue;
       push("newline", null, l, cl);
       continue;
     }
