@@ -10,6 +10,8 @@ export const KNOWN_BUGS: Record<string, string> = {
   "json.decode escape error offset": "BUGS.md 29",
   "truncated hex escape": "BUGS.md 30",
   "json.indent error with a non-ASCII byte": "BUGS.md 33",
+  "math.remainder is IEEE remainder": "BUGS.md 34",
+  "math.degrees formula": "BUGS.md 34",
   "float literal out of range": "BUGS.md 31",
   "backslash-continued blank line": "BUGS.md 32",
 };

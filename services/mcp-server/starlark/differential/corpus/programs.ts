@@ -214,6 +214,16 @@ export const PROGRAM_CASES: CorpusCase[] = [
     src: "def main():\n    x = 1\n    \\\n\n    return x\n",
   },
   { name: "json.indent error with a non-ASCII byte", src: main(`return json.indent("é[]")`) },
+  {
+    name: "math.remainder is IEEE remainder",
+    src: main(
+      `return [math.remainder(1.0, 1e-137), repr(math.remainder(-0.0, 1.0)), math.remainder(5, 3)]`,
+    ),
+  },
+  {
+    name: "math.degrees formula",
+    src: main(`return repr(math.degrees(-2.1519515060106543e-200))`),
+  },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },
