@@ -7,13 +7,10 @@
 /** Corpus cases (by name) that currently differ, with the BUGS.md entry. */
 export const KNOWN_BUGS: Record<string, string> = {
   "empty substring search with start after end": "BUGS.md 27",
-  "json.decode escape error offset": "BUGS.md 29",
   "truncated hex escape": "BUGS.md 30",
-  "json.indent error with a non-ASCII byte": "BUGS.md 33",
   "math.remainder is IEEE remainder": "BUGS.md 34",
   "math.degrees formula": "BUGS.md 34",
   "float literal out of range": "BUGS.md 31",
-  "backslash-continued blank line": "BUGS.md 32",
 };
 
 /**
@@ -23,10 +20,7 @@ export const KNOWN_BUGS: Record<string, string> = {
 export const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [
   { pattern: /\.(find|rfind|index|rindex|count)\("", /, bug: "BUGS.md 27" },
   { pattern: /\\x(?![0-9a-fA-F]{2})/, bug: "BUGS.md 30" },
-  { pattern: /json\.indent\([^\n]*[^\x00-\x7f]/, bug: "BUGS.md 33" },
-  { pattern: /json\.indent\(.*\\\\(u12)?"\)\)/, bug: "BUGS.md 33" },
   { pattern: /\de\+?\d{3,}/, bug: "BUGS.md 31" },
-  { pattern: /\\\r?\n[ \t]*\r?\n/, bug: "BUGS.md 32" },
 ];
 
 export function knownBug(src: string): string | undefined {
