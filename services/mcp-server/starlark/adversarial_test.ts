@@ -4,21 +4,17 @@
  */
 import assert from "node:assert/strict";
 import { type Budgets, run, type RunOptions, type RunResult } from "./mod.ts";
-import { evaluatorMissing } from "./differential/readiness.ts";
-
-const notReady = await evaluatorMissing();
 /** STARLARK_RUN_KNOWN_BUGS=1 runs the tests of known bugs too (to check a fix). */
 const RUN_KNOWN_BUGS = Deno.env.get("STARLARK_RUN_KNOWN_BUGS") === "1";
 
 /**
- * Registers an adversarial test, ignored (with the reason) until the evaluator exists, or while
- * it fails on a known interpreter bug (see differential/BUGS.md).
+ * Registers an adversarial test, ignored (with the reason) while it fails on a known interpreter
+ * bug (see differential/BUGS.md).
  */
 function test(name: string, fn: () => Promise<void>, options: { knownBug?: string } = {}): void {
-  const reason = notReady ??
-    (options.knownBug && !RUN_KNOWN_BUGS
-      ? `known interpreter bug: ${options.knownBug}`
-      : undefined);
+  const reason = options.knownBug && !RUN_KNOWN_BUGS
+    ? `known interpreter bug: ${options.knownBug}`
+    : undefined;
   Deno.test({ name: reason ? `${name} (ignored: ${reason})` : name, ignore: !!reason, fn });
 }
 

@@ -8,10 +8,8 @@ import { difference, fromGo, fromOurs } from "./compare.ts";
 import { CORPUS } from "./corpus/mod.ts";
 import { buildGoRunner, goRunnerMissing, startGoBatch } from "./go_runner.ts";
 import { KNOWN_BUGS } from "./known_bugs.ts";
-import { evaluatorMissing } from "./readiness.ts";
 
-const notReady = await evaluatorMissing();
-const missing = notReady ?? goRunnerMissing();
+const missing = goRunnerMissing();
 
 Deno.test({
   name: `corpus programs give starlark-go's values and errors${
@@ -54,12 +52,7 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: `corpus programs use the same number of steps on every run${
-    notReady ? ` (ignored: ${notReady})` : ""
-  }`,
-  ignore: notReady !== undefined,
-}, async () => {
+Deno.test("corpus programs use the same number of steps on every run", async () => {
   for (const c of CORPUS) {
     const first = fromOurs(await run(c.src));
     const second = fromOurs(await run(c.src));
@@ -67,12 +60,7 @@ Deno.test({
   }
 });
 
-Deno.test({
-  name: `steps grow linearly with loop length, like starlark-go's TestExecutionSteps${
-    notReady ? ` (ignored: ${notReady})` : ""
-  }`,
-  ignore: notReady !== undefined,
-}, async () => {
+Deno.test("steps grow linearly with loop length, like starlark-go's TestExecutionSteps", async () => {
   const src = (n: number) => `def main():\n    return [x * x for x in range(${n})]\n`;
   const small = await run(src(1000));
   const large = await run(src(100_000));

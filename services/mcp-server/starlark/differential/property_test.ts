@@ -28,11 +28,10 @@ import {
   syntaxProgram,
   valueOpsProgram,
 } from "./generators/mod.ts";
-import { evaluatorMissing } from "./readiness.ts";
 import { knownBug } from "./known_bugs.ts";
 import { buildGoRunner, type GoBatch, goRunnerMissing, startGoBatch } from "./go_runner.ts";
 
-const missing = (await evaluatorMissing()) ?? goRunnerMissing();
+const missing = goRunnerMissing();
 const seed = Number(Deno.env.get("STARLARK_FC_SEED") ?? 20261122);
 const runsScale = Number(Deno.env.get("STARLARK_FC_RUNS") ?? 1);
 const RUN_KNOWN_BUGS = Deno.env.get("STARLARK_RUN_KNOWN_BUGS") === "1";
