@@ -93,12 +93,12 @@ export function decode(th: Thread, s: string): Value {
     let b = next();
     switch (b) {
       case '"': {
-        // fast path: no escapes, control characters or non-ASCII before the closing quote
+        // "safe" literals (no escapes, no non-ASCII) are taken verbatim, control characters
+        // included, exactly as starlark-go does; others are unquoted like encoding/json
         const close = s.indexOf('"', i + 1);
         if (close > 0) {
           const seg = s.slice(i + 1, close);
-          // deno-lint-ignore no-control-regex
-          if (!/[\\\x00-\x1f\x80-\xff]/.test(seg)) {
+          if (!/[\\\x80-\xff]/.test(seg)) {
             i = close + 1;
             return seg;
           }
@@ -203,7 +203,9 @@ export function decode(th: Thread, s: string): Value {
             if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(num)) {
               fail(`invalid number: ${num}`);
             }
-            return new Float(Number(num));
+            const f = Number(num);
+            if (!Number.isFinite(f)) fail(`invalid number: ${num}`); // ParseFloat: out of range
+            return new Float(f);
           }
           if (!/^-?\d+$/.test(num)) fail(`invalid number: ${num}`);
           return normInt(BigInt(num));
