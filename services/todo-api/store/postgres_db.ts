@@ -18,7 +18,8 @@ function queryable(sql: Sql | postgres.ReservedSql): Queryable {
       const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
         prepare: true,
       });
-      return rows as unknown as T[];
+      // A plain array, like PGlite's: postgres.js adds count/command/columns to its Result.
+      return Array.from(rows) as unknown as T[];
     },
     async exec(script: string): Promise<void> {
       // Without parameters `unsafe` uses the simple protocol, which accepts several statements.

@@ -91,8 +91,10 @@ export function createTodoStore(db: Queryable) {
       }
       if (options.after) {
         params.push(options.after.createdAt, options.after.id);
+        // `::text` first: postgres.js would otherwise serialize a timestamptz parameter through
+        // a JS Date and drop the microseconds (the precision trap the cursor exists to avoid).
         where.push(
-          `(created_at, id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`,
+          `(created_at, id) > ($${params.length - 1}::text::timestamptz, $${params.length}::uuid)`,
         );
       }
       const rows = await db.query<Todo>(
