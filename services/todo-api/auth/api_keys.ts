@@ -51,11 +51,22 @@ interface KeyRow extends Record<string, unknown> {
   digest: string;
 }
 
+/** Operator and authentication access to stored keys. */
+export interface ApiKeyStore {
+  /** Stores a new key and returns it; the plaintext is never retrievable again. */
+  create(principal: Principal): Promise<{ key: string; id: string }>;
+  /** The principal of an active key with this digest, if any. */
+  findByDigest(digest: string): Promise<Principal | undefined>;
+  list(): Promise<ApiKeyRecord[]>;
+  /** Revokes by id; false when no active key has that id. */
+  revoke(id: string): Promise<boolean>;
+}
+
 /** SQL for API keys. `random` is injectable for tests. */
 export function createApiKeyStore(
   db: Queryable,
   options: { random?: (bytes: Uint8Array) => void } = {},
-) {
+): ApiKeyStore {
   const random = options.random ?? ((b: Uint8Array) => crypto.getRandomValues(b));
   return {
     /** Stores a new key and returns it; the plaintext is never retrievable again. */
@@ -115,6 +126,3 @@ export function createApiKeyStore(
     },
   };
 }
-
-/** The key store's interface. */
-export type ApiKeyStore = ReturnType<typeof createApiKeyStore>;

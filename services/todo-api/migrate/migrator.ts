@@ -54,8 +54,24 @@ async function applied(q: Queryable): Promise<AppliedRow[]> {
   );
 }
 
+/** `migrate up|down|status` for one database and one set of files. */
+export interface Migrator {
+  /** Every known and recorded version with its state; read-only. */
+  status(): Promise<MigrationStatus[]>;
+  /** Versions not yet applied (what readiness reports). */
+  pending(): Promise<Migration[]>;
+  /** Applies every pending migration in order; returns the ones applied. */
+  up(): Promise<Migration[]>;
+  /** Reverts the latest `steps` applied migrations (default 1; Infinity for all). */
+  down(steps?: number): Promise<Migration[]>;
+}
+
 /** Builds the migrator for one database and one set of files. */
-export function createMigrator(db: Db, migrations: Migration[], options: MigratorOptions = {}) {
+export function createMigrator(
+  db: Db,
+  migrations: Migration[],
+  options: MigratorOptions = {},
+): Migrator {
   const lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
 
@@ -160,6 +176,3 @@ export function createMigrator(db: Db, migrations: Migration[], options: Migrato
     },
   };
 }
-
-/** The migrator's interface. */
-export type Migrator = ReturnType<typeof createMigrator>;
