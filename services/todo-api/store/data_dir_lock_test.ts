@@ -1,0 +1,20 @@
+import assert from "node:assert/strict";
+import { acquireDataDirLock, DataDirLockedError, lockPathFor } from "./data_dir_lock.ts";
+
+Deno.test("a second lock on the same data directory fails with a clear error, then succeeds after release", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const dataDir = `${dir}/db`;
+    const first = await acquireDataDirLock(dataDir);
+    assert.equal(first.path, lockPathFor(dataDir));
+    assert.equal((await Deno.readTextFile(first.path)).trim(), String(Deno.pid));
+    const err = await assert.rejects(acquireDataDirLock(dataDir), DataDirLockedError);
+    void err;
+    await assert.rejects(acquireDataDirLock(dataDir), /in use by another process \(pid \d+\)/);
+    await first.release();
+    const again = await acquireDataDirLock(dataDir);
+    await again.release();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
