@@ -87,7 +87,7 @@ for (const backend of ["pglite", "postgres"] as const) {
             assert.deepEqual(c.out, ["reverted 000003_create_server_secrets"]);
             const s = capture();
             assert.equal(await migrateCommand(test.db, ["status"], { config, io: s.io }), 3);
-            assert.match(s.out[0], /^\[X\] 000001_create_todos  \d{4}-/);
+            assert.match(s.out[0], /^\[X\] 000001_create_todos {2}\d{4}-/);
             assert.equal(s.out[2], "[ ] 000003_create_server_secrets");
             assert.deepEqual(s.out.slice(-2), ["Applied: 2", "Pending: 1"]);
             const u = capture();

@@ -12,3 +12,12 @@ export async function readBody(req: Request, options: { limit: number }): Promis
   }
   return buf;
 }
+export function withRequestId(handler: Handler, _options: { header?: string } = {}): Handler {
+  return async (req, info) => {
+    const given = req.headers.get("x-request-id");
+    const id = given && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : crypto.randomUUID();
+    const res = await handler(req, info);
+    res.headers.set("x-request-id", id);
+    return res;
+  };
+}

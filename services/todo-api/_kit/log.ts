@@ -6,11 +6,21 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
 }
-export function createLogger(options: { write?: (line: string) => void } = {}): Logger {
-  const write = options.write ?? (() => {});
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
+export function createLogger(
+  options: {
+    level?: keyof typeof LEVELS;
+    write?: (line: string) => void;
+    fields?: Record<string, unknown>;
+  } = {},
+): Logger {
+  const enc = new TextEncoder();
+  const write = options.write ?? ((l: string) => Deno.stdout.writeSync(enc.encode(l + "\n")));
+  const min = LEVELS[options.level ?? "info"];
   const make = (base: Record<string, unknown>): Logger => {
-    const at = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
-      write(JSON.stringify({ level, msg, ...base, ...fields }));
+    const at = (level: keyof typeof LEVELS) => (msg: string, fields?: Record<string, unknown>) => {
+      if (LEVELS[level] >= min) write(JSON.stringify({ level, msg, ...base, ...fields }));
+    };
     return {
       debug: at("debug"),
       info: at("info"),
@@ -19,5 +29,5 @@ export function createLogger(options: { write?: (line: string) => void } = {}): 
       child: (f) => make({ ...base, ...f }),
     };
   };
-  return make({});
+  return make(options.fields ?? {});
 }
