@@ -5,6 +5,7 @@
  * silently restarting at page one.
  * @module
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { OwnerScope, Position } from "./todo_store.ts";
 
 /** Thrown for any cursor we did not mint for this scope. */
@@ -32,50 +33,45 @@ function fromBase64Url(text: string): Uint8Array {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-function signedText(payload: string, scope: OwnerScope): Uint8Array {
+function signedText(payload: string, scope: OwnerScope): string {
   // "\n" cannot appear in base64url, so payload and scope cannot be shifted into each other.
-  return new TextEncoder().encode(`${payload}\n${scope === null ? "*" : `=${scope}`}`);
+  return `${payload}\n${scope === null ? "*" : `=${scope}`}`;
+}
+
+/** Encodes and checks cursors for one HMAC key. */
+export interface CursorCodec {
+  encode(position: Position, scope: OwnerScope): Promise<string>;
+  /** Throws {@linkcode InvalidCursorError} for anything not minted by `encode` for `scope`. */
+  decode(cursor: string, scope: OwnerScope): Promise<Position>;
 }
 
 /** Builds encode/decode around an HMAC key (≥ 32 random bytes). */
-export async function createCursorCodec(secret: Uint8Array) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    secret as Uint8Array<ArrayBuffer>,
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  );
-  return {
-    async encode(position: Position, scope: OwnerScope): Promise<string> {
+export function createCursorCodec(secret: Uint8Array): Promise<CursorCodec> {
+  // node:crypto's synchronous HMAC: a fraction of WebCrypto's per-call cost on the list path.
+  const mac = (payload: string, scope: OwnerScope) =>
+    new Uint8Array(createHmac("sha256", secret).update(signedText(payload, scope)).digest());
+  return Promise.resolve({
+    encode(position: Position, scope: OwnerScope): Promise<string> {
       const payload = toBase64Url(
         new TextEncoder().encode(JSON.stringify({ v: 1, t: position.createdAt, i: position.id })),
       );
-      const mac = await crypto.subtle.sign(
-        "HMAC",
-        key,
-        signedText(payload, scope) as Uint8Array<ArrayBuffer>,
-      );
-      return `${payload}.${toBase64Url(new Uint8Array(mac))}`;
+      return Promise.resolve(`${payload}.${toBase64Url(mac(payload, scope))}`);
     },
 
+    // deno-lint-ignore require-await
     async decode(cursor: string, scope: OwnerScope): Promise<Position> {
       const parts = cursor.split(".");
       if (parts.length !== 2 || cursor.length > 512) throw new InvalidCursorError();
-      let mac: Uint8Array;
+      let given: Uint8Array;
       try {
-        mac = fromBase64Url(parts[1]);
+        given = fromBase64Url(parts[1]);
       } catch {
         throw new InvalidCursorError();
       }
-      // verify() compares in constant time.
-      const ok = await crypto.subtle.verify(
-        "HMAC",
-        key,
-        mac as Uint8Array<ArrayBuffer>,
-        signedText(parts[0], scope) as Uint8Array<ArrayBuffer>,
-      );
-      if (!ok) throw new InvalidCursorError();
+      const expected = mac(parts[0], scope);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new InvalidCursorError();
+      }
       let body: { v?: unknown; t?: unknown; i?: unknown };
       try {
         body = JSON.parse(new TextDecoder().decode(fromBase64Url(parts[0])));
@@ -90,8 +86,5 @@ export async function createCursorCodec(secret: Uint8Array) {
       }
       return { createdAt: body.t, id: body.i };
     },
-  };
+  });
 }
-
-/** The codec's interface. */
-export type CursorCodec = Awaited<ReturnType<typeof createCursorCodec>>;

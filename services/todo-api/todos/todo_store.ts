@@ -97,9 +97,11 @@ export function createTodoStore(db: Queryable) {
           `(created_at, id) > ($${params.length - 1}::text::timestamptz, $${params.length}::uuid)`,
         );
       }
+      // ORDER BY names the table's columns: a bare `id` would mean the text alias and defeat
+      // the (owner, created_at, id) index.
       const rows = await db.query<Todo>(
         `select ${COLUMNS} from todos ${where.length ? "where " + where.join(" and ") : ""}
-         order by created_at, id limit $1`,
+         order by todos.created_at, todos.id limit $1`,
         params,
       );
       const more = rows.length > options.limit;
