@@ -31,7 +31,7 @@ const POOL = 10;
 const ENTRY = new URL("../../../services/todo-api/main.ts", import.meta.url).pathname;
 
 if (!Deno.env.get("TEST_DATABASE_URL")) {
-  console.error("set TEST_DATABASE_URL to a Postgres server");
+  Deno.stderr.writeSync(new TextEncoder().encode("set TEST_DATABASE_URL to a Postgres server\n"));
   Deno.exit(2);
 }
 
@@ -191,18 +191,17 @@ try {
   const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
   const f = (n: number) => n.toFixed(0);
   const ms = (n: number) => n.toFixed(2);
-  console.log(
-    `Run ${
-      new Date().toISOString()
-    }, median of ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, pool ${POOL}, Postgres ${
-      (await sql`show server_version`)[0].server_version
-    }, Deno ${Deno.version.deno}.
+  const report = `Run ${
+    new Date().toISOString()
+  }, median of ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, pool ${POOL}, Postgres ${
+    (await sql`show server_version`)[0].server_version
+  }, Deno ${Deno.version.deno}.
 
 | measure | API (wrk → main.ts serve) | raw SQL (postgres.js, same statement) | API / raw |
 | --- | --- | --- | --- |
 | create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(rawCreate)} | ${
-      pct(apiCreate, rawCreate)
-    } |
+    pct(apiCreate, rawCreate)
+  } |
 | list first page, limit 20, req/s | ${f(apiList)} | ${f(rawList)} | ${pct(apiList, rawList)} |
 
 | list latency, 100 000-row table, limit 20, 2 000 sequential requests each, interleaved | p50 ms | p90 ms | p99 ms |
@@ -212,14 +211,14 @@ try {
 | deep / first (p50) | ${(deep.p50 / first.p50).toFixed(2)} | | |
 
 Deep-page throughput under load: ${f(apiDeep)} req/s vs first page ${f(apiList)} req/s (${
-      pct(apiDeep, apiList)
-    }).
+    pct(apiDeep, apiList)
+  }).
 Per-round API/raw ratios: create ${
-      runs.apiCreate.map((a, i) => pct(a, runs.rawCreate[i])).join(", ")
-    }; list ${
-      runs.apiList.map((a, i) => pct(a, runs.rawList[i])).join(", ")
-    }. Load average at the end: ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}.`,
-  );
+    runs.apiCreate.map((a, i) => pct(a, runs.rawCreate[i])).join(", ")
+  }; list ${
+    runs.apiList.map((a, i) => pct(a, runs.rawList[i])).join(", ")
+  }. Load average at the end: ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}.`;
+  Deno.stdout.writeSync(new TextEncoder().encode(report + "\n"));
 } finally {
   await svc?.stop();
   await sql.end({ timeout: 5 });
