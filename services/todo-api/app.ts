@@ -4,10 +4,10 @@
  * (`errorResponse`) and gets Huma's `$schema` + `Link` decoration.
  * @module
  */
-import { errorResponse, HttpError } from "./_kit/problem.ts";
-import type { Handler } from "./_kit/http.ts";
-import { healthHandler, readinessHandler } from "./_kit/health.ts";
-import type { Logger } from "./_kit/log.ts";
+import { errorResponse, HttpError } from "@svc/shared/problem";
+import type { Handler } from "@svc/shared/http";
+import { healthHandler, readinessHandler } from "@svc/shared/health";
+import type { Logger } from "@svc/shared/log";
 import { createApiKeyStore, type Principal } from "./auth/api_keys.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { ANONYMOUS } from "./auth/policy.ts";
@@ -34,6 +34,8 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** @default 5000 */
   keyCacheTtlMs?: number;
+  /** A request body must arrive within this time (408 otherwise). @default 5000 */
+  bodyTimeoutMs?: number;
   /** Serves `/openapi.*` and `/docs`; returns undefined for other paths. */
   docs?: (req: Request) => Response | undefined | Promise<Response | undefined>;
 }
@@ -91,6 +93,7 @@ export function createApp(deps: AppDeps): Handler {
     todos: createTodoStore(deps.db),
     cursorCodec,
     maxBodyBytes: deps.maxBodyBytes ?? 1024 * 1024,
+    bodyTimeoutMs: deps.bodyTimeoutMs ?? 5000,
   });
   const ready = readinessHandler({
     datastore: () => deps.db.ping(),

@@ -2,7 +2,7 @@
  * The settings table (flag > env > default) and the resolved config every command uses.
  * @module
  */
-import { resolveSettings, type SettingSpec } from "./_kit/settings.ts";
+import { resolveSettings, settingsHelp, type SettingSpec } from "@svc/shared/settings";
 
 /** Every setting of every subcommand; each subcommand reads the ones it needs. */
 export const SETTINGS: SettingSpec[] = [
@@ -57,6 +57,14 @@ export const SETTINGS: SettingSpec[] = [
     env: "TODOAPI_MAX_BODY_BYTES",
     min: 1,
     help: "Largest accepted request body (413 above)",
+  },
+  {
+    name: "body-read-timeout",
+    type: "duration",
+    default: 5000,
+    env: "TODOAPI_BODY_READ_TIMEOUT",
+    min: 1,
+    help: "Time a request body may take to arrive (408 after)",
   },
   {
     name: "key-cache-ttl",
@@ -121,6 +129,7 @@ export interface Config {
   authzEnabled: boolean;
   cursorSecret: string;
   maxBodyBytes: number;
+  bodyTimeoutMs: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
   shutdownGraceMs: number;
@@ -149,6 +158,7 @@ export function loadConfig(
       authzEnabled: v["authz-enabled"] as boolean,
       cursorSecret: v["cursor-secret"] as string,
       maxBodyBytes: v["max-body-bytes"] as number,
+      bodyTimeoutMs: v["body-read-timeout"] as number,
       keyCacheTtlMs: v["key-cache-ttl"] as number,
       dbPoolSize: v["db-pool-size"] as number,
       shutdownGraceMs: v["shutdown-grace"] as number,
@@ -165,18 +175,13 @@ export function loadConfig(
 
 /** Usage text built from the table. */
 export function usage(): string {
-  const lines = [
+  return [
     "Usage:",
     "  todo-api serve [flags]",
     "  todo-api migrate up | down [N] [--all] | status [--exit-code]",
     "  todo-api keys create --subject S --role user|admin | keys list | keys revoke <id>",
     "",
     "Flags:",
-  ];
-  for (const s of SETTINGS) {
-    const env = s.env ? ` (env ${s.env})` : "";
-    const def = s.secret ? "" : ` [default ${JSON.stringify(s.default)}]`;
-    lines.push(`  --${s.name.padEnd(16)} ${s.help}${env}${def}`);
-  }
-  return lines.join("\n");
+    settingsHelp(SETTINGS),
+  ].join("\n");
 }

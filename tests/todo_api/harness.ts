@@ -15,7 +15,7 @@ import {
   openPostgresDb,
 } from "@svc/todo-api";
 import type { AppDeps } from "../../services/todo-api/app.ts";
-import { createLogger } from "../../services/todo-api/_kit/log.ts";
+import { createLogger } from "@svc/shared/log";
 
 /** The Postgres server for tests, or undefined (those tests are ignored). */
 export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import postgres from "postgres";
 import { parse as parseYaml } from "yaml";
-import { startService } from "../../services/todo-api/_kit/testing.ts";
+import { startService } from "@svc/shared/testing";
 import { checkSchema } from "./schema_check.ts";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "./harness.ts";
 
@@ -119,7 +119,9 @@ for (const backend of ["pglite", "postgres"] as const) {
           const doc = parseYaml(await yamlRes.text());
           await SwaggerParser.validate(structuredClone(doc));
           assert.equal(doc.openapi, "3.0.3");
-          const jsonDoc = await (await fetch(`${svc.url}/openapi.json`)).json();
+          const jsonDoc = await (await fetch(`${svc.url}/openapi.json`).catch((e) => {
+            throw new Error(svc.output(), { cause: e });
+          })).json();
           assert.deepEqual(jsonDoc, doc);
           const docs = await fetch(`${svc.url}/docs`);
           assert.equal(docs.status, 200);

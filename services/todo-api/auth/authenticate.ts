@@ -7,7 +7,7 @@
  * per request; a revoked key therefore stops working within that time.
  * @module
  */
-import { HttpError } from "../_kit/problem.ts";
+import { HttpError } from "@svc/shared/problem";
 import { keyDigest, type Principal } from "./api_keys.ts";
 
 /** Options of {@linkcode createAuthenticator}. */

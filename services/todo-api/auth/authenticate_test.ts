@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HttpError } from "../_kit/problem.ts";
+import { HttpError } from "@svc/shared/problem";
 import { keyDigest, type Principal } from "./api_keys.ts";
 import { createAuthenticator, presentedKey } from "./authenticate.ts";
 

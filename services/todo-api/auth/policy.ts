@@ -5,7 +5,7 @@
  * name an operator gave it) gets 403.
  * @module
  */
-import { HttpError } from "../_kit/problem.ts";
+import { HttpError } from "@svc/shared/problem";
 import type { Principal } from "./api_keys.ts";
 import type { OwnerScope } from "../todos/todo_store.ts";
 

@@ -3,7 +3,7 @@
  * tests can drive it.
  * @module
  */
-import { createLogger } from "../_kit/log.ts";
+import { createLogger } from "@svc/shared/log";
 import { loadConfig, usage } from "../config.ts";
 import { DataDirLockedError } from "../store/data_dir_lock.ts";
 import { openDb } from "../store/open_db.ts";

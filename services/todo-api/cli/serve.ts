@@ -4,11 +4,11 @@
  * checkpoints and releases the data-directory lock).
  * @module
  */
-import type { Logger } from "../_kit/log.ts";
-import { type RunningServer, startServer } from "../_kit/server.ts";
-import { withRequestId } from "../_kit/http.ts";
-import { createMetrics, metricsHandler, withHttpMetrics } from "../_kit/metrics.ts";
-import { openapiHandler } from "../_kit/openapi.ts";
+import type { Logger } from "@svc/shared/log";
+import { type RunningServer, startServer } from "@svc/shared/server";
+import { withAccessLog, withRequestId } from "@svc/shared/http";
+import { createMetrics, metricsHandler, withHttpMetrics } from "@svc/shared/metrics";
+import { openapiHandler } from "@svc/shared/openapi";
 import { createApp, routeOf } from "../app.ts";
 import type { Config } from "../config.ts";
 import { openapiDocument } from "../http/openapi_document.ts";
@@ -46,11 +46,19 @@ export async function serve(
       cursorSecret: config.cursorSecret,
       maxBodyBytes: config.maxBodyBytes,
       keyCacheTtlMs: config.keyCacheTtlMs,
+      bodyTimeoutMs: config.bodyTimeoutMs,
       docs,
     });
-    const api = withRequestId(
+    const quiet = new Set(["/healthz", "/readyz"]);
+    const logged = withAccessLog(
       withHttpMetrics(app, metrics, { route: (req) => routeOf(new URL(req.url).pathname) }),
-      {},
+      { logger, skip: (path) => quiet.has(path) },
+    );
+    // The kit's access log reads info.remoteAddr after the response is sent, when Deno 2.9
+    // throws "Request closed" (an uncaught rejection that ends the process): hand it a copy
+    // whose address was read while the request was open.
+    const api = withRequestId((req, info) =>
+      logged(req, { remoteAddr: info.remoteAddr, completed: info.completed })
     );
     return await startServer([
       { name: "api", addr: config.addr, handler: api },

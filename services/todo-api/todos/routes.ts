@@ -5,8 +5,8 @@
  * subject is reported as 404 to a `user`, never revealing that it exists.
  * @module
  */
-import { HttpError } from "../_kit/problem.ts";
-import { readBody } from "../_kit/http.ts";
+import { HttpError } from "@svc/shared/problem";
+import { readBody } from "@svc/shared/http";
 import type { Principal } from "../auth/api_keys.ts";
 import { authorize, ownerScope } from "../auth/policy.ts";
 import { schemaJson } from "../http/schema_link.ts";
@@ -21,6 +21,8 @@ export interface TodoRoutesDeps {
   cursorCodec(): Promise<CursorCodec>;
   /** Largest accepted request body in bytes. */
   maxBodyBytes: number;
+  /** Time allowed for the whole body to arrive. */
+  bodyTimeoutMs: number;
 }
 
 function notFound(id: string): HttpError {
@@ -67,7 +69,12 @@ export function createTodoRoutes(deps: TodoRoutesDeps) {
       if (type !== null && !/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(type)) {
         throw new HttpError(415, "unsupported_media_type", "expected application/json");
       }
-      const { title } = parseCreateTodo(await readBody(req, { limit: deps.maxBodyBytes }));
+      const { title } = parseCreateTodo(
+        await readBody(req, {
+          limit: deps.maxBodyBytes,
+          timeoutMs: deps.bodyTimeoutMs,
+        }),
+      );
       const todo = await deps.todos.create(principal.subject, title);
       return schemaJson(req, "Todo", todo, {
         status: 201,

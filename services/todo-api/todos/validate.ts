@@ -3,7 +3,7 @@
  * problem listed (`location` like `body.title` or `query.limit`, Huma's message texts).
  * @module
  */
-import { type ErrorDetail, HttpError } from "../_kit/problem.ts";
+import { type ErrorDetail, HttpError } from "@svc/shared/problem";
 import { LIMITS } from "../http/schemas.ts";
 
 function validationFailed(errors: ErrorDetail[]): HttpError {

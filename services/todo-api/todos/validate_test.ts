@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HttpError } from "../_kit/problem.ts";
+import { HttpError } from "@svc/shared/problem";
 import { parseCreateTodo, parseListQuery } from "./validate.ts";
 
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { startService } from "../../../services/todo-api/_kit/testing.ts";
+import { startService } from "@svc/shared/testing";
 import { createTestDatabase } from "../../todo_api/harness.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
 
