@@ -58,6 +58,17 @@ function methodNotAllowed(allow: string): HttpError {
   });
 }
 
+/** SQLSTATE 42P01 (undefined table): serving before `migrate up` is a 503, not a 500. */
+function unmigrated(err: unknown): HttpError | undefined {
+  if ((err as { code?: unknown })?.code !== "42P01") return undefined;
+  return new HttpError(
+    503,
+    "schema_missing",
+    "the database schema is not migrated yet; see /readyz",
+    { headers: { "retry-after": "5" }, cause: err },
+  );
+}
+
 /** The route template of a request path, for metrics labels. */
 export function routeOf(path: string): string {
   if (path === "/v1/todos") return "/v1/todos";
@@ -147,7 +158,10 @@ export function createApp(deps: AppDeps): Handler {
     try {
       return await route(req);
     } catch (err) {
-      return await withErrorSchema(req, errorResponse(err, { logger: deps.logger }));
+      return await withErrorSchema(
+        req,
+        errorResponse(unmigrated(err) ?? err, { logger: deps.logger }),
+      );
     }
   };
 }

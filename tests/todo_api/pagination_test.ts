@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { backendSuite, call, type SuiteEnv } from "./harness.ts";
+import postgres from "postgres";
+import { backendSuite, call, type SuiteEnv, TEST_DATABASE_URL } from "./harness.ts";
 
 async function seed(env: SuiteEnv, owner: string, count: number, stamps: string[]) {
   // Rows share a handful of timestamps, some differing only in the microseconds, so any cursor
@@ -168,6 +169,33 @@ backendSuite("todo pagination", {
     const res = await b(call("GET", `/v1/todos?cursor=${encodeURIComponent(nextCursor)}`, { key }));
     assert.equal(res.status, 400);
     await res.body?.cancel();
+  },
+
+  "a Postgres connection killed by the server is replaced transparently": async (env) => {
+    if (env.backend !== "postgres") return;
+    const app = env.app();
+    const key = await env.key("alice", ["user"]);
+    const ok = async () => {
+      const res = await app(call("GET", "/v1/todos", { key }));
+      await res.body?.cancel();
+      return res.status;
+    };
+    assert.equal(await ok(), 200);
+    // an admin session ends every idle connection of this database (failover, pgbouncer restart)
+    const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      const [{ db }] = await env.db.query<{ db: string }>("select current_database() as db");
+      await admin.unsafe(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+        [db],
+      );
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push(await ok());
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200]);
   },
 
   "users list only their own todos; admins list everyone's": async (env) => {

@@ -52,7 +52,12 @@ for (const backend of ["pglite", "postgres"] as const) {
     async fn() {
       const t = await target(backend);
       try {
-        const svc = await startService({ entry: ENTRY, args: ["serve", ...LISTEN], env: t.env });
+        const svc = await startService({
+          entry: ENTRY,
+          args: ["serve", ...LISTEN],
+          env: t.env,
+          timeoutMs: 60_000,
+        });
         try {
           const health = await fetch(`${svc.url}/healthz`);
           assert.equal(health.status, 200);
@@ -63,6 +68,9 @@ for (const backend of ["pglite", "postgres"] as const) {
           assert.equal(body.checks.migrations.status, "fail");
           assert.match(body.checks.migrations.error, /3 pending/);
           assert.equal(body.checks.datastore.status, "ok");
+          const early = await fetch(`${svc.url}/v1/todos`, { headers: { "x-api-key": "todo_x" } });
+          assert.equal(early.status, 503);
+          await early.body?.cancel();
           if (backend === "postgres") {
             // with a server, an operator migrates while the service runs and it becomes ready
             assert.equal((await run(["migrate", "up"], t.env)).code, 0);
@@ -104,6 +112,7 @@ for (const backend of ["pglite", "postgres"] as const) {
           args: ["serve", ...LISTEN],
           env: t.env,
           listeners: ["api", "metrics"],
+          timeoutMs: 60_000,
         });
         let stopped = false;
         let inflight: Promise<Response> | undefined;
@@ -217,7 +226,12 @@ Deno.test({
     const t = await target("pglite");
     try {
       assert.equal((await run(["migrate", "up"], t.env)).code, 0);
-      const svc = await startService({ entry: ENTRY, args: ["serve", ...LISTEN], env: t.env });
+      const svc = await startService({
+        entry: ENTRY,
+        args: ["serve", ...LISTEN],
+        env: t.env,
+        timeoutMs: 60_000,
+      });
       try {
         for (const args of [["migrate", "status"], ["keys", "list"], ["serve", ...LISTEN]]) {
           const second = await run(args, t.env);

@@ -133,6 +133,35 @@ backendSuite("todo API", {
     await problem(await app(call("POST", "/v1/todos", { key, raw: over })), 413);
   },
 
+  "POST /v1/todos whose body stalls past the read timeout is 408": async (env) => {
+    const app = env.app({ bodyTimeoutMs: 50 });
+    const key = await env.key("alice", ["user"]);
+    const stalled = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"title":'));
+      },
+    });
+    const req = new Request("http://127.0.0.1:8080/v1/todos", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: stalled,
+    });
+    await problem(await app(req), 408);
+  },
+
+  "a request before the schema exists is 503, not 500": async (env) => {
+    const app = env.app();
+    await env.db.exec("alter table api_keys rename to api_keys_away");
+    try {
+      const res = await app(call("GET", "/v1/todos", { key: "todo_whatever" }));
+      const body = await problem(res, 503);
+      assert.match(body.detail, /not migrated/);
+      assert.equal(res.headers.get("retry-after"), "5");
+    } finally {
+      await env.db.exec("alter table api_keys_away rename to api_keys");
+    }
+  },
+
   "GET /v1/todos/{id} returns 200, and 404 for unknown, malformed and foreign ids": async (env) => {
     const app = env.app();
     const alice = await env.key("alice", ["user"]);

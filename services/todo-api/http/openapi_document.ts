@@ -26,6 +26,7 @@ function body(description: string, schema: string, extraHeaders: Record<string, 
 const AUTH_ERRORS = {
   "401": problem("Missing, malformed or unknown API key."),
   "403": problem("The key's roles do not permit this action."),
+  "503": problem("The database schema is not migrated yet (see /readyz)."),
 };
 
 const ID = {
@@ -97,6 +98,7 @@ export function openapiDocument(version: string): Record<string, unknown> {
             }),
             "400": problem("Malformed JSON or empty body."),
             ...AUTH_ERRORS,
+            "408": problem("The request body did not arrive in time."),
             "413": problem("Request body too large."),
             "415": problem("Content type is not JSON."),
             "422": problem("Validation failed."),
