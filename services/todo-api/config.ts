@@ -2,7 +2,17 @@
  * The settings table (flag > env > default) and the resolved config every command uses.
  * @module
  */
+import { parseAddr } from "@svc/shared/server";
 import { resolveSettings, settingsHelp, type SettingSpec } from "@svc/shared/settings";
+
+function addrProblem(value: unknown): string | undefined {
+  try {
+    parseAddr(String(value));
+    return undefined;
+  } catch {
+    return 'expected host:port such as ":8080"';
+  }
+}
 
 /** Every setting of every subcommand; each subcommand reads the ones it needs. */
 export const SETTINGS: SettingSpec[] = [
@@ -27,6 +37,7 @@ export const SETTINGS: SettingSpec[] = [
     default: ":8080",
     env: "TODOAPI_ADDR",
     help: "API listen address host:port",
+    validate: addrProblem,
   },
   {
     name: "metrics-addr",
@@ -34,6 +45,7 @@ export const SETTINGS: SettingSpec[] = [
     default: ":9090",
     env: "TODOAPI_METRICS_ADDR",
     help: "Metrics listen address host:port",
+    validate: addrProblem,
   },
   {
     name: "authz-enabled",

@@ -18,3 +18,33 @@ Deno.test("a second lock on the same data directory fails with a clear error, th
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a lock held by a killed process is free again (no stale lock file)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const dataDir = `${dir}/db`;
+    const holder = new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `import { acquireDataDirLock } from ${
+          JSON.stringify(import.meta.resolve("./data_dir_lock.ts"))
+        };
+         await acquireDataDirLock(${JSON.stringify(dataDir)});
+         console.log("locked");
+         await new Promise(() => {});`,
+      ],
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assert.match((await reader.read()).value ?? "", /locked/);
+    await assert.rejects(acquireDataDirLock(dataDir), DataDirLockedError);
+    holder.kill("SIGKILL");
+    await holder.status;
+    await reader.cancel();
+    const lock = await acquireDataDirLock(dataDir);
+    await lock.release();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
