@@ -84,7 +84,7 @@ export function backendSuite(
       async fn(t) {
         const test = await createTestDatabase(backend);
         try {
-          const migrator = createMigrator(test.db, await loadMigrations());
+          const migrator = createMigrator(test.db, loadMigrations());
           await migrator.up();
           const keys = createApiKeyStore(test.db);
           const env: SuiteEnv = {

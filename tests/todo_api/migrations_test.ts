@@ -32,7 +32,7 @@ for (const backend of ["pglite", "postgres"] as const) {
     async fn(t) {
       const test = await createTestDatabase(backend);
       try {
-        const files = await loadMigrations();
+        const files = loadMigrations();
         const migrator = createMigrator(test.db, files);
         await t.step("a fresh database has every migration pending", async () => {
           assert.deepEqual(
@@ -146,7 +146,7 @@ Deno.test({
     const test = await createTestDatabase("postgres");
     const other = openPostgresDb(test.url!);
     try {
-      const files = await loadMigrations();
+      const files = loadMigrations();
       const results = await Promise.all([
         createMigrator(test.db, files).up(),
         createMigrator(other, files).up(),

@@ -21,7 +21,7 @@ export async function migrateCommand(
   options: { config: Config; io: CliIo },
 ): Promise<number> {
   const { config, io } = options;
-  const migrator = createMigrator(db, await loadMigrations(), {
+  const migrator = createMigrator(db, loadMigrations(), {
     lockTimeoutMs: config.lockTimeoutMs,
   });
   try {

@@ -29,7 +29,7 @@ export async function serve(
     poolSize: config.dbPoolSize,
   });
   try {
-    const migrator = createMigrator(db, await loadMigrations());
+    const migrator = createMigrator(db, loadMigrations());
     const pending = await migrator.pending().catch(() => []);
     if (pending.length > 0) {
       logger.warn("migrations pending; not ready until `migrate up` runs", {

@@ -1,8 +1,10 @@
 /**
  * Migration files: `NNNNNN_name.up.sql` and `NNNNNN_name.down.sql` (golang-migrate naming),
- * read from a directory at start.
+ * paired and ordered by version.
  * @module
  */
+import { createHash } from "node:crypto";
+import { MIGRATION_FILES } from "../migrations/mod.ts";
 
 /** One numbered migration with both directions. */
 export interface Migration {
@@ -14,24 +16,21 @@ export interface Migration {
   checksum: string;
 }
 
-const FILE = /^(\d+)_([a-z0-9_]+)\.(up|down)\.sql$/;
+/** The file-name pattern; other names are ignored. */
+export const MIGRATION_FILE: RegExp = /^(\d+)_([a-z0-9_]+)\.(up|down)\.sql$/;
 
-/** The migrations shipped with the service. */
-export const MIGRATIONS_DIR: URL = new URL("../migrations/", import.meta.url);
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Reads and pairs the files, ordered by version; throws on a missing half or a duplicate. */
-export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migration[]> {
+/**
+ * Pairs files (name → SQL) into migrations ordered by version; throws on a missing half or two
+ * names for one version. Defaults to the files shipped with the service.
+ */
+export function loadMigrations(
+  files: Readonly<Record<string, string>> = MIGRATION_FILES,
+): Migration[] {
   const halves = new Map<number, { name: string; up?: string; down?: string }>();
-  for await (const entry of Deno.readDir(dir)) {
-    const match = entry.isFile ? FILE.exec(entry.name) : null;
+  for (const [file, text] of Object.entries(files)) {
+    const match = MIGRATION_FILE.exec(file);
     if (!match) continue;
     const version = Number(match[1]);
-    const text = await Deno.readTextFile(new URL(entry.name, dir));
     const half = halves.get(version) ?? { name: match[2] };
     if (half.name !== match[2]) {
       throw new Error(`Cannot load migrations: version ${version} has two names`);
@@ -50,7 +49,7 @@ export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
       name: half.name,
       up: half.up,
       down: half.down,
-      checksum: await sha256Hex(half.up),
+      checksum: createHash("sha256").update(half.up).digest("hex"),
     });
   }
   return migrations.sort((a, b) => a.version - b.version);

@@ -29,9 +29,9 @@ Deno.test("a lock held by a killed process is free again (no stale lock file)", 
         `import { acquireDataDirLock } from ${
           JSON.stringify(import.meta.resolve("./data_dir_lock.ts"))
         };
-         await acquireDataDirLock(${JSON.stringify(dataDir)});
-         console.log("locked");
-         await new Promise(() => {});`,
+         const lock = await acquireDataDirLock(${JSON.stringify(dataDir)});
+         console.log("locked", lock.path);
+         setInterval(() => {}, 1000);`,
       ],
       stdout: "piped",
       stderr: "inherit",

@@ -112,7 +112,7 @@ const sql = postgres(test.url!, {
   connection: { plan_cache_mode: "force_generic_plan" },
 });
 try {
-  await createMigrator(test.db, await loadMigrations()).up();
+  await createMigrator(test.db, loadMigrations()).up();
   const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
   svc = await startService({
     entry: ENTRY,
