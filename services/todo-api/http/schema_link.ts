@@ -41,8 +41,10 @@ export function schemaJson(
   const headers = new Headers(init.headers);
   headers.set("content-type", init.contentType ?? "application/json");
   headers.append("link", describedBy(name));
-  const { $schema: _ignored, ...rest } = body;
-  return new Response(JSON.stringify({ $schema: schemaUrl(req, name), ...rest }), {
+  // `$schema` goes first without copying the body (this runs for every response).
+  const json = JSON.stringify("$schema" in body ? { ...body, $schema: undefined } : body);
+  const head = `{"$schema":${JSON.stringify(schemaUrl(req, name))}`;
+  return new Response(json === "{}" ? `${head}}` : `${head},${json.slice(1)}`, {
     status: init.status ?? 200,
     headers,
   });

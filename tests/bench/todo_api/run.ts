@@ -4,7 +4,7 @@
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
  *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 3]
  *
- * 1. create and list throughput through the API (wrk, 16 connections, against the real
+ * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
  *    `main.ts serve` process) next to the same SQL issued directly with `postgres` from this
  *    process (16 concurrent workers on a pool of the server's size), in the same run;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
@@ -48,7 +48,7 @@ async function wrk(url: string, key: string, lua: string): Promise<number> {
   try {
     const out = await new Deno.Command("wrk", {
       args: [
-        `-t2`,
+        `-t1`,
         `-c${CONNECTIONS}`,
         `-d${SECONDS}s`,
         "-s",
@@ -187,6 +187,14 @@ try {
   const first = stats(firstMs);
   const deep = stats(deepMs);
   const apiDeep = await wrk(deepUrl, key, "");
+  // for contrast: the same deep page by OFFSET, straight SQL (what keyset pagination avoids)
+  const offsetMs: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t0 = performance.now();
+    await sql.unsafe(`${FIRST_PAGE} offset 90000`, [20, "bench"], { prepare: true });
+    offsetMs.push(performance.now() - t0);
+  }
+  const offset = stats(offsetMs);
 
   const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
   const f = (n: number) => n.toFixed(0);
@@ -209,6 +217,9 @@ try {
 | first page | ${ms(first.p50)} | ${ms(first.p90)} | ${ms(first.p99)} |
 | page after row 90 000 (keyset cursor) | ${ms(deep.p50)} | ${ms(deep.p90)} | ${ms(deep.p99)} |
 | deep / first (p50) | ${(deep.p50 / first.p50).toFixed(2)} | | |
+| for contrast: same page by \`OFFSET 90000\`, raw SQL, 50 runs | ${ms(offset.p50)} | ${
+    ms(offset.p90)
+  } | ${ms(offset.p99)} |
 
 Deep-page throughput under load: ${f(apiDeep)} req/s vs first page ${f(apiList)} req/s (${
     pct(apiDeep, apiList)
