@@ -2,7 +2,7 @@
  * todo-api benchmark (run on demand, not a test):
  *
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
- *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 3]
+ *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 3] [--pool 10]
  *
  * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
  *    `main.ts serve` process) next to the same SQL issued directly with `postgres` from this
@@ -22,12 +22,13 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
     rounds: { type: "string", default: "3" },
+    pool: { type: "string", default: "10" },
   },
 });
 const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
-const POOL = 10;
+const POOL = Number(values.pool);
 const ENTRY = new URL("../../../services/todo-api/main.ts", import.meta.url).pathname;
 
 if (!Deno.env.get("TEST_DATABASE_URL")) {
