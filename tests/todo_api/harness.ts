@@ -15,6 +15,7 @@ import {
   openPostgresDb,
 } from "@svc/todo-api";
 import type { AppDeps } from "../../services/todo-api/app.ts";
+import { localInfo } from "@svc/shared/http";
 import { createLogger } from "@svc/shared/log";
 
 /** The Postgres server for tests, or undefined (those tests are ignored). */
@@ -63,11 +64,8 @@ export interface SuiteEnv {
   app(extra?: Partial<AppDeps>): (req: Request) => Promise<Response>;
 }
 
-/** Fake connection info for in-process calls. */
-export const INFO = {
-  remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 },
-  completed: Promise.resolve(),
-} as unknown as Deno.ServeHandlerInfo;
+/** Connection info for in-process calls. */
+export const INFO: Deno.ServeHandlerInfo = localInfo();
 
 /** Registers one Deno.test per backend running every case as a step. */
 export function backendSuite(

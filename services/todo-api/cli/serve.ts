@@ -50,15 +50,11 @@ export async function serve(
       docs,
     });
     const quiet = new Set(["/healthz", "/readyz"]);
-    const logged = withAccessLog(
-      withHttpMetrics(app, metrics, { route: (req) => routeOf(new URL(req.url).pathname) }),
-      { logger, skip: (path) => quiet.has(path) },
-    );
-    // The kit's access log reads info.remoteAddr after the response is sent, when Deno 2.9
-    // throws "Request closed" (an uncaught rejection that ends the process): hand it a copy
-    // whose address was read while the request was open.
-    const api = withRequestId((req, info) =>
-      logged(req, { remoteAddr: info.remoteAddr, completed: info.completed })
+    const api = withRequestId(
+      withAccessLog(
+        withHttpMetrics(app, metrics, { route: (req) => routeOf(new URL(req.url).pathname) }),
+        { logger, skip: (path) => quiet.has(path) },
+      ),
     );
     return await startServer([
       { name: "api", addr: config.addr, handler: api },
