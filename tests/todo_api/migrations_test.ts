@@ -114,6 +114,13 @@ for (const backend of ["pglite", "postgres"] as const) {
           const r = capture();
           assert.equal(await keysCommand(test.db, ["revoke", id], { config, io: r.io }), 0);
           assert.equal(await keysCommand(test.db, ["revoke", id], { config, io: r.io }), 1);
+          const { config: auditor } = loadConfig(
+            ["--subject", "carol", "--role", "auditor"],
+            () => undefined,
+          );
+          const w = capture();
+          assert.equal(await keysCommand(test.db, ["create"], { config: auditor, io: w.io }), 0);
+          assert.match(w.err.join("\n"), /warning: role\(s\) auditor grant no action/);
           const { config: noRole } = loadConfig(["--subject", "x"], () => undefined);
           assert.equal(await keysCommand(test.db, ["create"], { config: noRole, io: r.io }), 2);
           const { config: badRole } = loadConfig(

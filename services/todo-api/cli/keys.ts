@@ -4,9 +4,12 @@
  * @module
  */
 import { createApiKeyStore } from "../auth/api_keys.ts";
+import { POLICY } from "../auth/policy.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../store/db.ts";
 import { type CliIo, explainDbError } from "./io.ts";
+
+const KNOWN_ROLES = new Set(Object.values(POLICY).flat());
 
 /** Runs a keys subcommand on an open database; returns the exit code. */
 export async function keysCommand(
@@ -24,6 +27,10 @@ export async function keysCommand(
           return 2;
         }
         const { key, id } = await keys.create({ subject: config.subject, roles: config.roles });
+        const inert = config.roles.filter((r) => !KNOWN_ROLES.has(r));
+        if (inert.length > 0) {
+          io.err(`warning: role(s) ${inert.join(",")} grant no action (known: user, admin)`);
+        }
         io.out(key);
         io.err(
           `created key ${id} for ${config.subject} (${config.roles.join(",")}); ` +
