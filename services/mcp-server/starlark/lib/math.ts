@@ -38,21 +38,38 @@ function pow(x: number, y: number): number {
   return Math.pow(x, y);
 }
 
-/** IEEE 754 remainder: x - n*y with n = x/y rounded to nearest even. */
+/** IEEE 754 remainder, computed exactly as Go's math.Remainder (fmod-based, no rounding). */
 function remainder(x: number, y: number): number {
+  const TINY = 4.45014771701440276618e-308, HALF_MAX = Number.MAX_VALUE / 2;
   if (Number.isNaN(x) || Number.isNaN(y) || !Number.isFinite(x) || y === 0) return NaN;
   if (!Number.isFinite(y)) return x;
-  const q = x / y;
-  let n = Math.round(q);
-  if (Math.abs(q - Math.trunc(q)) === 0.5) n = 2 * Math.round(q / 2);
-  const r = x - n * y;
-  return r === 0 ? (x < 0 ? -0 : 0) : r;
+  let sign = false;
+  if (x < 0 || Object.is(x, -0)) {
+    x = -x;
+    sign = true;
+  }
+  if (y < 0) y = -y;
+  if (x === y) return sign ? -0 : 0;
+  if (y <= HALF_MAX) x = x % (y + y); // now x < 2y
+  if (y < TINY) {
+    if (x + x > y) {
+      x -= y;
+      if (x + x >= y) x -= y;
+    }
+  } else {
+    const yHalf = 0.5 * y;
+    if (x > yHalf) {
+      x -= y;
+      if (x >= yHalf) x -= y;
+    }
+  }
+  return sign ? -x : x;
 }
 
 /** Lanczos approximation of Gamma with Go's special cases. */
 function gamma(x: number): number {
   if (Number.isNaN(x) || x === -Infinity) return NaN;
-  if (x === Infinity) return Infinity;
+  if (x === Infinity || x > 171.61447887182298) return Infinity; // overflow, as Go
   if (x === 0) return Object.is(x, -0) ? -Infinity : Infinity;
   if (x < 0 && Number.isInteger(x)) return NaN;
   if (Number.isInteger(x) && x <= 171) {
@@ -114,12 +131,18 @@ const fns: [string, NativeFn][] = [
   binary("hypot", Math.hypot),
   unary("sin", Math.sin),
   unary("tan", Math.tan),
-  unary("degrees", (x) => x * (180 / Math.PI)),
-  unary("radians", (x) => x * (Math.PI / 180)),
+  unary("degrees", (x) => (360 * x) / (2 * Math.PI)),
+  unary("radians", (x) => (2 * Math.PI * x) / 360),
   unary("acosh", Math.acosh),
   unary("asinh", Math.asinh),
   unary("atanh", Math.atanh),
-  unary("cosh", Math.cosh),
+  // Go's Cosh: exp-based, so it overflows to +Inf where Math.cosh is still finite
+  unary("cosh", (x) => {
+    x = Math.abs(x);
+    if (x > 21) return Math.exp(x) * 0.5;
+    const ex = Math.exp(x);
+    return (ex + 1 / ex) * 0.5;
+  }),
   unary("sinh", Math.sinh),
   unary("tanh", Math.tanh),
   ["log", (_th, a, k) => {

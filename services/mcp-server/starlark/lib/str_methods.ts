@@ -39,8 +39,7 @@ function find(
   const needle = stringParam(fname, sub, 1);
   const [a, b] = span(fname, str.length, start, end);
   const hay = str.slice(a, b);
-  let i = last ? hay.lastIndexOf(needle) : hay.indexOf(needle);
-  if (a > b) i = -1;
+  const i = last ? hay.lastIndexOf(needle) : hay.indexOf(needle);
   if (i < 0) {
     if (raise) throw new EvalError(`${fname}: substring not found`);
     return -1;

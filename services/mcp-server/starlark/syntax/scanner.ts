@@ -336,7 +336,7 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
     const raw = src.slice(start, i);
     if (isFloat) {
       const f = Number(raw);
-      if (Number.isNaN(f)) err("invalid float literal");
+      if (!Number.isFinite(f)) err("invalid float literal"); // as strconv.ParseFloat (range)
       push("float", f, l, cl);
       return;
     }
@@ -365,6 +365,16 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
     // starlark-go finds the end of the literal first, then unquotes it: an escape error is
     // reported only when the literal is properly terminated
     let escapeError: string | null = null;
+    /** Source text from here to the end of the literal's body (without the closing quote). */
+    const bodyRest = (): string => {
+      let k = i;
+      while (k < src.length) {
+        if (src[k] === "\\") k += 2;
+        else if (triple ? src.startsWith(q + q + q, k) : src[k] === q || src[k] === "\n") break;
+        else k++;
+      }
+      return src.slice(i, Math.min(k, src.length));
+    };
     const bad = (msg: string) => {
       escapeError ??= msg;
     };
@@ -446,7 +456,13 @@ function scanInto(src: string, filename: string, toks: Token[]): Token[] {
         adv();
         const h = src.slice(i, i + 2);
         if (!/^[0-9a-fA-F]{2}$/.test(h)) {
-          bad(`invalid escape sequence \\x${h}`);
+          // starlark-go unquotes the body (closing quote excluded), byte-wise
+          const rest = utf8Encode("\\x" + bodyRest());
+          bad(
+            rest.length < 4
+              ? `truncated escape sequence ${rest}`
+              : `invalid escape sequence ${rest.slice(0, 4)}`,
+          );
           continue;
         }
         adv();

@@ -166,7 +166,9 @@ export function indices(
     if (i < 0) i += n;
     return i < 0 ? 0 : i > n ? n : i;
   };
-  return [one(start, 0, "invalid start index"), one(end, n, "invalid end index")];
+  const s = one(start, 0, "invalid start index");
+  const e = one(end, n, "invalid end index");
+  return [s, e < s ? s : e];
 }
 
 function outOfRange(i: number, n: number, t: string): EvalError {
