@@ -168,6 +168,22 @@ function table(
   return lines.join("\n");
 }
 
+/** Formats Markdown with the workspace's `deno fmt` settings, so RESULTS.md stays fmt-clean. */
+async function formatMarkdown(text: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--ext", "md", "-"],
+    cwd: new URL("../../..", import.meta.url).pathname,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(encoder.encode(text));
+  await writer.close();
+  const out = await child.output();
+  return out.success ? new TextDecoder().decode(out.stdout) : text;
+}
+
 async function writeSection(text: string): Promise<void> {
   const path = new URL("../RESULTS.md", import.meta.url).pathname;
   const doc = await Deno.readTextFile(path);
@@ -177,7 +193,8 @@ async function writeSection(text: string): Promise<void> {
   const bodyStart = at + heading.length;
   const next = doc.indexOf("\n## ", bodyStart);
   const rest = next < 0 ? "" : doc.slice(next + 1);
-  await Deno.writeTextFile(path, doc.slice(0, bodyStart) + "\n" + text + (rest ? "\n" + rest : ""));
+  const body = (await formatMarkdown(text)).trimEnd() + "\n";
+  await Deno.writeTextFile(path, doc.slice(0, bodyStart) + "\n" + body + (rest ? "\n" + rest : ""));
 }
 
 async function main(): Promise<void> {
