@@ -65,6 +65,8 @@ export interface Param {
   dflt?: Expr;
   line: number;
   col: number;
+  /** Position of "=" of an optional parameter (starlark-go reports its errors there). */
+  eq?: { line: number; col: number };
 }
 
 /** Resolver-computed facts about a function (def or lambda). */

@@ -246,8 +246,8 @@ export function parseFile(src: string, filename: string): File {
       }
       const name = parseIdent();
       if (kk() === "=") {
-        next();
-        params.push({ kind: "opt", name, dflt: parseTest(), line: name.line, col: name.col });
+        const eq = next();
+        params.push({ kind: "opt", name, dflt: parseTest(), line: name.line, col: name.col, eq });
       } else {
         params.push({ kind: "req", name, line: name.line, col: name.col });
       }

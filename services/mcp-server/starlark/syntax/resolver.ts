@@ -249,9 +249,10 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
           if (bind(p.name!)) errorf(p.name!, `duplicate parameter: ${p.name!.name}`);
           break;
         case "opt":
-          if (starStar) errorf(p, `optional parameter may not follow **${starStar.name!.name}`);
-          else if (star) fn.numKwonly++;
-          if (bind(p.name!)) errorf(p, `duplicate parameter: ${p.name!.name}`);
+          if (starStar) {
+            errorf(p.eq ?? p, `optional parameter may not follow **${starStar.name!.name}`);
+          } else if (star) fn.numKwonly++;
+          if (bind(p.name!)) errorf(p.eq ?? p, `duplicate parameter: ${p.name!.name}`);
           seenOptional = true;
           break;
         case "star":
