@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { createTracing } from "./tracing.ts";
 
+interface OtlpExport {
+  resourceSpans: {
+    resource: { attributes: { key: string }[] };
+    scopeSpans: { spans: OtlpSpan[] }[];
+  }[];
+}
+
 interface OtlpSpan {
   name: string;
   traceId: string;
@@ -9,7 +16,7 @@ interface OtlpSpan {
 }
 
 Deno.test("tracing exports one server span per request, child of the W3C traceparent", async () => {
-  const received: unknown[] = [];
+  const received: OtlpExport[] = [];
   const collector = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (req) => {
@@ -36,17 +43,15 @@ Deno.test("tracing exports one server span per request, child of the W3C tracepa
     await handler(new Request("http://x/healthz"), info);
     await handler(new Request("http://x/metrics"), info);
     await tracing.shutdown();
-    // deno-lint-ignore no-explicit-any
-    const spans: OtlpSpan[] = received.flatMap((body: any) =>
-      body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans))
+    const spans = received.flatMap((body) =>
+      body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))
     );
     assert.deepEqual(spans.map((s) => s.name), ["GET /default/jwks"]);
     assert.equal(spans[0].traceId, traceId);
     assert.equal(spans[0].parentSpanId, "00f067aa0ba902b7");
     assert.equal(spans[0].kind, 2); // SERVER
-    // deno-lint-ignore no-explicit-any
-    const attrs = (received[0] as any).resourceSpans[0].resource.attributes;
-    assert.ok(attrs.some((a: { key: string }) => a.key === "service.name"));
+    const attrs = received[0].resourceSpans[0].resource.attributes;
+    assert.ok(attrs.some((a) => a.key === "service.name"));
   } finally {
     await collector.shutdown();
   }
