@@ -4,45 +4,17 @@
  * @module
  */
 import type { RequestLog } from "./request_log.ts";
-import type { Scenario, ScenarioQueue } from "./scenario_queue.ts";
+import type { ScenarioQueue } from "./scenario_queue.ts";
+import type { Clock } from "../clock.ts";
+import type { IssuedToken, TokenFactory, TokenRequest } from "../tokens/token_factory.ts";
 
-/** The global mock clock (see `clock.ts`). */
-export interface ControlClock {
-  now(): number;
-  state(): { frozen: boolean; now: Date };
-  freeze(atMs: number): void;
-  unfreeze(): void;
-  advance(ms: number): void;
-}
-
+/** The global mock clock (`clock.ts`). */
+export type ControlClock = Clock;
 /** The subset of `TokenRequest` the mint route fills in. */
-export interface MintTokenRequest {
-  issuerId: string;
-  issuerUrl: string;
-  kind: "access_token" | "id_token";
-  subject?: string;
-  audience?: string[] | null;
-  scope?: string[];
-  clientId: string;
-  claims?: Record<string, unknown>;
-  typ?: string;
-  expirySeconds?: number;
-  callback?: Scenario;
-}
-
-export interface MintedToken {
-  token: string;
-  kid: string;
-  algorithm: string;
-  issuer: string;
-  claims: Record<string, unknown>;
-  expiresAt: Date;
-}
-
+export type MintTokenRequest = TokenRequest;
+export type MintedToken = IssuedToken;
 /** The token factory shared with the token endpoint, so minted tokens match granted ones. */
-export interface TokenIssuer {
-  issue(req: MintTokenRequest): Promise<MintedToken>;
-}
+export type TokenIssuer = TokenFactory;
 
 export interface ControlDeps {
   clock: ControlClock;

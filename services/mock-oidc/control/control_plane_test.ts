@@ -138,7 +138,7 @@ Deno.test("POST /_mock/scenarios names the location of a bad request mapping", a
   const handle = createControlHandler(fakeDeps().deps);
   const res = await handle(jsonRequest("POST", "/_mock/scenarios", {
     issuer: "a",
-    requestMappings: [{ param: "scope" }, { param: 1, extra: true }],
+    requestMappings: [{ param: "scope", match: "*" }, { param: 1, match: "x", extra: true }],
   }));
   assert.equal(res.status, 422);
   const locations = (await res.json()).errors.map((e: { location: string }) => e.location);

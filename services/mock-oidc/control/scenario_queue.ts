@@ -4,25 +4,9 @@
  * @module
  */
 
-/** A conditional override applied when a request parameter matches. */
-export interface RequestMapping {
-  param?: string;
-  /** `*` for any value, an exact value, or a regular expression. */
-  match?: string;
-  typeHeader?: string;
-  claims?: Record<string, unknown>;
-}
-
-/** The spec's Scenario shape; the same shape as a `tokenCallbacks` config entry. */
-export interface Scenario {
-  issuer: string;
-  subject?: string;
-  audience?: string[];
-  claims?: Record<string, unknown>;
-  typ?: string;
-  expirySeconds?: number;
-  requestMappings?: RequestMapping[];
-}
+/** The spec's Scenario is the protocol side's token callback shape. */
+export type { RequestMapping, TokenCallback as Scenario } from "../tokens/callback.ts";
+import type { CallbackSource, TokenCallback as Scenario } from "../tokens/callback.ts";
 
 export interface QueuedScenario {
   id: string;
@@ -37,7 +21,7 @@ export interface ScenarioQueueOptions {
 }
 
 /** FIFO of one-shot scenarios; implements the protocol side's `CallbackSource`. */
-export class ScenarioQueue {
+export class ScenarioQueue implements CallbackSource {
   #items: QueuedScenario[] = [];
   #randomId: () => string;
   #onDepth: (depth: number) => void;

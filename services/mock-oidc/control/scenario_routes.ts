@@ -10,8 +10,8 @@ import { type FieldRule, issuerProblem, readJsonBody, validateObject } from "./v
 const REQUEST_MAPPING: FieldRule = {
   type: "object",
   properties: {
-    param: { type: "string" },
-    match: { type: "string" },
+    param: { type: "string", required: true },
+    match: { type: "string", required: true },
     typeHeader: { type: "string" },
     claims: { type: "object" },
   },

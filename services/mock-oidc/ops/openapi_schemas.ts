@@ -101,6 +101,7 @@ export const SCHEMAS = {
   RequestMapping: {
     type: "object",
     additionalProperties: false,
+    required: ["param", "match"],
     properties: {
       param: { type: "string", description: "Request parameter to match" },
       match: { type: "string", description: "* for any, an exact value, or a regular expression" },
