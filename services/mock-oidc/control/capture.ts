@@ -52,6 +52,20 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
+
+/** The issuer id a protocol path addresses (RFC 8414 discovery puts it last). */
+export function issuerOfPath(path: string): string {
+  const segment = path.startsWith(RFC8414_PREFIX)
+    ? path.slice(RFC8414_PREFIX.length)
+    : path.split("/")[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Builds the CapturedRequest for `req` whose body bytes were already read. */
 export function captureOf(
   req: Request,
@@ -62,7 +76,7 @@ export function captureOf(
   const entry: CapturedRequest = {
     id: options.id,
     receivedAt: options.receivedAt.toISOString(),
-    issuer: decodeURIComponent(url.pathname.split("/")[1] ?? ""),
+    issuer: issuerOfPath(url.pathname),
     method: req.method,
     path: url.pathname,
     url: req.url,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isExcludedFromCapture, withCapture } from "./capture.ts";
+import { isExcludedFromCapture, issuerOfPath, withCapture } from "./capture.ts";
 import { RequestLog } from "./request_log.ts";
 
 const INFO = {
@@ -62,4 +62,10 @@ Deno.test("excluded routes are never captured", () => {
   ) assert.ok(isExcludedFromCapture(path), path);
   assert.equal(isExcludedFromCapture("/default/token"), false);
   assert.equal(isExcludedFromCapture("/a/.well-known/openid-configuration"), false);
+});
+
+Deno.test("issuerOfPath reads the issuer from issuer paths and RFC 8414 discovery", () => {
+  assert.equal(issuerOfPath("/default/token"), "default");
+  assert.equal(issuerOfPath("/.well-known/oauth-authorization-server/tenant"), "tenant");
+  assert.equal(issuerOfPath("/a%20b/jwks"), "a b");
 });

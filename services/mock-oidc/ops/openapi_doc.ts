@@ -182,6 +182,10 @@ export function openapiDocument(version: string) {
           "200": ok("Claims"),
           "401": { description: "invalid_token" },
         }),
+        post: protocol("userinfoPost", "Claims of a valid bearer token (POST)", {
+          "200": ok("Claims"),
+          "401": { description: "invalid_token" },
+        }, true),
       },
       "/{issuer}/introspect": {
         parameters: issuerParam,
@@ -207,6 +211,33 @@ export function openapiDocument(version: string) {
         get: protocol("jwks", "Public signing key of the issuer (kid = issuer id)", {
           "200": ok("Jwks"),
         }),
+      },
+      "/{issuer}/.well-known/oauth-authorization-server": {
+        parameters: issuerParam,
+        get: protocol("authorizationServerMetadata", "OAuth 2.0 metadata (same document)", {
+          "200": ok("Discovery"),
+        }),
+      },
+      "/.well-known/oauth-authorization-server/{issuer}": {
+        parameters: issuerParam,
+        get: protocol("authorizationServerMetadataRfc8414", "RFC 8414 path-insertion form", {
+          "200": ok("Discovery"),
+        }),
+      },
+      "/{issuer}/device_authorization": {
+        parameters: issuerParam,
+        post: protocol("deviceAuthorization", "Device authorization (RFC 8628)", {
+          "200": { description: "Device and user codes", content: json("Claims") },
+        }, true),
+      },
+      "/{issuer}/device": {
+        parameters: issuerParam,
+        get: protocol("deviceVerification", "Device verification page", {
+          "200": { description: "Verification page", content: html },
+        }),
+        post: protocol("deviceVerificationPost", "Device verification (form)", {
+          "200": { description: "Verification result", content: html },
+        }, true),
       },
       "/isalive": operational("isalive", "Liveness (alias of healthz)", ok("Health")),
       "/healthz": operational("healthz", "Liveness", ok("Health")),

@@ -24,6 +24,8 @@ const ISSUER_ENDPOINTS = new Set([
   "revoke",
   "endsession",
   "jwks",
+  "device_authorization",
+  "device",
   ".well-known/openid-configuration",
   ".well-known/oauth-authorization-server",
 ]);
@@ -34,6 +36,9 @@ export function routeTemplateOf(path: string): string {
   if (path.startsWith("/docs/")) return "/docs/*";
   if (path === "/_mock" || path.startsWith("/_mock/")) return controlRouteOf(path);
   if (path.startsWith("/static/")) return "/static/*";
+  if (path.startsWith("/.well-known/oauth-authorization-server/")) {
+    return "/.well-known/oauth-authorization-server/{issuer}";
+  }
   const rest = path.split("/").slice(2).join("/");
   return ISSUER_ENDPOINTS.has(rest) ? `/{issuer}/${rest}` : "unmatched";
 }
