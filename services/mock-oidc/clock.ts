@@ -52,14 +52,18 @@ export function createClock(options: ClockOptions = {}): Clock {
     now,
     state: () => ({ frozen: frozenAt !== undefined, now: new Date(now()) }),
     freeze(atMs) {
-      if (!Number.isFinite(atMs)) throw new RangeError("Cannot freeze clock: instant is not finite");
+      if (!Number.isFinite(atMs)) {
+        throw new RangeError("Cannot freeze clock: instant is not finite");
+      }
       frozenAt = atMs;
     },
     unfreeze() {
       frozenAt = undefined;
     },
     advance(ms) {
-      if (!Number.isFinite(ms)) throw new RangeError("Cannot advance clock: duration is not finite");
+      if (!Number.isFinite(ms)) {
+        throw new RangeError("Cannot advance clock: duration is not finite");
+      }
       frozenAt = now() + ms;
     },
   };

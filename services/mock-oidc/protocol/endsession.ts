@@ -19,7 +19,9 @@ export async function handleEndSession(ctx: IssuerContext): Promise<Response> {
   }
   const target = params.get("post_logout_redirect_uri");
   if (!target) return htmlResponse(loggedOutPage());
-  if (!URL.canParse(target)) throw invalidRequest("post_logout_redirect_uri is not an absolute URI");
+  if (!URL.canParse(target)) {
+    throw invalidRequest("post_logout_redirect_uri is not an absolute URI");
+  }
   const url = new URL(target);
   const state = params.get("state");
   if (state !== null) url.searchParams.set("state", state);

@@ -28,7 +28,9 @@ export function page(title: string, body: string): string {
 
 /** Login form posting `username` (+ optional `claims` JSON) back to the same URL. */
 export function loginPage(issuerId: string, params: URLSearchParams): string {
-  const rows = [...params].map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`)
+  const rows = [...params].map(([k, v]) =>
+    `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`
+  )
     .join("");
   return page(
     `Mock login: ${issuerId}`,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { createCore, type Core } from "../core.ts";
+import { type Core, createCore } from "../core.ts";
 import { DEFAULT_CONFIG, type OidcConfig } from "../config/json_config.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
 import { createProtocolHandler } from "./router.ts";

@@ -116,9 +116,9 @@ Deno.test("token exchange: audience param sets aud; client auth required", async
   const subjectToken = (await subject.json()).access_token;
   const grant = "urn:ietf:params:oauth:grant-type:token-exchange";
   const params = {
-    grant_type: grant,
-    subject_token: subjectToken,
-    subject_token_type: "urn:ietf:params:oauth:token-type:access_token",
+    "grant_type": grant,
+    "subject_token": subjectToken,
+    "subject_token_type": "urn:ietf:params:oauth:token-type:access_token",
     audience: "downstream",
   };
   const res = await h.form("/default/token", params, { authorization: basic("api") });

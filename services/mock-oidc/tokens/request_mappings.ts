@@ -22,7 +22,9 @@ export function findMapping(
   mappings: readonly RequestMapping[],
   input: MappingInput,
 ): RequestMapping | undefined {
-  return mappings.find((mapping) => valuesOf(mapping.param, input).some((v) => matches(mapping, v)));
+  return mappings.find((mapping) =>
+    valuesOf(mapping.param, input).some((v) => matches(mapping, v))
+  );
 }
 
 function valuesOf(param: string, input: MappingInput): string[] {

@@ -67,11 +67,15 @@ export async function issueTokens(
     scope: identity.scope,
   });
   const body: Record<string, unknown> = {
-    token_type: "Bearer",
-    access_token: access.token,
+    "token_type": "Bearer",
+    "access_token": access.token,
   };
   if (options.idToken) {
-    const id = await deps.tokens.issue({ ...base, kind: "id_token", audience: [identity.clientId] });
+    const id = await deps.tokens.issue({
+      ...base,
+      kind: "id_token",
+      audience: [identity.clientId],
+    });
     body.id_token = id.token;
   }
   if (options.refreshToken) {
@@ -89,10 +93,8 @@ export async function issueTokens(
     }
     body.refresh_token = refresh;
   }
-  body.expires_in = Math.max(
-    0,
-    Math.round((access.expiresAt.getTime() - deps.clock.now()) / 1000),
-  );
+  // From the process clock (upstream used the wall clock, wrong under systemTime).
+  body.expires_in = Math.max(0, Number(access.claims.exp) - Math.floor(deps.clock.now() / 1000));
   if (identity.scope.length > 0) body.scope = identity.scope.join(" ");
   return { ...body, ...options.extra };
 }
