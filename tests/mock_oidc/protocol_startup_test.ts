@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { connect } from "node:tls";
+import { MAIN } from "./protocol_support.ts";
+
+async function runInvalid(env: Record<string, string>, args: string[] = []) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  // Deno itself may warn on stderr (e.g. about workspace members); keep our lines only.
+  const stderr = new TextDecoder().decode(out.stderr).split("\n")
+    .filter((line) => line.startsWith("mock-oidc:")).join("\n");
+  return { code: out.code, stderr };
+}
+
+Deno.test("an invalid configuration stops startup with one line naming the key", async () => {
+  const cases: [Record<string, string>, string][] = [
+    [
+      { JSON_CONFIG: '{"tokenProvider":{"keyProvider":{"algorithm":"HS256"}}}' },
+      "tokenProvider.keyProvider.algorithm",
+    ],
+    [{ JSON_CONFIG: '{"interactiveLogin":"yes"}' }, "interactiveLogin"],
+    [{ JSON_CONFIG_PATH: "/nonexistent/mock-oidc.json" }, "JSON_CONFIG_PATH"],
+  ];
+  for (const [env, key] of cases) {
+    const { code, stderr } = await runInvalid(env);
+    assert.notEqual(code, 0);
+    assert.equal(stderr.split("\n").length, 1, stderr);
+    assert.ok(stderr.includes(key), stderr);
+  }
+});
+
+Deno.test("httpServer {ssl:{}} serves TLS with a generated localhost certificate", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+    env: { JSON_CONFIG: '{"httpServer":{"type":"NettyWrapper","ssl":{}}}' },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let apiUrl: string | undefined;
+    while (!apiUrl) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`exited before listening: ${buffer}`);
+      buffer += value;
+      apiUrl = /"listener":"api","url":"(https:[^"]+)"/.exec(buffer)?.[1];
+    }
+    reader.releaseLock();
+    const port = Number(new URL(apiUrl).port);
+    const subject = await new Promise<string>((resolve, reject) => {
+      const socket = connect({
+        host: "127.0.0.1",
+        port,
+        servername: "localhost",
+        rejectUnauthorized: false,
+      }, () => {
+        const cert = socket.getPeerCertificate();
+        socket.end();
+        resolve(String(cert.subject?.CN));
+      });
+      socket.on("error", reject);
+    });
+    assert.equal(subject, "localhost");
+  } finally {
+    child.kill("SIGTERM");
+    await child.stdout.cancel().catch(() => {});
+    await child.status;
+  }
+});
