@@ -21,8 +21,8 @@ export interface Core {
   keys: KeyStore;
   tokens: TokenFactory;
   protocol: ProtocolDeps;
-  /** "openssl" or "webcrypto": which signer the key store uses. */
-  signer: "openssl" | "webcrypto";
+  /** Which signer the key store uses (see `keys/openssl.ts`). */
+  signer: "openssl-thread" | "openssl" | "webcrypto";
 }
 
 /** Options of {@linkcode createCore}. */
@@ -58,5 +58,11 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     callbacks: options.callbacks ?? NO_SCENARIOS,
     state: createProtocolState(),
   };
-  return { clock, keys, tokens, protocol, signer: openssl ? "openssl" : "webcrypto" };
+  return {
+    clock,
+    keys,
+    tokens,
+    protocol,
+    signer: !openssl ? "webcrypto" : openssl.offThread ? "openssl-thread" : "openssl",
+  };
 }

@@ -30,6 +30,12 @@ const SYMBOLS = {
     parameters: ["pointer", "buffer", "buffer", "buffer", "usize"],
     result: "i32",
   },
+  EVP_DigestSignAsync: {
+    name: "EVP_DigestSign",
+    parameters: ["pointer", "buffer", "buffer", "buffer", "usize"],
+    result: "i32",
+    nonblocking: true,
+  },
   EVP_PKEY_CTX_set_rsa_padding: { parameters: ["pointer", "i32"], result: "i32" },
   EVP_PKEY_CTX_set_rsa_pss_saltlen: { parameters: ["pointer", "i32"], result: "i32" },
 } as const;
@@ -37,11 +43,13 @@ const SYMBOLS = {
 type Lib = Deno.DynamicLibrary<typeof SYMBOLS>;
 
 /** A private key loaded into OpenSSL, able to produce JWS signatures. */
-export type SignFunction = (data: Uint8Array) => Uint8Array;
+export type SignFunction = (data: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 
 /** The loaded library: turns PKCS#8 keys into sign functions. */
 export interface OpenSsl {
   signer(pkcs8: Uint8Array, spec: AlgorithmSpec): SignFunction;
+  /** Whether signatures are computed on a worker thread (not `MOCK_OIDC_SIGNER=openssl`). */
+  offThread: boolean;
 }
 
 const RSA_PKCS1_PSS_PADDING = 6;
@@ -50,13 +58,17 @@ const encoder = new TextEncoder();
 
 /**
  * Load libcrypto, or return undefined when it (or the FFI permission) is unavailable.
- * Set `MOCK_OIDC_SIGNER=webcrypto` to force the WebCrypto path.
+ * `MOCK_OIDC_SIGNER` picks the mode: `openssl-thread` (default) signs on a worker thread
+ * through nonblocking FFI, so a second core signs while the event loop serves HTTP; `openssl`
+ * signs on the event-loop thread; `webcrypto` skips OpenSSL altogether.
  */
 export function openOpenSsl(
   options: { path?: string; env?: (name: string) => string | undefined } = {},
 ): OpenSsl | undefined {
   const env = options.env ?? ((name) => Deno.env.get(name));
-  if (env("MOCK_OIDC_SIGNER") === "webcrypto") return undefined;
+  const mode = env("MOCK_OIDC_SIGNER");
+  if (mode === "webcrypto") return undefined;
+  const offThread = mode !== "openssl";
   let lib: Lib;
   try {
     lib = Deno.dlopen(options.path ?? "libcrypto.so.3", SYMBOLS);
@@ -74,13 +86,12 @@ export function openOpenSsl(
     return md;
   };
   return {
+    offThread,
     signer(pkcs8, spec) {
-      const pkey = loadPrivateKey(lib, pkcs8);
-      const md = digest(spec.digest);
-      return (data) => {
-        const der = signRaw(lib, { pkey, md, pss: spec.pss }, data);
-        return spec.ecSize ? derToJose(der, spec.ecSize) : der;
-      };
+      const key = { pkey: loadPrivateKey(lib, pkcs8), md: digest(spec.digest), pss: spec.pss };
+      const finish = (der: Uint8Array) => spec.ecSize ? derToJose(der, spec.ecSize) : der;
+      if (offThread) return async (data) => finish(await signRawAsync(lib, key, data));
+      return (data) => finish(signRaw(lib, key, data));
     },
   };
 }
@@ -95,31 +106,63 @@ function loadPrivateKey(lib: Lib, pkcs8: Uint8Array): Deno.PointerValue {
   return pkey;
 }
 
-function signRaw(
-  lib: Lib,
-  key: { pkey: Deno.PointerValue; md: Deno.PointerValue; pss: boolean },
-  data: Uint8Array,
-): Uint8Array {
+interface LoadedKey {
+  pkey: Deno.PointerValue;
+  md: Deno.PointerValue;
+  pss: boolean;
+}
+
+function initContext(lib: Lib, key: LoadedKey): Deno.PointerValue {
   const s = lib.symbols;
   const ctx = s.EVP_MD_CTX_new();
+  const pctxOut = new BigUint64Array(1);
+  if (s.EVP_DigestSignInit(ctx, new Uint8Array(pctxOut.buffer), key.md, null, key.pkey) !== 1) {
+    s.EVP_MD_CTX_free(ctx);
+    throw new Error("Cannot sign: EVP_DigestSignInit failed");
+  }
+  if (key.pss) {
+    const pctx = Deno.UnsafePointer.create(pctxOut[0]);
+    s.EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING);
+    s.EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST);
+  }
+  return ctx;
+}
+
+function signRaw(lib: Lib, key: LoadedKey, data: Uint8Array): Uint8Array {
+  const ctx = initContext(lib, key);
   try {
-    const pctxOut = new BigUint64Array(1);
-    if (s.EVP_DigestSignInit(ctx, new Uint8Array(pctxOut.buffer), key.md, null, key.pkey) !== 1) {
-      throw new Error("Cannot sign: EVP_DigestSignInit failed");
-    }
-    if (key.pss) {
-      const pctx = Deno.UnsafePointer.create(pctxOut[0]);
-      s.EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING);
-      s.EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST);
-    }
     const sig = new Uint8Array(1024);
     const len = new BigUint64Array([BigInt(sig.length)]);
-    if (s.EVP_DigestSign(ctx, sig, new Uint8Array(len.buffer), data, BigInt(data.length)) !== 1) {
-      throw new Error("Cannot sign: EVP_DigestSign failed");
-    }
+    const ok = lib.symbols.EVP_DigestSign(
+      ctx,
+      sig,
+      new Uint8Array(len.buffer),
+      data,
+      BigInt(data.length),
+    );
+    if (ok !== 1) throw new Error("Cannot sign: EVP_DigestSign failed");
     return sig.slice(0, Number(len[0]));
   } finally {
-    s.EVP_MD_CTX_free(ctx);
+    lib.symbols.EVP_MD_CTX_free(ctx);
+  }
+}
+
+async function signRawAsync(lib: Lib, key: LoadedKey, data: Uint8Array): Promise<Uint8Array> {
+  const ctx = initContext(lib, key);
+  try {
+    const sig = new Uint8Array(1024);
+    const len = new BigUint64Array([BigInt(sig.length)]);
+    const ok = await lib.symbols.EVP_DigestSignAsync(
+      ctx,
+      sig,
+      new Uint8Array(len.buffer),
+      data,
+      BigInt(data.length),
+    );
+    if (ok !== 1) throw new Error("Cannot sign: EVP_DigestSign failed");
+    return sig.slice(0, Number(len[0]));
+  } finally {
+    lib.symbols.EVP_MD_CTX_free(ctx);
   }
 }
 

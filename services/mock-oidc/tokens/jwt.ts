@@ -11,8 +11,16 @@ import type { IssuerKey } from "../keys/key_material.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** base64url without padding. */
+type Base64Codec = {
+  toBase64?: (this: Uint8Array, options: { alphabet: string; omitPadding: boolean }) => string;
+};
+const nativeToBase64 = (Uint8Array.prototype as Base64Codec).toBase64;
+
+/** base64url without padding (native `Uint8Array.prototype.toBase64` when present). */
 export function base64url(bytes: Uint8Array): string {
+  if (nativeToBase64) {
+    return nativeToBase64.call(bytes, { alphabet: "base64url", omitPadding: true });
+  }
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
