@@ -73,8 +73,9 @@ export function createKeyStore(options: KeyStoreOptions = {}): KeyStore {
 
   async function create(issuerId: string): Promise<IssuerKey> {
     const preset = initial.shift();
+    if (initial.length === 0) refill(); // the next new issuer finds a key ready
     if (preset) return await bindIssuerKey(preset.jwk, { ...preset, kid: issuerId, ...opts() });
-    const jwk = spares.length > 0 ? spares.shift()! : generate(algorithm);
+    const jwk = spares.shift() ?? generate(algorithm);
     refill();
     return await bindIssuerKey(await jwk, { kid: issuerId, alg: algorithm, ...opts() });
   }

@@ -56,3 +56,33 @@ Deno.test("initial keys go to the first issuers touched, re-keyed with the issue
   const { keys: [second] } = await store.jwks("second");
   assert.notEqual(second.n, bundled.keys[0].n);
 });
+
+Deno.test("a slow key generation for one issuer does not hold up another issuer", async () => {
+  const { default: bundled } = await import("./bundled_keys.json", { with: { type: "json" } });
+  let release: (jwk: JsonWebKey) => void = () => {};
+  const store = createKeyStore({
+    initialKeys: [{ jwk: bundled.keys[0], alg: "RS256" }],
+    spareKeys: 0,
+    generate: () => new Promise((resolve) => release = resolve),
+  });
+  await store.jwks("ready");
+  const slow = store.jwks("slow");
+  const fast = await store.jwks("ready"); // answers while "slow" is still generating
+  assert.equal((fast.keys[0] as { kid: string }).kid, "ready");
+  release(bundled.keys[1]);
+  assert.equal(((await slow).keys[0] as { kid: string }).kid, "slow");
+});
+
+Deno.test("spare keys are generated ahead so a new issuer does not wait for generation", async () => {
+  let generated = 0;
+  const { generatePrivateJwk } = await import("./key_material.ts");
+  const store = createKeyStore({
+    algorithm: "ES256",
+    spareKeys: 1,
+    generate: (alg) => (generated++, generatePrivateJwk(alg)),
+  });
+  assert.equal(generated, 1); // started at construction, before any issuer is touched
+  await store.jwks("first");
+  assert.equal(generated, 2); // the spare was used and replaced
+  await store.jwks("second");
+});

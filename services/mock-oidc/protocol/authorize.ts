@@ -24,8 +24,14 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   const { req, deps } = ctx;
   const form = await readForm(req);
   const params = new URL(req.url).searchParams;
+  // A POSTed authorization request carries its parameters in the body; the login form must
+  // post them back, since it only keeps the query string.
+  const bodyParams = new URLSearchParams();
   for (const [name, value] of form) {
-    if (name !== "username" && name !== "claims" && !params.has(name)) params.append(name, value);
+    if (name !== "username" && name !== "claims" && !params.has(name)) {
+      params.append(name, value);
+      bodyParams.append(name, value);
+    }
   }
   const clientId = params.get("client_id");
   if (!clientId) return oauthErrorResponse(badRequest("missing required parameter client_id"));
@@ -65,7 +71,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     prompts.some((p) => LOGIN_PROMPTS.includes(p));
   if (!submitted && needsLogin) {
     if (prompts.includes("none")) return fail("login_required", "interactive login is required");
-    return htmlResponse(loginPage(ctx.issuerId, params));
+    return htmlResponse(loginPage(ctx.issuerId, params, bodyParams));
   }
 
   const code = randomTokenOf(deps);

@@ -114,3 +114,17 @@ Deno.test("invalid login claims JSON is ignored", async () => {
   const res = await h.form(`/default/authorize?${q()}`, { username: "bob", claims: "{oops" });
   assert.equal(res.status, 302);
 });
+
+Deno.test("a POSTed authorization request keeps its parameters through the login page", async () => {
+  const h = harness({ interactiveLogin: true });
+  const page = await h.form("/default/authorize", { ...BASE_QUERY, state: "post-state" });
+  const html = await page.text();
+  assert.match(html, /type="hidden" name="state" value="post-state"/);
+  const submit = await h.form("/default/authorize", {
+    ...BASE_QUERY,
+    state: "post-state",
+    username: "pat",
+  });
+  const location = new URL(submit.headers.get("location")!);
+  assert.equal(location.searchParams.get("state"), "post-state");
+});

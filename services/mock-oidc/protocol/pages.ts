@@ -26,8 +26,18 @@ export function page(title: string, body: string): string {
     `<body><main>${body}</main></body></html>`;
 }
 
-/** Login form posting `username` (+ optional `claims` JSON) back to the same URL. */
-export function loginPage(issuerId: string, params: URLSearchParams): string {
+/**
+ * Login form posting `username` (+ optional `claims` JSON) back to the same URL; `hidden`
+ * are authorization parameters that came in a POST body and must be posted again.
+ */
+export function loginPage(
+  issuerId: string,
+  params: URLSearchParams,
+  hidden = new URLSearchParams(),
+): string {
+  const hiddenInputs = [...hidden].map(([k, v]) =>
+    `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`
+  ).join("");
   const rows = [...params].map(([k, v]) =>
     `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`
   )
@@ -36,7 +46,7 @@ export function loginPage(issuerId: string, params: URLSearchParams): string {
     `Mock login: ${issuerId}`,
     `<h1>Mock login for issuer <code>${escapeHtml(issuerId)}</code></h1>
 <p class="note">Testing only. Any username is accepted; it becomes the token subject.</p>
-<form method="post">
+<form method="post">${hiddenInputs}
 <label for="username">Username</label>
 <input id="username" name="username" required autofocus placeholder="Enter any user/subject">
 <label for="claims">Optional claims (JSON object)</label>
