@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { connect } from "node:tls";
+import { startService } from "@svc/shared/testing";
 import { MAIN } from "./protocol_support.ts";
 
 async function runInvalid(env: Record<string, string>, args: string[] = []) {
@@ -69,5 +70,29 @@ Deno.test("httpServer {ssl:{}} serves TLS with a generated localhost certificate
     child.kill("SIGTERM");
     await child.stdout.cancel().catch(() => {});
     await child.status;
+  }
+});
+
+Deno.test("SERVER_HOSTNAME and PORT set the listen address; LOGBACK_CONFIG is accepted", async () => {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const service = await startService({
+    entry: MAIN,
+    args: ["--metrics-addr", "127.0.0.1:0"],
+    env: {
+      JSON_CONFIG: "{}",
+      SERVER_HOSTNAME: "127.0.0.1",
+      PORT: String(port),
+      LOGBACK_CONFIG: "/nonexistent/logback.xml",
+    },
+    timeoutMs: 20_000,
+  });
+  try {
+    assert.equal(new URL(service.url).port, String(port));
+    const res = await fetch(`${service.url}/default/.well-known/openid-configuration`);
+    assert.equal((await res.json()).issuer, `http://127.0.0.1:${port}/default`);
+  } finally {
+    await service.stop();
   }
 });
