@@ -69,6 +69,8 @@ export function openOpenSsl(
   const mode = env("MOCK_OIDC_SIGNER");
   if (mode === "webcrypto") return undefined;
   const offThread = mode !== "openssl";
+  // Query first: an ungranted permission would otherwise prompt on an interactive terminal.
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return undefined;
   let lib: Lib;
   try {
     lib = Deno.dlopen(options.path ?? "libcrypto.so.3", SYMBOLS);
