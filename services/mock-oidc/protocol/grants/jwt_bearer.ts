@@ -13,8 +13,23 @@ import type { IssuerContext } from "../deps.ts";
 import { invalidGrant, invalidRequest } from "../oauth_error.ts";
 import { issueTokens } from "./issue_tokens.ts";
 
-/** Claims the new token always sets itself. */
-export const REISSUED_CLAIMS = ["iss", "exp", "nbf", "iat", "jti", "aud", "sub"];
+/**
+ * Claims the new token sets itself: upstream's list plus those naming the requesting client
+ * and its grant (`client_id`, `azp`, `nonce`, `scope`), which belong to this request.
+ */
+export const REISSUED_CLAIMS = [
+  "iss",
+  "exp",
+  "nbf",
+  "iat",
+  "jti",
+  "aud",
+  "sub",
+  "client_id",
+  "azp",
+  "nonce",
+  "scope",
+];
 
 /** Claims of `token` that carry over into a re-issued token. */
 export function copiedClaims(claims: Record<string, unknown>): Record<string, unknown> {
@@ -37,7 +52,6 @@ export async function jwtBearerGrant(
     (typeof claims.scope === "string" ? claims.scope : null);
   if (!scopeText) throw invalidRequest("scope is required in the request or the assertion");
   const copied = copiedClaims(claims);
-  delete copied.scope;
   return await issueTokens(ctx, {
     clientId: client.clientId ?? "default",
     subject: typeof claims.sub === "string" ? claims.sub : undefined,
