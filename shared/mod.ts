@@ -1,2 +1,19 @@
-/** Shared service kit. @module */
-export {};
+/**
+ * The service kit every service in the workspace stands on. Import from the subpath of the concept
+ * you need (`@svc/shared/settings`, `@svc/shared/server`, …); this module re-exports the small,
+ * dependency-free ones. `@svc/shared/metrics`, `@svc/shared/openapi` and `@svc/shared/testing`
+ * pull in npm packages or spawn processes, so they are only reachable by subpath.
+ *
+ * @example Usage
+ * ```ts
+ * import { createLogger, HttpError, resolveSettings } from "@svc/shared";
+ * ```
+ * @module
+ */
+export * from "./duration.ts";
+export * from "./settings.ts";
+export * from "./log.ts";
+export * from "./problem.ts";
+export * from "./http/mod.ts";
+export * from "./server.ts";
+export * from "./health.ts";

@@ -1,0 +1,66 @@
+/**
+ * `deno task compile [service...]`: one self-contained binary per service under `dist/`, with
+ * the service's explicit permissions baked in. `deno compile` needs the `denort` runtime of the
+ * same Deno version; it downloads it, or takes it from `DENORT_BIN` when the download is not
+ * possible (this workplace has no route to the download host).
+ *
+ * @module
+ */
+import { existingServices } from "./services.ts";
+
+const root = new URL("../", import.meta.url);
+
+function cachedDenort(): boolean {
+  const version = Deno.version.deno;
+  const home = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+  try {
+    return Deno.statSync(`${home}/dl/release/v${version}/denort-${Deno.build.target}.zip`).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function canDownload(): Promise<boolean> {
+  try {
+    const res = await fetch("https://dl.deno.land/", { signal: AbortSignal.timeout(5_000) });
+    await res.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main(names: string[]) {
+  const denort = Deno.env.get("DENORT_BIN");
+  if (!denort && !cachedDenort() && !await canDownload()) {
+    console.error(
+      `Cannot compile: the denort ${Deno.version.deno} runtime cannot be downloaded here; ` +
+        `set DENORT_BIN to a denort binary of Deno ${Deno.version.deno} for ${Deno.build.target}`,
+    );
+    Deno.exit(1);
+  }
+  const services = existingServices(root).filter((s) =>
+    names.length === 0 || names.includes(s.name)
+  );
+  for (const svc of services) {
+    const output = `dist/${svc.name}`;
+    const args = [
+      "compile",
+      "--node-modules-dir=none",
+      "--exclude-unused-npm",
+      ...svc.permissions,
+      ...svc.include.flatMap((p) => ["--include", p]),
+      "--output",
+      output,
+      svc.entry,
+    ];
+    console.log(`compile: ${svc.name} -> ${output}`);
+    const { success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).spawn().status;
+    if (!success) {
+      console.error(`Cannot compile ${svc.name}: deno compile failed (see above)`);
+      Deno.exit(1);
+    }
+  }
+}
+
+if (import.meta.main) await main(Deno.args);

@@ -1,0 +1,75 @@
+/**
+ * Liveness and readiness routes. Liveness never touches dependencies; readiness runs named checks
+ * concurrently, each bounded in time, and answers 503 when any of them fails.
+ *
+ * @module
+ */
+
+/** A readiness check: resolves when healthy, throws (with a short reason) when not. */
+export type ReadinessCheck = () => Promise<void> | void;
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store" },
+  });
+}
+
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` while the process runs.
+ *
+ * @example Usage
+ * ```ts
+ * import { healthHandler } from "@svc/shared/health";
+ * (await healthHandler().json()).status; // "ok"
+ * ```
+ */
+export function healthHandler(): Response {
+  return json({ status: "ok" });
+}
+
+/**
+ * `GET /readyz`: runs every named check (each within `timeoutMs`) and answers
+ * 200 `{status:"ready", checks:{name:{status:"ok"}}}` or
+ * 503 `{status:"not_ready", checks:{name:{status:"fail", error:"…"}}}`.
+ *
+ * @example Usage
+ * ```ts
+ * import { readinessHandler } from "@svc/shared/health";
+ * const readyz = readinessHandler({ datastore: async () => {} });
+ * (await readyz(new Request("http://x/readyz"))).status; // 200
+ * ```
+ */
+export function readinessHandler(
+  checks: Record<string, ReadinessCheck>,
+  options: { timeoutMs?: number } = {},
+): (req: Request) => Promise<Response> {
+  const { timeoutMs = 2_000 } = options;
+  async function run(
+    check: ReadinessCheck,
+  ): Promise<{ status: "ok" } | { status: "fail"; error: string }> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(check),
+        new Promise((_, reject) =>
+          timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs}ms`)), timeoutMs)
+        ),
+      ]);
+      return { status: "ok" };
+    } catch (err) {
+      return { status: "fail", error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return async function readyz() {
+    const names = Object.keys(checks);
+    const results = await Promise.all(names.map((n) => run(checks[n])));
+    const ready = results.every((r) => r.status === "ok");
+    return json({
+      status: ready ? "ready" : "not_ready",
+      checks: Object.fromEntries(names.map((n, i) => [n, results[i]])),
+    }, ready ? 200 : 503);
+  };
+}

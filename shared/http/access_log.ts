@@ -1,0 +1,43 @@
+import type { Handler } from "./handler.ts";
+import type { Logger } from "../log.ts";
+import { requestIdOf } from "./request_id.ts";
+
+/**
+ * Writes one `request` log line per request once its response has been sent: method, path (no
+ * query string, which may carry codes or tokens), status, duration and request id.
+ *
+ * @example Usage
+ * ```ts
+ * import { withAccessLog } from "@svc/shared/http";
+ * import { createLogger } from "@svc/shared/log";
+ * const handler = withAccessLog(() => new Response("ok"), { logger: createLogger() });
+ * ```
+ */
+export function withAccessLog(
+  handler: Handler,
+  options: { logger: Logger; skip?: (path: string) => boolean; now?: () => number },
+): Handler {
+  const { logger, skip = () => false, now = performance.now.bind(performance) } = options;
+  return async function accessLog(req, info) {
+    const start = now();
+    const path = new URL(req.url).pathname;
+    const res = await handler(req, info);
+    if (!skip(path)) {
+      const line = () => ({
+        method: req.method,
+        path,
+        status: res.status,
+        durationMs: Math.round((now() - start) * 100) / 100,
+        requestId: requestIdOf(req) || undefined,
+        remote: info.remoteAddr && "hostname" in info.remoteAddr
+          ? info.remoteAddr.hostname
+          : undefined,
+      });
+      info.completed.then(
+        () => logger.info("request", line()),
+        () => logger.info("request", { ...line(), aborted: true }),
+      );
+    }
+    return res;
+  };
+}

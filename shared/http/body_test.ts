@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { readBody, readJson } from "./body.ts";
+import { HttpError } from "../problem.ts";
+
+function streamOf(chunks: string[]) {
+  const enc = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const ch of chunks) c.enqueue(enc.encode(ch));
+      c.close();
+    },
+  });
+}
+
+function post(body: BodyInit | null, headers: HeadersInit = {}) {
+  return new Request("http://x/", { method: "POST", body, headers });
+}
+
+async function rejectsWith(p: Promise<unknown>, status: number, code: string) {
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(e instanceof HttpError);
+    assert.equal(e.status, status);
+    assert.equal(e.code, code);
+    return true;
+  });
+}
+
+Deno.test("readBody() accepts bodies at the limit and refuses one byte more", async (t) => {
+  await t.step("at limit", async () => {
+    assert.equal((await readBody(post("x".repeat(10)), { limit: 10 })).byteLength, 10);
+  });
+  await t.step("below limit", async () => {
+    assert.equal((await readBody(post("x".repeat(9)), { limit: 10 })).byteLength, 9);
+  });
+  await t.step("above limit", async () => {
+    await rejectsWith(readBody(post("x".repeat(11)), { limit: 10 }), 413, "body_too_large");
+  });
+  await t.step("declared Content-Length over the limit", async () => {
+    const req = post("x", { "content-length": "11" });
+    await rejectsWith(readBody(req, { limit: 10 }), 413, "body_too_large");
+  });
+  await t.step("streamed body that grows past the limit", async () => {
+    await rejectsWith(
+      readBody(post(streamOf(["12345", "678901"])), { limit: 10 }),
+      413,
+      "body_too_large",
+    );
+  });
+  await t.step("streamed body within the limit is joined", async () => {
+    const bytes = await readBody(post(streamOf(["12345", "67890"])), { limit: 10 });
+    assert.equal(new TextDecoder().decode(bytes), "1234567890");
+  });
+  await t.step("no body", async () => {
+    assert.equal((await readBody(new Request("http://x/"), { limit: 10 })).byteLength, 0);
+  });
+});
+
+Deno.test("readJson() parses JSON and reports malformed bodies as 400", async () => {
+  assert.deepEqual(await readJson(post('{"a":[1]}'), { limit: 100 }), { a: [1] });
+  await rejectsWith(readJson(post("{nope"), { limit: 100 }), 400, "malformed_json");
+  await rejectsWith(readJson(post(""), { limit: 100 }), 400, "malformed_json");
+  await rejectsWith(
+    readJson(post(new Uint8Array([0x22, 0xff, 0x22])), { limit: 100 }),
+    400,
+    "malformed_json",
+  );
+});
+
+Deno.test("readBody() gives up with 408 when the body arrives too slowly", async () => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new Uint8Array([1]));
+      timer = setTimeout(() => c.close(), 500);
+    },
+  });
+  await rejectsWith(readBody(post(slow), { limit: 10, timeoutMs: 30 }), 408, "body_timeout");
+  clearTimeout(timer);
+});

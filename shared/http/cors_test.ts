@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { withCors } from "./cors.ts";
+import { localInfo } from "./handler.ts";
+
+const ok = () => new Response("ok");
+
+function call(h: ReturnType<typeof withCors>, init: RequestInit & { path?: string }) {
+  return h(new Request("http://svc.test" + (init.path ?? "/"), init), localInfo());
+}
+
+Deno.test("withCors() with an empty allowlist reflects any Origin with credentials", async () => {
+  const res = await call(withCors(ok), { headers: { Origin: "https://a.test" } });
+  assert.equal(res.headers.get("access-control-allow-origin"), "https://a.test");
+  assert.equal(res.headers.get("access-control-allow-credentials"), "true");
+  assert.match(res.headers.get("vary") ?? "", /Origin/);
+  assert.equal(await res.text(), "ok");
+});
+
+Deno.test("withCors() answers preflight with 204, methods and echoed headers", async () => {
+  const res = await call(withCors(ok), {
+    method: "OPTIONS",
+    headers: {
+      Origin: "https://a.test",
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers": "content-type, x-custom",
+    },
+  });
+  assert.equal(res.status, 204);
+  assert.equal(res.headers.get("access-control-allow-methods"), "POST, GET, OPTIONS");
+  assert.equal(res.headers.get("access-control-allow-headers"), "content-type, x-custom");
+  assert.equal(res.headers.get("access-control-allow-origin"), "https://a.test");
+});
+
+Deno.test("withCors() never emits the * wildcard", async () => {
+  for (const origin of ["*", "null", "https://x.test"]) {
+    const res = await call(withCors(ok), { headers: { Origin: origin } });
+    assert.equal(res.headers.get("access-control-allow-origin"), origin);
+    await res.body?.cancel();
+  }
+  const noOrigin = await call(withCors(ok), {});
+  assert.equal(noOrigin.headers.get("access-control-allow-origin"), null);
+  await noOrigin.body?.cancel();
+});
+
+Deno.test("withCors() with an allowlist reflects exactly the listed origins", async (t) => {
+  const h = withCors(ok, { allowedOrigins: ["https://a.test"] });
+  await t.step("listed origin", async () => {
+    const res = await call(h, { headers: { Origin: "https://a.test" } });
+    assert.equal(res.headers.get("access-control-allow-origin"), "https://a.test");
+    await res.body?.cancel();
+  });
+  await t.step("other origin gets no CORS headers", async () => {
+    const res = await call(h, { headers: { Origin: "https://a.test.evil" } });
+    assert.equal(res.headers.get("access-control-allow-origin"), null);
+    assert.equal(res.headers.get("access-control-allow-credentials"), null);
+    await res.body?.cancel();
+  });
+  await t.step("preflight from other origin is 204 without allow headers", async () => {
+    const res = await call(h, {
+      method: "OPTIONS",
+      headers: { Origin: "https://b.test", "Access-Control-Request-Method": "GET" },
+    });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get("access-control-allow-origin"), null);
+  });
+});
+
+Deno.test("withCors() passes plain OPTIONS (no preflight) to the handler", async () => {
+  const res = await call(withCors(() => new Response("h", { status: 405 })), {
+    method: "OPTIONS",
+    headers: { Origin: "https://a.test" },
+  });
+  assert.equal(res.status, 405);
+  await res.body?.cancel();
+});
+
+Deno.test("withCors() decorates immutable responses", async () => {
+  const immutable = () => Response.redirect("http://svc.test/x", 302);
+  const res = await call(withCors(immutable), { headers: { Origin: "https://a.test" } });
+  assert.equal(res.status, 302);
+  assert.equal(res.headers.get("access-control-allow-origin"), "https://a.test");
+});

@@ -1,0 +1,42 @@
+import type { Handler } from "./handler.ts";
+
+const VALID = /^[A-Za-z0-9._-]{1,128}$/;
+const ids = new WeakMap<Request, string>();
+
+/**
+ * Gives every request an id: the client's `X-Request-ID` when it is 1–128 characters of
+ * `A-Z a-z 0-9 . _ -`, otherwise a generated UUID. The id is echoed on the response and can be
+ * read with {@linkcode requestIdOf}.
+ *
+ * @example Usage
+ * ```ts
+ * import { requestIdOf, withRequestId } from "@svc/shared/http";
+ * const handler = withRequestId((req) => new Response(requestIdOf(req)));
+ * ```
+ */
+export function withRequestId(
+  handler: Handler,
+  options: { header?: string; generate?: () => string } = {},
+): Handler {
+  const { header = "X-Request-ID", generate = () => crypto.randomUUID() } = options;
+  return async function requestId(req, info) {
+    const given = req.headers.get(header);
+    const id = given !== null && VALID.test(given) ? given : generate();
+    ids.set(req, id);
+    const res = await handler(req, info);
+    try {
+      res.headers.set(header, id);
+    } catch {
+      // Immutable headers (e.g. a fetched Response passed through): copy once.
+      const copy = new Response(res.body, res);
+      copy.headers.set(header, id);
+      return copy;
+    }
+    return res;
+  };
+}
+
+/** The id {@linkcode withRequestId} assigned to this request, or "" outside of it. */
+export function requestIdOf(req: Request): string {
+  return ids.get(req) ?? "";
+}

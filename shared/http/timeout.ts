@@ -1,0 +1,36 @@
+import type { Handler } from "./handler.ts";
+import { HttpError } from "../problem.ts";
+
+/**
+ * Bounds the time a handler may take to produce its response (Go's `http.TimeoutHandler`):
+ * after `ms` the client gets a 503 problem with code `request_timeout`. The handler keeps running
+ * in the background (JavaScript cannot cancel it); its late result is discarded. Streaming bodies
+ * are not cut: the bound covers the time to the response head.
+ *
+ * @example Usage
+ * ```ts
+ * import { withTimeout } from "@svc/shared/http";
+ * const handler = withTimeout(() => new Response("ok"), { ms: 15_000 });
+ * ```
+ */
+export function withTimeout(handler: Handler, options: { ms: number }): Handler {
+  const { ms } = options;
+  if (!(ms > 0)) return handler;
+  return function timeout(req, info) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new HttpError(503, "request_timeout", "Cannot answer: the request took too long", {
+              title: "Service Unavailable",
+            }),
+          ),
+        ms,
+      );
+    });
+    const work = Promise.resolve().then(() => handler(req, info));
+    work.catch(() => {}); // a late failure after the timeout must not become unhandled
+    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+  };
+}

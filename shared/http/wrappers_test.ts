@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { withErrors } from "./errors.ts";
+import { withTimeout } from "./timeout.ts";
+import { withAccessLog } from "./access_log.ts";
+import { clientIp } from "./client_ip.ts";
+import { localInfo } from "./handler.ts";
+import { HttpError } from "../problem.ts";
+import { createLogger } from "../log.ts";
+
+Deno.test("withErrors() turns thrown errors into problems with the path as instance", async () => {
+  const h = withErrors(() => {
+    throw new HttpError(409, "conflict", "Cannot complete todo: already completed");
+  });
+  const res = await h(new Request("http://x/v1/todos/1?x=y"), localInfo());
+  assert.equal(res.status, 409);
+  const body = await res.json();
+  assert.equal(body.instance, "/v1/todos/1");
+  assert.equal(body.detail, "Cannot complete todo: already completed");
+});
+
+Deno.test("withTimeout() answers 503 when the handler is too slow", async () => {
+  let late: ReturnType<typeof setTimeout> | undefined;
+  const slow = withErrors(withTimeout(
+    () => new Promise<Response>((r) => late = setTimeout(() => r(new Response("late")), 200)),
+    { ms: 20 },
+  ));
+  const res = await slow(new Request("http://x/"), localInfo());
+  assert.equal(res.status, 503);
+  await res.body?.cancel();
+  clearTimeout(late);
+});
+
+Deno.test("withTimeout() passes fast responses and errors through", async () => {
+  const fast = withTimeout(() => new Response("ok"), { ms: 1000 });
+  assert.equal(await (await fast(new Request("http://x/"), localInfo())).text(), "ok");
+  const failing = withTimeout(() => {
+    throw new HttpError(400, "bad");
+  }, { ms: 1000 });
+  await assert.rejects(Promise.resolve(failing(new Request("http://x/"), localInfo())));
+});
+
+Deno.test("withAccessLog() logs method, path without query, status and request id", async () => {
+  const lines: string[] = [];
+  const logger = createLogger({ write: (l) => lines.push(l) });
+  const h = withAccessLog(() => new Response("x", { status: 201 }), {
+    logger,
+    skip: (p) => p === "/healthz",
+  });
+  await h(new Request("http://x/token?code=secret", { method: "POST" }), localInfo());
+  await h(new Request("http://x/healthz"), localInfo());
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(lines.length, 1);
+  const line = JSON.parse(lines[0]);
+  assert.equal(line.method, "POST");
+  assert.equal(line.path, "/token");
+  assert.equal(line.status, 201);
+  assert.ok(!lines[0].includes("secret"));
+});
+
+Deno.test("clientIp() trusts the configured header only", () => {
+  const req = new Request("http://x/", { headers: { "X-Real-IP": "10.1.2.3, 10.0.0.1" } });
+  assert.equal(clientIp(req, localInfo("192.0.2.9")), "192.0.2.9");
+  assert.equal(clientIp(req, localInfo("192.0.2.9"), { trustedHeader: "X-Real-IP" }), "10.1.2.3");
+  assert.equal(
+    clientIp(new Request("http://x/"), localInfo("192.0.2.9"), { trustedHeader: "X-Real-IP" }),
+    "192.0.2.9",
+  );
+});

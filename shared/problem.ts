@@ -1,0 +1,135 @@
+/**
+ * RFC 9457 problem details: the one `HttpError` type and the one place that turns any thrown
+ * value into an `application/problem+json` response.
+ *
+ * @module
+ */
+import { STATUS_TEXT } from "./status_text.ts";
+import type { Logger } from "./log.ts";
+
+/** Where and why one input was rejected (Huma's ErrorDetail). */
+export interface ErrorDetail {
+  /** e.g. `body.title`, `query.limit`. */
+  location?: string;
+  message: string;
+  value?: unknown;
+}
+
+/** An RFC 9457 problem body. */
+export interface Problem {
+  type?: string;
+  title?: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  errors?: ErrorDetail[] | null;
+  [extension: string]: unknown;
+}
+
+/** Options of {@linkcode HttpError}. */
+export interface HttpErrorOptions {
+  title?: string;
+  /** @default {"about:blank"} */
+  type?: string;
+  errors?: ErrorDetail[];
+  headers?: HeadersInit;
+  cause?: unknown;
+  /** Extension members added to the problem body. */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * An error a client caused (or a deliberate server answer). `code` is stable: callers and tests
+ * switch on it; it is not part of the body.
+ *
+ * @example Usage
+ * ```ts
+ * import { HttpError } from "@svc/shared/problem";
+ * throw new HttpError(404, "todo_not_found", "Cannot find todo: no todo has this id");
+ * ```
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title?: string;
+  readonly type?: string;
+  readonly errors?: ErrorDetail[];
+  readonly headers?: HeadersInit;
+  readonly extra?: Record<string, unknown>;
+  constructor(status: number, code: string, detail?: string, options: HttpErrorOptions = {}) {
+    super(detail ?? STATUS_TEXT[status] ?? code, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = status;
+    this.code = code;
+    this.title = options.title;
+    this.type = options.type;
+    this.errors = options.errors;
+    this.headers = options.headers;
+    this.extra = options.extra;
+  }
+
+  /** The problem body of this error. */
+  toProblem(instance?: string): Problem {
+    const problem: Problem = {
+      ...this.extra,
+      type: this.type ?? "about:blank",
+      title: this.title ?? STATUS_TEXT[this.status] ?? "Error",
+      status: this.status,
+      detail: this.message,
+    };
+    if (instance) problem.instance = instance;
+    if (this.errors) problem.errors = this.errors;
+    return problem;
+  }
+}
+
+/**
+ * Builds an `application/problem+json` response.
+ *
+ * @example Usage
+ * ```ts
+ * import { problemResponse } from "@svc/shared/problem";
+ * const res = problemResponse({ status: 404, detail: "no such issuer" });
+ * res.headers.get("content-type"); // "application/problem+json"
+ * ```
+ */
+export function problemResponse(problem: Problem, init: { headers?: HeadersInit } = {}): Response {
+  const body: Problem = {
+    type: "about:blank",
+    ...problem,
+    title: problem.title ?? STATUS_TEXT[problem.status] ?? "Error",
+  };
+  const headers = new Headers(init.headers);
+  headers.set("content-type", "application/problem+json");
+  return new Response(JSON.stringify(body), { status: problem.status, headers });
+}
+
+/**
+ * Turns anything thrown by a handler into a problem response: an `HttpError` becomes its own
+ * problem; anything else becomes a 500 that shows no internals (the detail goes to the log).
+ *
+ * @example Usage
+ * ```ts
+ * import { errorResponse, HttpError } from "@svc/shared/problem";
+ * errorResponse(new HttpError(400, "bad_input", "Cannot parse body")).status; // 400
+ * errorResponse(new Error("db password wrong")).status; // 500, body says nothing of it
+ * ```
+ */
+export function errorResponse(
+  err: unknown,
+  options: { logger?: Logger; instance?: string } = {},
+): Response {
+  if (err instanceof HttpError) {
+    return problemResponse(err.toProblem(options.instance), { headers: err.headers });
+  }
+  options.logger?.error("unhandled error", {
+    err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : err,
+    instance: options.instance,
+  });
+  return problemResponse({
+    status: 500,
+    title: "Internal Server Error",
+    detail: "The server could not handle this request; the error was logged",
+    ...(options.instance ? { instance: options.instance } : {}),
+  });
+}

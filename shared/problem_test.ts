@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { errorResponse, HttpError, problemResponse } from "./problem.ts";
+import { createLogger } from "./log.ts";
+
+Deno.test("problemResponse() sets the media type and defaults type and title", async () => {
+  const res = problemResponse({ status: 404, detail: "x" });
+  assert.equal(res.status, 404);
+  assert.equal(res.headers.get("content-type"), "application/problem+json");
+  assert.deepEqual(await res.json(), {
+    type: "about:blank",
+    title: "Not Found",
+    status: 404,
+    detail: "x",
+  });
+});
+
+Deno.test("errorResponse() renders an HttpError with its errors, headers and extensions", async () => {
+  const err = new HttpError(422, "validation_failed", "Cannot create todo: invalid body", {
+    errors: [{ location: "body.title", message: "expected length >= 1", value: "" }],
+    headers: { "Retry-After": "3" },
+    extra: { $schema: "http://x/schemas/ErrorModel.json" },
+  });
+  assert.equal(err.code, "validation_failed");
+  const res = errorResponse(err, { instance: "/v1/todos" });
+  assert.equal(res.status, 422);
+  assert.equal(res.headers.get("retry-after"), "3");
+  assert.deepEqual(await res.json(), {
+    $schema: "http://x/schemas/ErrorModel.json",
+    type: "about:blank",
+    title: "Unprocessable Content",
+    status: 422,
+    detail: "Cannot create todo: invalid body",
+    instance: "/v1/todos",
+    errors: [{ location: "body.title", message: "expected length >= 1", value: "" }],
+  });
+});
+
+Deno.test("errorResponse() hides internals of unexpected errors and logs them", async () => {
+  const lines: string[] = [];
+  const logger = createLogger({ write: (l) => lines.push(l) });
+  const res = errorResponse(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { logger });
+  assert.equal(res.status, 500);
+  const text = await res.text();
+  assert.ok(!text.includes("ECONNREFUSED"));
+  assert.equal(JSON.parse(text).title, "Internal Server Error");
+  assert.match(lines[0], /ECONNREFUSED/);
+});
+
+Deno.test("errorResponse() treats thrown non-errors as 500", async () => {
+  const res = errorResponse("oops");
+  assert.equal(res.status, 500);
+  await res.body?.cancel();
+});

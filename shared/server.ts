@@ -1,0 +1,211 @@
+/**
+ * HTTP server lifecycle over `Deno.serve`: several named listeners per process (API, metrics,
+ * control), optional TLS from PEM text, one startup line per listener, and graceful shutdown on
+ * SIGTERM/SIGINT within a grace period.
+ *
+ * Timeouts, as far as Deno 2.9 allows: `Deno.serve` exposes no read-header, read, write or idle
+ * timeout, so those settings cannot be applied to the socket. We cover what can be covered in
+ * the handler: the per-request timeout is {@linkcode withTimeout} (`@svc/shared/http`), the body
+ * read timeout is `readBody`'s `timeoutMs`; header-read, write and idle limits remain Deno's own
+ * (hyper's defaults) and are logged at debug level as `unenforced`.
+ *
+ * Shutdown does not use `HttpServer.shutdown()`: in Deno 2.9 a server that was shut down can no
+ * longer be aborted (its `finished` never settles and open streams stay open), so long-lived
+ * responses would hang the process. Instead the server drains itself: it counts requests until
+ * their responses are fully sent, answers new requests with 503 and `Connection: close` while
+ * draining, and aborts (closing the listener and every connection) once the count reaches zero
+ * or the grace period is over.
+ *
+ * @module
+ */
+import type { Handler } from "./http/handler.ts";
+import type { Logger } from "./log.ts";
+import { errorResponse, HttpError } from "./problem.ts";
+
+/** One listener of a process. */
+export interface ListenerSpec {
+  /** Name used in logs and in {@linkcode RunningServer.urls}, e.g. `api`, `metrics`, `control`. */
+  name: string;
+  /** Go-style `host:port`; `:8080` listens on all interfaces; port 0 picks a free port. */
+  addr: string;
+  handler: Handler;
+  /** PEM certificate chain and private key (text, not paths). */
+  tls?: { cert: string; key: string };
+}
+
+/** Socket timeouts a service was configured with, in milliseconds. */
+export interface ServerTimeouts {
+  readHeaderMs?: number;
+  readMs?: number;
+  writeMs?: number;
+  idleMs?: number;
+}
+
+/** Options of {@linkcode startServer}. */
+export interface StartServerOptions {
+  logger: Logger;
+  /** Time in-flight requests get to finish after a shutdown starts. @default {15000} */
+  shutdownGrace?: number;
+  timeouts?: ServerTimeouts;
+  /** Runs after the listeners have closed: close pools, flush telemetry. */
+  onShutdown?: () => Promise<void> | void;
+  /** Listens for SIGTERM and SIGINT. @default {true} */
+  handleSignals?: boolean;
+}
+
+/** A started server. */
+export interface RunningServer {
+  /** Base URL of each listener by name, e.g. `{ api: "http://127.0.0.1:41234" }`. */
+  urls: Record<string, string>;
+  /** Stops accepting, drains within the grace period, then closes what is left. Idempotent. */
+  shutdown(): Promise<void>;
+  /** Resolves once the server has shut down. */
+  finished: Promise<void>;
+}
+
+/**
+ * Splits a Go-style listen address.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseAddr } from "@svc/shared/server";
+ * parseAddr(":8080"); // { hostname: "0.0.0.0", port: 8080 }
+ * parseAddr("[::1]:0"); // { hostname: "::1", port: 0 }
+ * ```
+ * @throws {RangeError} when the address is not `host:port`.
+ */
+export function parseAddr(addr: string): { hostname: string; port: number } {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(addr);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) {
+    throw new RangeError(`Cannot parse listen address: expected host:port such as ":8080"`);
+  }
+  return { hostname: m[1] ?? (m[2] || "0.0.0.0"), port };
+}
+
+function urlOf(addr: Deno.NetAddr, tls: boolean): string {
+  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  return `${tls ? "https" : "http"}://${host}:${addr.port}`;
+}
+
+/**
+ * Starts every listener and resolves once all of them listen.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { startServer } from "@svc/shared/server";
+ * import { createLogger } from "@svc/shared/log";
+ * const server = await startServer(
+ *   [{ name: "api", addr: "127.0.0.1:0", handler: () => new Response("ok") }],
+ *   { logger: createLogger() },
+ * );
+ * await server.finished; // until SIGTERM / SIGINT
+ * ```
+ */
+export async function startServer(
+  listeners: readonly ListenerSpec[],
+  options: StartServerOptions,
+): Promise<RunningServer> {
+  const { logger, shutdownGrace = 15_000, timeouts = {}, handleSignals = true } = options;
+  const controller = new AbortController();
+  const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
+  let resolveFinished!: () => void;
+  const finished = new Promise<void>((r) => resolveFinished = r);
+  let stopping: Promise<void> | undefined;
+  // Signals are watched before the first listener announces itself, so a supervisor that sends
+  // SIGTERM right after the "listening" line always gets a graceful stop.
+  const onSignal = () => {
+    shutdown();
+  };
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
+  if (handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
+  let draining = false;
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  function track(handler: Handler): Handler {
+    return async function tracked(req, info) {
+      if (draining) {
+        await req.body?.cancel().catch(() => {});
+        return errorResponse(
+          new HttpError(
+            503,
+            "shutting_down",
+            "Cannot accept requests: the server is shutting down",
+            {
+              headers: { Connection: "close" },
+            },
+          ),
+        );
+      }
+      inFlight++;
+      const done = () => {
+        if (--inFlight === 0) idle?.();
+      };
+      info.completed.then(done, done);
+      return await handler(req, info);
+    };
+  }
+  const urls: Record<string, string> = {};
+  try {
+    for (const spec of listeners) {
+      const { hostname, port } = parseAddr(spec.addr);
+      await new Promise<void>((resolve, reject) => {
+        try {
+          servers.push(Deno.serve({
+            hostname,
+            port,
+            signal: controller.signal,
+            ...(spec.tls ?? {}),
+            onListen(addr) {
+              urls[spec.name] = urlOf(addr, spec.tls !== undefined);
+              logger.info("listening", { listener: spec.name, url: urls[spec.name] });
+              resolve();
+            },
+            onError: (err) => errorResponse(err, { logger }),
+          }, track(spec.handler)));
+        } catch (err) {
+          reject(err);
+        }
+      });
+    }
+  } catch (err) {
+    if (handleSignals) { for (const s of signals) Deno.removeSignalListener(s, onSignal); }
+    controller.abort();
+    await Promise.allSettled(servers.map((s) => s.finished));
+    throw err;
+  }
+  const unenforced = Object.entries(timeouts).filter(([k]) => k !== "readMs").map(([k]) => k);
+  if (unenforced.length) logger.debug("socket timeouts left to the runtime", { unenforced });
+
+  function shutdown(): Promise<void> {
+    stopping ??= (async () => {
+      logger.info("shutting down", { graceMs: shutdownGrace });
+      if (handleSignals) { for (const s of signals) Deno.removeSignalListener(s, onSignal); }
+      draining = true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const drained = new Promise<true>((r) => {
+        idle = () => r(true);
+        if (inFlight === 0) r(true);
+      });
+      const expired = new Promise<false>((r) => timer = setTimeout(() => r(false), shutdownGrace));
+      if (!await Promise.race([drained, expired])) {
+        logger.warn("grace period over: closing open connections", { inFlight });
+      }
+      clearTimeout(timer);
+      // `completed` settles when the body is handed to the socket, not when it has been
+      // flushed; one more turn of the event loop lets the last bytes go out.
+      await new Promise((r) => setTimeout(r, 20));
+      controller.abort();
+      await Promise.allSettled(servers.map((s) => s.finished));
+      try {
+        await options.onShutdown?.();
+      } catch (err) {
+        logger.error("shutdown hook failed", { err });
+      }
+      logger.info("stopped");
+      resolveFinished();
+    })();
+    return stopping;
+  }
+  return { urls, shutdown, finished };
+}

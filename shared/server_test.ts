@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { parseAddr, startServer } from "./server.ts";
+import { createLogger, silentLogger } from "./log.ts";
+
+Deno.test("parseAddr() reads Go-style listen addresses", () => {
+  assert.deepEqual(parseAddr(":8080"), { hostname: "0.0.0.0", port: 8080 });
+  assert.deepEqual(parseAddr("127.0.0.1:0"), { hostname: "127.0.0.1", port: 0 });
+  assert.deepEqual(parseAddr("localhost:65535"), { hostname: "localhost", port: 65535 });
+  assert.deepEqual(parseAddr("[::1]:9090"), { hostname: "::1", port: 9090 });
+  for (const bad of ["8080", "", "host:", ":65536", "a:b", "::1:80", "[::1]"]) {
+    assert.throws(() => parseAddr(bad), RangeError, bad);
+  }
+});
+
+Deno.test("startServer() serves several named listeners and logs where each listens", async () => {
+  const lines: string[] = [];
+  const server = await startServer([
+    { name: "api", addr: "127.0.0.1:0", handler: () => new Response("api") },
+    { name: "metrics", addr: "127.0.0.1:0", handler: () => new Response("metrics") },
+  ], { logger: createLogger({ write: (l) => lines.push(l) }), handleSignals: false });
+  assert.equal(await (await fetch(server.urls.api)).text(), "api");
+  assert.equal(await (await fetch(server.urls.metrics)).text(), "metrics");
+  const listening = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "listening");
+  assert.deepEqual(listening.map((l) => [l.listener, l.url]), [
+    ["api", server.urls.api],
+    ["metrics", server.urls.metrics],
+  ]);
+  await server.shutdown();
+  await server.finished;
+});
+
+Deno.test("startServer() fails cleanly when an address is taken", async () => {
+  const first = await startServer([{
+    name: "api",
+    addr: "127.0.0.1:0",
+    handler: () => new Response(),
+  }], {
+    logger: silentLogger(),
+    handleSignals: false,
+  });
+  const taken = first.urls.api.replace("http://", "");
+  await assert.rejects(
+    startServer([
+      { name: "free", addr: "127.0.0.1:0", handler: () => new Response() },
+      { name: "api", addr: taken, handler: () => new Response() },
+    ], { logger: silentLogger(), handleSignals: false }),
+    Deno.errors.AddrInUse,
+  );
+  await first.shutdown();
+});
+
+Deno.test("shutdown lets an in-flight request finish within grace and refuses new ones", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  let started!: () => void;
+  const inFlight = new Promise<void>((r) => started = r);
+  let closedHook = false;
+  const server = await startServer([{
+    name: "api",
+    addr: "127.0.0.1:0",
+    handler: async () => {
+      started();
+      await gate;
+      return new Response("done");
+    },
+  }], {
+    logger: silentLogger(),
+    handleSignals: false,
+    shutdownGrace: 5_000,
+    onShutdown: () => {
+      closedHook = true;
+    },
+  });
+  const pending = fetch(server.urls.api);
+  await inFlight;
+  const stopping = server.shutdown();
+  await new Promise((r) => setTimeout(r, 50));
+  const refused = await fetch(server.urls.api + "/new");
+  assert.equal(refused.status, 503);
+  assert.equal(
+    (await refused.json()).detail,
+    "Cannot accept requests: the server is shutting down",
+  );
+  release();
+  const res = await pending;
+  assert.equal(await res.text(), "done");
+  await stopping;
+  assert.ok(closedHook);
+  await assert.rejects(fetch(server.urls.api), "the listener is closed after the drain");
+});
+
+Deno.test("shutdown closes connections that outlive the grace period", async () => {
+  const server = await startServer([{
+    name: "api",
+    addr: "127.0.0.1:0",
+    handler: () =>
+      new Response(
+        new ReadableStream({
+          start(c) {
+            c.enqueue(new Uint8Array([1]));
+          },
+        }),
+      ),
+  }], { logger: silentLogger(), handleSignals: false, shutdownGrace: 100 });
+  const res = await fetch(server.urls.api);
+  const reader = res.body!.getReader();
+  await reader.read();
+  const t0 = performance.now();
+  await server.shutdown();
+  assert.ok(performance.now() - t0 < 2_000);
+  await assert.rejects(reader.read());
+});
+
+Deno.test("a SIGTERM starts the graceful shutdown", async () => {
+  const code = `
+    import { startServer } from "${new URL("./server.ts", import.meta.url)}";
+    import { createLogger } from "${new URL("./log.ts", import.meta.url)}";
+    const s = await startServer([{ name: "api", addr: "127.0.0.1:0", handler: () => new Response("x") }],
+      { logger: createLogger(), shutdownGrace: 1000 });
+    await s.finished;
+  `;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes('"listening"')) out += (await reader.read()).value ?? "";
+  child.kill("SIGTERM");
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    out += value;
+  }
+  const status = await child.status;
+  assert.equal(status.code, 0);
+  assert.match(out, /"msg":"stopped"/);
+});

@@ -1,0 +1,136 @@
+/**
+ * Test helpers: start a service as a real process and wait until it answers, the way a user
+ * would run it. The service's startup log lines (`"msg":"listening"`) tell the helper which ports
+ * the listeners got, so tests can listen on port 0 and never race for a free port.
+ *
+ * @module
+ */
+
+/** A running service process. */
+export interface ServiceProcess {
+  /** Base URL of the `api` listener (or of the first listener waited for). */
+  url: string;
+  /** Base URL of every listener seen, by name. */
+  urls: Record<string, string>;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code. */
+  stop(signal?: Deno.Signal): Promise<number>;
+  /** Resolves with the exit code when the process exits by itself. */
+  exited: Promise<number>;
+}
+
+/** Options of {@linkcode startService}. */
+export interface StartServiceOptions {
+  /** Path or URL of the entry module (`main.ts`). */
+  entry: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Listener names to wait for. @default {["api"]} */
+  listeners?: string[];
+  /** Polled on the first listener until it answers 200; `null` skips the poll. @default {"/healthz"} */
+  healthPath?: string | null;
+  /** Gives up after this long. @default {20000} */
+  timeoutMs?: number;
+  /** Deno permission flags. @default {["-A"]} */
+  permissions?: string[];
+}
+
+const LISTENING = /"?listener"?[:=]"?([\w-]+)"?.*?"?url"?[:=]"?(https?:\/\/[^"\s]+)/;
+
+/**
+ * Starts `deno run <entry> <args>` and resolves once every wanted listener has announced itself
+ * and the health path answers.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { startService } from "@svc/shared/testing";
+ * const svc = await startService({
+ *   entry: "services/todo-api/main.ts",
+ *   args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+ *   listeners: ["api", "metrics"],
+ * });
+ * await fetch(svc.url + "/healthz");
+ * await svc.stop();
+ * ```
+ */
+export async function startService(options: StartServiceOptions): Promise<ServiceProcess> {
+  const {
+    entry,
+    args = [],
+    env = {},
+    cwd,
+    listeners = ["api"],
+    healthPath = "/healthz",
+    timeoutMs = 20_000,
+    permissions = ["-A"],
+  } = options;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...permissions, entry, ...args],
+    env: { NO_COLOR: "1", ...env },
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "";
+  const urls: Record<string, string> = {};
+  let announce: () => void = () => {};
+  const announced = new Promise<void>((r) => announce = r);
+  async function pump(stream: ReadableStream<Uint8Array>) {
+    let pending = "";
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      out += text;
+      pending += text;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const m = line.includes("listening") ? LISTENING.exec(line) : null;
+        if (m) urls[m[1]] = m[2];
+      }
+      if (listeners.every((n) => urls[n])) announce();
+    }
+  }
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const exited = pumps.then(() => child.status).then((s) => s.code);
+  let exitedEarly = false;
+  exited.then(() => exitedEarly = true);
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    try {
+      child.kill(signal);
+    } catch {
+      // already exited
+    }
+    return await exited;
+  };
+  const deadline = Date.now() + timeoutMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const fail = (why: string) => new Error(`Cannot start ${entry}: ${why}\n--- output ---\n${out}`);
+  try {
+    const ok = await Promise.race([
+      announced.then(() => true),
+      exited.then(() => false),
+      new Promise<false>((r) => timer = setTimeout(() => r(false), timeoutMs)),
+    ]);
+    if (!ok) throw fail(exitedEarly ? "the process exited" : "no listening line in time");
+    const base = urls[listeners[0]];
+    while (healthPath !== null) {
+      try {
+        const res = await fetch(base + healthPath);
+        await res.body?.cancel();
+        if (res.status === 200) break;
+      } catch {
+        // not accepting yet
+      }
+      if (Date.now() > deadline || exitedEarly) throw fail(`${healthPath} did not answer 200`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  } catch (err) {
+    await stop("SIGKILL");
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { url: urls[listeners[0]], urls, output: () => out, stop, exited };
+}
