@@ -4,10 +4,9 @@
  * handler. Not installed at all in dedicated-control-listener mode.
  * @module
  */
-import { readBody } from "./_kit.ts";
+import { readBody } from "@svc/shared/http";
 import type { CapturedRequest, RequestLog } from "./request_log.ts";
-
-type Handler = (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+import type { Handler } from "@svc/shared/http";
 
 /** Largest protocol request body captured (and forwarded). */
 export const CAPTURE_BODY_LIMIT = 1024 * 1024;

@@ -3,7 +3,7 @@
  * so time then stands still at the new instant.
  * @module
  */
-import { parseDuration } from "./_kit.ts";
+import { parseDuration } from "@svc/shared/duration";
 import { type ControlClock, controlJson } from "./control_deps.ts";
 import { readJsonBody, validateObject, validationError } from "./validation.ts";
 

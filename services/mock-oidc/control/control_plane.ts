@@ -3,7 +3,7 @@
  * problem responses for errors. Every response it produces carries `X-Mock-Oidc: testing-only`.
  * @module
  */
-import { errorResponse, HttpError } from "./_kit.ts";
+import { errorResponse, HttpError } from "@svc/shared/problem";
 import { advanceClock, getClock, putClock } from "./clock_routes.ts";
 import { checkControlToken } from "./control_token.ts";
 import type { ControlDeps } from "./control_deps.ts";

@@ -4,7 +4,7 @@
  * time whatever the length or content of the guess.
  * @module
  */
-import { HttpError } from "./_kit.ts";
+import { HttpError } from "@svc/shared/problem";
 
 export const CONTROL_TOKEN_HEADER = "x-mock-control-token";
 

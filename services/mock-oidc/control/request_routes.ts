@@ -3,7 +3,7 @@
  * (DELETE) and the destructive long-poll `take` (POST /_mock/requests/take).
  * @module
  */
-import { HttpError } from "./_kit.ts";
+import { HttpError } from "@svc/shared/problem";
 import { controlJson } from "./control_deps.ts";
 import { type Endpoint, ENDPOINTS, type RequestFilter, type RequestLog } from "./request_log.ts";
 import { readJsonBody, validateObject, validationError } from "./validation.ts";

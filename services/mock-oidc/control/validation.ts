@@ -4,7 +4,8 @@
  * 422 whose `errors[]` names each offending location, such as `body.duration`.
  * @module
  */
-import { type ErrorDetail, HttpError, readBody } from "./_kit.ts";
+import { type ErrorDetail, HttpError } from "@svc/shared/problem";
+import { readBody } from "@svc/shared/http";
 
 /** Largest control-plane request body; every documented body is a few hundred bytes. */
 export const CONTROL_BODY_LIMIT = 1024 * 1024;

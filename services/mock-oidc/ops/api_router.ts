@@ -4,10 +4,10 @@
  * are applied around it in `app.ts`.
  * @module
  */
-import { errorResponse, HttpError } from "../control/_kit.ts";
+import { errorResponse, HttpError } from "@svc/shared/problem";
 import { STATIC_PREFIX } from "./static_files.ts";
+import type { Handler } from "@svc/shared/http";
 
-type Handler = (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
 type Maybe = (req: Request) => Response | undefined | Promise<Response | undefined>;
 
 export interface ApiRouterOptions {

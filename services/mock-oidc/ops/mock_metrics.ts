@@ -4,8 +4,7 @@
  * @module
  */
 import { Counter, Gauge, type Registry } from "prom-client";
-
-type Handler = (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+import type { Handler } from "@svc/shared/http";
 
 export interface MockMetrics {
   tokensIssued: Counter<"grant">;

@@ -3,9 +3,8 @@
  * requests and then `rps` per second; an empty bucket answers a 429 problem with `Retry-After`.
  * @module
  */
-import { errorResponse, HttpError } from "../control/_kit.ts";
-
-type Handler = (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+import { errorResponse, HttpError } from "@svc/shared/problem";
+import type { Handler } from "@svc/shared/http";
 
 export interface RateLimiterOptions {
   /** Sustained requests per second. @default 10 */

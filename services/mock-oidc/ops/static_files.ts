@@ -4,7 +4,7 @@
  * index) all answer 404.
  * @module
  */
-import { errorResponse, HttpError } from "../control/_kit.ts";
+import { errorResponse, HttpError } from "@svc/shared/problem";
 
 const CONTENT_TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",

@@ -16,8 +16,7 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
-
-type Handler = (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+import type { Handler } from "@svc/shared/http";
 
 /** Routes that never create spans. */
 const UNTRACED = new Set(["/isalive", "/healthz", "/readyz", "/metrics"]);
