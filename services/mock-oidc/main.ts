@@ -6,15 +6,20 @@
  */
 
 import { createLogger } from "@svc/shared/log";
-import { startServer } from "@svc/shared/server";
+import { createMetrics } from "@svc/shared/metrics";
+import { type ListenerSpec, startServer } from "@svc/shared/server";
 import { resolveSettings } from "@svc/shared/settings";
-import { createApp } from "./app.ts";
+import { createApp, createAppState } from "./app.ts";
 import { ConfigError } from "./config/config_error.ts";
 import { resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
+import { planListeners } from "./ops/listener_plan.ts";
+import { routeTemplateOf } from "./ops/route_template.ts";
+import { createTracing } from "./ops/tracing.ts";
 import { SETTINGS } from "./settings.ts";
+import service from "./deno.json" with { type: "json" };
 
 /** Options of {@linkcode main}. */
 export interface MainOptions {
@@ -31,18 +36,54 @@ export async function main(options: MainOptions): Promise<void> {
     level: values["log-level"] as "info",
     format: values["log-format"] as "json",
   });
-  const core = createCore(config, { env: options.env });
-  const handler = createApp({ core });
-  const server = await startServer([{
-    name: "api",
-    addr: resolveListenAddr({
+  const plan = planListeners({
+    api: resolveListenAddr({
       addr: values["addr"] as string,
       serverHostname: values["server-hostname"] as string,
       serverPort: values["server-port"] as number,
     }),
-    handler,
-    tls,
-  }], {
+    metricsAddr: values["metrics-addr"] as string,
+    controlAddr: values["control-addr"] as string,
+  });
+  const state = createAppState(createMetrics({ service: "mock-oidc" }));
+  const core = createCore(config, { env: options.env, callbacks: state.scenarios });
+  const tracing = values["tracing-enabled"]
+    ? createTracing({
+      serviceName: "mock-oidc",
+      serviceVersion: service.version,
+      route: (req) => routeTemplateOf(new URL(req.url).pathname),
+    })
+    : undefined;
+  const app = createApp({
+    core,
+    state,
+    logger,
+    options: {
+      controlEnabled: values["control-enabled"] as boolean,
+      controlToken: values["control-token"] as string,
+      dedicatedControl: plan.control !== undefined,
+      metricsOnApi: plan.metrics === undefined,
+      corsAllowedOrigins: values["cors-allowed-origins"] as string[],
+      trustedProxyHeader: values["trusted-proxy-header"] as string,
+      rateLimit: values["rate-limit-enabled"]
+        ? { rps: values["rate-limit-rps"] as number, burst: values["rate-limit-burst"] as number }
+        : undefined,
+      requestTimeoutMs: values["request-timeout"] as number,
+      staticAssetsPath: config.staticAssetsPath,
+      tracing,
+      version: service.version,
+    },
+  });
+  const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
+  if (plan.metrics) listeners.push({ name: "metrics", addr: plan.metrics, handler: app.metrics });
+  if (plan.control && app.control) {
+    listeners.push({ name: "control", addr: plan.control, handler: app.control });
+  }
+  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
+  const endTakes = () => state.requests.endWaiters();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
+  for (const signal of signals) Deno.addSignalListener(signal, endTakes);
+  const server = await startServer(listeners, {
     logger,
     shutdownGrace: values["shutdown-grace"] as number,
     timeouts: {
@@ -50,6 +91,10 @@ export async function main(options: MainOptions): Promise<void> {
       readMs: values["read-timeout"] as number,
       writeMs: values["write-timeout"] as number,
       idleMs: values["idle-timeout"] as number,
+    },
+    onShutdown: async () => {
+      for (const signal of signals) Deno.removeSignalListener(signal, endTakes);
+      await tracing?.shutdown();
     },
   });
   logger.info("mock-oidc ready", { signer: core.signer, algorithm: config.algorithm });

@@ -3,6 +3,7 @@
  * problem responses for errors. Every response it produces carries `X-Mock-Oidc: testing-only`.
  * @module
  */
+import type { Handler } from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
 import { advanceClock, getClock, putClock } from "./clock_routes.ts";
 import { checkControlToken } from "./control_token.ts";
@@ -70,6 +71,24 @@ export function createControlHandler(deps: ControlDeps): (req: Request) => Promi
       return markTestingOnly(await route(req, deps));
     } catch (err) {
       return markTestingOnly(errorResponse(err, { instance: path }));
+    }
+  };
+}
+
+/**
+ * Marks every `/_mock` response, including ones produced by outer wrappers (timeouts, rate
+ * limits), as testing-only.
+ */
+export function withTestingOnlyMarker(handler: Handler): Handler {
+  return async function testingOnly(req, info) {
+    const res = await handler(req, info);
+    const path = new URL(req.url).pathname;
+    if (path !== "/_mock" && !path.startsWith("/_mock/")) return res;
+    try {
+      return markTestingOnly(res);
+    } catch {
+      // Immutable headers (e.g. a fetched response): copy first.
+      return markTestingOnly(new Response(res.body, res));
     }
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Which listeners mock-oidc opens, checked before anything binds: `--control-addr` must differ
- * from `--addr` and `--metrics-addr`, and TLS certificate and key come in pairs.
+ * from `--addr` and `--metrics-addr` (and the metrics listener from the API listener).
  * @module
  */
+import { ConfigError } from "../config/config_error.ts";
 
 export interface ListenerPlan {
   api: string;
@@ -10,7 +11,6 @@ export interface ListenerPlan {
   metrics?: string;
   /** Dedicated control listener; absent when `/_mock` is co-located on the API listener. */
   control?: string;
-  tls?: { certFile: string; keyFile: string };
 }
 
 export interface ListenerSettings {
@@ -18,8 +18,6 @@ export interface ListenerSettings {
   api: string;
   metricsAddr: string;
   controlAddr: string;
-  tlsCertFile: string;
-  tlsKeyFile: string;
 }
 
 const WILDCARDS = new Set(["", "0.0.0.0", "[::]", "::"]);
@@ -37,28 +35,24 @@ export function sameListenAddress(a: string, b: string): boolean {
   return x.host === y.host || WILDCARDS.has(x.host) || WILDCARDS.has(y.host);
 }
 
-/** Validates the listener flags; throws an Error naming the offending flag. */
+/** Validates the listener flags; throws a ConfigError naming the offending flag. */
 export function planListeners(settings: ListenerSettings): ListenerPlan {
   const plan: ListenerPlan = { api: settings.api };
-  if (settings.metricsAddr !== "") plan.metrics = settings.metricsAddr;
+  if (settings.metricsAddr !== "") {
+    if (sameListenAddress(settings.metricsAddr, settings.api)) {
+      throw new ConfigError("--metrics-addr", `must differ from --addr (both ${settings.api})`);
+    }
+    plan.metrics = settings.metricsAddr;
+  }
   if (settings.controlAddr !== "") {
     for (
       const [flag, other] of [["--addr", settings.api], ["--metrics-addr", settings.metricsAddr]]
     ) {
       if (other !== "" && sameListenAddress(settings.controlAddr, other)) {
-        throw new Error(`Cannot start: --control-addr must differ from ${flag} (both ${other})`);
+        throw new ConfigError("--control-addr", `must differ from ${flag} (both ${other})`);
       }
     }
     plan.control = settings.controlAddr;
-  }
-  if (plan.metrics && sameListenAddress(plan.metrics, settings.api)) {
-    throw new Error(`Cannot start: --metrics-addr must differ from --addr (both ${settings.api})`);
-  }
-  if ((settings.tlsCertFile === "") !== (settings.tlsKeyFile === "")) {
-    throw new Error("Cannot start: --tls-cert-file and --tls-key-file must be set together");
-  }
-  if (settings.tlsCertFile !== "") {
-    plan.tls = { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile };
   }
   return plan;
 }

@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import { planListeners, sameListenAddress } from "./listener_plan.ts";
 
-const base = {
-  api: ":8080",
-  metricsAddr: ":9090",
-  controlAddr: "",
-  tlsCertFile: "",
-  tlsKeyFile: "",
-};
+const base = { api: ":8080", metricsAddr: ":9090", controlAddr: "" };
 
 Deno.test("planListeners opens api and metrics by default and co-locates control", () => {
   assert.deepEqual(planListeners(base), { api: ":8080", metrics: ":9090" });
@@ -20,18 +14,8 @@ Deno.test("planListeners rejects a control address equal to the API or metrics a
     () => planListeners({ ...base, controlAddr: "127.0.0.1:9090" }),
     /--control-addr.*--metrics-addr/,
   );
-  assert.deepEqual(
-    planListeners({ ...base, controlAddr: "127.0.0.1:8081" }).control,
-    "127.0.0.1:8081",
-  );
-});
-
-Deno.test("planListeners requires TLS certificate and key together", () => {
-  assert.throws(() => planListeners({ ...base, tlsCertFile: "c.pem" }), /--tls-key-file/);
-  assert.deepEqual(planListeners({ ...base, tlsCertFile: "c.pem", tlsKeyFile: "k.pem" }).tls, {
-    certFile: "c.pem",
-    keyFile: "k.pem",
-  });
+  assert.throws(() => planListeners({ ...base, metricsAddr: ":8080" }), /--metrics-addr/);
+  assert.equal(planListeners({ ...base, controlAddr: "127.0.0.1:8081" }).control, "127.0.0.1:8081");
 });
 
 Deno.test("sameListenAddress treats wildcards as overlapping and port 0 as always free", () => {
