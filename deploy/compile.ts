@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a command-line tool talks to its user on the console
 /**
  * `deno task compile [service...]`: one self-contained binary per service under `dist/`, with
  * the service's explicit permissions baked in. `deno compile` needs the `denort` runtime of the

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a command-line tool talks to its user on the console
 /**
  * `deno task dev`: runs every service that exists, each on its own port with its embedded default
  * backing, with its output prefixed by its name. Ctrl-C stops them all gracefully.

@@ -83,6 +83,37 @@ export function parseAddr(addr: string): { hostname: string; port: number } {
   return { hostname: m[1] ?? (m[2] || "0.0.0.0"), port };
 }
 
+/**
+ * Reads a PEM certificate and key pair for a TLS listener. Both or neither must be given.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { readTlsFiles } from "@svc/shared/server";
+ * const tls = await readTlsFiles({ certFile: "cert.pem", keyFile: "key.pem" });
+ * ```
+ * @throws {TypeError} when only one of the two files is configured or a file cannot be read
+ * (the message names the setting, never the file contents).
+ */
+export async function readTlsFiles(
+  files: { certFile?: string; keyFile?: string },
+  names: { cert: string; key: string } = { cert: "tls-cert-file", key: "tls-key-file" },
+): Promise<{ cert: string; key: string } | undefined> {
+  const { certFile, keyFile } = files;
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) {
+    const missing = certFile ? names.key : names.cert;
+    throw new TypeError(`Cannot enable TLS: "${missing}" must be set together with the other file`);
+  }
+  async function read(path: string, name: string): Promise<string> {
+    try {
+      return await Deno.readTextFile(path);
+    } catch (err) {
+      throw new TypeError(`Cannot enable TLS: cannot read "${name}" (${(err as Error).name})`);
+    }
+  }
+  return { cert: await read(certFile, names.cert), key: await read(keyFile, names.key) };
+}
+
 function urlOf(addr: Deno.NetAddr, tls: boolean): string {
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   return `${tls ? "https" : "http"}://${host}:${addr.port}`;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseAddr, startServer } from "./server.ts";
+import { parseAddr, readTlsFiles, startServer } from "./server.ts";
 import { createLogger, silentLogger } from "./log.ts";
 
 Deno.test("parseAddr() reads Go-style listen addresses", () => {
@@ -137,3 +137,58 @@ Deno.test("a SIGTERM starts the graceful shutdown", async () => {
   assert.equal(status.code, 0);
   assert.match(out, /"msg":"stopped"/);
 });
+
+Deno.test("readTlsFiles() requires the pair and names the missing setting", async () => {
+  assert.equal(await readTlsFiles({}), undefined);
+  await assert.rejects(readTlsFiles({ certFile: "a.pem" }), /"tls-key-file" must be set/);
+  await assert.rejects(readTlsFiles({ keyFile: "a.pem" }), /"tls-cert-file" must be set/);
+  await assert.rejects(
+    readTlsFiles({ certFile: "/nonexistent/c.pem", keyFile: "/nonexistent/k.pem" }),
+    /cannot read "tls-cert-file" \(NotFound\)/,
+  );
+});
+
+Deno.test({
+  name: "startServer() serves TLS from PEM files",
+  ignore: !hasOpenssl(),
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const cert = `${dir}/cert.pem`;
+    const key = `${dir}/key.pem`;
+    // A CA and a leaf it signs: rustls refuses a self-signed CA certificate as a server's own.
+    const script = `set -e; cd "${dir}"
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key \\
+        -out ca.pem -days 1 -subj /CN=test-ca
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout key.pem \\
+        -out leaf.csr -subj /CN=localhost
+      printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > ext.cnf
+      openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \\
+        -extfile ext.cnf -out cert.pem`;
+    const gen = await new Deno.Command("bash", {
+      args: ["-c", script],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    assert.ok(gen.success);
+    const tls = await readTlsFiles({ certFile: cert, keyFile: key });
+    const server = await startServer(
+      [{ name: "api", addr: "127.0.0.1:0", handler: () => new Response("secure"), tls }],
+      { logger: silentLogger(), handleSignals: false },
+    );
+    assert.match(server.urls.api, /^https:\/\/127\.0\.0\.1:\d+$/);
+    const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(`${dir}/ca.pem`)] });
+    const res = await fetch(server.urls.api, { client });
+    assert.equal(await res.text(), "secure");
+    client.close();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  },
+});
+
+function hasOpenssl(): boolean {
+  try {
+    return new Deno.Command("openssl", { args: ["version"], stdout: "null" }).outputSync().success;
+  } catch {
+    return false;
+  }
+}
