@@ -86,7 +86,9 @@ Deno.test("POST /_mock/mint derives iss from X-Forwarded-* and honours issuerUrl
       clientId: "spa",
     });
     assert.equal(custom.body.issuer, "https://elsewhere.example/tenant");
-    const header = JSON.parse(atob(custom.body.token.split(".")[0].replace(/-/g, "+").replace(/_/g, "/")));
+    const header = JSON.parse(
+      atob(custom.body.token.split(".")[0].replace(/-/g, "+").replace(/_/g, "/")),
+    );
     assert.equal(header.typ, "at+jwt");
     assert.equal(header.kid, "fw");
 

@@ -28,7 +28,9 @@ Deno.test("CORS with an empty allowlist reflects any Origin with credentials, ne
         "content-type,x-mock-control-token",
       );
     }
-    const simple = await fetch(`${mock.url}/default/jwks`, { headers: { origin: "http://x.test" } });
+    const simple = await fetch(`${mock.url}/default/jwks`, {
+      headers: { origin: "http://x.test" },
+    });
     await simple.body?.cancel();
     assert.equal(simple.headers.get("access-control-allow-origin"), "http://x.test");
     assert.equal(simple.headers.get("access-control-allow-credentials"), "true");

@@ -7,7 +7,12 @@ Deno.test("--control-token gates every /_mock route with 401, flag over MOCK_OID
     env: { MOCK_OIDC_CONTROL_TOKEN: "from-env" },
   });
   try {
-    for (const [path, method] of [["/_mock/clock", "GET"], ["/_mock/reset", "POST"], ["/_mock/nope", "GET"]]) {
+    for (
+      const [path, method] of [["/_mock/clock", "GET"], ["/_mock/reset", "POST"], [
+        "/_mock/nope",
+        "GET",
+      ]]
+    ) {
       const missing = await control(mock.url, method, path);
       assert.equal(missing.status, 401, path);
       assert.equal(missing.headers.get("content-type"), "application/problem+json");
@@ -44,7 +49,11 @@ Deno.test("MOCK_OIDC_CONTROL_TOKEN alone sets the gate", async () => {
 });
 
 Deno.test("--control-enabled=false answers 404 on every /_mock route; protocol keeps working", async () => {
-  for (const options of [{ args: ["--control-enabled=false"] }, { env: { MOCK_OIDC_CONTROL_ENABLED: "false" } }]) {
+  for (
+    const options of [{ args: ["--control-enabled=false"] }, {
+      env: { MOCK_OIDC_CONTROL_ENABLED: "false" },
+    }]
+  ) {
     const mock = await startMock(options);
     try {
       for (const path of ["/_mock/clock", "/_mock/mint", "/_mock/requests/take", "/_mock/x"]) {
@@ -102,7 +111,12 @@ async function startupFailure(args: string[]): Promise<{ code: number; output: s
 }
 
 Deno.test("--control-addr equal to --addr or --metrics-addr is a startup error", async () => {
-  const same = await startupFailure(["--addr", "127.0.0.1:18931", "--control-addr", "127.0.0.1:18931"]);
+  const same = await startupFailure([
+    "--addr",
+    "127.0.0.1:18931",
+    "--control-addr",
+    "127.0.0.1:18931",
+  ]);
   assert.notEqual(same.code, 0);
   assert.match(same.output, /control-addr/);
   const metrics = await startupFailure([

@@ -16,10 +16,10 @@ Deno.test("/metrics on the metrics listener counts requests per route, tokens pe
     assert.equal(onApi.status, 404);
     await onApi.body?.cancel();
     const text = await (await fetch(`${mock.urls.metrics}/metrics`)).text();
-    assert.match(text, /mock_oidc_tokens_issued_total\{grant="mint"\} 1/);
-    assert.match(text, /mock_oidc_tokens_issued_total\{grant="client_credentials"\} 1/);
-    assert.match(text, /mock_oidc_scenario_queue_depth 1/);
-    assert.match(text, /mock_oidc_captured_requests 1/);
+    assert.match(text, /mock_oidc_tokens_issued_total\{grant="mint"[^}]*\} 1\n/);
+    assert.match(text, /mock_oidc_tokens_issued_total\{grant="client_credentials"[^}]*\} 1\n/);
+    assert.match(text, /mock_oidc_scenario_queue_depth(\{[^}]*\})? 1\n/);
+    assert.match(text, /mock_oidc_captured_requests(\{[^}]*\})? 1\n/);
     assert.match(text, /route="\/\{issuer\}\/token"/);
     assert.match(text, /route="\/_mock\/mint"/);
   } finally {

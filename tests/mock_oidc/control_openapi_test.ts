@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { parse as parseYaml } from "yaml";
-import {
-  responseSchema,
-  schemaViolations,
-} from "../../services/mock-oidc/ops/_schema_check.ts";
+import { responseSchema, schemaViolations } from "../../services/mock-oidc/ops/_schema_check.ts";
 import { startMock } from "./control_support.ts";
 
 Deno.test("the served OpenAPI document is valid and matches what the server answers", async () => {
@@ -27,19 +24,31 @@ Deno.test("the served OpenAPI document is valid and matches what the server answ
     const calls: [string, string, RequestInit?][] = [
       ["/{issuer}/.well-known/openid-configuration", "/doc/.well-known/openid-configuration"],
       ["/{issuer}/jwks", "/doc/jwks"],
-      ["/{issuer}/token", "/doc/token", form("grant_type=client_credentials&client_id=c&client_secret=s")],
+      [
+        "/{issuer}/token",
+        "/doc/token",
+        form("grant_type=client_credentials&client_id=c&client_secret=s"),
+      ],
       ["/{issuer}/token", "/doc/token", form("grant_type=nonsense&client_id=c")],
       ["/{issuer}/introspect", "/doc/introspect", form(`token=${minted.token}&client_id=c`)],
-      ["/{issuer}/userinfo", "/doc/userinfo", { headers: { authorization: `Bearer ${minted.token}` } }],
+      ["/{issuer}/userinfo", "/doc/userinfo", {
+        headers: { authorization: `Bearer ${minted.token}` },
+      }],
       ["/isalive", "/isalive"],
       ["/healthz", "/healthz"],
       ["/readyz", "/readyz"],
       ["/_mock/clock", "/_mock/clock"],
-      ["/_mock/clock/advance", "/_mock/clock/advance", { method: "POST", body: '{"duration":"x"}' }],
+      ["/_mock/clock/advance", "/_mock/clock/advance", {
+        method: "POST",
+        body: '{"duration":"x"}',
+      }],
       ["/_mock/mint", "/_mock/mint", { method: "POST", body: '{"issuer":"doc","x":1}' }],
       ["/_mock/scenarios", "/_mock/scenarios"],
       ["/_mock/requests", "/_mock/requests"],
-      ["/_mock/requests/take", "/_mock/requests/take", { method: "POST", body: '{"issuer":"doc"}' }],
+      ["/_mock/requests/take", "/_mock/requests/take", {
+        method: "POST",
+        body: '{"issuer":"doc"}',
+      }],
       ["/_mock/requests/take", "/_mock/requests/take", { method: "POST", body: '{"timeoutMs":1}' }],
       ["/_mock/reset", "/_mock/reset", { method: "POST" }],
     ];

@@ -17,7 +17,12 @@ Deno.test("/static/* serves staticAssetsPath files; traversal, symlink escape an
       assert.equal(css.headers.get("content-type"), "text/css; charset=utf-8");
       assert.equal(await css.text(), "body{}");
       for (
-        const path of ["/static/%2e%2e/secret.txt", "/static/link.txt", "/static/css/", "/static/css"]
+        const path of [
+          "/static/%2e%2e/secret.txt",
+          "/static/link.txt",
+          "/static/css/",
+          "/static/css",
+        ]
       ) {
         const res = await fetch(`${mock.url}${path}`);
         assert.equal(res.status, 404, path);
@@ -34,9 +39,25 @@ Deno.test("/static/* serves staticAssetsPath files; traversal, symlink escape an
 async function selfSignedCert(dir: string): Promise<{ cert: string; key: string }> {
   const out = await new Deno.Command("openssl", {
     args: [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-      "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`,
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "-addext",
+      "basicConstraints=critical,CA:FALSE",
+      "-addext",
+      "extendedKeyUsage=serverAuth",
+      "-keyout",
+      `${dir}/key.pem`,
+      "-out",
+      `${dir}/cert.pem`,
     ],
     stdout: "null",
     stderr: "null",
@@ -51,6 +72,7 @@ Deno.test("--tls-cert-file/--tls-key-file serve the API over HTTPS; the metrics 
     const files = await selfSignedCert(dir);
     const mock = await startMock({
       env: { MOCK_OIDC_TLS_CERT_FILE: files.cert, MOCK_OIDC_TLS_KEY_FILE: files.key },
+      healthPath: null,
     });
     const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(files.cert)] });
     try {

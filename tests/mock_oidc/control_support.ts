@@ -5,13 +5,20 @@ export const MAIN = new URL("../../services/mock-oidc/main.ts", import.meta.url)
 
 /** Starts mock-oidc on free loopback ports with an empty JSON config. */
 export function startMock(
-  options: { args?: string[]; env?: Record<string, string>; listeners?: string[] } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    listeners?: string[];
+    /** `null` skips the health poll (e.g. TLS with a private CA). */
+    healthPath?: string | null;
+  } = {},
 ): Promise<ServiceProcess> {
   return startService({
     entry: MAIN,
     args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...(options.args ?? [])],
     env: { JSON_CONFIG: "{}", ...options.env },
     listeners: options.listeners ?? ["api", "metrics"],
+    healthPath: options.healthPath,
     timeoutMs: 20_000,
   });
 }
@@ -23,8 +30,11 @@ export async function control(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; // deno-lint-ignore no-explicit-any
-  body: any }> {
+): Promise<{
+  status: number;
+  headers: Headers; // deno-lint-ignore no-explicit-any
+  body: any;
+}> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { "content-type": "application/json", ...headers },

@@ -14,7 +14,8 @@ Deno.test("story: a waiting take receives the protocol request another client ma
       timeoutMs: 10_000,
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const raw = "grant_type=client_credentials&scope=b+a&scope=x%2By&client_id=c%20d&client_secret=s";
+    const raw =
+      "grant_type=client_credentials&scope=b+a&scope=x%2By&client_id=c%20d&client_secret=s";
     const res = await fetch(`${mock.url}/cap/token?trace=1&trace=2`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-test": "yes" },

@@ -10,10 +10,13 @@ interface OtlpBody {
 
 Deno.test("--tracing-enabled exports server spans over OTLP/HTTP, flushed at shutdown", async () => {
   const bodies: OtlpBody[] = [];
-  const collector = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    bodies.push(await req.json());
-    return Response.json({});
-  });
+  const collector = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      bodies.push(await req.json());
+      return Response.json({});
+    },
+  );
   try {
     const mock = await startMock({
       args: ["--tracing-enabled"],

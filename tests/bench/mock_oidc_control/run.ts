@@ -66,7 +66,9 @@ async function wrk(url: string, script: string): Promise<number> {
 }
 
 const lua = (body: string, type: string) =>
-  `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "${type}"\n`;
+  `wrk.method = "POST"\nwrk.body = ${
+    JSON.stringify(body)
+  }\nwrk.headers["Content-Type"] = "${type}"\n`;
 
 async function main() {
   const mock = await startService({
@@ -89,7 +91,10 @@ async function main() {
     // Capture is on during the token run, as in normal use; clear the log afterwards.
     const token = await wrk(
       `${base}/bench/token`,
-      lua("grant_type=client_credentials&client_id=c&client_secret=s", "application/x-www-form-urlencoded"),
+      lua(
+        "grant_type=client_credentials&client_id=c&client_secret=s",
+        "application/x-www-form-urlencoded",
+      ),
     );
     const b = summary(baseline);
     const t = summary(take);
@@ -97,13 +102,19 @@ async function main() {
     const section = [
       "## mock-oidc control plane",
       "",
-      `Measured ${new Date().toISOString().slice(0, 16)}Z by \`tests/bench/mock_oidc_control/run.ts\`:`,
+      `Measured ${
+        new Date().toISOString().slice(0, 16)
+      }Z by \`tests/bench/mock_oidc_control/run.ts\`:`,
       "one mock-oidc process, load from this process (fetch) or wrk (`-t2 -c16 -d5s`) on loopback.",
       "",
       "| measure | p50 ms | p95 ms | p99 ms | ratio p50 |",
       "| --- | --- | --- | --- | --- |",
-      `| GET /{issuer}/jwks round trip (baseline) | ${fmt(b.p50)} | ${fmt(b.p95)} | ${fmt(b.p99)} | 1.00 |`,
-      `| protocol request sent → waiting take returns it | ${fmt(t.p50)} | ${fmt(t.p95)} | ${fmt(t.p99)} | ${fmt(t.p50 / b.p50)} |`,
+      `| GET /{issuer}/jwks round trip (baseline) | ${fmt(b.p50)} | ${fmt(b.p95)} | ${
+        fmt(b.p99)
+      } | 1.00 |`,
+      `| protocol request sent → waiting take returns it | ${fmt(t.p50)} | ${fmt(t.p95)} | ${
+        fmt(t.p99)
+      } | ${fmt(t.p50 / b.p50)} |`,
       "",
       "| throughput (RS256) | requests/s | ratio |",
       "| --- | --- | --- |",
