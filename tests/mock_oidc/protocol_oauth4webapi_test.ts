@@ -16,7 +16,7 @@ Deno.test("oauth4webapi: RFC 8414 discovery and validateJwtAccessToken on an at+
     const response = await oauth.discoveryRequest(issuer, { ...options, algorithm: "oauth2" });
     const as = await oauth.processDiscoveryResponse(issuer, response);
     assert.equal(as.issuer, issuer.href);
-    const client: oauth.Client = { client_id: "api-client" };
+    const client: oauth.Client = { "client_id": "api-client" };
     const tokenResponse = await oauth.clientCredentialsGrantRequest(
       as,
       client,
