@@ -68,3 +68,29 @@ Deno.test("tracing is off by default: no export attempts", async () => {
     await collector.shutdown();
   }
 });
+
+Deno.test("OTEL_TRACES_SAMPLER=always_off samples nothing even with --tracing-enabled", async () => {
+  let spans = 0;
+  const collector = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      const body: OtlpBody = await req.json();
+      spans += body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)).length;
+      return Response.json({});
+    },
+  );
+  try {
+    const mock = await startMock({
+      args: ["--tracing-enabled"],
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.addr.port}`,
+        OTEL_TRACES_SAMPLER: "always_off",
+      },
+    });
+    await (await fetch(`${mock.url}/x/jwks`)).body?.cancel();
+    assert.equal(await mock.stop(), 0);
+    assert.equal(spans, 0);
+  } finally {
+    await collector.shutdown();
+  }
+});
