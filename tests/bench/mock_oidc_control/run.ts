@@ -73,7 +73,7 @@ const lua = (body: string, type: string) =>
 async function main() {
   const mock = await startService({
     entry: MAIN,
-    args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--log-level", "warn"],
+    args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
     env: { JSON_CONFIG: "{}" },
     listeners: ["api", "metrics"],
   });
@@ -129,7 +129,10 @@ async function main() {
       const text = await Deno.readTextFile(RESULTS);
       const start = text.indexOf("## mock-oidc control plane");
       const end = text.indexOf("\n## ", start + 1);
-      await Deno.writeTextFile(RESULTS, text.slice(0, start) + section + text.slice(end + 1));
+      await Deno.writeTextFile(
+        RESULTS,
+        `${text.slice(0, start)}${section}\n${text.slice(end + 1)}`,
+      );
     }
   } finally {
     await mock.stop();
