@@ -17,7 +17,6 @@ import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.t
 import { createCore } from "./core.ts";
 import { planListeners } from "./ops/listener_plan.ts";
 import { routeTemplateOf } from "./ops/route_template.ts";
-import { createTracing } from "./ops/tracing.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
@@ -47,8 +46,9 @@ export async function main(options: MainOptions): Promise<void> {
   });
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
   const core = createCore(config, { env: options.env, callbacks: state.scenarios });
+  // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values["tracing-enabled"]
-    ? createTracing({
+    ? (await import("./ops/tracing.ts")).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
       route: (req) => routeTemplateOf(new URL(req.url).pathname),
