@@ -140,14 +140,15 @@ export function createApp(deps: AppDeps): App {
         clientIp: (req, info) => clientIp(req, info, { trustedHeader: options.trustedProxyHeader }),
       });
     }
-    h = withTestingOnlyMarker(withErrors(h, { logger }));
+    h = withErrors(h, { logger });
     h = withEagerRemoteAddr(withAccessLog(h, { logger, skip: (path) => UNLOGGED.has(path) }));
     h = withHttpMetrics(h, state.metrics, {
       route: (req) => routeTemplateOf(new URL(req.url).pathname),
     });
     if (options.tracing) h = options.tracing.wrap(h);
     h = withCors(h, { allowedOrigins: options.corsAllowedOrigins ?? [] });
-    return withRequestId(h);
+    // Outermost, so preflights, timeouts and rate-limit answers on /_mock are marked too.
+    return withTestingOnlyMarker(withRequestId(h));
   };
   const serveMetrics = metricsHandler(state.metrics);
   return {

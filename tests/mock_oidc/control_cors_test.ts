@@ -20,6 +20,7 @@ Deno.test("CORS with an empty allowlist reflects any Origin with credentials, ne
     for (const path of ["/_mock/clock", "/default/token", "/default/jwks"]) {
       const pre = await preflight(mock.url, path, "https://app.example");
       assert.equal(pre.status, 204, path);
+      if (path.startsWith("/_mock")) assert.equal(pre.headers.get("x-mock-oidc"), "testing-only");
       assert.equal(pre.headers.get("access-control-allow-origin"), "https://app.example");
       assert.equal(pre.headers.get("access-control-allow-credentials"), "true");
       assert.equal(pre.headers.get("access-control-allow-methods"), "POST, GET, OPTIONS");

@@ -95,3 +95,48 @@ Deno.test("POST /_mock/scenarios rejects unknown properties and reserved issuers
     await mock.stop();
   }
 });
+
+Deno.test("story: the refresh_token grant consumes a queued scenario too", async () => {
+  const mock = await startMock();
+  try {
+    const config = await oidc.discovery(
+      new URL(`${mock.url}/refresh`),
+      "client-1",
+      "secret",
+      undefined,
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    const verifier = oidc.randomPKCECodeVerifier();
+    const redirectUri = "http://127.0.0.1/callback";
+    const authorize = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: "openid offline_access",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state: "st",
+    });
+    const redirect = await fetch(authorize, { redirect: "manual" });
+    await redirect.body?.cancel();
+    const callback = new URL(redirect.headers.get("location")!);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: "st",
+    });
+    assert.ok(tokens.refresh_token);
+
+    await control(mock.url, "POST", "/_mock/scenarios", {
+      issuer: "refresh",
+      subject: "refreshed-bob",
+    });
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    assert.equal(decodeJwt(refreshed.access_token).sub, "refreshed-bob");
+    assert.equal((await control(mock.url, "GET", "/_mock/scenarios")).body.queueDepth, 0);
+    const again = await oidc.refreshTokenGrant(
+      config,
+      refreshed.refresh_token ?? tokens.refresh_token!,
+    );
+    assert.notEqual(decodeJwt(again.access_token).sub, "refreshed-bob");
+  } finally {
+    await mock.stop();
+  }
+});
