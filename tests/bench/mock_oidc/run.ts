@@ -9,7 +9,7 @@
  * directory (`MOCK_OIDC_PEER_DIR`, default `$TMPDIR/mock-oidc-bench-peer`), pinned to
  * PEER_VERSION. Needs `node`, `npm` and `wrk` (Debian package `wrk`).
  *
- * Usage: deno run -A tests/bench/mock_oidc/run.ts [--write] [--seconds 5] [--rounds 3]
+ * Usage: deno run -A tests/bench/mock_oidc/run.ts [--write] [--seconds 4] [--rounds 5]
  *        [--connections 16] [--starts 7]
  * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
  */
@@ -42,8 +42,8 @@ const { values: opts } = parseArgs({
   args: Deno.args,
   options: {
     write: { type: "boolean", default: false },
-    seconds: { type: "string", default: "5" },
-    rounds: { type: "string", default: "3" },
+    seconds: { type: "string", default: "4" },
+    rounds: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
     starts: { type: "string", default: "7" },
   },
@@ -195,6 +195,7 @@ async function main(): Promise<void> {
     for (const { child } of running) await stop(child);
   }
 
+  const load = Deno.loadavg().map((v) => v.toFixed(1)).join(" ");
   const peerName = targets[2].name;
   const peerRps = median(rps.get(peerName)!);
   const lines = [
@@ -203,7 +204,8 @@ async function main(): Promise<void> {
     }Z, \`deno run -A tests/bench/mock_oidc/run.ts\`: ` +
     `wrk -t1 -c${connections}, ${rounds} interleaved rounds of ${seconds} s, medians; start = ` +
     `median of ${starts} spawns until the first JWKS 200. Peer: \`oauth2-mock-server\` ` +
-    `${PEER_VERSION} on node ${await nodeVersion()}.`,
+    `${PEER_VERSION} on node ${await nodeVersion()}. Load average at the end: ${load} ` +
+    `(2-core machine shared with other work; ratios are what counts).`,
     "",
     "| server | start to first JWKS | client_credentials tokens/s (RS256) | vs peer |",
     "| --- | --- | --- | --- |",
