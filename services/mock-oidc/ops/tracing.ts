@@ -29,6 +29,8 @@ export interface TracingOptions {
   route: (req: Request) => string;
   /** Overrides `OTEL_EXPORTER_OTLP_*` (tests). */
   exporterUrl?: string;
+  /** Longest wait for the final export at shutdown. @default 3000 */
+  flushTimeoutMs?: number;
 }
 
 export interface Tracing {
@@ -86,5 +88,15 @@ export function createTracing(options: TracingOptions): Tracing {
     };
   }
 
-  return { wrap, shutdown: () => provider.shutdown() };
+  async function shutdown() {
+    // An unreachable collector must not hold the process past its shutdown grace.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) =>
+      timer = setTimeout(resolve, options.flushTimeoutMs ?? 3_000)
+    );
+    await Promise.race([provider.shutdown().catch(() => {}), limit]);
+    clearTimeout(timer);
+  }
+
+  return { wrap, shutdown };
 }

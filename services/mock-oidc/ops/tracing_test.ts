@@ -56,3 +56,30 @@ Deno.test("tracing exports one server span per request, child of the W3C tracepa
     await collector.shutdown();
   }
 });
+
+Deno.test("tracing shutdown gives up on an unresponsive collector after flushTimeoutMs", async () => {
+  const hung = Promise.withResolvers<void>();
+  const collector = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async () => {
+      await hung.promise;
+      return new Response("{}");
+    },
+  );
+  try {
+    const tracing = createTracing({
+      serviceName: "mock-oidc",
+      serviceVersion: "0",
+      route: () => "/x",
+      exporterUrl: `http://127.0.0.1:${collector.addr.port}/v1/traces`,
+      flushTimeoutMs: 100,
+    });
+    await tracing.wrap(() => new Response("ok"))(new Request("http://x/a/jwks"), {} as never);
+    const started = performance.now();
+    await tracing.shutdown();
+    assert.ok(performance.now() - started < 2000);
+  } finally {
+    hung.resolve();
+    await collector.shutdown();
+  }
+});
