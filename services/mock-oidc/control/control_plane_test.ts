@@ -249,3 +249,38 @@ Deno.test("GET /_mock/requests filters without removing, DELETE clears", async (
   });
   assert.equal(deps.requests.size, 0);
 });
+
+Deno.test("take timeoutMs is accepted from 0 to 3600000 and rejected just outside", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  for (const [timeoutMs, status] of [[-1, 422], [0, 404], [3_600_001, 422]]) {
+    const res = await handle(jsonRequest("POST", "/_mock/requests/take", { timeoutMs }));
+    assert.equal(res.status, status, String(timeoutMs));
+    await res.body?.cancel();
+  }
+  const { deps } = fakeDeps();
+  deps.requests.append({
+    id: "1",
+    receivedAt: new Date(0).toISOString(),
+    issuer: "a",
+    method: "GET",
+    path: "/a/jwks",
+    url: "http://x/a/jwks",
+  });
+  const atBound = await createControlHandler(deps)(
+    jsonRequest("POST", "/_mock/requests/take", { timeoutMs: 3_600_000 }),
+  );
+  assert.equal(atBound.status, 200);
+  await atBound.body?.cancel();
+});
+
+Deno.test("control bodies up to 1 MiB are read, larger ones are 413 problems", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  const pad = (size: number) => `{"issuer":"a","claims":{"p":"${"x".repeat(size - 32)}"}}`;
+  const atLimit = await handle(jsonRequest("POST", "/_mock/mint", pad(1024 * 1024)));
+  assert.equal(atLimit.status, 200);
+  await atLimit.body?.cancel();
+  const over = await handle(jsonRequest("POST", "/_mock/mint", pad(1024 * 1024 + 1)));
+  assert.equal(over.status, 413);
+  assert.equal(over.headers.get("content-type"), "application/problem+json");
+  await over.body?.cancel();
+});

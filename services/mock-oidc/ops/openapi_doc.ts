@@ -27,9 +27,12 @@ const redirect = {
 const CONTROL_ERRORS = {
   "401": { $ref: "#/components/responses/Unauthorized" },
   "404": { $ref: "#/components/responses/NotFound" },
+  "429": { $ref: "#/components/responses/TooManyRequests" },
+  "503": { $ref: "#/components/responses/RequestTimeout" },
 };
 const BODY_ERRORS = {
   "400": { $ref: "#/components/responses/MalformedJson" },
+  "413": { $ref: "#/components/responses/BodyTooLarge" },
   "422": { $ref: "#/components/responses/ValidationFailed" },
 };
 
@@ -292,7 +295,12 @@ export function openapiDocument(version: string) {
         ),
         Unauthorized: problem("Missing or wrong X-Mock-Control-Token"),
         NotFound: problem("Control plane disabled, or take timed out"),
-        TooManyRequests: problem("Rate limit exceeded; see Retry-After"),
+        TooManyRequests: {
+          ...problem("Rate limit exceeded (--rate-limit-enabled)"),
+          headers: { "Retry-After": { schema: { type: "integer" } } },
+        },
+        RequestTimeout: problem("The handler outlived --request-timeout"),
+        BodyTooLarge: problem("Request body over 1 MiB"),
       },
       securitySchemes: {
         controlToken: { type: "apiKey", in: "header", name: "X-Mock-Control-Token" },

@@ -166,7 +166,7 @@ export const SCHEMAS = {
     properties: {
       endpoint: { $ref: "#/components/schemas/Endpoint" },
       issuer: { type: "string" },
-      timeoutMs: { type: "integer", format: "int64", default: 1000, minimum: 0 },
+      timeoutMs: { type: "integer", format: "int64", default: 1000, minimum: 0, maximum: 3600000 },
     },
   },
   CapturedRequest: {
