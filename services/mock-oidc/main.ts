@@ -11,7 +11,7 @@ import { type ListenerSpec, startServer } from "@svc/shared/server";
 import { resolveSettings } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
 import { ConfigError } from "./config/config_error.ts";
-import { resolveListenAddr } from "./config/listen_addr.ts";
+import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
@@ -44,6 +44,9 @@ export async function main(options: MainOptions): Promise<void> {
     metricsAddr: values["metrics-addr"] as string,
     controlAddr: values["control-addr"] as string,
   });
+  checkListenAddr(plan.api, values["addr"] ? "--addr" : "--server-hostname/--server-port");
+  if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
+  if (plan.control) checkListenAddr(plan.control, "--control-addr");
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
   const core = createCore(config, { env: options.env, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
