@@ -133,6 +133,8 @@ async function main() {
         RESULTS,
         `${text.slice(0, start)}${section}\n${text.slice(end + 1)}`,
       );
+      // Keep the file as `deno fmt` wants it (aligned tables).
+      await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", RESULTS] }).output();
     }
   } finally {
     await mock.stop();
