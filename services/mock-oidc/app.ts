@@ -57,6 +57,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** JSON config `staticAssetsPath`. */
   staticAssetsPath?: string;
+  /** The API listener's base URL, known once it listens (used by mint on a control listener). */
+  apiOrigin?: () => string | undefined;
   /** Set with `--tracing-enabled`. */
   tracing?: Tracing;
   /** Service version for the OpenAPI document. @default "0.0.0" */
@@ -112,6 +114,7 @@ export function createApp(deps: AppDeps): App {
       requests: state.requests,
       issuerUrlOf,
       controlToken: options.controlToken,
+      apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
       onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),
     })
     : undefined;

@@ -57,6 +57,8 @@ export async function main(options: MainOptions): Promise<void> {
       route: (req) => routeTemplateOf(new URL(req.url).pathname),
     })
     : undefined;
+  // Set once the API listener is up; mint on a dedicated control listener names this origin.
+  let apiOrigin: string | undefined;
   const app = createApp({
     core,
     state,
@@ -75,6 +77,7 @@ export async function main(options: MainOptions): Promise<void> {
       staticAssetsPath: config.staticAssetsPath,
       tracing,
       version: service.version,
+      apiOrigin: () => apiOrigin,
     },
   });
   const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
@@ -100,6 +103,7 @@ export async function main(options: MainOptions): Promise<void> {
       await tracing?.shutdown();
     },
   });
+  apiOrigin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
   logger.info("mock-oidc ready", { signer: core.signer, algorithm: config.algorithm });
   await server.finished;
 }

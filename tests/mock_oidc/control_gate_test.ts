@@ -94,6 +94,12 @@ Deno.test("--control-addr serves /_mock on its own listener and captures nothing
     // Mint on the control listener still issues tokens of the API issuers.
     const minted = await control(controlUrl, "POST", "/_mock/mint", { issuer: "ded" });
     assert.equal(minted.status, 200);
+    assert.equal(minted.body.issuer, `${mock.url}/ded`);
+    const userinfo = await fetch(`${mock.url}/ded/userinfo`, {
+      headers: { authorization: `Bearer ${minted.body.token}` },
+    });
+    assert.equal(userinfo.status, 200);
+    await userinfo.body?.cancel();
   } finally {
     await mock.stop();
   }

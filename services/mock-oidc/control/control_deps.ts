@@ -23,6 +23,11 @@ export interface ControlDeps {
   requests: RequestLog;
   /** The per-request issuer URL from Host / X-Forwarded-* (`protocol/router.ts`). */
   issuerUrlOf: (req: Request, issuerId: string) => string;
+  /**
+   * Base URL of the API listener when `/_mock` has its own listener: minted tokens then name the
+   * API issuer URL (unless X-Forwarded-* says otherwise), so userinfo and introspect accept them.
+   */
+  apiOrigin?: () => string | undefined;
   /** Required in `X-Mock-Control-Token` when set. */
   controlToken?: string;
   /** Called after each mint, e.g. to count tokens issued per grant. */

@@ -284,3 +284,14 @@ Deno.test("control bodies up to 1 MiB are read, larger ones are 413 problems", a
   assert.equal(over.headers.get("content-type"), "application/problem+json");
   await over.body?.cancel();
 });
+
+Deno.test("POST /_mock/mint on a dedicated listener names the API origin unless forwarded", async () => {
+  const { deps } = fakeDeps({ apiOrigin: () => "http://127.0.0.1:8080" });
+  const handle = createControlHandler(deps);
+  const plain = await (await handle(jsonRequest("POST", "/_mock/mint", { issuer: "a" }))).json();
+  assert.equal(plain.issuer, "http://127.0.0.1:8080/a");
+  const forwarded = await (await handle(
+    jsonRequest("POST", "/_mock/mint", { issuer: "a" }, { "x-forwarded-host": "idp.example" }),
+  )).json();
+  assert.equal(forwarded.issuer, "http://mock.test/a");
+});

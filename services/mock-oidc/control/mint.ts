@@ -36,13 +36,22 @@ const MINT_SCHEMA = {
   expirySeconds: { type: "integer" },
 } as const;
 
+const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
+
+/** The issuer URL as the protocol endpoints of this issuer will see it. */
+function defaultIssuerUrl(req: Request, issuer: string, deps: ControlDeps): string {
+  const api = deps.apiOrigin?.();
+  if (api && !FORWARDED.some((name) => req.headers.has(name))) return `${api}/${issuer}`;
+  return deps.issuerUrlOf(req, issuer);
+}
+
 /** Mint defaults: `kind` access_token, `clientId` default, `typ` JWT, `expirySeconds` 3600. */
 export async function mintToken(req: Request, deps: ControlDeps): Promise<Response> {
   const body = validateObject<MintRequest>(await readJsonBody(req), MINT_SCHEMA);
   const kind = body.kind ?? "access_token";
   const issued = await deps.tokens.issue({
     issuerId: body.issuer,
-    issuerUrl: body.issuerUrl ?? deps.issuerUrlOf(req, body.issuer),
+    issuerUrl: body.issuerUrl ?? defaultIssuerUrl(req, body.issuer, deps),
     kind,
     subject: body.subject ?? crypto.randomUUID(),
     // Omitted audience means none stamped; null is the same as omitted.
