@@ -58,7 +58,7 @@ export async function main(options: MainOptions): Promise<void> {
     })
     : undefined;
   // Set once the API listener is up; mint on a dedicated control listener names this origin.
-  let apiOrigin: string | undefined;
+  const api: { origin?: string } = {};
   const app = createApp({
     core,
     state,
@@ -77,7 +77,7 @@ export async function main(options: MainOptions): Promise<void> {
       staticAssetsPath: config.staticAssetsPath,
       tracing,
       version: service.version,
-      apiOrigin: () => apiOrigin,
+      apiOrigin: () => api.origin,
     },
   });
   const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
@@ -103,7 +103,7 @@ export async function main(options: MainOptions): Promise<void> {
       await tracing?.shutdown();
     },
   });
-  apiOrigin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
+  api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
   logger.info("mock-oidc ready", { signer: core.signer, algorithm: config.algorithm });
   await server.finished;
 }
