@@ -20,6 +20,7 @@ import type { Logger } from "@svc/shared/log";
 import { type Metrics, metricsHandler, withHttpMetrics } from "@svc/shared/metrics";
 import { errorResponse, HttpError } from "@svc/shared/problem";
 import {
+  controlPlaneElsewhere,
   createControlHandler,
   disabledControlPlane,
   RequestLog,
@@ -125,7 +126,7 @@ export function createApp(deps: AppDeps): App {
     // Capture only when the log can be read on this listener.
     protocol: colocated ? withCapture(counted, { log: state.requests }) : counted,
     control: colocated ? control : undefined,
-    controlMissing: disabledControlPlane,
+    controlMissing: controlEnabled ? controlPlaneElsewhere : disabledControlPlane,
     staticFiles: options.staticAssetsPath
       ? createStaticHandler(options.staticAssetsPath)
       : undefined,

@@ -54,6 +54,15 @@ export function disabledControlPlane(_req: Request): Response {
   );
 }
 
+/** 404 for every `/_mock/*` path on the API listener when `--control-addr` is set. */
+export function controlPlaneElsewhere(_req: Request): Response {
+  return markTestingOnly(
+    errorResponse(
+      new HttpError(404, "not_found", "the control plane is served on its own listener"),
+    ),
+  );
+}
+
 /** Builds the `/_mock/*` handler. */
 export function createControlHandler(deps: ControlDeps): (req: Request) => Promise<Response> {
   return async function controlPlane(req) {

@@ -3,6 +3,7 @@
  * @module
  */
 export {
+  controlPlaneElsewhere,
   controlRouteOf,
   createControlHandler,
   disabledControlPlane,
