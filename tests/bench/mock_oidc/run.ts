@@ -49,9 +49,9 @@ const { values: opts } = parseArgs({
   },
 });
 
-function ours(signer: string): Target {
+function ours(signer: string, label: string): Target {
   return {
-    name: `mock-oidc (${signer})`,
+    name: `mock-oidc (${label})`,
     command: (port) => ({
       cmd: Deno.execPath(),
       args: ["run", ...OURS_PERMISSIONS, MAIN, "--addr", `127.0.0.1:${port}`, "--metrics-addr="],
@@ -166,7 +166,12 @@ async function main(): Promise<void> {
   const rounds = Number(opts.rounds);
   const connections = Number(opts.connections);
   const starts = Number(opts.starts);
-  const targets = [ours("openssl"), ours("openssl-thread"), peer(await ensurePeer())];
+  const targets = [
+    ours("openssl-thread", "default: OpenSSL on a worker thread"),
+    ours("openssl", "MOCK_OIDC_SIGNER=openssl"),
+    ours("webcrypto", "MOCK_OIDC_SIGNER=webcrypto, i.e. no FFI"),
+    peer(await ensurePeer()),
+  ];
 
   const startMs = new Map<string, number>();
   for (const target of targets) await startTime(target); // warm caches, discarded
@@ -196,7 +201,7 @@ async function main(): Promise<void> {
   }
 
   const load = Deno.loadavg().map((v) => v.toFixed(1)).join(" ");
-  const peerName = targets[2].name;
+  const peerName = targets[3].name;
   const peerRps = median(rps.get(peerName)!);
   const lines = [
     `Run ${
@@ -216,6 +221,15 @@ async function main(): Promise<void> {
         `${(value / peerRps).toFixed(2)}× |`;
     }),
   ];
+  const ours0 = targets[0].name;
+  const ratio = median(rps.get(ours0)!) / peerRps;
+  const start = startMs.get(ours0)!;
+  lines.push(
+    "",
+    `Goals (default configuration): start ≤ 300 ms → ${start.toFixed(0)} ms ` +
+      `(${start <= 300 ? "met" : "missed"}); ≥ 2× the peer's tokens/s → ${ratio.toFixed(2)}× ` +
+      `(${ratio >= 2 ? "met" : "missed"} in this run).`,
+  );
   const text = lines.join("\n");
   await Deno.stdout.write(new TextEncoder().encode(`${text}\n`));
   if (opts.write) await writeSection(text);
