@@ -260,6 +260,8 @@ async function writeSection(body: string): Promise<void> {
   if (start < 0 || next < 0) throw new Error("Cannot find the ## mock-oidc section");
   const updated = `${text.slice(0, start)}## mock-oidc\n\n${body}\n${text.slice(next)}`;
   await Deno.writeTextFile(RESULTS, updated);
+  // Keep the file as `deno fmt --check` (CI) wants it.
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", RESULTS] }).output();
 }
 
 if (import.meta.main) await main();
