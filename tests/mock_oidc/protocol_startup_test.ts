@@ -48,7 +48,7 @@ Deno.test("httpServer {ssl:{}} serves TLS with a generated localhost certificate
       const { value, done } = await reader.read();
       if (done) throw new Error(`exited before listening: ${buffer}`);
       buffer += value;
-      apiUrl = /"listener":"api","url":"(https:[^"]+)"/.exec(buffer)?.[1];
+      apiUrl = listeningUrl(buffer, "api");
     }
     reader.releaseLock();
     const port = Number(new URL(apiUrl).port);
@@ -96,3 +96,14 @@ Deno.test("SERVER_HOSTNAME and PORT set the listen address; LOGBACK_CONFIG is ac
     await service.stop();
   }
 });
+
+/** The URL of the first complete `listening` log line of `listener`, if any. */
+function listeningUrl(output: string, listener: string): string | undefined {
+  for (const line of output.split("\n").slice(0, -1)) {
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === "listening" && entry.listener === listener) return entry.url;
+    } catch { /* not a JSON log line */ }
+  }
+  return undefined;
+}
