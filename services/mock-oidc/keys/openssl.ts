@@ -11,6 +11,7 @@
  */
 
 import type { AlgorithmSpec } from "./algorithms.ts";
+import { createSignSlots } from "./sign_slots.ts";
 
 const SYMBOLS = {
   BIO_new_mem_buf: { parameters: ["buffer", "i32"], result: "pointer" },
@@ -69,6 +70,9 @@ export function openOpenSsl(
   const mode = env("MOCK_OIDC_SIGNER");
   if (mode === "webcrypto") return undefined;
   const offThread = mode !== "openssl";
+  // In-flight off-thread signatures (`MOCK_OIDC_SIGNER_THREADS`, default: the core count).
+  const threads = Number(env("MOCK_OIDC_SIGNER_THREADS") ?? navigator.hardwareConcurrency ?? 2);
+  const slots = createSignSlots(Number.isFinite(threads) && threads > 0 ? threads : 2);
   // Query first: an ungranted permission would otherwise prompt on an interactive terminal.
   if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return undefined;
   let lib: Lib;
@@ -92,7 +96,9 @@ export function openOpenSsl(
     signer(pkcs8, spec) {
       const key = { pkey: loadPrivateKey(lib, pkcs8), md: digest(spec.digest), pss: spec.pss };
       const finish = (der: Uint8Array) => spec.ecSize ? derToJose(der, spec.ecSize) : der;
-      if (offThread) return async (data) => finish(await signRawAsync(lib, key, data));
+      if (offThread) {
+        return (data) => slots.run(async () => finish(await signRawAsync(lib, key, data)));
+      }
       return (data) => finish(signRaw(lib, key, data));
     },
   };
