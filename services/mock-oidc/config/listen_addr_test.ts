@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError } from "./config_error.ts";
+import type { ConfigError } from "./config_error.ts";
 import { checkListenAddr, resolveListenAddr } from "./listen_addr.ts";
 
 Deno.test("--addr wins over hostname and port", () => {
