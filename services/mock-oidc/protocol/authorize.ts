@@ -14,6 +14,7 @@ import { formPostPage, loginPage } from "./pages.ts";
 import { htmlResponse, redirectResponse } from "./responses.ts";
 import { parseScope } from "../tokens/audience.ts";
 import { parseLoginClaims } from "./login_claims.ts";
+import { isUsableRedirect } from "./redirect_uri.ts";
 
 const MODES = ["query", "fragment", "form_post"] as const;
 type Mode = typeof MODES[number];
@@ -36,7 +37,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   const clientId = params.get("client_id");
   if (!clientId) return oauthErrorResponse(badRequest("missing required parameter client_id"));
   const redirectUri = params.get("redirect_uri");
-  if (!redirectUri || !URL.canParse(redirectUri)) {
+  if (!isUsableRedirect(redirectUri)) {
     return oauthErrorResponse(badRequest("redirect_uri is missing or not an absolute URI"));
   }
   const requestedMode = params.get("response_mode") ?? "query";

@@ -128,3 +128,15 @@ Deno.test("a POSTed authorization request keeps its parameters through the login
   const location = new URL(submit.headers.get("location")!);
   assert.equal(location.searchParams.get("state"), "post-state");
 });
+
+Deno.test("script-bearing redirect_uri schemes are refused; custom app schemes work", async () => {
+  const h = harness();
+  const js = await h.call(
+    `/default/authorize?${q({ redirect_uri: "javascript:alert(1)", response_mode: "form_post" })}`,
+  );
+  assert.equal(js.status, 400);
+  assert.equal((await js.json()).error, "invalid_request");
+  const app = await h.call(`/default/authorize?${q({ redirect_uri: "com.example.app:/cb" })}`);
+  assert.equal(app.status, 302);
+  assert.match(app.headers.get("location")!, /^com\.example\.app:\/cb\?code=/);
+});

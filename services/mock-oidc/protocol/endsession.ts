@@ -9,6 +9,7 @@ import type { IssuerContext } from "./deps.ts";
 import { readForm } from "./form.ts";
 import { invalidRequest } from "./oauth_error.ts";
 import { loggedOutPage } from "./pages.ts";
+import { isUsableRedirect } from "./redirect_uri.ts";
 import { htmlResponse, redirectResponse } from "./responses.ts";
 
 /** Handle an end-session request. */
@@ -19,7 +20,7 @@ export async function handleEndSession(ctx: IssuerContext): Promise<Response> {
   }
   const target = params.get("post_logout_redirect_uri");
   if (!target) return htmlResponse(loggedOutPage());
-  if (!URL.canParse(target)) {
+  if (!isUsableRedirect(target)) {
     throw invalidRequest("post_logout_redirect_uri is not an absolute URI");
   }
   const url = new URL(target);
