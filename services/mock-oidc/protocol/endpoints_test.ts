@@ -176,6 +176,8 @@ Deno.test("routing: multi-segment and reserved issuers are 404, wrong methods 40
   const multi = await h.call("/a/b/token", { method: "POST" });
   assert.equal(multi.status, 404);
   assert.match((await multi.json()).detail, /multi-segment/);
+  const encoded = await h.call("/a%2Fb/jwks");
+  assert.equal(encoded.status, 404);
   const reserved = await h.call("/_mockx/jwks");
   assert.equal(reserved.status, 404);
   const root = await h.call("/.well-known/openid-configuration");

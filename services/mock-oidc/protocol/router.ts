@@ -83,6 +83,9 @@ export function routeOf(pathname: string): Route {
   } catch {
     return { error: "issuer id is not valid percent-encoding" };
   }
+  if (issuerId.includes("/")) {
+    return { error: "multi-segment issuer ids are not supported: an issuer is one path segment" };
+  }
   return { issuerId, endpoint: rest };
 }
 
