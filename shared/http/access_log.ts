@@ -21,6 +21,8 @@ export function withAccessLog(
   return async function accessLog(req, info) {
     const start = now();
     const path = new URL(req.url).pathname;
+    // Read the peer before the response goes out: Deno refuses `remoteAddr` on a finished request.
+    const remote = "hostname" in info.remoteAddr ? info.remoteAddr.hostname : undefined;
     const res = await handler(req, info);
     if (!skip(path)) {
       const line = () => ({
@@ -29,9 +31,7 @@ export function withAccessLog(
         status: res.status,
         durationMs: Math.round((now() - start) * 100) / 100,
         requestId: requestIdOf(req) || undefined,
-        remote: info.remoteAddr && "hostname" in info.remoteAddr
-          ? info.remoteAddr.hostname
-          : undefined,
+        remote,
       });
       info.completed.then(
         () => logger.info("request", line()),

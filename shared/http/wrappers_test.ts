@@ -66,3 +66,16 @@ Deno.test("clientIp() trusts the configured header only", () => {
     "192.0.2.9",
   );
 });
+
+Deno.test("withAccessLog() works on a real connection after the response is sent", async () => {
+  const lines: string[] = [];
+  const logger = createLogger({ write: (l) => lines.push(l) });
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    withAccessLog(() => new Response("ok"), { logger }),
+  );
+  const res = await fetch(`http://127.0.0.1:${server.addr.port}/x`);
+  assert.equal(await res.text(), "ok");
+  for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(JSON.parse(lines[0]).remote, "127.0.0.1");
+});
