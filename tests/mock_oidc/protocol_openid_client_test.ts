@@ -36,11 +36,13 @@ Deno.test("openid-client: discovery, code flow with PKCE and nonce, userinfo, re
       code_challenge_method: "S256",
       nonce,
       state,
+      max_age: "300",
     }));
     const tokens = await client.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
       expectedNonce: nonce,
       expectedState: state,
+      maxAge: 300,
     });
     const claims = tokens.claims()!;
     assert.equal(claims.nonce, nonce);

@@ -57,6 +57,8 @@ Deno.test("code flow with S256 PKCE and nonce issues id, access and refresh toke
   assert.equal(id.nonce, "n-1");
   assert.equal(access.nonce, "n-1");
   assert.equal(id.azp, "app");
+  assert.equal(id.auth_time, id.iat); // authenticated when the code was issued
+  assert.equal(access.auth_time, undefined);
   assert.equal(id.tid, "default");
   assert.equal(access.aud, "api");
   assert.equal(id.sub, access.sub);

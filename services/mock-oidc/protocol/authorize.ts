@@ -86,6 +86,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     codeChallengeMethod: method as "plain" | "S256" | undefined,
     subject: username,
     loginClaims: submitted ? parseLoginClaims(form.get("claims")) : undefined,
+    authTime: Math.floor(deps.clock.now() / 1000),
   });
   return reply({ code });
 }

@@ -40,6 +40,7 @@ export async function handleDeviceAuthorization(ctx: IssuerContext): Promise<Res
     params,
     expiresAtMs: deps.clock.now() + DEVICE_CODE_TTL_S * 1000,
     status: deps.settings.interactiveLogin ? "pending" : "approved",
+    authTime: deps.settings.interactiveLogin ? undefined : Math.floor(deps.clock.now() / 1000),
   });
   deps.state.userCodes.set(normalize(userCode), deviceCode);
   const verificationUri = `${ctx.issuerUrl}/device`;
@@ -78,6 +79,7 @@ export async function handleDeviceVerification(ctx: IssuerContext): Promise<Resp
   device.status = "approved";
   device.subject = username;
   device.loginClaims = parseLoginClaims(form.get("claims"));
+  device.authTime = Math.floor(deps.clock.now() / 1000);
   return htmlResponse(
     page("Device approved", `<h1>Device approved</h1><p>Signed in as ${escapeHtml(username)}.</p>`),
   );

@@ -5,8 +5,6 @@
  * @module
  */
 
-import type { TokenCallback } from "../tokens/callback.ts";
-
 /** What an authorization code stands for. */
 export interface AuthorizationCode {
   issuerId: string;
@@ -20,6 +18,8 @@ export interface AuthorizationCode {
   subject?: string;
   /** Interactive-login claims (applied put-if-absent under callback claims). */
   loginClaims?: Record<string, unknown>;
+  /** When the user authenticated (epoch seconds, process clock): the id_token `auth_time`. */
+  authTime: number;
 }
 
 /** What a refresh token redeems to: the original grant's identity. */
@@ -31,8 +31,8 @@ export interface RefreshGrant {
   /** The original token request parameters (request mappings match them again). */
   params: URLSearchParams;
   loginClaims?: Record<string, unknown>;
-  /** Callback that shaped the original tokens, used when no scenario is due. */
-  callback?: TokenCallback;
+  /** `auth_time` of the original authentication, when there was one. */
+  authTime?: number;
 }
 
 /** A device authorization (RFC 8628). */
@@ -46,6 +46,8 @@ export interface DeviceAuthorization {
   status: "pending" | "approved" | "denied";
   subject?: string;
   loginClaims?: Record<string, unknown>;
+  /** Set when the user code is approved (epoch seconds). */
+  authTime?: number;
 }
 
 /** A Map that forgets its oldest entries past `max`. */

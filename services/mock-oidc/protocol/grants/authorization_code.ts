@@ -40,5 +40,6 @@ export async function authorizationCodeGrant(
     nonce: record.nonce,
     azp: true,
     loginClaims: record.loginClaims,
+    authTime: record.authTime,
   }, { idToken: true, refreshToken: true });
 }

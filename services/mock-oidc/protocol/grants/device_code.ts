@@ -47,5 +47,6 @@ export async function deviceCodeGrant(
     params: device.params,
     azp: true,
     loginClaims: device.loginClaims,
+    authTime: device.authTime,
   }, { idToken: device.scope.includes("openid"), refreshToken: true });
 }

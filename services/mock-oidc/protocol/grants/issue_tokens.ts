@@ -24,6 +24,8 @@ export interface GrantIdentity {
   azp?: boolean;
   /** Interactive-login claims, put-if-absent under callback claims. */
   loginClaims?: Record<string, unknown>;
+  /** When the user authenticated (epoch seconds): the id_token's `auth_time`. */
+  authTime?: number;
   /** Claims copied from an assertion or subject token (jwt-bearer, token exchange). */
   copiedClaims?: Record<string, unknown>;
 }
@@ -75,6 +77,10 @@ export async function issueTokens(
       ...base,
       kind: "id_token",
       audience: [identity.clientId],
+      // OIDC Core §2: needed by clients that send max_age.
+      defaultClaims: identity.authTime === undefined
+        ? base.defaultClaims
+        : { "auth_time": identity.authTime, ...base.defaultClaims },
     });
     body.id_token = id.token;
   }
@@ -89,6 +95,7 @@ export async function issueTokens(
         scope: identity.scope,
         params: identity.params,
         loginClaims: identity.loginClaims,
+        authTime: identity.authTime,
       });
     }
     body.refresh_token = refresh;

@@ -37,5 +37,6 @@ export async function refreshTokenGrant(
     scope: requested.length > 0 ? requested : grant.scope,
     params: grant.params,
     loginClaims: grant.loginClaims,
+    authTime: grant.authTime,
   }, { idToken: true, refreshToken: rotate ? true : token });
 }
