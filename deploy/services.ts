@@ -38,12 +38,13 @@ export const SERVICES: readonly ServiceDeployment[] = [
   {
     name: "todo-api",
     entry: "services/todo-api/main.ts",
+    // The embedded database lives in ./.data; PGlite reads its own wasm from node_modules (in a
+    // compiled binary from the embedded file system, which needs no grant).
     permissions: [
       "--allow-net",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-sys=hostname,osRelease,uid,homedir",
+      "--allow-read=./.data,./node_modules",
+      "--allow-write=./.data",
+      "--allow-env=TODOAPI_*,PG*",
     ],
     include: [],
     devSetup: [["migrate", "up"]],

@@ -1,0 +1,71 @@
+/**
+ * Who is calling: the API key from `X-API-Key` or `Authorization: Bearer`, matched by SHA-256
+ * digest. Missing, malformed, conflicting, unknown or revoked keys all get the same 401 (with
+ * `WWW-Authenticate: Bearer`) so a caller learns nothing about which keys exist.
+ *
+ * Lookups are cached for `cacheTtlMs` (default 5 s; 0 disables) to keep one database round trip
+ * per request; a revoked key therefore stops working within that time.
+ * @module
+ */
+import { HttpError } from "@svc/shared/problem";
+import { keyDigest, type Principal } from "./api_keys.ts";
+
+/** Options of {@linkcode createAuthenticator}. */
+export interface AuthenticatorOptions {
+  /** Looks an active key up by digest. */
+  findByDigest(digest: string): Promise<Principal | undefined>;
+  /** @default 5000 */
+  cacheTtlMs?: number;
+  /** Entries kept before the cache is cleared (bounds memory under random keys). @default 10000 */
+  cacheSize?: number;
+  now?: () => number;
+}
+
+function unauthorized(detail: string): HttpError {
+  return new HttpError(401, "unauthorized", detail, {
+    headers: { "www-authenticate": 'Bearer realm="todo-api"' },
+  });
+}
+
+/** The presented key, or undefined when none; throws 401 on malformed or conflicting headers. */
+export function presentedKey(req: Request): string | undefined {
+  const apiKey = req.headers.get("x-api-key")?.trim() || undefined;
+  const authorization = req.headers.get("authorization");
+  let bearer: string | undefined;
+  if (authorization !== null) {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw unauthorized("Authorization header must be: Bearer <API key>");
+    bearer = match[1];
+  }
+  if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer) {
+    throw unauthorized("X-API-Key and Authorization carry different keys");
+  }
+  return apiKey ?? bearer;
+}
+
+/** Returns `authenticate(req)`, resolving to the principal or throwing 401. */
+export function createAuthenticator(options: AuthenticatorOptions) {
+  const ttl = options.cacheTtlMs ?? 5000;
+  const size = options.cacheSize ?? 10_000;
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, { principal?: Principal; until: number }>();
+
+  return async function authenticate(req: Request): Promise<Principal> {
+    const key = presentedKey(req);
+    if (key === undefined) throw unauthorized("missing API key");
+    const digest = await keyDigest(key);
+    const hit = cache.get(digest);
+    let principal: Principal | undefined;
+    if (hit && hit.until > now()) {
+      principal = hit.principal;
+    } else {
+      principal = await options.findByDigest(digest);
+      if (ttl > 0) {
+        if (cache.size >= size) cache.clear();
+        cache.set(digest, { principal, until: now() + ttl });
+      }
+    }
+    if (!principal) throw unauthorized("unknown API key");
+    return principal;
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Deny-by-default authorization. Every action lists the roles allowed to perform it; an action
+ * missing here is forbidden to everyone. Roles: `user` may use the todo actions on its own todos,
+ * `admin` may do everything on every todo. A valid key whose roles grant nothing (any other role
+ * name an operator gave it) gets 403.
+ * @module
+ */
+import { HttpError } from "@svc/shared/problem";
+import type { Principal } from "./api_keys.ts";
+import type { OwnerScope } from "../todos/todo_store.ts";
+
+/** The protected actions, one per `/v1` operation. */
+export type Action = "todos.list" | "todos.create" | "todos.get" | "todos.complete";
+
+/** Which roles may perform each action. */
+export const POLICY: Readonly<Record<Action, readonly string[]>> = {
+  "todos.list": ["user", "admin"],
+  "todos.create": ["user", "admin"],
+  "todos.get": ["user", "admin"],
+  "todos.complete": ["user", "admin"],
+};
+
+/** Roles that see every subject's todos. */
+const UNSCOPED_ROLES = ["admin"];
+
+/** The principal used when authorization is disabled: acts as an admin named "anonymous". */
+export const ANONYMOUS: Principal = { subject: "anonymous", roles: ["admin"] };
+
+/** Throws 403 unless one of the principal's roles is allowed the action. */
+export function authorize(principal: Principal, action: Action): void {
+  const allowed = POLICY[action] ?? [];
+  if (!principal.roles.some((role) => allowed.includes(role))) {
+    throw new HttpError(403, "forbidden", `the key's roles do not permit ${action}`);
+  }
+}
+
+/** Whose todos the principal sees: all for admins, else its own subject's. */
+export function ownerScope(principal: Principal): OwnerScope {
+  return principal.roles.some((r) => UNSCOPED_ROLES.includes(r)) ? null : principal.subject;
+}

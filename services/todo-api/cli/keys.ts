@@ -1,0 +1,81 @@
+/**
+ * `keys create --subject S --role R | keys list | keys revoke <id>`. The key is printed once, on
+ * stdout alone so scripts can capture it; only its digest is stored.
+ * @module
+ */
+import { createApiKeyStore } from "../auth/api_keys.ts";
+import { POLICY } from "../auth/policy.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../store/db.ts";
+import { type CliIo, explainDbError } from "./io.ts";
+
+const KNOWN_ROLES = new Set(Object.values(POLICY).flat());
+
+/** Runs a keys subcommand on an open database; returns the exit code. */
+export async function keysCommand(
+  db: Db,
+  args: string[],
+  options: { config: Config; io: CliIo },
+): Promise<number> {
+  const { config, io } = options;
+  const keys = createApiKeyStore(db);
+  try {
+    switch (args[0]) {
+      case "create": {
+        if (config.subject === "" || config.roles.length === 0) {
+          io.err("usage: keys create --subject S --role user|admin");
+          return 2;
+        }
+        const { key, id } = await keys.create({ subject: config.subject, roles: config.roles });
+        const inert = config.roles.filter((r) => !KNOWN_ROLES.has(r));
+        if (inert.length > 0) {
+          io.err(`warning: role(s) ${inert.join(",")} grant no action (known: user, admin)`);
+        }
+        io.out(key);
+        io.err(
+          `created key ${id} for ${config.subject} (${config.roles.join(",")}); ` +
+            "it is shown only now: store it safely",
+        );
+        return 0;
+      }
+      case "list": {
+        io.out(["ID", "SUBJECT", "ROLES", "CREATED", "STATUS", "DIGEST"].join("\t"));
+        for (const k of await keys.list()) {
+          io.out(
+            [
+              k.id,
+              k.subject,
+              k.roles.join(","),
+              k.createdAt,
+              k.revokedAt ? `revoked ${k.revokedAt}` : "active",
+              `${k.digestPrefix}…`,
+            ].join("\t"),
+          );
+        }
+        return 0;
+      }
+      case "revoke": {
+        if (!args[1]) {
+          io.err("usage: keys revoke <id>");
+          return 2;
+        }
+        if (await keys.revoke(args[1])) {
+          io.out(`revoked ${args[1]}`);
+          return 0;
+        }
+        io.err(`keys revoke: no active key with id ${args[1]}`);
+        return 1;
+      }
+      default:
+        io.err("usage: keys create --subject S --role R | keys list | keys revoke <id>");
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof RangeError) {
+      io.err(err.message);
+      return 2;
+    }
+    io.err(`keys ${args[0]}: ${explainDbError(err)}`);
+    return 1;
+  }
+}

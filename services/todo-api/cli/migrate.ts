@@ -1,0 +1,75 @@
+/**
+ * `migrate up | down [N] [--all] | status [--exit-code]`.
+ * @module
+ */
+import type { Config } from "../config.ts";
+import { loadMigrations } from "../migrate/migration_files.ts";
+import { createMigrator } from "../migrate/migrator.ts";
+import type { Db } from "../store/db.ts";
+import { type CliIo, explainDbError } from "./io.ts";
+
+/** Exit code of `status --exit-code` when migrations are pending. */
+export const EXIT_PENDING = 3;
+
+const label = (m: { version: number; name: string }) =>
+  `${String(m.version).padStart(6, "0")}_${m.name}`;
+
+/** Runs a migrate subcommand on an open database; returns the exit code. */
+export async function migrateCommand(
+  db: Db,
+  args: string[],
+  options: { config: Config; io: CliIo },
+): Promise<number> {
+  const { config, io } = options;
+  const migrator = createMigrator(db, loadMigrations(), {
+    lockTimeoutMs: config.lockTimeoutMs,
+  });
+  try {
+    switch (args[0]) {
+      case "up": {
+        const applied = await migrator.up();
+        if (applied.length === 0) io.out("no change");
+        for (const m of applied) io.out(`applied ${label(m)}`);
+        return 0;
+      }
+      case "down": {
+        let steps = 1;
+        if (config.all) steps = Infinity;
+        else if (args[1] !== undefined) {
+          if (!/^[1-9]\d*$/.test(args[1])) {
+            io.err("migrate down: N must be a positive integer");
+            return 2;
+          }
+          steps = Number(args[1]);
+        }
+        const reverted = await migrator.down(steps);
+        if (reverted.length === 0) io.out("no change");
+        for (const m of reverted) io.out(`reverted ${label(m)}`);
+        return 0;
+      }
+      case "status": {
+        const lines = await migrator.status();
+        const mark = { applied: "[X]", pending: "[ ]", modified: "[!]", unknown: "[?]" };
+        for (const l of lines) {
+          const note = l.state === "modified"
+            ? "  (file changed since applied)"
+            : l.state === "unknown"
+            ? "  (recorded, but not in this build)"
+            : "";
+          io.out(`${mark[l.state]} ${label(l)}${l.appliedAt ? `  ${l.appliedAt}` : ""}${note}`);
+        }
+        const pending = lines.filter((l) => l.state === "pending").length;
+        io.out("");
+        io.out(`Applied: ${lines.length - pending}`);
+        io.out(`Pending: ${pending}`);
+        return config.exitCode && pending > 0 ? EXIT_PENDING : 0;
+      }
+      default:
+        io.err("usage: migrate up | down [N] [--all] | status [--exit-code]");
+        return 2;
+    }
+  } catch (err) {
+    io.err(`migrate ${args[0]}: ${explainDbError(err)}`);
+    return 1;
+  }
+}

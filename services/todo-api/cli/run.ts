@@ -1,0 +1,61 @@
+/**
+ * The command line: `serve | migrate … | keys …`. Returns an exit code instead of exiting, so
+ * tests can drive it.
+ * @module
+ */
+import { createLogger } from "@svc/shared/log";
+import { loadConfig, usage } from "../config.ts";
+import { DataDirLockedError } from "../store/data_dir_lock.ts";
+import { openDb } from "../store/open_db.ts";
+import type { CliIo } from "./io.ts";
+import { keysCommand } from "./keys.ts";
+import { migrateCommand } from "./migrate.ts";
+import { serve } from "./serve.ts";
+
+/** Runs one command line; resolves to the process exit code. */
+export async function runCli(
+  args: string[],
+  options: { env: (name: string) => string | undefined; io: CliIo },
+): Promise<number> {
+  const { io } = options;
+  let parsed;
+  try {
+    parsed = loadConfig(args, options.env);
+  } catch (err) {
+    io.err((err as Error).message);
+    return 2;
+  }
+  const { config, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (config.help || command === undefined || command === "help") {
+    (command === undefined && !config.help ? io.err : io.out)(usage());
+    return command === undefined && !config.help ? 2 : 0;
+  }
+  try {
+    if (command === "serve") {
+      const logger = createLogger({ level: config.logLevel, fields: { service: "todo-api" } });
+      const server = await serve(config, { logger });
+      await server.finished;
+      return 0;
+    }
+    if (command !== "migrate" && command !== "keys") {
+      io.err(`unknown command ${JSON.stringify(command)}\n\n${usage()}`);
+      return 2;
+    }
+    const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      return command === "migrate"
+        ? await migrateCommand(db, rest, { config, io })
+        : await keysCommand(db, rest, { config, io });
+    } finally {
+      await db.close();
+    }
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      io.err(err.message);
+      return 1;
+    }
+    io.err(`${command}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}

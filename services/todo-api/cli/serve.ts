@@ -1,0 +1,75 @@
+/**
+ * `serve`: opens the datastore (never migrates), listens on the API and metrics addresses, and
+ * on SIGTERM/SIGINT stops accepting, drains in-flight requests, then closes the pool (PGlite:
+ * checkpoints and releases the data-directory lock).
+ * @module
+ */
+import type { Logger } from "@svc/shared/log";
+import { type RunningServer, startServer } from "@svc/shared/server";
+import { withAccessLog, withRequestId } from "@svc/shared/http";
+import { createMetrics, metricsHandler, withHttpMetrics } from "@svc/shared/metrics";
+import { openapiHandler } from "@svc/shared/openapi";
+import { createApp, routeOf } from "../app.ts";
+import type { Config } from "../config.ts";
+import { openapiDocument } from "../http/openapi_document.ts";
+import { loadMigrations } from "../migrate/migration_files.ts";
+import { createMigrator } from "../migrate/migrator.ts";
+import { openDb } from "../store/open_db.ts";
+import denoJson from "../deno.json" with { type: "json" };
+
+/** Starts the service; resolves once it listens. `finished` settles after shutdown. */
+export async function serve(
+  config: Config,
+  options: { logger: Logger; handleSignals?: boolean },
+): Promise<RunningServer> {
+  const { logger } = options;
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+  });
+  try {
+    const migrator = createMigrator(db, loadMigrations());
+    const pending = await migrator.pending().catch(() => []);
+    if (pending.length > 0) {
+      logger.warn("migrations pending; not ready until `migrate up` runs", {
+        pending: pending.map((m) => m.version),
+      });
+    }
+    const metrics = createMetrics({ service: "todo-api" });
+    const docs = openapiHandler(openapiDocument(denoJson.version), { title: "todo-api" });
+    const app = createApp({
+      db,
+      migrator,
+      logger,
+      authzEnabled: config.authzEnabled,
+      cursorSecret: config.cursorSecret,
+      maxBodyBytes: config.maxBodyBytes,
+      keyCacheTtlMs: config.keyCacheTtlMs,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      docs,
+    });
+    const quiet = new Set(["/healthz", "/readyz"]);
+    const api = withRequestId(
+      withAccessLog(
+        withHttpMetrics(app, metrics, { route: (req) => routeOf(new URL(req.url).pathname) }),
+        { logger, skip: (path) => quiet.has(path) },
+      ),
+    );
+    return await startServer([
+      { name: "api", addr: config.addr, handler: api },
+      { name: "metrics", addr: config.metricsAddr, handler: metricsHandler(metrics) },
+    ], {
+      logger,
+      shutdownGrace: config.shutdownGraceMs,
+      handleSignals: options.handleSignals,
+      onShutdown: async () => {
+        await db.close();
+        logger.info("datastore closed");
+      },
+    });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * The OpenAPI 3.0.3 description served at `/openapi.yaml` and `/openapi.json`. Every documented
+ * response is one the app really sends (a test drives each route and compares).
+ * @module
+ */
+import { LIMITS, SCHEMAS } from "./schemas.ts";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function problem(description: string) {
+  return {
+    description,
+    headers: { Link: { $ref: "#/components/headers/DescribedBy" } },
+    content: { "application/problem+json": { schema: ref("ErrorModel") } },
+  };
+}
+
+function body(description: string, schema: string, extraHeaders: Record<string, unknown> = {}) {
+  return {
+    description,
+    headers: { Link: { $ref: "#/components/headers/DescribedBy" }, ...extraHeaders },
+    content: { "application/json": { schema: ref(schema) } },
+  };
+}
+
+const AUTH_ERRORS = {
+  "401": problem("Missing, malformed or unknown API key."),
+  "403": problem("The key's roles do not permit this action."),
+  "503": problem("The database schema is not migrated yet (see /readyz)."),
+};
+
+const ID = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "Todo id (uuid).",
+  schema: { type: "string" },
+};
+
+/** Builds the document; `version` is the service version. */
+export function openapiDocument(version: string): Record<string, unknown> {
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: "todo-api",
+      version,
+      description: "Todos with API-key authorization. A `user` key sees and changes only the " +
+        "todos it created; an `admin` key sees all. Lists are keyset-paginated, oldest first.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ apiKey: [] }, { bearer: [] }],
+    tags: [{ name: "todos" }],
+    paths: {
+      "/v1/todos": {
+        get: {
+          operationId: "list-todos",
+          tags: ["todos"],
+          summary: "List todos, oldest first",
+          parameters: [
+            {
+              name: "limit",
+              in: "query",
+              description: "Page size.",
+              schema: {
+                type: "integer",
+                format: "int64",
+                minimum: LIMITS.limitMin,
+                maximum: LIMITS.limitMax,
+                default: LIMITS.limitDefault,
+              },
+            },
+            {
+              name: "cursor",
+              in: "query",
+              description: "A previous page's nextCursor; omit for the first page.",
+              schema: { type: "string" },
+            },
+          ],
+          responses: {
+            "200": body("A page of todos.", "ListTodosOutputBody"),
+            "400": problem("Invalid cursor."),
+            ...AUTH_ERRORS,
+            "422": problem("Invalid limit."),
+            "500": problem("Internal error."),
+          },
+        },
+        post: {
+          operationId: "create-todo",
+          tags: ["todos"],
+          summary: "Create a todo",
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: ref("CreateTodoInputBody") } },
+          },
+          responses: {
+            "201": body("The new todo.", "Todo", {
+              Location: { description: "URL of the new todo.", schema: { type: "string" } },
+            }),
+            "400": problem("Malformed JSON or empty body."),
+            ...AUTH_ERRORS,
+            "408": problem("The request body did not arrive in time."),
+            "413": problem("Request body too large."),
+            "415": problem("Content type is not JSON."),
+            "422": problem("Validation failed."),
+            "500": problem("Internal error."),
+          },
+        },
+      },
+      "/v1/todos/{id}": {
+        get: {
+          operationId: "get-todo",
+          tags: ["todos"],
+          summary: "Get a todo",
+          parameters: [ID],
+          responses: {
+            "200": body("The todo.", "Todo"),
+            ...AUTH_ERRORS,
+            "404": problem("No such todo visible to this key."),
+            "500": problem("Internal error."),
+          },
+        },
+      },
+      "/v1/todos/{id}/complete": {
+        post: {
+          operationId: "complete-todo",
+          tags: ["todos"],
+          summary: "Mark a todo completed (idempotent: keeps the first completedAt)",
+          parameters: [ID],
+          responses: {
+            "200": body("The completed todo.", "Todo"),
+            ...AUTH_ERRORS,
+            "404": problem("No such todo visible to this key."),
+            "500": problem("Internal error."),
+          },
+        },
+      },
+      "/healthz": {
+        get: {
+          operationId: "healthz",
+          summary: "Liveness; never touches the datastore",
+          security: [],
+          responses: {
+            "200": {
+              description: "Alive.",
+              content: { "application/json": { schema: ref("Health") } },
+            },
+          },
+        },
+      },
+      "/readyz": {
+        get: {
+          operationId: "readyz",
+          summary: "Readiness: checks datastore and migrations",
+          security: [],
+          responses: {
+            "200": {
+              description: "Ready.",
+              content: { "application/json": { schema: ref("Readiness") } },
+            },
+            "503": {
+              description: "Not ready; failing checks carry an error.",
+              content: { "application/json": { schema: ref("Readiness") } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        ...SCHEMAS,
+        Health: {
+          type: "object",
+          required: ["status"],
+          properties: { status: { type: "string", enum: ["ok"] } },
+        },
+        Readiness: {
+          type: "object",
+          required: ["status", "checks"],
+          properties: {
+            status: { type: "string", enum: ["ready", "not_ready"] },
+            checks: {
+              type: "object",
+              additionalProperties: {
+                type: "object",
+                required: ["status"],
+                properties: {
+                  status: { type: "string", enum: ["ok", "fail"] },
+                  error: { type: "string" },
+                },
+              },
+            },
+          },
+        },
+      },
+      headers: {
+        DescribedBy: {
+          description: 'Link to the body\'s JSON Schema: </schemas/X.json>; rel="describedBy"',
+          schema: { type: "string" },
+        },
+      },
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+        bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
+      },
+    },
+  };
+}

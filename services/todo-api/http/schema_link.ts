@@ -1,0 +1,62 @@
+/**
+ * Huma's `$schema` convention: every JSON object body names its schema, as an absolute URL in the
+ * body's first property `$schema` and as a relative `Link: </schemas/X.json>; rel="describedBy"`
+ * header. Scheme and host follow Huma: host from X-Forwarded-Host, then Forwarded host=, then
+ * Host; `http://` only for localhost/127.0.0.1 without TLS, otherwise `https://`.
+ * @module
+ */
+
+/** Where schemas are served. */
+export const SCHEMAS_PATH = "/schemas";
+
+function requestHost(req: Request): string {
+  const forwardedHost = req.headers.get("x-forwarded-host");
+  if (forwardedHost) return forwardedHost.split(",")[0].trim();
+  const forwarded = req.headers.get("forwarded");
+  const match = forwarded ? /(?:^|[;,\s])host="?([^";,]+)"?/i.exec(forwarded) : null;
+  if (match) return match[1];
+  return req.headers.get("host") ?? new URL(req.url).host;
+}
+
+/** Absolute URL of a named schema as seen by the client of `req`. */
+export function schemaUrl(req: Request, name: string): string {
+  const host = requestHost(req);
+  const tls = new URL(req.url).protocol === "https:";
+  const plain = !tls && (host.startsWith("localhost") || host.startsWith("127.0.0.1"));
+  return `${plain ? "http" : "https"}://${host}${SCHEMAS_PATH}/${name}.json`;
+}
+
+/** The `Link` header value for a named schema. */
+export function describedBy(name: string): string {
+  return `<${SCHEMAS_PATH}/${name}.json>; rel="describedBy"`;
+}
+
+/** A JSON response whose body starts with `$schema` and which carries the `Link` header. */
+export function schemaJson(
+  req: Request,
+  name: string,
+  body: Record<string, unknown>,
+  init: { status?: number; headers?: HeadersInit; contentType?: string } = {},
+): Response {
+  const headers = new Headers(init.headers);
+  headers.set("content-type", init.contentType ?? "application/json");
+  headers.append("link", describedBy(name));
+  // `$schema` goes first without copying the body (this runs for every response).
+  const json = JSON.stringify("$schema" in body ? { ...body, $schema: undefined } : body);
+  const head = `{"$schema":${JSON.stringify(schemaUrl(req, name))}`;
+  return new Response(json === "{}" ? `${head}}` : `${head},${json.slice(1)}`, {
+    status: init.status ?? 200,
+    headers,
+  });
+}
+
+/** Adds `$schema` (ErrorModel) and `Link` to a problem response made elsewhere (the kit). */
+export async function withErrorSchema(req: Request, res: Response): Promise<Response> {
+  if (!res.headers.get("content-type")?.startsWith("application/problem+json")) return res;
+  const body = await res.json();
+  return schemaJson(req, "ErrorModel", body, {
+    status: res.status,
+    headers: res.headers,
+    contentType: "application/problem+json",
+  });
+}

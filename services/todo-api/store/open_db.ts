@@ -1,0 +1,25 @@
+import type { Db } from "./db.ts";
+import { openPostgresDb } from "./postgres_db.ts";
+import { openPgliteDb } from "./pglite_db.ts";
+
+/** Where the data lives, from the settings. */
+export interface DbConfig {
+  /** `postgres://…` or `postgresql://…`; empty selects PGlite in `dataDir`. */
+  databaseUrl: string;
+  /** PGlite data directory (or `memory://`). */
+  dataDir: string;
+  /** Pool size for the Postgres server. */
+  poolSize?: number;
+}
+
+/** Opens the configured backend: a Postgres server when a URL is set, else PGlite. */
+export async function openDb(config: DbConfig): Promise<Db> {
+  const url = config.databaseUrl.trim();
+  if (url === "") return await openPgliteDb({ dataDir: config.dataDir });
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error(
+      "Cannot open datastore: the database URL must start with postgres:// or postgresql://",
+    );
+  }
+  return openPostgresDb(url, { max: config.poolSize });
+}

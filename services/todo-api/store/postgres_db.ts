@@ -1,0 +1,67 @@
+import postgres from "postgres";
+import type { Db, Queryable, Row } from "./db.ts";
+
+/** Options of {@linkcode openPostgresDb}. */
+export interface PostgresDbOptions {
+  /** Pool size. @default 10 */
+  max?: number;
+  /** Server-side statement timeout in ms, so a stuck query cannot hold a request forever. @default 10000 */
+  statementTimeoutMs?: number;
+}
+
+type Sql = postgres.Sql;
+
+function queryable(sql: Sql | postgres.ReservedSql): Queryable {
+  return {
+    async query<T extends Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+      // prepare: true gives named prepared statements, as the tagged template would.
+      const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+        prepare: true,
+      });
+      // A plain array, like PGlite's: postgres.js adds count/command/columns to its Result.
+      return Array.from(rows) as unknown as T[];
+    },
+    async exec(script: string): Promise<void> {
+      // Without parameters `unsafe` uses the simple protocol, which accepts several statements.
+      await sql.unsafe(script);
+    },
+  };
+}
+
+/** Opens a pool on a Postgres server. Nothing connects until the first query. */
+export function openPostgresDb(url: string, options: PostgresDbOptions = {}): Db {
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    idle_timeout: 60,
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: {
+      application_name: "todo-api",
+      statement_timeout: options.statementTimeoutMs ?? 10_000,
+      // Our few statements are all index seeks whose best plan does not depend on the values;
+      // without this, a keyset page query keeps being re-planned (custom plans) on every call,
+      // which costs more than running it.
+      plan_cache_mode: "force_generic_plan",
+    },
+  });
+  const pool = queryable(sql);
+  return {
+    kind: "postgres",
+    query: pool.query,
+    exec: pool.exec,
+    async session<T>(fn: (session: Queryable) => Promise<T>): Promise<T> {
+      const reserved = await sql.reserve();
+      try {
+        return await fn(queryable(reserved));
+      } finally {
+        reserved.release();
+      }
+    },
+    async ping(): Promise<void> {
+      await sql.unsafe("select 1");
+    },
+    async close(): Promise<void> {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

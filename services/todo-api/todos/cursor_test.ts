@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { createCursorCodec, InvalidCursorError } from "./cursor.ts";
+
+const SECRET = new Uint8Array(32).fill(7);
+const POS = {
+  createdAt: "2026-01-01T00:00:00.123456Z",
+  id: "0daa1c1c-0db6-47bc-bad6-471fc3d9ea88",
+};
+
+Deno.test("cursor round-trips a position with microseconds for the same scope", async () => {
+  const codec = await createCursorCodec(SECRET);
+  for (const scope of ["alice", null]) {
+    const cursor = await codec.encode(POS, scope);
+    assert.match(cursor, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    assert.deepEqual(await codec.decode(cursor, scope), POS);
+  }
+});
+
+Deno.test("cursor is rejected for another scope, another secret, or any edit", async () => {
+  const codec = await createCursorCodec(SECRET);
+  const other = await createCursorCodec(new Uint8Array(32).fill(8));
+  const cursor = await codec.encode(POS, "alice");
+  await assert.rejects(codec.decode(cursor, "bob"), InvalidCursorError);
+  await assert.rejects(codec.decode(cursor, null), InvalidCursorError);
+  await assert.rejects(other.decode(cursor, "alice"), InvalidCursorError);
+  for (let i = 0; i < cursor.length; i++) {
+    if (cursor[i] === ".") continue;
+    const edited = cursor.slice(0, i) + (cursor[i] === "A" ? "B" : "A") + cursor.slice(i + 1);
+    await assert.rejects(codec.decode(edited, "alice"), InvalidCursorError, `position ${i}`);
+  }
+});
+
+Deno.test("a correctly signed cursor with a bad payload is still rejected", async () => {
+  const codec = await createCursorCodec(SECRET);
+  const bad = await codec.encode({ createdAt: "2026-01-01T00:00:00.123Z", id: POS.id }, "a");
+  await assert.rejects(codec.decode(bad, "a"), InvalidCursorError);
+});

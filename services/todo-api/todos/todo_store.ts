@@ -1,0 +1,117 @@
+/**
+ * Todo rows in SQL. Ownership: every todo belongs to the subject of the key that created it; a
+ * scoped caller (role `user`) only sees its own, an unscoped one (role `admin`, or authorization
+ * disabled) sees all. Timestamps leave the database as RFC 3339 text with microseconds, so
+ * nothing is lost to JavaScript's millisecond `Date`.
+ * @module
+ */
+import type { Queryable, Row } from "../store/db.ts";
+
+/** The API's Todo (TodoDTO) without `$schema`. */
+export interface Todo extends Row {
+  id: string;
+  title: string;
+  status: "open" | "completed";
+  createdAt: string;
+  completedAt?: string;
+}
+
+/** A keyset position: the last row of the previous page. */
+export interface Position {
+  createdAt: string;
+  id: string;
+}
+
+/** Whose todos a caller may see: one owner, or everyone (`null`). */
+export type OwnerScope = string | null;
+
+const RFC3339_US = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+const COLUMNS = `id::text as id, title, status,
+  to_char(created_at at time zone 'UTC', ${RFC3339_US}) as "createdAt",
+  to_char(completed_at at time zone 'UTC', ${RFC3339_US}) as "completedAt"`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a string can be a todo id (the column is a uuid; anything else cannot exist). */
+export function isTodoId(id: string): boolean {
+  return UUID.test(id);
+}
+
+// A fresh object of one fixed shape (deleting the null `completedAt` instead would turn rows
+// into slow dictionary-mode objects right before JSON.stringify).
+function tidy(row: Todo): Todo {
+  const todo: Todo = { id: row.id, title: row.title, status: row.status, createdAt: row.createdAt };
+  if (row.completedAt !== null) todo.completedAt = row.completedAt;
+  return todo;
+}
+
+/** SQL for todos; the same statements run on Postgres and PGlite. */
+export function createTodoStore(db: Queryable) {
+  return {
+    async create(owner: string, title: string): Promise<Todo> {
+      const [row] = await db.query<Todo>(
+        `insert into todos (owner, title) values ($1, $2) returning ${COLUMNS}`,
+        [owner, title],
+      );
+      return tidy(row);
+    },
+
+    async get(id: string, scope: OwnerScope): Promise<Todo | undefined> {
+      if (!isTodoId(id)) return undefined;
+      const rows = scope === null
+        ? await db.query<Todo>(`select ${COLUMNS} from todos where id = $1`, [id])
+        : await db.query<Todo>(`select ${COLUMNS} from todos where id = $1 and owner = $2`, [
+          id,
+          scope,
+        ]);
+      return rows[0] && tidy(rows[0]);
+    },
+
+    /** Idempotent: completing a completed todo keeps its first `completedAt`. */
+    async complete(id: string, scope: OwnerScope): Promise<Todo | undefined> {
+      if (!isTodoId(id)) return undefined;
+      const rows = await db.query<Todo>(
+        `update todos set status = 'completed', completed_at = coalesce(completed_at, now())
+         where id = $1 and ($2::text is null or owner = $2::text) returning ${COLUMNS}`,
+        [id, scope],
+      );
+      return rows[0] && tidy(rows[0]);
+    },
+
+    /**
+     * One page, oldest first, after `after` (exclusive). Fetches `limit + 1` rows to learn whether
+     * another page exists without counting.
+     */
+    async list(
+      scope: OwnerScope,
+      options: { limit: number; after?: Position },
+    ): Promise<{ todos: Todo[]; more: boolean }> {
+      const params: unknown[] = [options.limit + 1];
+      const where: string[] = [];
+      if (scope !== null) {
+        params.push(scope);
+        where.push(`owner = $${params.length}`);
+      }
+      if (options.after) {
+        params.push(options.after.createdAt, options.after.id);
+        // `::text` first: postgres.js would otherwise serialize a timestamptz parameter through
+        // a JS Date and drop the microseconds (the precision trap the cursor exists to avoid).
+        where.push(
+          `(created_at, id) > ($${params.length - 1}::text::timestamptz, $${params.length}::uuid)`,
+        );
+      }
+      // ORDER BY names the table's columns: a bare `id` would mean the text alias and defeat
+      // the (owner, created_at, id) index.
+      const rows = await db.query<Todo>(
+        `select ${COLUMNS} from todos ${where.length ? "where " + where.join(" and ") : ""}
+         order by todos.created_at, todos.id limit $1`,
+        params,
+      );
+      const more = rows.length > options.limit;
+      return { todos: rows.slice(0, options.limit).map(tidy), more };
+    },
+  };
+}
+
+/** The todo store's interface. */
+export type TodoStore = ReturnType<typeof createTodoStore>;

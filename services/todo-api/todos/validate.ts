@@ -1,0 +1,98 @@
+/**
+ * Input validation in Huma's manner: parse failures are 400, schema violations 422 with every
+ * problem listed (`location` like `body.title` or `query.limit`, Huma's message texts).
+ * @module
+ */
+import { type ErrorDetail, HttpError } from "@svc/shared/problem";
+import { LIMITS } from "../http/schemas.ts";
+
+function validationFailed(errors: ErrorDetail[]): HttpError {
+  return new HttpError(422, "validation_failed", "validation failed", { errors });
+}
+
+/** Parses and checks a CreateTodoInputBody; returns the title. */
+export function parseCreateTodo(raw: Uint8Array): { title: string } {
+  const text = new TextDecoder().decode(raw);
+  if (text.trim() === "") {
+    throw new HttpError(400, "body_required", "request body is required");
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw new HttpError(400, "malformed_json", "malformed JSON", {
+      errors: [{ location: "body", message: (err as Error).message }],
+    });
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw validationFailed([{ location: "body", message: "expected object", value: body }]);
+  }
+  const record = body as Record<string, unknown>;
+  const errors: ErrorDetail[] = [];
+  for (const key of Object.keys(record)) {
+    if (key !== "title" && key !== "$schema") {
+      errors.push({ location: `body.${key}`, message: "unexpected property", value: record[key] });
+    }
+  }
+  if ("$schema" in record && typeof record.$schema !== "string") {
+    errors.push({ location: "body.$schema", message: "expected string", value: record.$schema });
+  }
+  const title = record.title;
+  if (!("title" in record)) {
+    errors.push({
+      location: "body",
+      message: "expected required property title to be present",
+      value: record,
+    });
+  } else if (typeof title !== "string") {
+    errors.push({ location: "body.title", message: "expected string", value: title });
+  } else {
+    // Length in characters (code points), as JSON Schema counts it, not UTF-16 units.
+    const length = [...title].length;
+    if (length < LIMITS.titleMin) {
+      errors.push({
+        location: "body.title",
+        message: `expected length >= ${LIMITS.titleMin}`,
+        value: title,
+      });
+    } else if (length > LIMITS.titleMax) {
+      errors.push({
+        location: "body.title",
+        message: `expected length <= ${LIMITS.titleMax}`,
+        value: title,
+      });
+    }
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  return { title: title as string };
+}
+
+/** Reads `limit` and `cursor` from the query string (an empty value counts as absent). */
+export function parseListQuery(url: URL): { limit: number; cursor?: string } {
+  const errors: ErrorDetail[] = [];
+  const rawLimit = url.searchParams.get("limit") ?? "";
+  let limit: number = LIMITS.limitDefault;
+  if (rawLimit !== "") {
+    if (!/^[+-]?\d+$/.test(rawLimit)) {
+      errors.push({ location: "query.limit", message: "expected integer", value: rawLimit });
+    } else {
+      limit = Number(rawLimit);
+      if (limit < LIMITS.limitMin) {
+        errors.push({
+          location: "query.limit",
+          message: `expected number >= ${LIMITS.limitMin}`,
+          value: limit,
+        });
+      } else if (limit > LIMITS.limitMax) {
+        errors.push({
+          location: "query.limit",
+          message: `expected number <= ${LIMITS.limitMax}`,
+          value: limit,
+        });
+      }
+    }
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  const cursor = url.searchParams.get("cursor") ?? "";
+  return cursor === "" ? { limit } : { limit, cursor };
+}

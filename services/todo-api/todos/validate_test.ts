@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { HttpError } from "@svc/shared/problem";
+import { parseCreateTodo, parseListQuery } from "./validate.ts";
+
+const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+
+function fails(fn: () => unknown, status: number): HttpError {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof HttpError);
+    assert.equal(err.status, status);
+    return err;
+  }
+  throw new Error("did not throw");
+}
+
+Deno.test("title length counts characters: 1 and 200 pass, 0 and 201 fail", () => {
+  assert.equal(parseCreateTodo(enc({ title: "a" })).title, "a");
+  assert.equal(parseCreateTodo(enc({ title: "𝄞".repeat(200) })).title.length, 400);
+  assert.equal(parseCreateTodo(enc({ title: "b".repeat(199) })).title.length, 199);
+  fails(() => parseCreateTodo(enc({ title: "" })), 422);
+  fails(() => parseCreateTodo(enc({ title: "𝄞".repeat(201) })), 422);
+});
+
+Deno.test("$schema is accepted as a string and rejected otherwise", () => {
+  assert.equal(parseCreateTodo(enc({ title: "a", $schema: "x" })).title, "a");
+  const err = fails(() => parseCreateTodo(enc({ title: "a", $schema: 1 })), 422);
+  assert.equal(err.errors?.[0].location, "body.$schema");
+});
+
+Deno.test("null, numbers and strings as body are 422 expected object", () => {
+  for (const v of [null, 1, "s", true]) {
+    const err = fails(() => parseCreateTodo(enc(v)), 422);
+    assert.equal(err.errors?.[0].message, "expected object");
+  }
+});
+
+Deno.test("limit: absent and empty default to 20; 1..100 pass; 0, 101 fail", () => {
+  const q = (s: string) => parseListQuery(new URL(`http://x/v1/todos${s}`));
+  assert.equal(q("").limit, 20);
+  assert.equal(q("?limit=").limit, 20);
+  assert.equal(q("?limit=1").limit, 1);
+  assert.equal(q("?limit=100").limit, 100);
+  assert.equal(q("?cursor=abc").cursor, "abc");
+  assert.equal(q("?cursor=").cursor, undefined);
+  fails(() => q("?limit=0"), 422);
+  fails(() => q("?limit=101"), 422);
+  fails(() => q("?limit=1e2"), 422);
+});

@@ -1,0 +1,238 @@
+/**
+ * todo-api benchmark (run on demand, not a test):
+ *
+ *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
+ *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 3] [--pool 10]
+ *
+ * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
+ *    `main.ts serve` process) next to the same SQL issued directly with `postgres` from this
+ *    process (16 concurrent workers on a pool of the server's size), in the same run;
+ * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
+ * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
+ */
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { startService } from "@svc/shared/testing";
+import { createTestDatabase } from "../../todo_api/harness.ts";
+import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    seconds: { type: "string", default: "5" },
+    connections: { type: "string", default: "16" },
+    rounds: { type: "string", default: "3" },
+    pool: { type: "string", default: "10" },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const POOL = Number(values.pool);
+const ENTRY = new URL("../../../services/todo-api/main.ts", import.meta.url).pathname;
+
+if (!Deno.env.get("TEST_DATABASE_URL")) {
+  Deno.stderr.writeSync(new TextEncoder().encode("set TEST_DATABASE_URL to a Postgres server\n"));
+  Deno.exit(2);
+}
+
+const COLUMNS = `id::text as id, title, status,
+  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt",
+  to_char(completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "completedAt"`;
+const INSERT = `insert into todos (owner, title) values ($1, $2) returning ${COLUMNS}`;
+const FIRST_PAGE =
+  `select ${COLUMNS} from todos where owner = $2 order by todos.created_at, todos.id limit $1`;
+
+async function wrk(url: string, key: string, lua: string): Promise<number> {
+  const script = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(script, lua);
+  try {
+    const out = await new Deno.Command("wrk", {
+      args: [
+        `-t1`,
+        `-c${CONNECTIONS}`,
+        `-d${SECONDS}s`,
+        "-s",
+        script,
+        "-H",
+        `X-API-Key: ${key}`,
+        url,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
+    if (!rps) throw new Error(`wrk failed: ${text}${new TextDecoder().decode(out.stderr)}`);
+    if (/Non-2xx/.test(text)) throw new Error(`wrk saw errors: ${text}`);
+    return Number(rps[1]);
+  } finally {
+    await Deno.remove(script);
+  }
+}
+
+async function raw(sql: postgres.Sql, run: () => Promise<unknown>): Promise<number> {
+  const end = performance.now() + SECONDS * 1000;
+  let count = 0;
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (performance.now() < end) {
+      await run();
+      count++;
+    }
+  }));
+  void sql;
+  return count / SECONDS;
+}
+
+function stats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { p50: q(0.5), p90: q(0.9), p99: q(0.99) };
+}
+
+/** Sequential requests alternating between the URLs, so machine noise hits both alike. */
+async function latencies(urls: string[], key: string, n: number): Promise<number[][]> {
+  const out = urls.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) {
+    for (const [j, url] of urls.entries()) {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { "x-api-key": key } });
+      await res.arrayBuffer();
+      out[j].push(performance.now() - t0);
+    }
+  }
+  return out;
+}
+
+const test = await createTestDatabase("postgres");
+let svc;
+// the same connection settings as the service's pool (store/postgres_db.ts)
+const sql = postgres(test.url!, {
+  max: POOL,
+  onnotice: () => {},
+  connection: { plan_cache_mode: "force_generic_plan" },
+});
+try {
+  await createMigrator(test.db, loadMigrations()).up();
+  const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
+  svc = await startService({
+    entry: ENTRY,
+    args: [
+      "serve",
+      "--addr",
+      "127.0.0.1:0",
+      "--metrics-addr",
+      "127.0.0.1:0",
+      "--log-level",
+      "warn",
+    ],
+    env: { TODOAPI_DATABASE_URL: test.url!, TODOAPI_DB_POOL_SIZE: String(POOL) },
+  }).catch(async () =>
+    await startService({
+      entry: ENTRY,
+      args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+      env: { TODOAPI_DATABASE_URL: test.url!, TODOAPI_DB_POOL_SIZE: String(POOL) },
+    })
+  );
+  const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
+    `wrk.headers["Content-Type"] = "application/json"\n`;
+  // warm up both paths (JIT, prepared statements, pool)
+  await wrk(`${svc.url}/v1/todos`, key, post);
+  await raw(sql, () => sql.unsafe(INSERT, ["raw", "benchmark todo"], { prepare: true }));
+
+  // alternate API and raw several times and keep medians: this 2-core machine is shared
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const runs = {
+    apiCreate: [] as number[],
+    rawCreate: [] as number[],
+    apiList: [] as number[],
+    rawList: [] as number[],
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.apiCreate.push(await wrk(`${svc.url}/v1/todos`, key, post));
+    runs.rawCreate.push(
+      await raw(sql, () => sql.unsafe(INSERT, ["bench", "benchmark todo"], { prepare: true })),
+    );
+    runs.apiList.push(await wrk(`${svc.url}/v1/todos?limit=20`, key, ""));
+    runs.rawList.push(
+      await raw(sql, () => sql.unsafe(FIRST_PAGE, [21, "bench"], { prepare: true })),
+    );
+  }
+  const apiCreate = median(runs.apiCreate);
+  const rawCreate = median(runs.rawCreate);
+  const apiList = median(runs.apiList);
+  const rawList = median(runs.rawList);
+
+  // 100 000 rows for one owner, a tenth of them on one shared timestamp
+  await test.db.exec("truncate todos");
+  await test.db.query(
+    `insert into todos (owner, title, created_at)
+     select 'bench', 'row ' || g, timestamptz '2026-01-01' + (g / 10) * interval '1 microsecond'
+     from generate_series(1, 100000) g`,
+  );
+  await test.db.exec("analyze todos");
+  let cursor = "";
+  for (let seen = 0; seen < 90_000; seen += 100) {
+    const res = await fetch(
+      `${svc.url}/v1/todos?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      {
+        headers: { "x-api-key": key },
+      },
+    );
+    cursor = (await res.json()).nextCursor;
+  }
+  const firstUrl = `${svc.url}/v1/todos?limit=20`;
+  const deepUrl = `${firstUrl}&cursor=${encodeURIComponent(cursor)}`;
+  await latencies([firstUrl, deepUrl], key, 200);
+  const [firstMs, deepMs] = await latencies([firstUrl, deepUrl], key, 2000);
+  const first = stats(firstMs);
+  const deep = stats(deepMs);
+  const apiDeep = await wrk(deepUrl, key, "");
+  // for contrast: the same deep page by OFFSET, straight SQL (what keyset pagination avoids)
+  const offsetMs: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t0 = performance.now();
+    await sql.unsafe(`${FIRST_PAGE} offset 90000`, [20, "bench"], { prepare: true });
+    offsetMs.push(performance.now() - t0);
+  }
+  const offset = stats(offsetMs);
+
+  const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
+  const f = (n: number) => n.toFixed(0);
+  const ms = (n: number) => n.toFixed(2);
+  const report = `Run ${
+    new Date().toISOString()
+  }, median of ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, pool ${POOL}, Postgres ${
+    (await sql`show server_version`)[0].server_version
+  }, Deno ${Deno.version.deno}.
+
+| measure | API (wrk → main.ts serve) | raw SQL (postgres.js, same statement) | API / raw |
+| --- | --- | --- | --- |
+| create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(rawCreate)} | ${
+    pct(apiCreate, rawCreate)
+  } |
+| list first page, limit 20, req/s | ${f(apiList)} | ${f(rawList)} | ${pct(apiList, rawList)} |
+
+| list latency, 100 000-row table, limit 20, 2 000 sequential requests each, interleaved | p50 ms | p90 ms | p99 ms |
+| --- | --- | --- | --- |
+| first page | ${ms(first.p50)} | ${ms(first.p90)} | ${ms(first.p99)} |
+| page after row 90 000 (keyset cursor) | ${ms(deep.p50)} | ${ms(deep.p90)} | ${ms(deep.p99)} |
+| deep / first (p50) | ${(deep.p50 / first.p50).toFixed(2)} | | |
+| for contrast: same page by \`OFFSET 90000\`, raw SQL, 50 runs | ${ms(offset.p50)} | ${
+    ms(offset.p90)
+  } | ${ms(offset.p99)} |
+
+Deep-page throughput under load: ${f(apiDeep)} req/s vs first page ${f(apiList)} req/s (${
+    pct(apiDeep, apiList)
+  }).
+Per-round API/raw ratios: create ${
+    runs.apiCreate.map((a, i) => pct(a, runs.rawCreate[i])).join(", ")
+  }; list ${
+    runs.apiList.map((a, i) => pct(a, runs.rawList[i])).join(", ")
+  }. Load average at the end: ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}.`;
+  Deno.stdout.writeSync(new TextEncoder().encode(report + "\n"));
+} finally {
+  await svc?.stop();
+  await sql.end({ timeout: 5 });
+  await test.drop();
+}

@@ -1,0 +1,134 @@
+/**
+ * Runs a suite of in-process API cases against each backend: PGlite always, a Postgres server
+ * when TEST_DATABASE_URL is set (ignored otherwise). Each backend gets its own database for the
+ * whole file (PGlite: one in-memory instance; Postgres: a uniquely named database dropped at the
+ * end), so parallel test files never collide; tables are emptied before every case.
+ */
+import postgres from "postgres";
+import {
+  createApiKeyStore,
+  createApp,
+  createMigrator,
+  type Db,
+  loadMigrations,
+  openPgliteDb,
+  openPostgresDb,
+} from "@svc/todo-api";
+import type { AppDeps } from "../../services/todo-api/app.ts";
+import { localInfo } from "@svc/shared/http";
+import { createLogger } from "@svc/shared/log";
+
+/** The Postgres server for tests, or undefined (those tests are ignored). */
+export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
+
+/** A database of one backend, private to the caller. */
+export interface TestDatabase {
+  backend: "pglite" | "postgres";
+  db: Db;
+  /** For Postgres: the URL of the private database (e.g. to give a child process). */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+/** Creates an empty private database (not migrated). */
+export async function createTestDatabase(backend: "pglite" | "postgres"): Promise<TestDatabase> {
+  if (backend === "pglite") {
+    const db = await openPgliteDb({ dataDir: "memory://" });
+    return { backend, db, drop: () => db.close() };
+  }
+  const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const name = `todo_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const db = openPostgresDb(url.href);
+  return {
+    backend,
+    db,
+    url: url.href,
+    async drop() {
+      await db.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
+
+/** What each case receives. */
+export interface SuiteEnv {
+  backend: "pglite" | "postgres";
+  db: Db;
+  /** Creates a key and returns it. */
+  key(subject: string, roles: string[]): Promise<string>;
+  /** Builds an app on this database with extra deps. */
+  app(extra?: Partial<AppDeps>): (req: Request) => Promise<Response>;
+}
+
+/** Connection info for in-process calls. */
+export const INFO: Deno.ServeHandlerInfo = localInfo();
+
+/** Registers one Deno.test per backend running every case as a step. */
+export function backendSuite(
+  name: string,
+  cases: Record<string, (env: SuiteEnv) => Promise<void>>,
+): void {
+  for (const backend of ["pglite", "postgres"] as const) {
+    Deno.test({
+      name: `${name} [${backend}]`,
+      ignore: backend === "postgres" && !TEST_DATABASE_URL,
+      // PGlite keeps WASM timers and handles alive across steps.
+      sanitizeOps: false,
+      sanitizeResources: false,
+      async fn(t) {
+        const test = await createTestDatabase(backend);
+        try {
+          const migrator = createMigrator(test.db, loadMigrations());
+          await migrator.up();
+          const keys = createApiKeyStore(test.db);
+          const env: SuiteEnv = {
+            backend,
+            db: test.db,
+            async key(subject, roles) {
+              return (await keys.create({ subject, roles })).key;
+            },
+            app(extra = {}) {
+              const handler = createApp({
+                db: test.db,
+                migrator,
+                logger: createLogger({ write: () => {} }),
+                keyCacheTtlMs: 0,
+                ...extra,
+              });
+              return async (req) => await handler(req, INFO);
+            },
+          };
+          for (const [caseName, fn] of Object.entries(cases)) {
+            await test.db.exec("truncate todos, api_keys");
+            await t.step(caseName, () => fn(env));
+          }
+        } finally {
+          await test.drop();
+        }
+      },
+    });
+  }
+}
+
+/** A request to the in-process app. */
+export function call(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; raw?: string | Uint8Array; headers?: HeadersInit } = {},
+): Request {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("x-api-key", options.key);
+  let body: BodyInit | undefined;
+  if (options.raw !== undefined) {
+    body = options.raw as BodyInit;
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers.set("content-type", "application/json");
+  }
+  return new Request(`http://127.0.0.1:8080${path}`, { method, headers, body });
+}

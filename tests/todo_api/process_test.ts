@@ -1,0 +1,254 @@
+/**
+ * End-to-end: the real `main.ts` processes (migrate, keys, serve) driven with fetch, on PGlite
+ * and on a Postgres server.
+ */
+import assert from "node:assert/strict";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import postgres from "postgres";
+import { parse as parseYaml } from "yaml";
+import { startService } from "@svc/shared/testing";
+import { checkSchema } from "./schema_check.ts";
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "./harness.ts";
+
+const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
+const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
+
+async function run(args: string[], env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+interface Target {
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+async function target(backend: "pglite" | "postgres"): Promise<Target> {
+  if (backend === "pglite") {
+    const dir = await Deno.makeTempDir({ prefix: "todo_api_e2e_" });
+    return {
+      env: { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" },
+      cleanup: () => Deno.remove(dir, { recursive: true }),
+    };
+  }
+  const test: TestDatabase = await createTestDatabase("postgres");
+  await test.db.close();
+  return { env: { TODOAPI_DATABASE_URL: test.url! }, cleanup: () => test.drop() };
+}
+
+for (const backend of ["pglite", "postgres"] as const) {
+  const ignore = backend === "postgres" && !TEST_DATABASE_URL;
+
+  Deno.test({
+    name: `serve never migrates and is not ready while migrations are pending [${backend}]`,
+    ignore,
+    sanitizeResources: false,
+    async fn() {
+      const t = await target(backend);
+      try {
+        const svc = await startService({
+          entry: ENTRY,
+          args: ["serve", ...LISTEN],
+          env: t.env,
+          timeoutMs: 60_000,
+        });
+        try {
+          const health = await fetch(`${svc.url}/healthz`);
+          assert.equal(health.status, 200);
+          await health.body?.cancel();
+          const ready = await fetch(`${svc.url}/readyz`);
+          assert.equal(ready.status, 503);
+          const body = await ready.json();
+          assert.equal(body.checks.migrations.status, "fail");
+          assert.match(body.checks.migrations.error, /3 pending/);
+          assert.equal(body.checks.datastore.status, "ok");
+          const early = await fetch(`${svc.url}/v1/todos`, { headers: { "x-api-key": "todo_x" } });
+          assert.equal(early.status, 503);
+          await early.body?.cancel();
+          if (backend === "postgres") {
+            // with a server, an operator migrates while the service runs and it becomes ready
+            assert.equal((await run(["migrate", "up"], t.env)).code, 0);
+            const after = await fetch(`${svc.url}/readyz`);
+            assert.equal(after.status, 200);
+            await after.body?.cancel();
+          }
+        } finally {
+          assert.equal(await svc.stop(), 0);
+        }
+        if (backend === "pglite") {
+          const status = await run(["migrate", "status", "--exit-code"], t.env);
+          assert.equal(status.code, 3, status.stderr);
+          assert.match(status.stdout, /Pending: 3/);
+        }
+      } finally {
+        await t.cleanup();
+      }
+    },
+  });
+
+  Deno.test({
+    name: `keys, todos, metrics, OpenAPI and graceful drain through real processes [${backend}]`,
+    ignore,
+    sanitizeResources: false,
+    async fn() {
+      const t = await target(backend);
+      try {
+        assert.equal((await run(["migrate", "up"], t.env)).code, 0);
+        const created = await run(
+          ["keys", "create", "--subject", "alice", "--role", "user"],
+          t.env,
+        );
+        assert.equal(created.code, 0, created.stderr);
+        const key = created.stdout.trim();
+        assert.match(created.stderr, /shown only now/);
+        const svc = await startService({
+          entry: ENTRY,
+          args: ["serve", ...LISTEN],
+          env: t.env,
+          listeners: ["api", "metrics"],
+          timeoutMs: 60_000,
+        });
+        let stopped = false;
+        let inflight: Promise<Response> | undefined;
+        let exit: Promise<number> | undefined;
+        try {
+          const api = (path: string, init: RequestInit = {}) =>
+            fetch(`${svc.url}${path}`, {
+              ...init,
+              headers: { "x-api-key": key, "content-type": "application/json", ...init.headers },
+            });
+          const yamlRes = await fetch(`${svc.url}/openapi.yaml`);
+          assert.equal(yamlRes.status, 200);
+          const doc = parseYaml(await yamlRes.text());
+          await SwaggerParser.validate(structuredClone(doc));
+          assert.equal(doc.openapi, "3.0.3");
+          const jsonDoc = await (await fetch(`${svc.url}/openapi.json`).catch((e) => {
+            throw new Error(svc.output(), { cause: e });
+          })).json();
+          assert.deepEqual(jsonDoc, doc);
+          const docs = await fetch(`${svc.url}/docs`);
+          assert.equal(docs.status, 200);
+          await docs.body?.cancel();
+
+          // documented vs actual: every response below must be documented with a matching body
+          const seen: [string, string, Response][] = [];
+          const record = async (method: string, template: string, res: Promise<Response>) => {
+            const r = await res;
+            seen.push([method, template, r]);
+            return r;
+          };
+          const todo = await (await record(
+            "post",
+            "/v1/todos",
+            api("/v1/todos", { method: "POST", body: JSON.stringify({ title: "e2e" }) }),
+          )).clone().json();
+          await record("get", "/v1/todos", api("/v1/todos?limit=1"));
+          await record("post", "/v1/todos", api("/v1/todos", { method: "POST", body: "{" }));
+          await record("post", "/v1/todos", api("/v1/todos", { method: "POST", body: "{}" }));
+          await record("get", "/v1/todos", api("/v1/todos?limit=0"));
+          await record("get", "/v1/todos", api("/v1/todos?cursor=nope"));
+          await record("get", "/v1/todos", fetch(`${svc.url}/v1/todos`));
+          await record("get", "/v1/todos/{id}", api(`/v1/todos/${todo.id}`));
+          await record("get", "/v1/todos/{id}", api(`/v1/todos/${crypto.randomUUID()}`));
+          await record(
+            "post",
+            "/v1/todos/{id}/complete",
+            api(`/v1/todos/${todo.id}/complete`, { method: "POST" }),
+          );
+          await record("get", "/healthz", fetch(`${svc.url}/healthz`));
+          await record("get", "/readyz", fetch(`${svc.url}/readyz`));
+          for (const [method, template, res] of seen) {
+            const op = doc.paths[template][method];
+            const documented = op.responses[String(res.status)];
+            assert.ok(documented, `${method} ${template} ${res.status} is not documented`);
+            const type = res.headers.get("content-type")!;
+            const media = documented.content[type];
+            assert.ok(media, `${method} ${template} ${res.status} ${type} is not documented`);
+            const problems = checkSchema(await res.json(), media.schema, doc.components.schemas);
+            assert.deepEqual(problems, [], `${method} ${template} ${res.status}`);
+          }
+
+          const metrics = await (await fetch(`${svc.urls.metrics}/metrics`)).text();
+          assert.match(metrics, /http_requests_total\{[^}]*route="\/v1\/todos"/);
+
+          if (backend === "postgres") {
+            // graceful drain: a create blocked inside the database when SIGTERM arrives still
+            // completes (the table is locked from another session, then released)
+            const locker = postgres(t.env.TODOAPI_DATABASE_URL, { max: 1, onnotice: () => {} });
+            try {
+              await locker.begin(async (tx) => {
+                await tx.unsafe("lock table todos in access exclusive mode");
+                inflight = api("/v1/todos", {
+                  method: "POST",
+                  body: JSON.stringify({ title: "drained" }),
+                });
+                await new Promise((r) => setTimeout(r, 300));
+                exit = svc.stop("SIGTERM");
+                stopped = true;
+                await new Promise((r) => setTimeout(r, 300));
+              });
+            } finally {
+              await locker.end({ timeout: 5 });
+            }
+            const res = await inflight!;
+            assert.equal(res.status, 201, svc.output());
+            assert.equal((await res.json()).title, "drained");
+          } else {
+            exit = svc.stop("SIGTERM");
+            stopped = true;
+          }
+          assert.equal(await exit, 0);
+          assert.match(svc.output(), /datastore closed/);
+        } finally {
+          if (!stopped) await svc.stop();
+        }
+        // after a clean shutdown the datastore opens again (PGlite: lock released, checkpointed)
+        const list = await run(["keys", "list"], t.env);
+        assert.equal(list.code, 0, list.stderr);
+        assert.match(list.stdout, /alice\tuser/);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  });
+}
+
+Deno.test({
+  name: "a second process on the same PGlite directory fails clearly instead of corrupting it",
+  sanitizeResources: false,
+  async fn() {
+    const t = await target("pglite");
+    try {
+      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
+      const svc = await startService({
+        entry: ENTRY,
+        args: ["serve", ...LISTEN],
+        env: t.env,
+        timeoutMs: 60_000,
+      });
+      try {
+        for (const args of [["migrate", "status"], ["keys", "list"], ["serve", ...LISTEN]]) {
+          const second = await run(args, t.env);
+          assert.equal(second.code, 1, args.join(" "));
+          assert.match(second.stderr, /in use by another process \(pid \d+\)/);
+        }
+        const ready = await fetch(`${svc.url}/readyz`);
+        assert.equal(ready.status, 200);
+        await ready.body?.cancel();
+      } finally {
+        assert.equal(await svc.stop(), 0);
+      }
+      const after = await run(["migrate", "status"], t.env);
+      assert.equal(after.code, 0, after.stderr);
+      assert.match(after.stdout, /Applied: 3/);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
