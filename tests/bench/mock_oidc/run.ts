@@ -49,12 +49,20 @@ const { values: opts } = parseArgs({
   },
 });
 
-function ours(signer: string, label: string): Target {
+function ours(signer: string, label: string, extraArgs: string[] = []): Target {
   return {
     name: `mock-oidc (${label})`,
     command: (port) => ({
       cmd: Deno.execPath(),
-      args: ["run", ...OURS_PERMISSIONS, MAIN, "--addr", `127.0.0.1:${port}`, "--metrics-addr="],
+      args: [
+        "run",
+        ...OURS_PERMISSIONS,
+        MAIN,
+        "--addr",
+        `127.0.0.1:${port}`,
+        "--metrics-addr=",
+        ...extraArgs,
+      ],
       env: { MOCK_OIDC_SIGNER: signer },
     }),
     jwksPath: "/default/jwks",
@@ -170,6 +178,11 @@ async function main(): Promise<void> {
     ours("openssl-thread", "default: OpenSSL on a worker thread"),
     ours("openssl", "MOCK_OIDC_SIGNER=openssl"),
     ours("webcrypto", "MOCK_OIDC_SIGNER=webcrypto, i.e. no FFI"),
+    // A dedicated control listener turns request capture off (spec): shows what capture costs.
+    ours("openssl-thread", "--control-addr set, so no request capture", [
+      "--control-addr",
+      "127.0.0.1:0",
+    ]),
     peer(await ensurePeer()),
   ];
 
@@ -201,7 +214,7 @@ async function main(): Promise<void> {
   }
 
   const load = Deno.loadavg().map((v) => v.toFixed(1)).join(" ");
-  const peerName = targets[3].name;
+  const peerName = targets[targets.length - 1].name;
   const peerRps = median(rps.get(peerName)!);
   const lines = [
     `Run ${
