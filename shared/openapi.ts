@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { stringify } from "yaml";
 
 const ASSETS: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
@@ -80,10 +79,11 @@ export function openapiHandler(
           new Response(json, { headers: { "content-type": "application/json" } }),
         );
       case "/openapi.yaml":
-        yaml ??= stringify(doc, { aliasDuplicateObjects: false });
-        return Promise.resolve(
-          new Response(yaml, { headers: { "content-type": "application/yaml" } }),
-        );
+        // yaml is loaded on first use: importing it costs tens of ms at every service start.
+        return (async () => {
+          yaml ??= (await import("yaml")).stringify(doc, { aliasDuplicateObjects: false });
+          return new Response(yaml, { headers: { "content-type": "application/yaml" } });
+        })();
       case "/docs":
       case "/docs/":
         return Promise.resolve(

@@ -1,0 +1,151 @@
+/**
+ * The upstream JSON configuration (`JSON_CONFIG`, `JSON_CONFIG_PATH`, `./config.json`), parsed
+ * once at start into {@linkcode OidcConfig}. Unknown keys are ignored; bad values throw a
+ * {@linkcode ConfigError} naming the key.
+ *
+ * @module
+ */
+
+import { type Algorithm, ALGORITHMS, isAlgorithm } from "../keys/algorithms.ts";
+import { algorithmOfJwk, type PrivateJwk } from "../keys/key_material.ts";
+import type { TokenCallback } from "../tokens/callback.ts";
+import { ConfigError, isRecord } from "./config_error.ts";
+import { parseTokenCallback } from "./token_callbacks.ts";
+
+/** Resolved JSON configuration. */
+export interface OidcConfig {
+  interactiveLogin: boolean;
+  rotateRefreshToken: boolean;
+  staticAssetsPath?: string;
+  loginPagePath?: string;
+  /** `tokenProvider.systemTime` in epoch ms: the clock starts frozen there. */
+  systemTime?: number;
+  /** Algorithm of generated keys. */
+  algorithm: Algorithm;
+  /** Keys preloaded for the first issuers touched. */
+  initialKeys: { jwk: PrivateJwk; alg: Algorithm }[];
+  /** No `tokenProvider` at all: use the bundled deterministic RSA keys (as upstream). */
+  bundledKeys: boolean;
+  tokenCallbacks: TokenCallback[];
+  /** `httpServer.ssl` present: serve TLS with an in-process self-signed certificate. */
+  selfSignedTls: boolean;
+}
+
+/** Configuration with nothing supplied. */
+export const DEFAULT_CONFIG: OidcConfig = {
+  interactiveLogin: false,
+  rotateRefreshToken: false,
+  algorithm: "RS256",
+  initialKeys: [],
+  bundledKeys: true,
+  tokenCallbacks: [],
+  selfSignedTls: false,
+};
+
+/** Parse configuration JSON text; `source` names it in errors (e.g. `JSON_CONFIG`). */
+export function parseJsonConfig(text: string, source: string): OidcConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(source, `not valid JSON (${(err as Error).message})`);
+  }
+  if (!isRecord(raw)) throw new ConfigError(source, "must be a JSON object");
+  const config: OidcConfig = { ...DEFAULT_CONFIG, initialKeys: [], tokenCallbacks: [] };
+  config.interactiveLogin = bool(raw.interactiveLogin, "interactiveLogin", false);
+  config.rotateRefreshToken = bool(raw.rotateRefreshToken, "rotateRefreshToken", false);
+  config.staticAssetsPath = optionalString(raw.staticAssetsPath, "staticAssetsPath");
+  config.loginPagePath = optionalString(raw.loginPagePath, "loginPagePath");
+  if (raw.tokenProvider !== undefined) {
+    config.bundledKeys = false;
+    if (isRecord(raw.tokenProvider)) parseTokenProvider(raw.tokenProvider, config);
+  }
+  if (raw.tokenCallbacks !== undefined) {
+    if (!Array.isArray(raw.tokenCallbacks)) {
+      throw new ConfigError("tokenCallbacks", "must be a list");
+    }
+    config.tokenCallbacks = raw.tokenCallbacks.map((c, i) =>
+      parseTokenCallback(c, `tokenCallbacks[${i}]`)
+    );
+  }
+  config.selfSignedTls = parseHttpServer(raw.httpServer);
+  return config;
+}
+
+function parseTokenProvider(provider: Record<string, unknown>, config: OidcConfig): void {
+  if (provider.systemTime !== undefined) {
+    const ms = typeof provider.systemTime === "string" ? Date.parse(provider.systemTime) : NaN;
+    if (Number.isNaN(ms)) {
+      throw new ConfigError("tokenProvider.systemTime", "must be an RFC 3339 instant");
+    }
+    config.systemTime = ms;
+  }
+  const keyProvider = provider.keyProvider;
+  if (keyProvider === undefined || keyProvider === null) return;
+  if (!isRecord(keyProvider)) {
+    throw new ConfigError("tokenProvider.keyProvider", "must be an object");
+  }
+  if (keyProvider.algorithm !== undefined) {
+    if (!isAlgorithm(keyProvider.algorithm)) {
+      throw new ConfigError(
+        "tokenProvider.keyProvider.algorithm",
+        `unsupported algorithm (expected one of ${ALGORITHMS.join(", ")})`,
+      );
+    }
+    config.algorithm = keyProvider.algorithm;
+  }
+  const initial = keyProvider.initialKeys;
+  if (initial === undefined || initial === null) return;
+  const list = Array.isArray(initial) ? initial : [initial];
+  config.initialKeys = list.map((item, i) =>
+    parseInitialKey(item, `tokenProvider.keyProvider.initialKeys[${i}]`, config.algorithm)
+  );
+}
+
+function parseInitialKey(
+  item: unknown,
+  key: string,
+  fallback: Algorithm,
+): { jwk: PrivateJwk; alg: Algorithm } {
+  let jwk = item;
+  if (typeof item === "string") {
+    try {
+      jwk = JSON.parse(item);
+    } catch {
+      throw new ConfigError(key, "is a string but not a serialized JWK");
+    }
+  }
+  if (!isRecord(jwk) || typeof jwk.kty !== "string") {
+    throw new ConfigError(key, "must be a JWK (object or JSON string)");
+  }
+  if (typeof jwk.d !== "string") throw new ConfigError(key, "must be a private key (no `d`)");
+  const alg = algorithmOfJwk(jwk as PrivateJwk, fallback);
+  if (!alg) throw new ConfigError(key, `unsupported key type or alg for ${fallback}`);
+  return { jwk: jwk as PrivateJwk, alg };
+}
+
+function parseHttpServer(value: unknown): boolean {
+  if (value === undefined || value === null || typeof value === "string") return false;
+  if (!isRecord(value)) throw new ConfigError("httpServer", "must be a string or an object");
+  if (value.ssl === undefined || value.ssl === null) return false;
+  if (!isRecord(value.ssl)) throw new ConfigError("httpServer.ssl", "must be an object");
+  if (value.ssl.keystoreFile !== undefined) {
+    throw new ConfigError(
+      "httpServer.ssl.keystoreFile",
+      "keystores are not supported; use --tls-cert-file and --tls-key-file (PEM)",
+    );
+  }
+  return true;
+}
+
+function bool(value: unknown, key: string, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "boolean") throw new ConfigError(key, "must be true or false");
+  return value;
+}
+
+function optionalString(value: unknown, key: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new ConfigError(key, "must be a string");
+  return value;
+}

@@ -1,0 +1,57 @@
+/** In-memory stand-ins for the clock and token factory used by the control-plane unit tests. */
+import type { ControlClock, ControlDeps, MintedToken, MintTokenRequest } from "./control_deps.ts";
+import { RequestLog } from "./request_log.ts";
+import { ScenarioQueue } from "./scenario_queue.ts";
+
+export function fakeClock(startMs = Date.parse("2030-01-01T00:00:00Z")): ControlClock {
+  let frozenAt: number | undefined;
+  let wall = startMs;
+  return {
+    now: () => frozenAt ?? wall,
+    state: () => ({ frozen: frozenAt !== undefined, now: new Date(frozenAt ?? wall) }),
+    freeze: (at) => {
+      frozenAt = at;
+    },
+    unfreeze: () => {
+      frozenAt = undefined;
+      wall = startMs;
+    },
+    advance: (ms) => {
+      frozenAt = (frozenAt ?? wall) + ms;
+    },
+  };
+}
+
+export function fakeDeps(overrides: Partial<ControlDeps> = {}) {
+  const issued: MintTokenRequest[] = [];
+  const deps: ControlDeps = {
+    clock: fakeClock(),
+    scenarios: new ScenarioQueue(),
+    requests: new RequestLog(),
+    issuerUrlOf: (req, id) => `${new URL(req.url).origin}/${id}`,
+    tokens: {
+      issue(req): Promise<MintedToken> {
+        issued.push(req);
+        const claims = { iss: req.issuerUrl, sub: req.subject, ...req.claims };
+        return Promise.resolve({
+          token: "header.payload.signature",
+          kid: req.issuerId,
+          algorithm: "RS256",
+          issuer: req.issuerUrl,
+          claims,
+          expiresAt: new Date(Date.parse("2030-01-01T01:00:00Z")),
+        });
+      },
+    },
+    ...overrides,
+  };
+  return { deps, issued };
+}
+
+export function jsonRequest(method: string, path: string, body?: unknown, headers?: HeadersInit) {
+  return new Request(`http://mock.test${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Request capture middleware for the API listener: records each protocol request in the
+ * request log with its exact raw body bytes, then hands an equivalent request to the protocol
+ * handler. Not installed at all in dedicated-control-listener mode.
+ * @module
+ */
+import { readBody } from "@svc/shared/http";
+import type { CapturedRequest, RequestLog } from "./request_log.ts";
+import type { Handler } from "@svc/shared/http";
+
+/** Largest protocol request body captured (and forwarded). */
+export const CAPTURE_BODY_LIMIT = 1024 * 1024;
+
+const EXCLUDED_EXACT = new Set(["/", "/healthz", "/readyz", "/isalive", "/metrics", "/docs"]);
+
+/**
+ * Routes never captured: the control plane, operational routes, docs and favicon, plus the
+ * static files, which belong to no issuer.
+ */
+export function isExcludedFromCapture(path: string): boolean {
+  return EXCLUDED_EXACT.has(path) || path === "/favicon.ico" || path.startsWith("/_mock") ||
+    path.startsWith("/openapi") || path.startsWith("/docs/") || path.startsWith("/static/");
+}
+
+export interface CaptureOptions {
+  log: RequestLog;
+  /** Wall clock for `receivedAt`, in ms. @default Date.now */
+  now?: () => number;
+  /** @default crypto.randomUUID */
+  randomId?: () => string;
+}
+
+function multiMap(entries: Iterable<[string, string]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of entries) (out[name] ??= []).push(value);
+  return out;
+}
+
+function headerMap(headers: Headers): Record<string, string[]> {
+  const out = multiMap([...headers].filter(([name]) => name !== "set-cookie"));
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) out["set-cookie"] = cookies;
+  return out;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
+
+/** The issuer id a protocol path addresses (RFC 8414 discovery puts it last). */
+export function issuerOfPath(path: string): string {
+  const segment = path.startsWith(RFC8414_PREFIX)
+    ? path.slice(RFC8414_PREFIX.length)
+    : path.split("/")[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Builds the CapturedRequest for `req` whose body bytes were already read. */
+export function captureOf(
+  req: Request,
+  bytes: Uint8Array,
+  options: { id: string; receivedAt: Date },
+): CapturedRequest {
+  const url = new URL(req.url);
+  const entry: CapturedRequest = {
+    id: options.id,
+    receivedAt: options.receivedAt.toISOString(),
+    issuer: issuerOfPath(url.pathname),
+    method: req.method,
+    path: url.pathname,
+    url: req.url,
+    query: multiMap(url.searchParams),
+    headers: headerMap(req.headers),
+  };
+  if (bytes.length > 0) {
+    entry.bodyBase64 = toBase64(bytes);
+    entry.body = new TextDecoder().decode(bytes);
+  }
+  return entry;
+}
+
+/** Wraps the protocol handler so every non-excluded request is appended to `options.log`. */
+export function withCapture(handler: Handler, options: CaptureOptions): Handler {
+  const now = options.now ?? Date.now;
+  const randomId = options.randomId ?? (() => crypto.randomUUID());
+  return async function capture(req, info) {
+    const path = new URL(req.url).pathname;
+    if (isExcludedFromCapture(path)) return handler(req, info);
+    const bytes = await readBody(req, { limit: CAPTURE_BODY_LIMIT });
+    options.log.append(captureOf(req, bytes, { id: randomId(), receivedAt: new Date(now()) }));
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const forwarded = new Request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: hasBody ? bytes as Uint8Array<ArrayBuffer> : undefined,
+    });
+    return handler(forwarded, info);
+  };
+}

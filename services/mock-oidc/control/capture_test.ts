@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { isExcludedFromCapture, issuerOfPath, withCapture } from "./capture.ts";
+import { RequestLog } from "./request_log.ts";
+
+const INFO = {
+  remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 },
+  completed: Promise.resolve(),
+} as unknown as Deno.ServeHandlerInfo;
+
+Deno.test("withCapture keeps the exact raw body bytes and forwards the same body", async () => {
+  const log = new RequestLog();
+  let forwarded = "";
+  const handler = withCapture(async (req) => {
+    forwarded = await req.text();
+    return new Response("ok");
+  }, { log, randomId: () => "id-1", now: () => 0 });
+  const raw = "b=2&a=1&a=%2B+x&c=%zz";
+  const res = await handler(
+    new Request("http://mock.test/default/token?x=1&x=2", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-dup": "v" },
+      body: raw,
+    }),
+    INFO,
+  );
+  await res.body?.cancel();
+  assert.equal(forwarded, raw);
+  const [entry] = log.list();
+  assert.equal(entry.id, "id-1");
+  assert.equal(entry.issuer, "default");
+  assert.equal(entry.path, "/default/token");
+  assert.equal(entry.receivedAt, "1970-01-01T00:00:00.000Z");
+  assert.deepEqual(entry.query, { x: ["1", "2"] });
+  assert.deepEqual(entry.headers?.["x-dup"], ["v"]);
+  assert.equal(atob(entry.bodyBase64!), raw);
+  assert.equal(entry.body, raw);
+});
+
+Deno.test("withCapture records bodiless GETs without body fields", async () => {
+  const log = new RequestLog();
+  const handler = withCapture(() => new Response("ok"), { log });
+  await handler(new Request("http://mock.test/a/jwks"), INFO);
+  const [entry] = log.list();
+  assert.equal(entry.bodyBase64, undefined);
+  assert.equal(entry.method, "GET");
+});
+
+Deno.test("excluded routes are never captured", () => {
+  for (
+    const path of [
+      "/_mock/clock",
+      "/healthz",
+      "/readyz",
+      "/isalive",
+      "/metrics",
+      "/openapi.json",
+      "/openapi.yaml",
+      "/docs",
+      "/docs/swagger-ui.css",
+      "/favicon.ico",
+    ]
+  ) assert.ok(isExcludedFromCapture(path), path);
+  assert.equal(isExcludedFromCapture("/default/token"), false);
+  assert.equal(isExcludedFromCapture("/a/.well-known/openid-configuration"), false);
+});
+
+Deno.test("issuerOfPath reads the issuer from issuer paths and RFC 8414 discovery", () => {
+  assert.equal(issuerOfPath("/default/token"), "default");
+  assert.equal(issuerOfPath("/.well-known/oauth-authorization-server/tenant"), "tenant");
+  assert.equal(issuerOfPath("/a%20b/jwks"), "a b");
+});

@@ -1,0 +1,43 @@
+/**
+ * What the control plane needs from the rest of the service, written as the protocol side's
+ * interfaces (clock, token factory, issuer URL) so either side can be tested alone.
+ * @module
+ */
+import type { RequestLog } from "./request_log.ts";
+import type { ScenarioQueue } from "./scenario_queue.ts";
+import type { Clock } from "../clock.ts";
+import type { IssuedToken, TokenFactory, TokenRequest } from "../tokens/token_factory.ts";
+
+/** The global mock clock (`clock.ts`). */
+export type ControlClock = Clock;
+/** The subset of `TokenRequest` the mint route fills in. */
+export type MintTokenRequest = TokenRequest;
+export type MintedToken = IssuedToken;
+/** The token factory shared with the token endpoint, so minted tokens match granted ones. */
+export type TokenIssuer = TokenFactory;
+
+export interface ControlDeps {
+  clock: ControlClock;
+  tokens: TokenIssuer;
+  scenarios: ScenarioQueue;
+  requests: RequestLog;
+  /** The per-request issuer URL from Host / X-Forwarded-* (`protocol/router.ts`). */
+  issuerUrlOf: (req: Request, issuerId: string) => string;
+  /**
+   * Base URL of the API listener when `/_mock` has its own listener: minted tokens then name the
+   * API issuer URL (unless X-Forwarded-* says otherwise), so userinfo and introspect accept them.
+   */
+  apiOrigin?: () => string | undefined;
+  /** Required in `X-Mock-Control-Token` when set. */
+  controlToken?: string;
+  /** Called after each mint, e.g. to count tokens issued per grant. */
+  onMint?: (kind: string) => void;
+}
+
+/** A JSON response carrying the control plane's testing-only marker. */
+export function controlJson(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "x-mock-oidc": "testing-only" },
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * The optional control-token gate: with `--control-token` set, every `/_mock` request must carry
+ * it in `X-Mock-Control-Token`. The comparison hashes both sides first so that it takes the same
+ * time whatever the length or content of the guess.
+ * @module
+ */
+import { HttpError } from "@svc/shared/problem";
+
+export const CONTROL_TOKEN_HEADER = "x-mock-control-token";
+
+async function digest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+/** Compares two secrets in time independent of where they differ. */
+export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([digest(a), digest(b)]);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
+  return diff === 0;
+}
+
+/** Throws a 401 problem unless `req` carries `token` (no gate when `token` is empty). */
+export async function checkControlToken(req: Request, token: string | undefined): Promise<void> {
+  if (!token) return;
+  const presented = req.headers.get(CONTROL_TOKEN_HEADER);
+  if (presented !== null && await constantTimeEqual(presented, token)) return;
+  throw new HttpError(
+    401,
+    presented === null ? "control_token_missing" : "control_token_invalid",
+    presented === null
+      ? "the X-Mock-Control-Token header is required"
+      : "the X-Mock-Control-Token header does not match",
+  );
+}

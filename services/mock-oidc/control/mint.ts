@@ -1,0 +1,74 @@
+/**
+ * POST /_mock/mint: issues a token through the same factory as the token endpoint, so it
+ * verifies against `/{issuer}/jwks` and is accepted at userinfo and introspect.
+ * @module
+ */
+import { type ControlDeps, controlJson } from "./control_deps.ts";
+import { issuerProblem, readJsonBody, validateObject } from "./validation.ts";
+
+/** The spec's Mint request. */
+export interface MintRequest {
+  issuer: string;
+  issuerUrl?: string;
+  subject?: string;
+  audience?: string[] | null;
+  scope?: string[] | null;
+  clientId?: string;
+  kind?: "access_token" | "id_token";
+  typ?: string;
+  claims?: Record<string, unknown>;
+  expirySeconds?: number;
+}
+
+const MINT_SCHEMA = {
+  issuer: { type: "string", required: true, check: issuerProblem },
+  issuerUrl: {
+    type: "string",
+    check: (v: unknown) => URL.canParse(v as string) ? undefined : "expected an absolute URL",
+  },
+  subject: { type: "string" },
+  audience: { type: "array", nullable: true, items: { type: "string" } },
+  scope: { type: "array", nullable: true, items: { type: "string" } },
+  clientId: { type: "string" },
+  kind: { type: "string", enum: ["access_token", "id_token"] },
+  typ: { type: "string" },
+  claims: { type: "object" },
+  expirySeconds: { type: "integer" },
+} as const;
+
+const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
+
+/** The issuer URL as the protocol endpoints of this issuer will see it. */
+function defaultIssuerUrl(req: Request, issuer: string, deps: ControlDeps): string {
+  const api = deps.apiOrigin?.();
+  if (api && !FORWARDED.some((name) => req.headers.has(name))) return `${api}/${issuer}`;
+  return deps.issuerUrlOf(req, issuer);
+}
+
+/** Mint defaults: `kind` access_token, `clientId` default, `typ` JWT, `expirySeconds` 3600. */
+export async function mintToken(req: Request, deps: ControlDeps): Promise<Response> {
+  const body = validateObject<MintRequest>(await readJsonBody(req), MINT_SCHEMA);
+  const kind = body.kind ?? "access_token";
+  const issued = await deps.tokens.issue({
+    issuerId: body.issuer,
+    issuerUrl: body.issuerUrl ?? defaultIssuerUrl(req, body.issuer, deps),
+    kind,
+    subject: body.subject ?? crypto.randomUUID(),
+    // Omitted audience means none stamped; null is the same as omitted.
+    audience: body.audience ?? null,
+    scope: body.scope ?? undefined,
+    clientId: body.clientId ?? "default",
+    claims: body.claims,
+    typ: body.typ ?? "JWT",
+    expirySeconds: body.expirySeconds ?? 3600,
+  });
+  deps.onMint?.(kind);
+  return controlJson({
+    token: issued.token,
+    kid: issued.kid,
+    algorithm: issued.algorithm,
+    issuer: issued.issuer,
+    expiresAt: issued.expiresAt.toISOString(),
+    claims: issued.claims,
+  });
+}

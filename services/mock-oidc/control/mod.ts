@@ -1,0 +1,15 @@
+/**
+ * The `/_mock` control plane of mock-oidc: clock, mint, scenarios, captured requests, reset.
+ * @module
+ */
+export {
+  controlPlaneElsewhere,
+  controlRouteOf,
+  createControlHandler,
+  disabledControlPlane,
+  withTestingOnlyMarker,
+} from "./control_plane.ts";
+export type { ControlClock, ControlDeps, MintTokenRequest, TokenIssuer } from "./control_deps.ts";
+export { isExcludedFromCapture, withCapture } from "./capture.ts";
+export { type CapturedRequest, type Endpoint, ENDPOINTS, RequestLog } from "./request_log.ts";
+export { type RequestMapping, type Scenario, ScenarioQueue } from "./scenario_queue.ts";

@@ -1,0 +1,70 @@
+/**
+ * `/_mock/requests`: list (GET, non-destructive, optional `issuer`/`endpoint` filters), clear
+ * (DELETE) and the destructive long-poll `take` (POST /_mock/requests/take).
+ * @module
+ */
+import { HttpError } from "@svc/shared/problem";
+import { controlJson } from "./control_deps.ts";
+import { type Endpoint, ENDPOINTS, type RequestFilter, type RequestLog } from "./request_log.ts";
+import { readJsonBody, validateObject, validationError } from "./validation.ts";
+
+/** How long a take waits when the body names no `timeoutMs`. */
+export const DEFAULT_TAKE_TIMEOUT_MS = 1000;
+/** Longest accepted `timeoutMs` (one hour); the request timeout usually ends a take sooner. */
+export const MAX_TAKE_TIMEOUT_MS = 3_600_000;
+
+interface TakeRequest {
+  endpoint?: Endpoint;
+  issuer?: string;
+  timeoutMs?: number;
+}
+
+/** POST /_mock/requests/take → the oldest matching CapturedRequest, or 404 after `timeoutMs`. */
+export async function takeRequest(
+  req: Request,
+  log: RequestLog,
+  options: { signal?: AbortSignal } = {},
+): Promise<Response> {
+  const body = validateObject<TakeRequest>(await readJsonBody(req), {
+    endpoint: { type: "string", enum: ENDPOINTS },
+    issuer: { type: "string" },
+    timeoutMs: {
+      type: "integer",
+      check: (v) =>
+        (v as number) < 0 || (v as number) > MAX_TAKE_TIMEOUT_MS
+          ? `expected 0 to ${MAX_TAKE_TIMEOUT_MS}`
+          : undefined,
+    },
+  });
+  const filter: RequestFilter = { endpoint: body.endpoint, issuer: body.issuer };
+  const timeoutMs = body.timeoutMs ?? DEFAULT_TAKE_TIMEOUT_MS;
+  const entry = await log.take(filter, { timeoutMs, signal: options.signal });
+  if (!entry) {
+    throw new HttpError(404, "no_matching_request", `no matching request within ${timeoutMs}ms`);
+  }
+  return controlJson(entry);
+}
+
+/** GET /_mock/requests?issuer=&endpoint= → `{count, requests}`. */
+export function listRequests(req: Request, log: RequestLog): Response {
+  const params = new URL(req.url).searchParams;
+  const endpoint = params.get("endpoint") ?? undefined;
+  if (endpoint !== undefined && !(ENDPOINTS as readonly string[]).includes(endpoint)) {
+    throw validationError([{
+      location: "query.endpoint",
+      message: `expected one of ${ENDPOINTS.join(", ")}`,
+      value: endpoint,
+    }]);
+  }
+  const requests = log.list({
+    issuer: params.get("issuer") ?? undefined,
+    endpoint: endpoint as Endpoint | undefined,
+  });
+  return controlJson({ count: requests.length, requests });
+}
+
+/** DELETE /_mock/requests → `{cleared: true}`. */
+export function clearRequests(log: RequestLog): Response {
+  log.clear();
+  return controlJson({ cleared: true });
+}

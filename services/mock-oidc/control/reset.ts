@@ -1,0 +1,16 @@
+/**
+ * POST /_mock/reset: flushes the scenario queue and the request log (ending waiting takes) and
+ * unfreezes the clock. Signing keys stay, so JWKS already fetched by clients stays valid.
+ * @module
+ */
+import { type ControlDeps, controlJson } from "./control_deps.ts";
+import { readJsonBody, validateObject } from "./validation.ts";
+
+export async function resetMock(req: Request, deps: ControlDeps): Promise<Response> {
+  // The body is documented as empty; `{}` is accepted, anything else violates the schema.
+  validateObject(await readJsonBody(req), {});
+  deps.scenarios.clear();
+  deps.requests.clear();
+  deps.clock.unfreeze();
+  return controlJson({ reset: true });
+}

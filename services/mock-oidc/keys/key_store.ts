@@ -1,0 +1,114 @@
+/**
+ * Per-issuer signing keys. One key per issuer, created on first touch, `kid` = issuer id.
+ * Keys come from `initialKeys` (in order), then a pool of keys generated ahead of time, so a new
+ * issuer never waits for RSA generation when a spare is ready and other requests never stall.
+ * Keys live until the process ends (reset does not drop them).
+ *
+ * @module
+ */
+
+import type { Algorithm } from "./algorithms.ts";
+import {
+  bindIssuerKey,
+  generatePrivateJwk,
+  type IssuerKey,
+  type PrivateJwk,
+} from "./key_material.ts";
+import type { OpenSsl } from "./openssl.ts";
+
+export type { IssuerKey, PrivateJwk };
+
+/** Signing keys by issuer id. */
+export interface KeyStore {
+  /** Public JWK set of the issuer (creates the issuer's key on first touch). */
+  jwks(issuerId: string): Promise<{ keys: JsonWebKey[] }>;
+  /** The issuer's private key as WebCrypto sees it. */
+  signingKey(issuerId: string): Promise<{ kid: string; alg: string; key: CryptoKey }>;
+  /** Everything about the issuer's key, including the fast signer and cached JWKS body. */
+  issuerKey(issuerId: string): Promise<IssuerKey>;
+  /** The issuer's key if it already exists, without creating one. */
+  peek(issuerId: string): IssuerKey | undefined;
+}
+
+/** Options of {@linkcode createKeyStore}. */
+export interface KeyStoreOptions {
+  /** Algorithm of generated keys. @default "RS256" */
+  algorithm?: Algorithm;
+  /** Private keys handed out, in order, to the first issuers touched (with their algorithm). */
+  initialKeys?: { jwk: PrivateJwk; alg: Algorithm }[];
+  /** Fast signing backend; WebCrypto when absent. */
+  openssl?: OpenSsl;
+  /** How many keys to keep generated ahead. @default 1 */
+  spareKeys?: number;
+  /** Key generator (tests inject a fast one). */
+  generate?: (alg: Algorithm) => Promise<PrivateJwk>;
+}
+
+/**
+ * Create the key store and start generating spare keys in the background.
+ *
+ * @example
+ * ```ts
+ * const keys = createKeyStore({ algorithm: "ES256" });
+ * const { keys: [jwk] } = await keys.jwks("default"); // jwk.kid === "default"
+ * ```
+ */
+export function createKeyStore(options: KeyStoreOptions = {}): KeyStore {
+  const algorithm = options.algorithm ?? "RS256";
+  const generate = options.generate ?? generatePrivateJwk;
+  const initial = [...(options.initialKeys ?? [])];
+  const spareCount = options.spareKeys ?? 1;
+  const spares: Promise<PrivateJwk>[] = [];
+  const pending = new Map<string, Promise<IssuerKey>>();
+  const ready = new Map<string, IssuerKey>();
+
+  const refill = () => {
+    while (spares.length < spareCount) {
+      const next = generate(algorithm);
+      next.catch(() => {}); // surfaced when consumed
+      spares.push(next);
+    }
+  };
+  if (initial.length === 0) refill();
+
+  async function create(issuerId: string): Promise<IssuerKey> {
+    const preset = initial.shift();
+    if (initial.length === 0) refill(); // the next new issuer finds a key ready
+    if (preset) return await bindIssuerKey(preset.jwk, { ...preset, kid: issuerId, ...opts() });
+    const jwk = spares.shift() ?? generate(algorithm);
+    refill();
+    return await bindIssuerKey(await jwk, { kid: issuerId, alg: algorithm, ...opts() });
+  }
+  const opts = () => ({ openssl: options.openssl });
+
+  function issuerKey(issuerId: string): Promise<IssuerKey> {
+    const done = ready.get(issuerId);
+    if (done) return Promise.resolve(done);
+    let promise = pending.get(issuerId);
+    if (!promise) {
+      promise = create(issuerId).then((key) => {
+        ready.set(issuerId, key);
+        pending.delete(issuerId);
+        return key;
+      }, (err) => {
+        pending.delete(issuerId);
+        throw err;
+      });
+      pending.set(issuerId, promise);
+    }
+    return promise;
+  }
+
+  return {
+    issuerKey,
+    peek: (issuerId) => ready.get(issuerId),
+    async jwks(issuerId) {
+      const key = await issuerKey(issuerId);
+      return { keys: [key.publicJwk] };
+    },
+    async signingKey(issuerId) {
+      const key = await issuerKey(issuerId);
+      return { kid: key.kid, alg: key.alg, key: key.privateKey };
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { importJWK, jwtVerify } from "jose";
+import { ALGORITHMS } from "./algorithms.ts";
+import { createKeyStore } from "./key_store.ts";
+import { openOpenSsl } from "./openssl.ts";
+import { signJwt } from "../tokens/jwt.ts";
+
+const openssl = openOpenSsl();
+
+for (const alg of ALGORITHMS) {
+  for (const backend of ["openssl", "webcrypto"] as const) {
+    Deno.test(`${alg} tokens signed via ${backend} verify with jose against the JWKS`, async () => {
+      const store = createKeyStore({
+        algorithm: alg,
+        openssl: backend === "openssl" ? openssl : undefined,
+        spareKeys: 0,
+      });
+      const { keys: [jwk] } = await store.jwks("issuer1");
+      assert.equal((jwk as { kid?: string }).kid, "issuer1");
+      assert.equal(jwk.alg, alg);
+      assert.equal((jwk as Record<string, unknown>).d, undefined);
+      const token = await signJwt(await store.issuerKey("issuer1"), { typ: "JWT" }, { sub: "x" });
+      const { payload, protectedHeader } = await jwtVerify(token, await importJWK(jwk, alg));
+      assert.equal(payload.sub, "x");
+      assert.equal(protectedHeader.kid, "issuer1");
+    });
+  }
+}
+
+Deno.test("an issuer keeps one key and concurrent first touches share it", async () => {
+  let generated = 0;
+  const store = createKeyStore({
+    spareKeys: 0,
+    generate: async (alg) => {
+      generated++;
+      const { generatePrivateJwk } = await import("./key_material.ts");
+      return await generatePrivateJwk(alg);
+    },
+  });
+  const [a, b] = await Promise.all([store.jwks("same"), store.jwks("same")]);
+  assert.deepEqual(a, b);
+  assert.deepEqual(await store.jwks("same"), a);
+  assert.equal(generated, 1);
+  assert.notDeepEqual(await store.jwks("other"), a);
+});
+
+Deno.test("initial keys go to the first issuers touched, re-keyed with the issuer id", async () => {
+  const { default: bundled } = await import("./bundled_keys.json", { with: { type: "json" } });
+  const store = createKeyStore({
+    initialKeys: [{ jwk: bundled.keys[0], alg: "RS256" }],
+    spareKeys: 0,
+  });
+  const { keys: [jwk] } = await store.jwks("first");
+  assert.equal(jwk.n, bundled.keys[0].n);
+  assert.equal((jwk as { kid: string }).kid, "first");
+  const { keys: [second] } = await store.jwks("second");
+  assert.notEqual(second.n, bundled.keys[0].n);
+});
+
+Deno.test("a slow key generation for one issuer does not hold up another issuer", async () => {
+  const { default: bundled } = await import("./bundled_keys.json", { with: { type: "json" } });
+  let release: (jwk: JsonWebKey) => void = () => {};
+  const store = createKeyStore({
+    initialKeys: [{ jwk: bundled.keys[0], alg: "RS256" }],
+    spareKeys: 0,
+    generate: () => new Promise((resolve) => release = resolve),
+  });
+  await store.jwks("ready");
+  const slow = store.jwks("slow");
+  const fast = await store.jwks("ready"); // answers while "slow" is still generating
+  assert.equal((fast.keys[0] as { kid: string }).kid, "ready");
+  release(bundled.keys[1]);
+  assert.equal(((await slow).keys[0] as { kid: string }).kid, "slow");
+});
+
+Deno.test("spare keys are generated ahead so a new issuer does not wait for generation", async () => {
+  let generated = 0;
+  const { generatePrivateJwk } = await import("./key_material.ts");
+  const store = createKeyStore({
+    algorithm: "ES256",
+    spareKeys: 1,
+    generate: (alg) => (generated++, generatePrivateJwk(alg)),
+  });
+  assert.equal(generated, 1); // started at construction, before any issuer is touched
+  await store.jwks("first");
+  assert.equal(generated, 2); // the spare was used and replaced
+  await store.jwks("second");
+});

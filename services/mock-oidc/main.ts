@@ -1,0 +1,153 @@
+/**
+ * mock-oidc entry: read flags and JSON configuration, build the core and app, listen.
+ * Invalid configuration stops startup with one line naming the key (exit code 2).
+ *
+ * @module
+ */
+
+import { createLogger } from "@svc/shared/log";
+import { createMetrics } from "@svc/shared/metrics";
+import { type ListenerSpec, startServer } from "@svc/shared/server";
+import { resolveSettings } from "@svc/shared/settings";
+import { createApp, createAppState } from "./app.ts";
+import { ConfigError } from "./config/config_error.ts";
+import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
+import { loadJsonConfig } from "./config/load_config.ts";
+import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
+import { createCore } from "./core.ts";
+import { planListeners } from "./ops/listener_plan.ts";
+import { routeTemplateOf } from "./ops/route_template.ts";
+import { SETTINGS } from "./settings.ts";
+import service from "./deno.json" with { type: "json" };
+
+/** Options of {@linkcode main}. */
+export interface MainOptions {
+  args: string[];
+  env: (name: string) => string | undefined;
+}
+
+/** Resolve configuration, start the listeners and wait until shutdown. */
+export async function main(options: MainOptions): Promise<void> {
+  const { values } = resolveSettings(SETTINGS, { args: options.args, env: options.env });
+  const { config } = await loadJsonConfig({ env: options.env });
+  const tls = await tlsOf(values, config.selfSignedTls);
+  const logger = createLogger({
+    level: values["log-level"] as "info",
+    format: values["log-format"] as "json",
+  });
+  const plan = planListeners({
+    api: resolveListenAddr({
+      addr: values["addr"] as string,
+      serverHostname: values["server-hostname"] as string,
+      serverPort: values["server-port"] as number,
+    }),
+    metricsAddr: values["metrics-addr"] as string,
+    controlAddr: values["control-addr"] as string,
+  });
+  checkListenAddr(plan.api, values["addr"] ? "--addr" : "--server-hostname/--server-port");
+  if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
+  if (plan.control) checkListenAddr(plan.control, "--control-addr");
+  const state = createAppState(createMetrics({ service: "mock-oidc" }));
+  const core = createCore(config, { env: options.env, callbacks: state.scenarios });
+  // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
+  const tracing = values["tracing-enabled"]
+    ? (await import("./ops/tracing.ts")).createTracing({
+      serviceName: "mock-oidc",
+      serviceVersion: service.version,
+      route: (req) => routeTemplateOf(new URL(req.url).pathname),
+    })
+    : undefined;
+  // Set once the API listener is up; mint on a dedicated control listener names this origin.
+  const api: { origin?: string } = {};
+  const app = createApp({
+    core,
+    state,
+    logger,
+    options: {
+      controlEnabled: values["control-enabled"] as boolean,
+      controlToken: values["control-token"] as string,
+      dedicatedControl: plan.control !== undefined,
+      metricsOnApi: plan.metrics === undefined,
+      corsAllowedOrigins: values["cors-allowed-origins"] as string[],
+      trustedProxyHeader: values["trusted-proxy-header"] as string,
+      rateLimit: values["rate-limit-enabled"]
+        ? { rps: values["rate-limit-rps"] as number, burst: values["rate-limit-burst"] as number }
+        : undefined,
+      requestTimeoutMs: values["request-timeout"] as number,
+      staticAssetsPath: config.staticAssetsPath,
+      tracing,
+      version: service.version,
+      apiOrigin: () => api.origin,
+    },
+  });
+  const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
+  if (plan.metrics) listeners.push({ name: "metrics", addr: plan.metrics, handler: app.metrics });
+  if (plan.control && app.control) {
+    listeners.push({ name: "control", addr: plan.control, handler: app.control });
+  }
+  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
+  const endTakes = () => state.requests.endWaiters();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
+  for (const signal of signals) Deno.addSignalListener(signal, endTakes);
+  const server = await startServer(listeners, {
+    logger,
+    shutdownGrace: values["shutdown-grace"] as number,
+    timeouts: {
+      readHeaderMs: values["read-header-timeout"] as number,
+      readMs: values["read-timeout"] as number,
+      writeMs: values["write-timeout"] as number,
+      idleMs: values["idle-timeout"] as number,
+    },
+    onShutdown: async () => {
+      for (const signal of signals) Deno.removeSignalListener(signal, endTakes);
+      await tracing?.shutdown();
+    },
+  });
+  api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
+  logger.info("mock-oidc ready", { signer: core.signer, algorithm: config.algorithm });
+  await server.finished;
+}
+
+async function tlsOf(
+  values: Record<string, unknown>,
+  selfSigned: boolean,
+): Promise<TlsPair | undefined> {
+  const certFile = values["tls-cert-file"] as string;
+  const keyFile = values["tls-key-file"] as string;
+  if (certFile || keyFile) {
+    if (!certFile || !keyFile) {
+      throw new ConfigError(
+        certFile ? "--tls-key-file" : "--tls-cert-file",
+        "--tls-cert-file and --tls-key-file must be set together",
+      );
+    }
+    return {
+      cert: await readPem(certFile, "--tls-cert-file"),
+      key: await readPem(keyFile, "--tls-key-file"),
+    };
+  }
+  return selfSigned ? await selfSignedCertificate() : undefined;
+}
+
+async function readPem(path: string, flag: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    throw new ConfigError(flag, `cannot read file (${(err as Error).name})`);
+  }
+}
+
+function fail(message: string): never {
+  Deno.stderr.writeSync(new TextEncoder().encode(`mock-oidc: ${message}\n`));
+  Deno.exit(2);
+}
+
+if (import.meta.main) {
+  try {
+    await main({ args: Deno.args, env: (name) => Deno.env.get(name) });
+  } catch (err) {
+    const known = err instanceof ConfigError || (err as Error)?.name === "SettingsError";
+    if (!known) throw err;
+    fail((err as Error).message.split("\n")[0]);
+  }
+}

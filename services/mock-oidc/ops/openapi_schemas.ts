@@ -1,0 +1,266 @@
+/**
+ * The component schemas of the OpenAPI document, in the spec's own words: Problem, Clock state,
+ * Mint request and response, Scenario, CapturedRequest, the Endpoint enum, and loose shapes for
+ * the protocol responses whose fields the spec leaves to the protocol.
+ * @module
+ */
+
+const stringArray = { type: "array", items: { type: "string" } };
+const multiMap = { type: "object", additionalProperties: stringArray };
+const anyObject = { type: "object", additionalProperties: true };
+
+export const SCHEMAS = {
+  ErrorDetail: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      location: { type: "string", description: "Where the error occurred, e.g. body.duration" },
+      message: { type: "string" },
+      value: { description: "The offending value" },
+    },
+  },
+  Problem: {
+    type: "object",
+    description: "RFC 9457 problem details (application/problem+json)",
+    additionalProperties: false,
+    required: ["status"],
+    properties: {
+      type: { type: "string", format: "uri", default: "about:blank" },
+      title: { type: "string" },
+      status: { type: "integer", format: "int64" },
+      detail: { type: "string" },
+      instance: { type: "string", format: "uri" },
+      errors: {
+        type: "array",
+        nullable: true,
+        items: { $ref: "#/components/schemas/ErrorDetail" },
+      },
+    },
+  },
+  ClockState: {
+    type: "object",
+    additionalProperties: false,
+    required: ["frozen", "now"],
+    properties: { frozen: { type: "boolean" }, now: { type: "string", format: "date-time" } },
+  },
+  ClockUpdate: {
+    type: "object",
+    additionalProperties: false,
+    required: ["frozen"],
+    properties: {
+      frozen: { type: "boolean" },
+      instant: {
+        type: "string",
+        format: "date-time",
+        description: "Required when frozen is true",
+      },
+    },
+  },
+  ClockAdvance: {
+    type: "object",
+    additionalProperties: false,
+    required: ["duration"],
+    properties: {
+      duration: { type: "string", description: "Go duration such as 90s, 5m, 1h1m", example: "5m" },
+    },
+  },
+  MintRequest: {
+    type: "object",
+    additionalProperties: false,
+    required: ["issuer"],
+    properties: {
+      issuer: {
+        type: "string",
+        default: "default",
+        description: "Issuer id (one path segment); the prefix _mock is reserved",
+      },
+      issuerUrl: { type: "string", description: "Overrides the iss claim" },
+      subject: { type: "string", description: "sub claim; defaults to a random UUID" },
+      audience: { ...stringArray, nullable: true, description: "aud claim; none when omitted" },
+      scope: { ...stringArray, nullable: true },
+      clientId: { type: "string", default: "default" },
+      kind: { type: "string", enum: ["access_token", "id_token"], default: "access_token" },
+      typ: { type: "string", default: "JWT", description: "JWS typ header; at+jwt accepted" },
+      claims: anyObject,
+      expirySeconds: { type: "integer", format: "int64", default: 3600 },
+    },
+  },
+  MintResponse: {
+    type: "object",
+    additionalProperties: false,
+    required: ["token", "kid", "algorithm", "issuer", "expiresAt", "claims"],
+    properties: {
+      token: { type: "string", description: "Compact signed JWS" },
+      kid: { type: "string", description: "Equals the issuer id" },
+      algorithm: { type: "string", example: "RS256" },
+      issuer: { type: "string" },
+      expiresAt: { type: "string", format: "date-time" },
+      claims: anyObject,
+    },
+  },
+  RequestMapping: {
+    type: "object",
+    additionalProperties: false,
+    required: ["param", "match"],
+    properties: {
+      param: { type: "string", description: "Request parameter to match" },
+      match: { type: "string", description: "* for any, an exact value, or a regular expression" },
+      typeHeader: { type: "string" },
+      claims: anyObject,
+    },
+  },
+  Scenario: {
+    type: "object",
+    additionalProperties: false,
+    required: ["issuer"],
+    properties: {
+      issuer: { type: "string" },
+      subject: { type: "string" },
+      audience: { ...stringArray, description: "An explicit empty list is honored" },
+      claims: anyObject,
+      typ: { type: "string" },
+      expirySeconds: { type: "number" },
+      requestMappings: { type: "array", items: { $ref: "#/components/schemas/RequestMapping" } },
+    },
+  },
+  ScenarioEnqueued: {
+    type: "object",
+    additionalProperties: false,
+    required: ["scenarioId", "queueDepth"],
+    properties: { scenarioId: { type: "string" }, queueDepth: { type: "number" } },
+  },
+  ScenarioList: {
+    type: "object",
+    additionalProperties: false,
+    required: ["queueDepth", "scenarios"],
+    properties: {
+      queueDepth: { type: "integer", format: "int64" },
+      scenarios: {
+        type: "array",
+        nullable: true,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["issuer", "kind"],
+          properties: {
+            issuer: { type: "string" },
+            kind: { type: "string", enum: ["default", "requestMapping"] },
+          },
+        },
+      },
+    },
+  },
+  ScenariosFlushed: {
+    type: "object",
+    additionalProperties: false,
+    required: ["queueDepth"],
+    properties: { queueDepth: { type: "integer", format: "int64" } },
+  },
+  Endpoint: {
+    type: "string",
+    enum: ["authorize", "token", "userinfo", "introspect", "revoke", "endsession", "jwks"],
+  },
+  TakeRequest: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      endpoint: { $ref: "#/components/schemas/Endpoint" },
+      issuer: { type: "string" },
+      timeoutMs: { type: "integer", format: "int64", default: 1000, minimum: 0, maximum: 3600000 },
+    },
+  },
+  CapturedRequest: {
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "receivedAt", "issuer", "method", "path", "url"],
+    properties: {
+      id: { type: "string" },
+      receivedAt: { type: "string", format: "date-time" },
+      issuer: { type: "string" },
+      method: { type: "string" },
+      path: { type: "string" },
+      url: { type: "string" },
+      query: multiMap,
+      headers: multiMap,
+      bodyBase64: { type: "string", format: "byte", description: "Exact raw body bytes" },
+      body: { type: "string", description: "Best-effort UTF-8 decode" },
+    },
+  },
+  CapturedRequestList: {
+    type: "object",
+    additionalProperties: false,
+    required: ["count", "requests"],
+    properties: {
+      count: { type: "integer", format: "int64" },
+      requests: {
+        type: "array",
+        nullable: true,
+        items: { $ref: "#/components/schemas/CapturedRequest" },
+      },
+    },
+  },
+  RequestsCleared: {
+    type: "object",
+    additionalProperties: false,
+    required: ["cleared"],
+    properties: { cleared: { type: "boolean" } },
+  },
+  ResetResult: {
+    type: "object",
+    additionalProperties: false,
+    required: ["reset"],
+    properties: { reset: { type: "boolean" } },
+  },
+  Health: {
+    type: "object",
+    required: ["status"],
+    properties: { status: { type: "string", enum: ["ok"] } },
+  },
+  Readiness: {
+    type: "object",
+    required: ["status", "checks"],
+    properties: { status: { type: "string", enum: ["ready"] }, checks: anyObject },
+  },
+  OAuthError: {
+    type: "object",
+    required: ["error"],
+    properties: { error: { type: "string" }, error_description: { type: "string" } },
+    additionalProperties: true,
+  },
+  Discovery: {
+    type: "object",
+    required: ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"],
+    properties: {
+      issuer: { type: "string" },
+      authorization_endpoint: { type: "string" },
+      token_endpoint: { type: "string" },
+      jwks_uri: { type: "string" },
+    },
+    additionalProperties: true,
+  },
+  TokenResponse: {
+    type: "object",
+    required: ["access_token", "token_type"],
+    properties: {
+      access_token: { type: "string" },
+      token_type: { type: "string" },
+      expires_in: { type: "integer" },
+      id_token: { type: "string" },
+      refresh_token: { type: "string" },
+      scope: { type: "string" },
+    },
+    additionalProperties: true,
+  },
+  Introspection: {
+    type: "object",
+    required: ["active"],
+    properties: { active: { type: "boolean" } },
+    additionalProperties: true,
+  },
+  Jwks: {
+    type: "object",
+    required: ["keys"],
+    properties: { keys: { type: "array", items: anyObject } },
+  },
+  Claims: anyObject,
+} as const;

@@ -1,0 +1,112 @@
+/**
+ * `GET|POST /{issuer}/authorize`: the code flow with query, fragment and form_post response
+ * modes, an interactive login page (config `interactiveLogin` or `prompt=login`), and protocol
+ * errors redirected back (302) with correct-case codes whenever a redirect_uri is known.
+ *
+ * @module
+ */
+
+import type { IssuerContext } from "./deps.ts";
+import { randomTokenOf } from "./deps.ts";
+import { readForm } from "./form.ts";
+import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
+import { formPostPage, loginPage } from "./pages.ts";
+import { htmlResponse, redirectResponse } from "./responses.ts";
+import { parseScope } from "../tokens/audience.ts";
+import { parseLoginClaims } from "./login_claims.ts";
+import { isUsableRedirect } from "./redirect_uri.ts";
+
+const MODES = ["query", "fragment", "form_post"] as const;
+type Mode = typeof MODES[number];
+const LOGIN_PROMPTS = ["login", "consent", "select_account"];
+
+/** Handle an authorization request or a login form submit. */
+export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
+  const { req, deps } = ctx;
+  const form = await readForm(req);
+  const params = new URL(req.url).searchParams;
+  // A POSTed authorization request carries its parameters in the body; the login form must
+  // post them back, since it only keeps the query string.
+  const bodyParams = new URLSearchParams();
+  for (const [name, value] of form) {
+    if (name !== "username" && name !== "claims" && !params.has(name)) {
+      params.append(name, value);
+      bodyParams.append(name, value);
+    }
+  }
+  const clientId = params.get("client_id");
+  if (!clientId) return oauthErrorResponse(badRequest("missing required parameter client_id"));
+  const redirectUri = params.get("redirect_uri");
+  if (!isUsableRedirect(redirectUri)) {
+    return oauthErrorResponse(badRequest("redirect_uri is missing or not an absolute URI"));
+  }
+  const requestedMode = params.get("response_mode") ?? "query";
+  const mode: Mode = (MODES as readonly string[]).includes(requestedMode)
+    ? requestedMode as Mode
+    : "query";
+  const state = params.get("state") ?? undefined;
+  const reply = (values: Record<string, string | undefined>) =>
+    respond(redirectUri, mode, { ...values, state });
+  const fail = (error: string, description: string) =>
+    reply({ error, error_description: description });
+
+  if (!(MODES as readonly string[]).includes(requestedMode)) {
+    return fail("invalid_request", `response_mode ${requestedMode} is not supported`);
+  }
+  const responseType = params.get("response_type");
+  if (!responseType) return fail("invalid_request", "missing required parameter response_type");
+  if (responseType !== "code") {
+    return fail("unsupported_response_type", "only response_type=code is supported");
+  }
+  const challenge = params.get("code_challenge") ?? undefined;
+  const method = params.get("code_challenge_method") ?? (challenge ? "plain" : undefined);
+  if (method !== undefined && (method !== "plain" && method !== "S256" || !challenge)) {
+    return fail("invalid_request", "code_challenge_method must be plain or S256 with a challenge");
+  }
+
+  const submitted = req.method === "POST" && form.has("username");
+  const username = form.get("username") ?? undefined;
+  if (submitted && !username) return fail("invalid_request", "missing required parameter username");
+  const prompts = parseScope(params.get("prompt"));
+  const needsLogin = deps.settings.interactiveLogin ||
+    prompts.some((p) => LOGIN_PROMPTS.includes(p));
+  if (!submitted && needsLogin) {
+    if (prompts.includes("none")) return fail("login_required", "interactive login is required");
+    return htmlResponse(loginPage(ctx.issuerId, params, bodyParams));
+  }
+
+  const code = randomTokenOf(deps);
+  deps.state.codes.set(code, {
+    issuerId: ctx.issuerId,
+    clientId,
+    redirectUri,
+    scope: parseScope(params.get("scope")),
+    nonce: params.get("nonce") ?? undefined,
+    codeChallenge: challenge,
+    codeChallengeMethod: method as "plain" | "S256" | undefined,
+    subject: username,
+    loginClaims: submitted ? parseLoginClaims(form.get("claims")) : undefined,
+    authTime: Math.floor(deps.clock.now() / 1000),
+  });
+  return reply({ code });
+}
+
+function badRequest(description: string): OAuthError {
+  return new OAuthError(400, "invalid_request", description);
+}
+
+function respond(
+  redirectUri: string,
+  mode: Mode,
+  values: Record<string, string | undefined>,
+): Response {
+  const present = Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined);
+  if (mode === "form_post") return htmlResponse(formPostPage(redirectUri, values));
+  const url = new URL(redirectUri);
+  if (mode === "fragment") {
+    url.hash = new URLSearchParams(present).toString();
+  } else {
+    for (const [name, value] of present) url.searchParams.append(name, value);
+  }
+  return redirectResponse(url.href);
+}

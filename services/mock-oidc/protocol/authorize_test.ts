@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import { claimsOf, harness } from "./test_harness.ts";
+
+const BASE_QUERY = {
+  "client_id": "app",
+  "redirect_uri": "http://rp.test/cb?x=1",
+  "response_type": "code",
+  scope: "openid",
+};
+const q = (extra: Record<string, string> = {}) => new URLSearchParams({ ...BASE_QUERY, ...extra });
+
+Deno.test("query mode keeps the redirect_uri's own query and adds code and state", async () => {
+  const h = harness();
+  const res = await h.call(`/default/authorize?${q({ state: "s 1" })}`);
+  const location = new URL(res.headers.get("location")!);
+  assert.equal(location.searchParams.get("x"), "1");
+  assert.equal(location.searchParams.get("state"), "s 1");
+  assert.ok(location.searchParams.get("code"));
+});
+
+Deno.test("fragment mode puts code in the fragment", async () => {
+  const h = harness();
+  const res = await h.call(`/default/authorize?${q({ response_mode: "fragment", state: "s" })}`);
+  const location = new URL(res.headers.get("location")!);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  assert.ok(fragment.get("code"));
+  assert.equal(fragment.get("state"), "s");
+});
+
+Deno.test("form_post without state renders an auto-submit page (no 500)", async () => {
+  const h = harness();
+  const res = await h.call(`/default/authorize?${q({ response_mode: "form_post" })}`);
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  assert.match(html, /name="code"/);
+  assert.doesNotMatch(html, /name="state"/);
+  assert.match(html, /action="http:\/\/rp.test\/cb\?x=1"/);
+});
+
+Deno.test("protocol errors redirect back (302) with correct-case codes and state", async () => {
+  const h = harness();
+  const res = await h.call(`/default/authorize?${q({ response_type: "token", state: "s" })}`);
+  assert.equal(res.status, 302);
+  const location = new URL(res.headers.get("location")!);
+  assert.equal(location.searchParams.get("error"), "unsupported_response_type");
+  assert.equal(location.searchParams.get("state"), "s");
+  const bad = await h.call(`/default/authorize?${q({ code_challenge_method: "S512" })}`);
+  const badLocation = new URL(bad.headers.get("location")!);
+  assert.equal(badLocation.searchParams.get("error"), "invalid_request");
+});
+
+Deno.test("without a usable redirect_uri the error is a 400 JSON body", async () => {
+  const h = harness();
+  const res = await h.call(`/default/authorize?client_id=app&response_type=code`);
+  assert.equal(res.status, 400);
+  assert.equal((await res.json()).error, "invalid_request");
+  const noClient = await h.call(`/default/authorize?redirect_uri=http://rp.test/cb`);
+  assert.equal((await noClient.json()).error, "invalid_request");
+});
+
+Deno.test("interactive login renders a page that loads nothing from the network", async () => {
+  const h = harness({ interactiveLogin: true });
+  const res = await h.call(`/default/authorize?${q()}`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type")!, /text\/html/);
+  assert.match(res.headers.get("content-security-policy")!, /default-src 'none'/);
+  const html = await res.text();
+  assert.match(html, /name="username"/);
+  assert.match(html, /name="claims"/);
+  assert.doesNotMatch(html, /(src|href)=["']?(https?:)?\/\//);
+  assert.doesNotMatch(html, /@import|url\(/);
+});
+
+Deno.test("prompt=login forces the login page; prompt=none with login needed is login_required", async () => {
+  const h = harness();
+  const login = await h.call(`/default/authorize?${q({ prompt: "login" })}`);
+  assert.equal(login.status, 200);
+  const hi = harness({ interactiveLogin: true });
+  const none = await hi.call(`/default/authorize?${q({ prompt: "none", state: "z" })}`);
+  assert.equal(none.status, 302);
+  const location = new URL(none.headers.get("location")!);
+  assert.equal(location.searchParams.get("error"), "login_required");
+  assert.equal(location.searchParams.get("state"), "z");
+});
+
+Deno.test("login submit issues a code for the username with the claims JSON", async () => {
+  const h = harness({ interactiveLogin: true });
+  const res = await h.form(`/default/authorize?${q({ nonce: "nn" })}`, {
+    username: "alice",
+    claims: '{"acr":"high","tid":"custom"}',
+  });
+  assert.equal(res.status, 302);
+  const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
+  const token = await h.form("/default/token", {
+    grant_type: "authorization_code",
+    code,
+    client_id: "app",
+  });
+  const body = await token.json();
+  const id = claimsOf(body.id_token);
+  assert.equal(id.sub, "alice");
+  assert.equal(id.acr, "high");
+  assert.equal(id.tid, "custom");
+  assert.equal(id.nonce, "nn");
+  const missing = await h.form(`/default/authorize?${q()}`, { username: "" });
+  assert.equal(
+    new URL(missing.headers.get("location")!).searchParams.get("error"),
+    "invalid_request",
+  );
+});
+
+Deno.test("invalid login claims JSON is ignored", async () => {
+  const h = harness({ interactiveLogin: true });
+  const res = await h.form(`/default/authorize?${q()}`, { username: "bob", claims: "{oops" });
+  assert.equal(res.status, 302);
+});
+
+Deno.test("a POSTed authorization request keeps its parameters through the login page", async () => {
+  const h = harness({ interactiveLogin: true });
+  const page = await h.form("/default/authorize", { ...BASE_QUERY, state: "post-state" });
+  const html = await page.text();
+  assert.match(html, /type="hidden" name="state" value="post-state"/);
+  const submit = await h.form("/default/authorize", {
+    ...BASE_QUERY,
+    state: "post-state",
+    username: "pat",
+  });
+  const location = new URL(submit.headers.get("location")!);
+  assert.equal(location.searchParams.get("state"), "post-state");
+});
+
+Deno.test("script-bearing redirect_uri schemes are refused; custom app schemes work", async () => {
+  const h = harness();
+  const js = await h.call(
+    `/default/authorize?${q({ redirect_uri: "javascript:alert(1)", response_mode: "form_post" })}`,
+  );
+  assert.equal(js.status, 400);
+  assert.equal((await js.json()).error, "invalid_request");
+  const app = await h.call(`/default/authorize?${q({ redirect_uri: "com.example.app:/cb" })}`);
+  assert.equal(app.status, 302);
+  assert.match(app.headers.get("location")!, /^com\.example\.app:\/cb\?code=/);
+});

@@ -1,0 +1,97 @@
+/**
+ * Client authentication at the token, introspection and device endpoints:
+ * `client_secret_basic`, `client_secret_post` and `private_key_jwt`. Secrets are never checked
+ * (any client passes); assertions are parsed, not verified, with upstream's shape rules.
+ *
+ * @module
+ */
+
+import { decodeJwt } from "../tokens/jwt.ts";
+import { invalidClient, invalidRequest } from "./oauth_error.ts";
+
+/** Who the client says it is, and how. */
+export interface ClientAuth {
+  clientId?: string;
+  method: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+}
+
+const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+const MAX_ASSERTION_LIFETIME_S = 120;
+
+/** Identify the client of a request. Throws `invalid_client` / `invalid_request` on malformed input. */
+export function authenticateClient(
+  req: Request,
+  params: URLSearchParams,
+  audiences: { issuerUrl: string; endpointUrl: string },
+): ClientAuth {
+  const header = req.headers.get("authorization");
+  if (header && /^basic /i.test(header)) {
+    const clientId = parseBasic(header.slice(6).trim());
+    const posted = params.get("client_id");
+    if (posted !== null && posted !== clientId) {
+      throw invalidRequest("client_id in the body differs from the Basic credentials");
+    }
+    return { clientId, method: "client_secret_basic" };
+  }
+  const assertion = params.get("client_assertion");
+  if (assertion !== null) {
+    return { clientId: parseAssertion(assertion, params, audiences), method: "private_key_jwt" };
+  }
+  const clientId = params.get("client_id") ?? undefined;
+  if (clientId !== undefined && params.has("client_secret")) {
+    return { clientId, method: "client_secret_post" };
+  }
+  return { clientId, method: "none" };
+}
+
+function parseBasic(encoded: string): string {
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)),
+    );
+  } catch {
+    throw invalidClient("malformed Basic credentials");
+  }
+  const colon = decoded.indexOf(":");
+  if (colon < 1) throw invalidClient("malformed Basic credentials");
+  try {
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, "%20"));
+  } catch {
+    return decoded.slice(0, colon);
+  }
+}
+
+function parseAssertion(
+  assertion: string,
+  params: URLSearchParams,
+  audiences: { issuerUrl: string; endpointUrl: string },
+): string {
+  if (params.get("client_assertion_type") !== ASSERTION_TYPE) {
+    throw invalidRequest(`client_assertion_type must be ${ASSERTION_TYPE}`);
+  }
+  const claims = decodeJwt(assertion)?.claims;
+  if (!claims) throw invalidClient("client_assertion is not a JWT");
+  const { iss, sub, aud, exp, iat } = claims;
+  if (typeof sub !== "string" || iss !== sub) {
+    throw invalidClient("client_assertion must have iss equal to sub (the client id)");
+  }
+  const clientId = params.get("client_id");
+  if (clientId !== null && clientId !== sub) {
+    throw invalidClient("client_assertion sub differs from client_id");
+  }
+  const auds = Array.isArray(aud) ? aud : [aud];
+  const accepted = [audiences.issuerUrl, audiences.endpointUrl].map(trimSlash);
+  if (auds.length !== 1 || typeof auds[0] !== "string" || !accepted.includes(trimSlash(auds[0]))) {
+    throw invalidClient("client_assertion aud must be the issuer or the token endpoint URL");
+  }
+  if (typeof exp !== "number") throw invalidClient("client_assertion has no exp");
+  if (typeof iat === "number" && exp - iat > MAX_ASSERTION_LIFETIME_S) {
+    throw invalidClient(`client_assertion lifetime exceeds ${MAX_ASSERTION_LIFETIME_S}s`);
+  }
+  return sub;
+}
+
+function trimSlash(url: string): string {
+  return url.endsWith("/") ? url.slice(0, -1) : url;
+}

@@ -1,0 +1,56 @@
+/**
+ * What the protocol endpoints need from the rest of the process, and the per-request context.
+ *
+ * @module
+ */
+
+import type { Clock } from "../clock.ts";
+import type { KeyStore } from "../keys/key_store.ts";
+import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
+import type { TokenFactory } from "../tokens/token_factory.ts";
+import type { ProtocolState } from "./state.ts";
+
+/** Protocol behaviour from the JSON configuration. */
+export interface ProtocolSettings {
+  /** GET /authorize renders a login page instead of auto-issuing a code. @default false */
+  interactiveLogin: boolean;
+  /** refresh_token grant issues a new refresh token each time. @default false */
+  rotateRefreshToken: boolean;
+  /** Configured callbacks (`tokenCallbacks`), first entry per issuer wins. */
+  tokenCallbacks: readonly TokenCallback[];
+}
+
+/** Dependencies of {@linkcode createProtocolHandler}. */
+export interface ProtocolDeps {
+  settings: ProtocolSettings;
+  clock: Clock;
+  keys: KeyStore;
+  tokens: TokenFactory;
+  /** One-shot scenarios (the control plane's queue); none when absent. */
+  callbacks: CallbackSource;
+  state: ProtocolState;
+  /** Opaque random strings for codes and refresh tokens. @default 32 random bytes, base64url */
+  randomToken?: () => string;
+}
+
+/** One request inside an issuer namespace. */
+export interface IssuerContext {
+  req: Request;
+  issuerId: string;
+  issuerUrl: string;
+  deps: ProtocolDeps;
+}
+
+/** 32 random bytes as base64url. */
+export function defaultRandomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
+    /=+$/,
+    "",
+  );
+}
+
+/** The randomToken of `deps`, or the default. */
+export function randomTokenOf(deps: ProtocolDeps): string {
+  return (deps.randomToken ?? defaultRandomToken)();
+}

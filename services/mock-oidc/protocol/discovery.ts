@@ -1,0 +1,57 @@
+/**
+ * Discovery: `/{issuer}/.well-known/openid-configuration`, and the RFC 8414 forms
+ * `/{issuer}/.well-known/oauth-authorization-server` and
+ * `/.well-known/oauth-authorization-server/{issuer}` (what oauth4webapi requests).
+ *
+ * @module
+ */
+
+import { ALGORITHMS } from "../keys/algorithms.ts";
+import type { IssuerContext } from "./deps.ts";
+import { jsonResponse } from "./responses.ts";
+import { GRANTS } from "./token.ts";
+
+/** The discovery document of an issuer URL. */
+export function discoveryDocument(issuerUrl: string): Record<string, unknown> {
+  return {
+    issuer: issuerUrl,
+    authorization_endpoint: `${issuerUrl}/authorize`,
+    end_session_endpoint: `${issuerUrl}/endsession`,
+    revocation_endpoint: `${issuerUrl}/revoke`,
+    token_endpoint: `${issuerUrl}/token`,
+    userinfo_endpoint: `${issuerUrl}/userinfo`,
+    jwks_uri: `${issuerUrl}/jwks`,
+    introspection_endpoint: `${issuerUrl}/introspect`,
+    device_authorization_endpoint: `${issuerUrl}/device_authorization`,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query", "fragment", "form_post"],
+    grant_types_supported: Object.keys(GRANTS),
+    subject_types_supported: ["public"],
+    id_token_signing_alg_values_supported: [...ALGORITHMS],
+    token_endpoint_auth_methods_supported: [
+      "client_secret_basic",
+      "client_secret_post",
+      "private_key_jwt",
+      "none",
+    ],
+    token_endpoint_auth_signing_alg_values_supported: [...ALGORITHMS],
+    introspection_endpoint_auth_methods_supported: [
+      "client_secret_basic",
+      "client_secret_post",
+      "private_key_jwt",
+    ],
+    revocation_endpoint_auth_methods_supported: [
+      "client_secret_basic",
+      "client_secret_post",
+      "private_key_jwt",
+      "none",
+    ],
+    code_challenge_methods_supported: ["plain", "S256"],
+    prompt_values_supported: ["none", "login", "consent", "select_account"],
+  };
+}
+
+/** Handle a discovery request. */
+export function handleDiscovery(ctx: IssuerContext): Response {
+  return jsonResponse(discoveryDocument(ctx.issuerUrl));
+}

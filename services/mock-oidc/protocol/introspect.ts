@@ -1,0 +1,44 @@
+/**
+ * `POST /{issuer}/introspect` (RFC 7662): `active:true` with all claims of a valid token
+ * (refresh tokens included), `active:false` for anything invalid, expired (per the process
+ * clock) or revoked. The caller must identify itself somehow, as upstream requires.
+ *
+ * @module
+ */
+
+import type { IssuerContext } from "./deps.ts";
+import { readForm } from "./form.ts";
+import { invalidClient, invalidRequest } from "./oauth_error.ts";
+import { jsonResponse } from "./responses.ts";
+import { verifyToken } from "./verify_token.ts";
+
+/** Handle an introspection request. */
+export async function handleIntrospect(ctx: IssuerContext): Promise<Response> {
+  const params = await readForm(ctx.req);
+  const identified = ctx.req.headers.has("authorization") || params.has("client_id") ||
+    params.has("client_assertion");
+  if (!identified) throw invalidClient("client authentication is required");
+  const token = params.get("token");
+  if (!token) throw invalidRequest("missing required parameter token");
+  const refresh = ctx.deps.state.refreshTokens.get(token);
+  if (refresh && refresh.issuerId === ctx.issuerId) {
+    return jsonResponse({
+      active: true,
+      token_type: "refresh_token",
+      client_id: refresh.clientId,
+      sub: refresh.subject,
+      iss: ctx.issuerUrl,
+      ...(refresh.scope.length > 0 ? { scope: refresh.scope.join(" ") } : {}),
+    }, { noStore: true });
+  }
+  const result = await verifyToken(ctx, token);
+  if (!result.ok) return jsonResponse({ active: false }, { noStore: true });
+  const { claims } = result;
+  const clientId = claims.client_id ?? claims.azp;
+  return jsonResponse({
+    active: true,
+    ...(typeof clientId === "string" ? { client_id: clientId } : {}),
+    token_type: "Bearer",
+    ...claims,
+  }, { noStore: true });
+}

@@ -1,0 +1,58 @@
+/**
+ * Small response builders shared by the protocol endpoints.
+ *
+ * @module
+ */
+
+/** JSON response; token-bearing responses pass `noStore`. */
+export function jsonResponse(
+  body: unknown,
+  options: { status?: number; noStore?: boolean } = {},
+): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (options.noStore) {
+    headers["Cache-Control"] = "no-store";
+    headers["Pragma"] = "no-cache";
+  }
+  return new Response(JSON.stringify(body), { status: options.status ?? 200, headers });
+}
+
+/** HTML page with no external loads (CSP forbids them). */
+export function htmlResponse(body: string, options: { status?: number } = {}): Response {
+  return new Response(body, {
+    status: options.status ?? 200,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy":
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *",
+    },
+  });
+}
+
+/** 302 to `location`. */
+export function redirectResponse(location: string): Response {
+  return new Response(null, { status: 302, headers: { Location: location } });
+}
+
+/** A Problem (RFC 9457) for non-OAuth failures such as unknown routes. */
+export function problemResponse(
+  status: number,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
+  const titles: Record<number, string> = {
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Content Too Large",
+  };
+  return new Response(
+    JSON.stringify({ type: "about:blank", title: titles[status] ?? "Error", status, detail }),
+    { status, headers: { "Content-Type": "application/problem+json", ...headers } },
+  );
+}
+
+/** Escape text for HTML element and attribute content. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

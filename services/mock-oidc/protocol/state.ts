@@ -1,0 +1,88 @@
+/**
+ * In-memory protocol state: authorization codes (single use), refresh tokens, device
+ * authorizations and revoked token ids. Bounded so a long test run cannot grow it forever.
+ *
+ * @module
+ */
+
+/** What an authorization code stands for. */
+export interface AuthorizationCode {
+  issuerId: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string[];
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: "plain" | "S256";
+  /** Interactive-login username. */
+  subject?: string;
+  /** Interactive-login claims (applied put-if-absent under callback claims). */
+  loginClaims?: Record<string, unknown>;
+  /** When the user authenticated (epoch seconds, process clock): the id_token `auth_time`. */
+  authTime: number;
+}
+
+/** What a refresh token redeems to: the original grant's identity. */
+export interface RefreshGrant {
+  issuerId: string;
+  clientId: string;
+  subject: string;
+  scope: string[];
+  /** The original token request parameters (request mappings match them again). */
+  params: URLSearchParams;
+  loginClaims?: Record<string, unknown>;
+  /** `auth_time` of the original authentication, when there was one. */
+  authTime?: number;
+}
+
+/** A device authorization (RFC 8628). */
+export interface DeviceAuthorization {
+  issuerId: string;
+  clientId: string;
+  userCode: string;
+  scope: string[];
+  params: URLSearchParams;
+  expiresAtMs: number;
+  status: "pending" | "approved" | "denied";
+  subject?: string;
+  loginClaims?: Record<string, unknown>;
+  /** Set when the user code is approved (epoch seconds). */
+  authTime?: number;
+}
+
+/** A Map that forgets its oldest entries past `max`. */
+export class BoundedMap<K, V> extends Map<K, V> {
+  readonly #max: number;
+  constructor(max: number) {
+    super();
+    this.#max = max;
+  }
+  override set(key: K, value: V): this {
+    super.set(key, value);
+    if (this.size > this.#max) this.delete(this.keys().next().value as K);
+    return this;
+  }
+}
+
+/** All protocol state of the process. */
+export interface ProtocolState {
+  codes: BoundedMap<string, AuthorizationCode>;
+  refreshTokens: BoundedMap<string, RefreshGrant>;
+  devices: BoundedMap<string, DeviceAuthorization>;
+  /** user_code → device_code */
+  userCodes: BoundedMap<string, string>;
+  /** `jti`s of revoked access tokens. */
+  revoked: BoundedMap<string, true>;
+}
+
+/** Create empty protocol state. */
+export function createProtocolState(options: { maxEntries?: number } = {}): ProtocolState {
+  const max = options.maxEntries ?? 100_000;
+  return {
+    codes: new BoundedMap(max),
+    refreshTokens: new BoundedMap(max),
+    devices: new BoundedMap(max),
+    userCodes: new BoundedMap(max),
+    revoked: new BoundedMap(max),
+  };
+}

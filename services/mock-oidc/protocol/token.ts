@@ -1,0 +1,51 @@
+/**
+ * `POST /{issuer}/token`: authenticate the client, then dispatch on `grant_type`.
+ *
+ * @module
+ */
+
+import { authenticateClient, type ClientAuth } from "./client_auth.ts";
+import type { IssuerContext } from "./deps.ts";
+import { readForm } from "./form.ts";
+import { authorizationCodeGrant } from "./grants/authorization_code.ts";
+import { clientCredentialsGrant } from "./grants/client_credentials.ts";
+import { deviceCodeGrant } from "./grants/device_code.ts";
+import { jwtBearerGrant } from "./grants/jwt_bearer.ts";
+import { passwordGrant } from "./grants/password.ts";
+import { refreshTokenGrant } from "./grants/refresh_token.ts";
+import { tokenExchangeGrant } from "./grants/token_exchange.ts";
+import { invalidRequest, OAuthError } from "./oauth_error.ts";
+import { jsonResponse } from "./responses.ts";
+
+type Grant = (
+  ctx: IssuerContext,
+  params: URLSearchParams,
+  client: ClientAuth,
+) => Promise<Record<string, unknown>>;
+
+/** Grant handlers by `grant_type`; discovery advertises these keys. */
+export const GRANTS: Record<string, Grant> = {
+  "authorization_code": authorizationCodeGrant,
+  "refresh_token": refreshTokenGrant,
+  "client_credentials": clientCredentialsGrant,
+  "password": passwordGrant,
+  "urn:ietf:params:oauth:grant-type:jwt-bearer": jwtBearerGrant,
+  "urn:ietf:params:oauth:grant-type:token-exchange": tokenExchangeGrant,
+  "urn:ietf:params:oauth:grant-type:device_code": deviceCodeGrant,
+};
+
+/** Handle a token request. */
+export async function handleToken(ctx: IssuerContext): Promise<Response> {
+  const params = await readForm(ctx.req);
+  const client = authenticateClient(ctx.req, params, {
+    issuerUrl: ctx.issuerUrl,
+    endpointUrl: `${ctx.issuerUrl}/token`,
+  });
+  const grantType = params.get("grant_type");
+  if (!grantType) throw invalidRequest("missing required parameter grant_type");
+  const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined;
+  if (!grant) {
+    throw new OAuthError(400, "unsupported_grant_type", `grant_type ${grantType} is not supported`);
+  }
+  return jsonResponse(await grant(ctx, params, client), { noStore: true });
+}

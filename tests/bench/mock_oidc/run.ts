@@ -1,0 +1,280 @@
+/**
+ * mock-oidc protocol benchmark against the npm package `oauth2-mock-server` (the peer), measured
+ * in the same run on the same machine (run on demand, never by `deno test`):
+ *  1. start: process spawn until the first successful JWKS response (median of several starts);
+ *  2. `client_credentials` tokens per second at RS256 with a fixed number of concurrent
+ *     connections, driven by wrk from a second process, rounds interleaved ours/peer.
+ *
+ * The peer runs under the machine's `node` and is installed once with npm into a cache
+ * directory (`MOCK_OIDC_PEER_DIR`, default `$TMPDIR/mock-oidc-bench-peer`), pinned to
+ * PEER_VERSION. Needs `node`, `npm` and `wrk` (Debian package `wrk`).
+ *
+ * Usage: deno run -A tests/bench/mock_oidc/run.ts [--write] [--seconds 4] [--rounds 5]
+ *        [--connections 16] [--starts 7]
+ * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
+ */
+import { parseArgs } from "node:util";
+
+const PEER_VERSION = "9.3.0";
+const MAIN = new URL("../../../services/mock-oidc/main.ts", import.meta.url).pathname;
+const RESULTS = new URL("../RESULTS.md", import.meta.url).pathname;
+const OURS_PERMISSIONS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-env",
+  "--allow-ffi",
+  "--allow-sys",
+];
+const LUA = `wrk.method = "POST"
+wrk.body = "grant_type=client_credentials&scope=api"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+wrk.headers["Authorization"] = "Basic YmVuY2g6c2VjcmV0"
+`;
+
+interface Target {
+  name: string;
+  command: (port: number) => { cmd: string; args: string[]; env?: Record<string, string> };
+  jwksPath: string;
+  tokenPath: string;
+}
+
+const { values: opts } = parseArgs({
+  args: Deno.args,
+  options: {
+    write: { type: "boolean", default: false },
+    seconds: { type: "string", default: "4" },
+    rounds: { type: "string", default: "5" },
+    connections: { type: "string", default: "16" },
+    starts: { type: "string", default: "7" },
+  },
+});
+
+function ours(signer: string, label: string, extraArgs: string[] = []): Target {
+  return {
+    name: `mock-oidc (${label})`,
+    command: (port) => ({
+      cmd: Deno.execPath(),
+      args: [
+        "run",
+        ...OURS_PERMISSIONS,
+        MAIN,
+        "--addr",
+        `127.0.0.1:${port}`,
+        "--metrics-addr=",
+        ...extraArgs,
+      ],
+      env: { MOCK_OIDC_SIGNER: signer },
+    }),
+    jwksPath: "/default/jwks",
+    tokenPath: "/default/token",
+  };
+}
+
+function peer(bin: string): Target {
+  return {
+    name: `oauth2-mock-server ${PEER_VERSION}`,
+    command: (port) => ({ cmd: "node", args: [bin, "-a", "127.0.0.1", "-p", String(port)] }),
+    jwksPath: "/jwks",
+    tokenPath: "/token",
+  };
+}
+
+async function ensurePeer(): Promise<string> {
+  const dir = Deno.env.get("MOCK_OIDC_PEER_DIR") ??
+    `${Deno.env.get("TMPDIR") ?? "/tmp"}/mock-oidc-bench-peer`;
+  const bin = `${dir}/node_modules/oauth2-mock-server/dist/oauth2-mock-server.mjs`;
+  const installed = await Deno.readTextFile(
+    `${dir}/node_modules/oauth2-mock-server/package.json`,
+  ).then((text) => JSON.parse(text).version, () => undefined);
+  if (installed !== PEER_VERSION) {
+    await Deno.mkdir(dir, { recursive: true });
+    const out = await new Deno.Command("npm", {
+      args: [
+        "install",
+        "--no-save",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        dir,
+        `oauth2-mock-server@${PEER_VERSION}`,
+      ],
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+    if (!out.success) throw new Error("Cannot install oauth2-mock-server with npm");
+  }
+  return bin;
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+function spawn(target: Target, port: number): Deno.ChildProcess {
+  const { cmd, args, env } = target.command(port);
+  return new Deno.Command(cmd, { args, env, stdout: "null", stderr: "null" }).spawn();
+}
+
+async function stop(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  await child.status;
+}
+
+/** Milliseconds from spawn to the first 200 from the JWKS endpoint. */
+async function startTime(target: Target): Promise<number> {
+  const port = freePort();
+  const started = performance.now();
+  const child = spawn(target, port);
+  try {
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${target.jwksPath}`);
+        await res.body?.cancel();
+        if (res.status === 200) return performance.now() - started;
+      } catch { /* not listening yet */ }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      if (performance.now() - started > 15_000) throw new Error(`${target.name} did not start`);
+    }
+  } finally {
+    await stop(child);
+  }
+}
+
+async function wrk(url: string, seconds: number, connections: number): Promise<number> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/post.lua`, LUA);
+    const out = await new Deno.Command("wrk", {
+      args: ["-t1", `-c${connections}`, `-d${seconds}s`, "-s", `${dir}/post.lua`, url],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    if (/Non-2xx/.test(text)) throw new Error(`non-2xx responses from ${url}:\n${text}`);
+    const match = /Requests\/sec:\s+([\d.]+)/.exec(text);
+    if (!match) throw new Error(`unexpected wrk output:\n${text}`);
+    return Number(match[1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const seconds = Number(opts.seconds);
+  const rounds = Number(opts.rounds);
+  const connections = Number(opts.connections);
+  const starts = Number(opts.starts);
+  const targets = [
+    ours("openssl-thread", "default: OpenSSL on a worker thread"),
+    ours("openssl", "MOCK_OIDC_SIGNER=openssl"),
+    ours("webcrypto", "MOCK_OIDC_SIGNER=webcrypto, i.e. no FFI"),
+    // A dedicated control listener turns request capture off (spec): shows what capture costs.
+    ours("openssl-thread", "--control-addr set, so no request capture", [
+      "--control-addr",
+      "127.0.0.1:0",
+    ]),
+    peer(await ensurePeer()),
+  ];
+
+  const startMs = new Map<string, number>();
+  for (const target of targets) await startTime(target); // warm caches, discarded
+  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (let i = 0; i < starts; i++) {
+    for (const target of targets) samples.get(target.name)!.push(await startTime(target));
+  }
+  for (const [name, values] of samples) startMs.set(name, median(values));
+
+  const running = targets.map((target) => ({ target, port: freePort() }))
+    .map(({ target, port }) => ({ target, port, child: spawn(target, port) }));
+  const rps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  try {
+    for (const { target, port } of running) {
+      const url = `http://127.0.0.1:${port}${target.tokenPath}`;
+      await waitFor(`http://127.0.0.1:${port}${target.jwksPath}`);
+      await wrk(url, 1, connections); // warm-up
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const { target, port } of running) {
+        const url = `http://127.0.0.1:${port}${target.tokenPath}`;
+        rps.get(target.name)!.push(await wrk(url, seconds, connections));
+      }
+    }
+  } finally {
+    for (const { child } of running) await stop(child);
+  }
+
+  const load = Deno.loadavg().map((v) => v.toFixed(1)).join(" ");
+  const peerName = targets[targets.length - 1].name;
+  const peerRps = median(rps.get(peerName)!);
+  const lines = [
+    `Run ${
+      new Date().toISOString().slice(0, 16)
+    }Z, \`deno run -A tests/bench/mock_oidc/run.ts\`: ` +
+    `wrk -t1 -c${connections}, ${rounds} interleaved rounds of ${seconds} s, medians; start = ` +
+    `median of ${starts} spawns until the first JWKS 200. Peer: \`oauth2-mock-server\` ` +
+    `${PEER_VERSION} on node ${await nodeVersion()}. Load average at the end: ${load} ` +
+    `(2-core machine shared with other work; ratios are what counts).`,
+    "",
+    "| server | start to first JWKS | client_credentials tokens/s (RS256) | vs peer |",
+    "| --- | --- | --- | --- |",
+    ...targets.map((t) => {
+      const value = median(rps.get(t.name)!);
+      return `| ${t.name} | ${startMs.get(t.name)!.toFixed(0)} ms | ${value.toFixed(0)} ` +
+        `(rounds: ${rps.get(t.name)!.map((v) => v.toFixed(0)).join(", ")}) | ` +
+        `${(value / peerRps).toFixed(2)}× |`;
+    }),
+  ];
+  const ours0 = targets[0].name;
+  const ratio = median(rps.get(ours0)!) / peerRps;
+  const start = startMs.get(ours0)!;
+  lines.push(
+    "",
+    `Goals (default configuration): start ≤ 300 ms → ${start.toFixed(0)} ms ` +
+      `(${start <= 300 ? "met" : "missed"}); ≥ 2× the peer's tokens/s → ${ratio.toFixed(2)}× ` +
+      `(${ratio >= 2 ? "met" : "missed"} in this run).`,
+  );
+  const text = lines.join("\n");
+  await Deno.stdout.write(new TextEncoder().encode(`${text}\n`));
+  if (opts.write) await writeSection(text);
+}
+
+async function waitFor(url: string): Promise<void> {
+  const deadline = performance.now() + 15_000;
+  while (performance.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+async function nodeVersion(): Promise<string> {
+  const out = await new Deno.Command("node", { args: ["--version"], stdout: "piped" }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+async function writeSection(body: string): Promise<void> {
+  const text = await Deno.readTextFile(RESULTS);
+  const start = text.indexOf("## mock-oidc\n");
+  const next = text.indexOf("\n## ", start + 1);
+  if (start < 0 || next < 0) throw new Error("Cannot find the ## mock-oidc section");
+  const updated = `${text.slice(0, start)}## mock-oidc\n\n${body}\n${text.slice(next)}`;
+  await Deno.writeTextFile(RESULTS, updated);
+  // Keep the file as `deno fmt --check` (CI) wants it.
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", RESULTS] }).output();
+}
+
+if (import.meta.main) await main();

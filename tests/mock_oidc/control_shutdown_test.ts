@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { control, startMock } from "./control_support.ts";
+
+Deno.test("graceful shutdown ends an in-flight take cleanly and exits 0", async () => {
+  const mock = await startMock({ args: ["--shutdown-grace", "5s"] });
+  const take = control(mock.url, "POST", "/_mock/requests/take", { timeoutMs: 8000 });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const started = performance.now();
+  const code = await mock.stop("SIGTERM");
+  const ended = await take;
+  assert.equal(code, 0);
+  assert.equal(ended.status, 404);
+  assert.equal(ended.headers.get("x-mock-oidc"), "testing-only");
+  assert.ok(performance.now() - started < 4000, "take was ended at shutdown, not at its timeout");
+});
+
+Deno.test("--request-timeout ends a take that outlives it with a 503 problem", async () => {
+  const mock = await startMock({ env: { MOCK_OIDC_REQUEST_TIMEOUT: "300ms" } });
+  try {
+    const res = await control(mock.url, "POST", "/_mock/requests/take", { timeoutMs: 3000 });
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    // The abandoned waiter does not swallow the next captured request.
+    await (await fetch(`${mock.url}/after/jwks`)).body?.cancel();
+    assert.equal((await control(mock.url, "GET", "/_mock/requests")).body.count, 1);
+  } finally {
+    await mock.stop();
+  }
+});
+
+Deno.test("--log-format text and --log-level debug change the log output", async () => {
+  const mock = await startMock({ args: ["--log-format", "text", "--log-level", "debug"] });
+  try {
+    await (await fetch(`${mock.url}/healthz`)).body?.cancel();
+  } finally {
+    await mock.stop();
+  }
+  const output = mock.output();
+  assert.match(output, /listening/);
+  assert.doesNotMatch(output.split("\n").find((l) => l.includes("listening")) ?? "", /^\{/);
+});

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { control, startMock } from "./control_support.ts";
+
+function decodeBase64(text: string): string {
+  return new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
+}
+
+Deno.test("story: a waiting take receives the protocol request another client makes", async () => {
+  const mock = await startMock();
+  try {
+    const take = control(mock.url, "POST", "/_mock/requests/take", {
+      endpoint: "token",
+      issuer: "cap",
+      timeoutMs: 10_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const raw =
+      "grant_type=client_credentials&scope=b+a&scope=x%2By&client_id=c%20d&client_secret=s";
+    const res = await fetch(`${mock.url}/cap/token?trace=1&trace=2`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-test": "yes" },
+      body: raw,
+    });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    const taken = await take;
+    assert.equal(taken.status, 200);
+    assert.equal(taken.headers.get("x-mock-oidc"), "testing-only");
+    assert.equal(taken.body.issuer, "cap");
+    assert.equal(taken.body.method, "POST");
+    assert.equal(taken.body.path, "/cap/token");
+    assert.deepEqual(taken.body.query, { trace: ["1", "2"] });
+    assert.deepEqual(taken.body.headers["x-test"], ["yes"]);
+    assert.equal(decodeBase64(taken.body.bodyBase64), raw);
+    assert.equal(taken.body.body, raw);
+    assert.ok(!Number.isNaN(Date.parse(taken.body.receivedAt)));
+    // Take is destructive: the log no longer holds it.
+    const listed = await control(mock.url, "GET", "/_mock/requests?endpoint=token");
+    assert.deepEqual(listed.body, { count: 0, requests: [] });
+  } finally {
+    await mock.stop();
+  }
+});
+
+Deno.test("concurrent takes are served in order and never get the same request", async () => {
+  const mock = await startMock();
+  try {
+    const takes = [0, 1, 2].map((i) =>
+      new Promise((resolve) => setTimeout(resolve, i * 50)).then(() =>
+        control(mock.url, "POST", "/_mock/requests/take", { issuer: "fifo", timeoutMs: 10_000 })
+      )
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const n of [1, 2, 3]) {
+      const res = await fetch(`${mock.url}/fifo/jwks?n=${n}`);
+      await res.body?.cancel();
+    }
+    const results = await Promise.all(takes);
+    assert.deepEqual(results.map((r) => r.body.query.n[0]), ["1", "2", "3"]);
+  } finally {
+    await mock.stop();
+  }
+});
+
+Deno.test("take misses answer 404 after timeoutMs; excluded routes are never captured", async () => {
+  const mock = await startMock();
+  try {
+    for (const path of ["/healthz", "/isalive", "/readyz", "/openapi.json", "/favicon.ico"]) {
+      const res = await fetch(`${mock.url}${path}`);
+      await res.body?.cancel();
+    }
+    await control(mock.url, "GET", "/_mock/clock");
+    const started = performance.now();
+    const miss = await control(mock.url, "POST", "/_mock/requests/take", { timeoutMs: 200 });
+    assert.equal(miss.status, 404);
+    assert.equal(miss.headers.get("content-type"), "application/problem+json");
+    assert.ok(performance.now() - started >= 190);
+    assert.equal((await control(mock.url, "GET", "/_mock/requests")).body.count, 0);
+
+    const res = await fetch(`${mock.url}/logged/.well-known/openid-configuration`);
+    await res.body?.cancel();
+    const list = await control(mock.url, "GET", "/_mock/requests?issuer=logged");
+    assert.equal(list.body.count, 1);
+    assert.deepEqual(await control(mock.url, "DELETE", "/_mock/requests").then((r) => r.body), {
+      cleared: true,
+    });
+  } finally {
+    await mock.stop();
+  }
+});
+
+Deno.test("story: reset while a take waits ends the take cleanly and empties the log", async () => {
+  const mock = await startMock();
+  try {
+    await fetch(`${mock.url}/r/jwks`).then((r) => r.body?.cancel());
+    const take = control(mock.url, "POST", "/_mock/requests/take", {
+      endpoint: "token",
+      timeoutMs: 10_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    assert.deepEqual((await control(mock.url, "POST", "/_mock/reset")).body, { reset: true });
+    const ended = await take;
+    assert.equal(ended.status, 404);
+    assert.ok(performance.now() - started < 2000);
+    assert.equal((await control(mock.url, "GET", "/_mock/requests")).body.count, 0);
+  } finally {
+    await mock.stop();
+  }
+});

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import { startOidc } from "./protocol_support.ts";
+
+const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"];
+
+for (const alg of ALGORITHMS) {
+  Deno.test(`jose verifies ${alg} tokens against the remote JWKS`, async () => {
+    const service = await startOidc({ tokenProvider: { keyProvider: { algorithm: alg } } });
+    try {
+      const issuer = `${service.url}/jose`;
+      const res = await fetch(`${issuer}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: "c",
+          scope: "api",
+        }),
+      });
+      assert.equal(res.status, 200);
+      const { access_token: token } = await res.json();
+      const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+        issuer,
+        audience: "api",
+        algorithms: [alg],
+      });
+      assert.equal(protectedHeader.kid, "jose");
+      assert.equal(payload.sub, "c");
+    } finally {
+      await service.stop();
+    }
+  });
+}

@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { connect } from "node:tls";
+import { startService } from "@svc/shared/testing";
+import { MAIN } from "./protocol_support.ts";
+
+async function runInvalid(env: Record<string, string>, args: string[] = []) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  // Deno itself may warn on stderr (e.g. about workspace members); keep our lines only.
+  const stderr = new TextDecoder().decode(out.stderr).split("\n")
+    .filter((line) => line.startsWith("mock-oidc:")).join("\n");
+  return { code: out.code, stderr };
+}
+
+Deno.test("an invalid configuration stops startup with one line naming the key", async () => {
+  const cases: [Record<string, string>, string][] = [
+    [
+      { JSON_CONFIG: '{"tokenProvider":{"keyProvider":{"algorithm":"HS256"}}}' },
+      "tokenProvider.keyProvider.algorithm",
+    ],
+    [{ JSON_CONFIG: '{"interactiveLogin":"yes"}' }, "interactiveLogin"],
+    [{ JSON_CONFIG_PATH: "/nonexistent/mock-oidc.json" }, "JSON_CONFIG_PATH"],
+  ];
+  for (const [env, key] of cases) {
+    const { code, stderr } = await runInvalid(env);
+    assert.notEqual(code, 0);
+    assert.equal(stderr.split("\n").length, 1, stderr);
+    assert.ok(stderr.includes(key), stderr);
+  }
+});
+
+Deno.test("httpServer {ssl:{}} serves TLS with a generated localhost certificate", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+    env: { JSON_CONFIG: '{"httpServer":{"type":"NettyWrapper","ssl":{}}}' },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let apiUrl: string | undefined;
+    while (!apiUrl) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`exited before listening: ${buffer}`);
+      buffer += value;
+      apiUrl = listeningUrl(buffer, "api");
+    }
+    reader.releaseLock();
+    const port = Number(new URL(apiUrl).port);
+    const subject = await new Promise<string>((resolve, reject) => {
+      const socket = connect({
+        host: "127.0.0.1",
+        port,
+        servername: "localhost",
+        rejectUnauthorized: false,
+      }, () => {
+        const cert = socket.getPeerCertificate();
+        socket.end();
+        resolve(String(cert.subject?.CN));
+      });
+      socket.on("error", reject);
+    });
+    assert.equal(subject, "localhost");
+  } finally {
+    child.kill("SIGTERM");
+    await child.stdout.cancel().catch(() => {});
+    await child.status;
+  }
+});
+
+Deno.test("SERVER_HOSTNAME and PORT set the listen address; LOGBACK_CONFIG is accepted", async () => {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const service = await startService({
+    entry: MAIN,
+    args: ["--metrics-addr", "127.0.0.1:0"],
+    env: {
+      JSON_CONFIG: "{}",
+      SERVER_HOSTNAME: "127.0.0.1",
+      PORT: String(port),
+      LOGBACK_CONFIG: "/nonexistent/logback.xml",
+    },
+    timeoutMs: 20_000,
+  });
+  try {
+    assert.equal(new URL(service.url).port, String(port));
+    const res = await fetch(`${service.url}/default/.well-known/openid-configuration`);
+    assert.equal((await res.json()).issuer, `http://127.0.0.1:${port}/default`);
+  } finally {
+    await service.stop();
+  }
+});
+
+/** The URL of the first complete `listening` log line of `listener`, if any. */
+function listeningUrl(output: string, listener: string): string | undefined {
+  for (const line of output.split("\n").slice(0, -1)) {
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === "listening" && entry.listener === listener) return entry.url;
+    } catch { /* not a JSON log line */ }
+  }
+  return undefined;
+}
