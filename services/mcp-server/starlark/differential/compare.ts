@@ -73,28 +73,40 @@ export function fromOurs(result: RunResult): Outcome {
  * Deep equality of converted values. Numbers compare by value whatever their JS type (an int
  * beyond 2^53 may be a bigint on one side); -0 equals 0 because JSON cannot tell them apart.
  */
-export function sameValue(a: unknown, b: unknown): boolean {
+export function sameValue(a: unknown, b: unknown, ulps = 0): boolean {
   if (
     (typeof a === "number" || typeof a === "bigint") &&
     (typeof b === "number" || typeof b === "bigint")
   ) {
-    if (typeof a === "number" && typeof b === "number") return a === b || (a !== a && b !== b);
+    if (typeof a === "number" && typeof b === "number") {
+      return a === b || (a !== a && b !== b) || (ulps > 0 && ulpDistance(a, b) <= ulps);
+    }
     // deno-lint-ignore eqeqeq -- loose comparison is exactly bigint/number value equality
     return a == b;
   }
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => sameValue(x, b[i]));
+    return a.every((x, i) => sameValue(x, b[i], ulps));
   }
   if (a && b && typeof a === "object" && typeof b === "object") {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
     return ka.every((k) =>
-      sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+      sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], ulps)
     );
   }
   return a === b;
+}
+
+/** How many representable doubles lie between a and b (same sign; else Infinity). */
+function ulpDistance(a: number, b: number): number {
+  if (!Number.isFinite(a) || !Number.isFinite(b) || Math.sign(a) !== Math.sign(b)) return Infinity;
+  const view = new DataView(new ArrayBuffer(16));
+  view.setFloat64(0, Math.abs(a));
+  view.setFloat64(8, Math.abs(b));
+  const d = view.getBigInt64(0) - view.getBigInt64(8);
+  return Number(d < 0n ? -d : d);
 }
 
 /**
@@ -104,12 +116,17 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function difference(
   ours: Outcome,
   go: Outcome,
-  options: { compareMessages?: boolean | "static"; comparePositions?: boolean } = {},
+  options: {
+    compareMessages?: boolean | "static";
+    comparePositions?: boolean;
+    /** Floats may differ by this many ulps (transcendental functions: Go's libm vs V8's). */
+    floatUlps?: number;
+  } = {},
 ): string | undefined {
   if (ours.ok !== go.ok || ours.errorClass !== go.errorClass) {
     return `outcome differs: ours ${describe(ours)}; go ${describe(go)}`;
   }
-  if (ours.ok && !sameValue(ours.value, go.value)) {
+  if (ours.ok && !sameValue(ours.value, go.value, options.floatUlps ?? 0)) {
     return `value differs: ours ${show(ours.value)}; go ${show(go.value)}`;
   }
   const messages = options.compareMessages === "static"

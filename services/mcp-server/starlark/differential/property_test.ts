@@ -20,6 +20,7 @@ import {
   jsonProgram,
   layoutProgram,
   literalProgram,
+  mathProgram,
   methodArgsProgram,
   mutationProgram,
   numberLiteralProgram,
@@ -36,7 +37,11 @@ const seed = Number(Deno.env.get("STARLARK_FC_SEED") ?? 20261122);
 const runsScale = Number(Deno.env.get("STARLARK_FC_RUNS") ?? 1);
 const RUN_KNOWN_BUGS = Deno.env.get("STARLARK_RUN_KNOWN_BUGS") === "1";
 
-type Compare = { compareMessages?: boolean | "static"; comparePositions?: boolean };
+type Compare = {
+  compareMessages?: boolean | "static";
+  comparePositions?: boolean;
+  floatUlps?: number;
+};
 /** Values, error classes, error texts and runtime-error positions. */
 const FULL: Compare = { compareMessages: true, comparePositions: true };
 
@@ -55,6 +60,12 @@ const properties: {
     compare: FULL,
   },
   { name: "float formatting", programs: floatFormatProgram, numRuns: 200, compare: FULL },
+  {
+    name: "math functions (within 4 ulps)",
+    programs: mathProgram,
+    numRuns: 400,
+    compare: { ...FULL, floatUlps: 4 },
+  },
   {
     name: "string operations, slicing and formatting",
     programs: stringProgram,

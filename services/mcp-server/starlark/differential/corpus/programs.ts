@@ -224,6 +224,10 @@ export const PROGRAM_CASES: CorpusCase[] = [
     name: "math.degrees formula",
     src: main(`return repr(math.degrees(-2.1519515060106543e-200))`),
   },
+  {
+    name: "math.gamma accuracy",
+    src: main(`return [math.gamma(0.5), math.gamma(0.1), math.gamma(170.5)]`),
+  },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },

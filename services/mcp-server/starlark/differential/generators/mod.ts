@@ -3,7 +3,12 @@
  * Every generator yields complete source text with a `main()` whose result both runners compare.
  */
 export { floatLiteral, program, starlarkString } from "./literals.ts";
-export { arithmeticProgram, floatFormatProgram, numberParseProgram } from "./numbers.ts";
+export {
+  arithmeticProgram,
+  floatFormatProgram,
+  mathProgram,
+  numberParseProgram,
+} from "./numbers.ts";
 export { formatProgram, literalProgram, stringProgram } from "./strings.ts";
 export { collectionProgram, mutationProgram, valueOpsProgram } from "./collections.ts";
 export { jsonDecodeFuzzProgram, jsonIndentFuzzProgram, jsonProgram } from "./json.ts";
