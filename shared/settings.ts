@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseDuration } from "./duration.ts";
+import { formatDuration, parseDuration } from "./duration.ts";
 
 /** Kinds of values a setting can hold. */
 export type SettingType = "string" | "int" | "float" | "bool" | "duration" | "list";
@@ -203,7 +203,10 @@ export function resolveSettings(
 export function settingsHelp(specs: readonly SettingSpec[]): string {
   return specs.map((s) => {
     const env = [s.env ?? []].flat();
-    const def = s.secret ? "" : ` (default ${JSON.stringify(s.default)})`;
+    const shown = s.type === "duration" && typeof s.default === "number"
+      ? formatDuration(s.default)
+      : JSON.stringify(s.default);
+    const def = s.secret ? "" : ` (default ${shown})`;
     return `  --${s.name} ${s.type}\n      ${s.help}${def}${
       env.length ? `; env ${env.join(", ")}` : ""
     }`;

@@ -130,5 +130,6 @@ Deno.test("settingsHelp() lists flags and env vars and hides secret defaults", (
   const help = settingsHelp(table);
   assert.match(help, /--port int/);
   assert.match(help, /env SVC_PORT, PORT/);
+  assert.match(help, /--timeout duration\n {6}t \(default 5s\)/);
   assert.doesNotMatch(help.split("--token")[1], /default/);
 });

@@ -8,7 +8,7 @@
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, startServer } from "@svc/shared/server";
-import { resolveSettings } from "@svc/shared/settings";
+import { resolveSettings, settingsHelp } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
 import { ConfigError } from "./config/config_error.ts";
 import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
@@ -142,7 +142,20 @@ function fail(message: string): never {
   Deno.exit(2);
 }
 
+const USAGE = `Usage: mock-oidc [flags]
+
+A test-only OpenID Connect / OAuth 2.0 provider with a /_mock control plane.
+Every flag also reads MOCK_OIDC_<FLAG> (flag > environment > default); the JSON configuration
+comes from JSON_CONFIG, JSON_CONFIG_PATH or ./config.json.
+
+Flags:
+`;
+
 if (import.meta.main) {
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    Deno.stdout.writeSync(new TextEncoder().encode(USAGE + settingsHelp(SETTINGS) + "\n"));
+    Deno.exit(0);
+  }
   try {
     await main({ args: Deno.args, env: (name) => Deno.env.get(name) });
   } catch (err) {
