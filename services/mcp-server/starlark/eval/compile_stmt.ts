@@ -23,7 +23,7 @@ import {
   Tuple,
   type Value,
 } from "../values/value.ts";
-import { type Frame } from "./call.ts";
+import type { Frame } from "./call.ts";
 
 import {
   type A,

@@ -1,6 +1,6 @@
 /** Methods of list and dict values. */
 import { EvalError } from "../errors.ts";
-import { equals, hashKey, typeName } from "../values/ops.ts";
+import { equals, hashKey } from "../values/ops.ts";
 import { dictSet, mustElements, toIndex } from "../values/seq.ts";
 import {
   type Dict,
