@@ -1,12 +1,14 @@
 /**
- * Prometheus metrics with prom-client: one registry per service (never the global one, so tests
- * and several apps in one process stay apart), HTTP request counts and latencies per route, and a
+ * Prometheus metrics: one registry per service (never a global one, so tests and several apps
+ * in one process stay apart), HTTP request counts and latencies per route, and a
  * handler for the text exposition.
  *
  * @module
  */
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "./prometheus.ts";
 import type { Handler } from "./http/handler.ts";
+
+export { Counter, Gauge, Histogram, Registry };
 
 /** A service's metrics. Services add their own instruments to `registry`. */
 export interface Metrics {

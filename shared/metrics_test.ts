@@ -24,7 +24,7 @@ Deno.test("withHttpMetrics() counts requests per route and status and times them
   );
   assert.match(
     text,
-    /http_request_duration_seconds_count\{service="svc",method="GET",route="\/todos\/\{id\}"\} 2/,
+    /http_request_duration_seconds_count\{method="GET",route="\/todos\/\{id\}",service="svc"\} 2/,
   );
 });
 

@@ -3,7 +3,7 @@
  * per grant (minted tokens count as grant `mint`), scenario queue depth and captured-log size.
  * @module
  */
-import { Counter, Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "@svc/shared/metrics";
 import type { Handler } from "@svc/shared/http";
 
 export interface MockMetrics {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Registry } from "prom-client";
+import { Registry } from "@svc/shared/metrics";
 import { createMockMetrics, withTokenCounting } from "./mock_metrics.ts";
 
 Deno.test("withTokenCounting counts successful token responses per grant type", async () => {

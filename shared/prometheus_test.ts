@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { Counter, Gauge, Histogram, Registry } from "./prometheus.ts";
+
+Deno.test("Registry renders counters in the text exposition format", async () => {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: "svc" });
+  const c = new Counter({
+    name: "reqs_total",
+    help: "Requests\nserved \\ total",
+    labelNames: ["route", "status"],
+    registers: [registry],
+  });
+  c.inc({ route: "/a", status: "200" });
+  c.inc({ route: "/a", status: "200" }, 2);
+  c.inc({ route: 'q"\\\n', status: 500 });
+  assert.equal(
+    await registry.metrics(),
+    "# HELP reqs_total Requests\\nserved \\\\ total\n" +
+      "# TYPE reqs_total counter\n" +
+      'reqs_total{route="/a",status="200",service="svc"} 3\n' +
+      'reqs_total{route="q\\"\\\\\\n",status="500",service="svc"} 1\n\n',
+  );
+  assert.equal(registry.contentType, "text/plain; version=0.0.4; charset=utf-8");
+});
+
+Deno.test("Counter refuses to go down and rejects unknown labels", () => {
+  const c = new Counter({ name: "c_total", help: "c", labelNames: ["a"] });
+  assert.throws(() => c.inc(-1), RangeError);
+  assert.throws(() => c.inc({ b: "x" } as never), /unknown label "b"/);
+  assert.throws(() => new Counter({ name: "bad name", help: "x" }), TypeError);
+});
+
+Deno.test("an unlabelled metric shows 0 before its first update", async () => {
+  const registry = new Registry();
+  new Counter({ name: "zero_total", help: "z", registers: [registry] });
+  new Counter({ name: "labelled_total", help: "l", labelNames: ["x"], registers: [registry] });
+  const text = await registry.metrics();
+  assert.match(text, /^zero_total 0$/m);
+  assert.doesNotMatch(text, /^labelled_total/m);
+});
+
+Deno.test("Gauge sets, increments and decrements", async () => {
+  const registry = new Registry();
+  const g = new Gauge({ name: "depth", help: "d", registers: [registry] });
+  g.set(5);
+  g.inc();
+  g.dec(2);
+  assert.match(await registry.metrics(), /^depth 4$/m);
+  g.set(0.5);
+  assert.match(await registry.metrics(), /^depth 0.5$/m);
+});
+
+Deno.test("Histogram renders cumulative buckets, +Inf, sum and count", async () => {
+  const registry = new Registry();
+  const h = new Histogram({
+    name: "lat_seconds",
+    help: "l",
+    labelNames: ["route"],
+    buckets: [1, 0.1],
+    registers: [registry],
+  });
+  h.observe({ route: "/" }, 0.05);
+  h.observe({ route: "/" }, 0.1);
+  h.observe({ route: "/" }, 0.5);
+  h.observe({ route: "/" }, 7);
+  assert.equal(
+    await registry.metrics(),
+    "# HELP lat_seconds l\n# TYPE lat_seconds histogram\n" +
+      'lat_seconds_bucket{route="/",le="0.1"} 2\n' +
+      'lat_seconds_bucket{route="/",le="1"} 3\n' +
+      'lat_seconds_bucket{route="/",le="+Inf"} 4\n' +
+      'lat_seconds_sum{route="/"} 7.65\n' +
+      'lat_seconds_count{route="/"} 4\n\n',
+  );
+});
+
+Deno.test("Registry refuses two metrics with one name", () => {
+  const registry = new Registry();
+  new Gauge({ name: "g", help: "g", registers: [registry] });
+  assert.throws(
+    () => new Gauge({ name: "g", help: "g", registers: [registry] }),
+    /already registered/,
+  );
+});
