@@ -1,6 +1,7 @@
 // deno-lint-ignore-file no-console -- a command-line tool talks to its user on the console
 /**
- * `deno task compile [service...]`: one self-contained binary per service under `dist/`, with
+ * `deno task compile [service...] [--out DIR]`: one self-contained binary per service under
+ * `dist/` (or DIR), with
  * the service's explicit permissions baked in. `deno compile` needs the `denort` runtime of the
  * same Deno version; it downloads it, or takes it from `DENORT_BIN` when the download is not
  * possible (this workplace has no route to the download host).
@@ -31,7 +32,10 @@ async function canDownload(): Promise<boolean> {
   }
 }
 
-async function main(names: string[]) {
+async function main(args: string[]) {
+  const outAt = args.indexOf("--out");
+  const outDir = outAt >= 0 ? args[outAt + 1] : "dist";
+  const names = outAt >= 0 ? args.filter((_, i) => i !== outAt && i !== outAt + 1) : args;
   const denort = Deno.env.get("DENORT_BIN");
   if (!denort && !cachedDenort() && !await canDownload()) {
     console.error(
@@ -44,7 +48,7 @@ async function main(names: string[]) {
     names.length === 0 || names.includes(s.name)
   );
   for (const svc of services) {
-    const output = `dist/${svc.name}`;
+    const output = `${outDir}/${svc.name}`;
     const args = [
       "compile",
       "--node-modules-dir=none",
