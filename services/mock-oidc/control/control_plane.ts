@@ -32,7 +32,7 @@ const ROUTES: Record<string, Record<string, Route>> = {
     DELETE: (_req, deps) => clearRequests(deps.requests),
   },
   "/_mock/requests/take": {
-    POST: (req, deps) => takeRequest(req, deps.requests, { signal: req.signal }),
+    POST: (req, deps) => takeRequest(req, deps.requests, { maxWaitMs: deps.maxTakeWaitMs }),
   },
   "/_mock/reset": { POST: resetMock },
 };

@@ -295,3 +295,23 @@ Deno.test("POST /_mock/mint on a dedicated listener names the API origin unless 
   )).json();
   assert.equal(forwarded.issuer, "http://mock.test/a");
 });
+
+Deno.test("a take never waits past maxTakeWaitMs, so a later request stays in the log", async () => {
+  const { deps } = fakeDeps({ maxTakeWaitMs: 20 });
+  const started = Date.now();
+  const res = await createControlHandler(deps)(
+    jsonRequest("POST", "/_mock/requests/take", { timeoutMs: 60_000 }),
+  );
+  assert.equal(res.status, 404);
+  await res.body?.cancel();
+  assert.ok(Date.now() - started < 5_000);
+  deps.requests.append({
+    id: "1",
+    receivedAt: new Date(0).toISOString(),
+    issuer: "a",
+    method: "GET",
+    path: "/a/jwks",
+    url: "http://x/a/jwks",
+  });
+  assert.equal(deps.requests.size, 1);
+});
