@@ -30,7 +30,7 @@ import {
 } from "./control/mod.ts";
 import type { Core } from "./core.ts";
 import { createApiRouter, createControlRouter } from "./ops/api_router.ts";
-import { createMockMetrics, type MockMetrics, withTokenCounting } from "./ops/mock_metrics.ts";
+import { countTokenIssued, createMockMetrics, type MockMetrics } from "./ops/mock_metrics.ts";
 import { createOperationalRoutes } from "./ops/operational_routes.ts";
 import { RateLimiter, withRateLimit } from "./ops/rate_limit.ts";
 import { routeTemplateOf } from "./ops/route_template.ts";
@@ -120,12 +120,15 @@ export function createApp(deps: AppDeps): App {
       onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),
     })
     : undefined;
-  const protocolHandler = createProtocolHandler(core.protocol);
-  const counted = withTokenCounting((req) => protocolHandler(req), state.mockMetrics);
+  const protocolHandler = createProtocolHandler({
+    ...core.protocol,
+    onTokenIssued: (grantType) => countTokenIssued(state.mockMetrics, grantType),
+  });
+  const protocol: Handler = (req) => protocolHandler(req);
   const colocated = control !== undefined && !options.dedicatedControl;
   const router = createApiRouter({
     // Capture only when the log can be read on this listener.
-    protocol: colocated ? withCapture(counted, { log: state.requests }) : counted,
+    protocol: colocated ? withCapture(protocol, { log: state.requests }) : protocol,
     control: colocated ? control : undefined,
     controlMissing: controlEnabled ? controlPlaneElsewhere : disabledControlPlane,
     staticFiles: options.staticAssetsPath

@@ -4,7 +4,6 @@
  * @module
  */
 import { Counter, Gauge, type Registry } from "@svc/shared/metrics";
-import type { Handler } from "@svc/shared/http";
 
 export interface MockMetrics {
   tokensIssued: Counter<"grant">;
@@ -44,19 +43,11 @@ const KNOWN_GRANTS = new Set([
   "urn:ietf:params:oauth:grant-type:device_code",
 ]);
 
-/** Counts successful token-endpoint responses by `grant_type`. */
-export function withTokenCounting(handler: Handler, metrics: MockMetrics): Handler {
-  return async function countTokens(req, info) {
-    const isToken = req.method === "POST" && new URL(req.url).pathname.endsWith("/token");
-    if (!isToken) return handler(req, info);
-    const form = await req.clone().text().then((text) => new URLSearchParams(text)).catch(() =>
-      new URLSearchParams()
-    );
-    const response = await handler(req, info);
-    if (response.status === 200) {
-      const grant = form.get("grant_type") ?? "";
-      metrics.tokensIssued.inc({ grant: KNOWN_GRANTS.has(grant) ? grant : "other" });
-    }
-    return response;
-  };
+/**
+ * Counts one successful token response; the token handler reports the grant it served
+ * (`ProtocolDeps.onTokenIssued`), so no request body is read twice. Unknown grants count as
+ * `other`, keeping the label set bounded.
+ */
+export function countTokenIssued(metrics: MockMetrics, grantType: string): void {
+  metrics.tokensIssued.inc({ grant: KNOWN_GRANTS.has(grantType) ? grantType : "other" });
 }

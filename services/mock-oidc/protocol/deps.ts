@@ -29,6 +29,8 @@ export interface ProtocolDeps {
   /** One-shot scenarios (the control plane's queue); none when absent. */
   callbacks: CallbackSource;
   state: ProtocolState;
+  /** Called once per successful token response with its `grant_type` (the metrics count it). */
+  onTokenIssued?: (grantType: string) => void;
   /** Opaque random strings for codes and refresh tokens. @default 32 random bytes, base64url */
   randomToken?: () => string;
 }

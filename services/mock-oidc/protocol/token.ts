@@ -47,5 +47,7 @@ export async function handleToken(ctx: IssuerContext): Promise<Response> {
   if (!grant) {
     throw new OAuthError(400, "unsupported_grant_type", `grant_type ${grantType} is not supported`);
   }
-  return jsonResponse(await grant(ctx, params, client), { noStore: true });
+  const body = await grant(ctx, params, client);
+  ctx.deps.onTokenIssued?.(grantType);
+  return jsonResponse(body, { noStore: true });
 }
