@@ -50,6 +50,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     settings: {
       interactiveLogin: config.interactiveLogin,
       rotateRefreshToken: config.rotateRefreshToken,
+      loginPage: config.loginPage,
       tokenCallbacks: config.tokenCallbacks,
     },
     clock,

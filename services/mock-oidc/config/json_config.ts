@@ -18,6 +18,8 @@ export interface OidcConfig {
   rotateRefreshToken: boolean;
   staticAssetsPath?: string;
   loginPagePath?: string;
+  /** The file at `loginPagePath`, read by `loadJsonConfig`. */
+  loginPage?: string;
   /** `tokenProvider.systemTime` in epoch ms: the clock starts frozen there. */
   systemTime?: number;
   /** Algorithm of generated keys. */

@@ -180,3 +180,19 @@ Deno.test("config source order: JSON_CONFIG, JSON_CONFIG_PATH, ./config.json, de
     return true;
   });
 });
+
+Deno.test("loginPagePath is read at load; an unreadable file is a ConfigError naming the key", async () => {
+  const read = (path: string) =>
+    path === "/login.html"
+      ? Promise.resolve("<form method=post><input name=username></form>")
+      : Promise.reject(new Deno.errors.NotFound(path));
+  const load = (json: string) =>
+    loadJsonConfig({ env: (n) => n === "JSON_CONFIG" ? json : undefined, readTextFile: read });
+  const loaded = await load('{"loginPagePath":"/login.html"}');
+  assert.equal(loaded.config.loginPage, "<form method=post><input name=username></form>");
+  assert.equal((await load("{}")).config.loginPage, undefined);
+  await assert.rejects(load('{"loginPagePath":"/missing.html"}'), (err: ConfigError) => {
+    assert.equal(err.key, "loginPagePath");
+    return true;
+  });
+});

@@ -21,9 +21,25 @@ export interface LoadConfigOptions {
   cwd?: string;
 }
 
-/** Load and parse the JSON configuration. */
+/** Load and parse the JSON configuration, then read the `loginPagePath` file it names. */
 export async function loadJsonConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const read = options.readTextFile ?? ((path: string) => Deno.readTextFile(path));
+  const loaded = await loadConfigText(options, read);
+  const path = loaded.config.loginPagePath;
+  if (path !== undefined && path !== "") {
+    try {
+      loaded.config.loginPage = await read(path);
+    } catch (err) {
+      throw new ConfigError("loginPagePath", `cannot read file (${(err as Error).name})`);
+    }
+  }
+  return loaded;
+}
+
+async function loadConfigText(
+  options: LoadConfigOptions,
+  read: (path: string) => Promise<string>,
+): Promise<LoadedConfig> {
   const inline = options.env("JSON_CONFIG");
   if (inline !== undefined && inline.trim() !== "") {
     return { config: parseJsonConfig(inline, "JSON_CONFIG"), source: "JSON_CONFIG" };

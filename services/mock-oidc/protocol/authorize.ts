@@ -72,6 +72,10 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     prompts.some((p) => LOGIN_PROMPTS.includes(p));
   if (!submitted && needsLogin) {
     if (prompts.includes("none")) return fail("login_required", "interactive login is required");
+    // The operator's own page is served untouched and without our CSP: it may load /static/*.
+    if (deps.settings.loginPage !== undefined) {
+      return htmlResponse(deps.settings.loginPage, { csp: false });
+    }
     return htmlResponse(loginPage(ctx.issuerId, params, bodyParams));
   }
 

@@ -71,6 +71,19 @@ Deno.test("interactive login renders a page that loads nothing from the network"
   assert.doesNotMatch(html, /@import|url\(/);
 });
 
+Deno.test("a loginPagePath page is served as-is and its username POST issues a code", async () => {
+  const custom = "<!doctype html><form method=post><input name=username></form>";
+  const h = harness({ interactiveLogin: true, loginPage: custom });
+  const page = await h.call(`/default/authorize?${q()}`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get("content-type")!, /text\/html/);
+  assert.equal(page.headers.get("content-security-policy"), null);
+  assert.equal(await page.text(), custom);
+  const res = await h.form(`/default/authorize?${q()}`, { username: "carol" });
+  assert.equal(res.status, 302);
+  assert.ok(new URL(res.headers.get("location")!).searchParams.get("code"));
+});
+
 Deno.test("prompt=login forces the login page; prompt=none with login needed is login_required", async () => {
   const h = harness();
   const login = await h.call(`/default/authorize?${q({ prompt: "login" })}`);

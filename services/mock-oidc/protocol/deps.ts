@@ -16,6 +16,11 @@ export interface ProtocolSettings {
   interactiveLogin: boolean;
   /** refresh_token grant issues a new refresh token each time. @default false */
   rotateRefreshToken: boolean;
+  /**
+   * `loginPagePath`'s HTML, read at start: served as-is (no templating) instead of the built-in
+   * login page; it must POST `username` (and optionally `claims`) back to the same URL.
+   */
+  loginPage?: string;
   /** Configured callbacks (`tokenCallbacks`), first entry per issuer wins. */
   tokenCallbacks: readonly TokenCallback[];
 }

@@ -18,16 +18,19 @@ export function jsonResponse(
 }
 
 /** HTML page with no external loads (CSP forbids them). */
-export function htmlResponse(body: string, options: { status?: number } = {}): Response {
-  return new Response(body, {
-    status: options.status ?? 200,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Content-Security-Policy":
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *",
-    },
-  });
+export function htmlResponse(
+  body: string,
+  options: { status?: number; csp?: boolean } = {},
+): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+  };
+  if (options.csp ?? true) {
+    headers["Content-Security-Policy"] =
+      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *";
+  }
+  return new Response(body, { status: options.status ?? 200, headers });
 }
 
 /** 302 to `location`. */
