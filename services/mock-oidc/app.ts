@@ -116,7 +116,6 @@ export function createApp(deps: AppDeps): App {
       issuerUrlOf,
       controlToken: options.controlToken,
       apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
-      maxTakeWaitMs: options.requestTimeoutMs ?? 15_000,
       onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),
     })
     : undefined;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { withErrors } from "./errors.ts";
-import { withTimeout } from "./timeout.ts";
+import { timeoutSignalOf, withTimeout } from "./timeout.ts";
 import { withAccessLog } from "./access_log.ts";
 import { clientIp } from "./client_ip.ts";
 import { localInfo } from "./handler.ts";
@@ -78,4 +78,18 @@ Deno.test("withAccessLog() works on a real connection after the response is sent
   assert.equal(await res.text(), "ok");
   for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   assert.equal(JSON.parse(lines[0]).remote, "127.0.0.1");
+});
+
+Deno.test("timeoutSignalOf() aborts before withTimeout() answers 503", async () => {
+  let signal: AbortSignal | undefined;
+  const slow = withTimeout((req) => {
+    signal = timeoutSignalOf(req);
+    return new Promise<Response>(() => {});
+  }, { ms: 10 });
+  await assert.rejects(
+    async () => await slow(new Request("http://x/"), localInfo()),
+    (err: { status: number }) => err.status === 503,
+  );
+  assert.equal(signal?.aborted, true);
+  assert.equal(timeoutSignalOf(new Request("http://x/")), undefined);
 });

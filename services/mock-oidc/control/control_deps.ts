@@ -30,12 +30,6 @@ export interface ControlDeps {
   apiOrigin?: () => string | undefined;
   /** Required in `X-Mock-Control-Token` when set. */
   controlToken?: string;
-  /**
-   * The request timeout (`--request-timeout`): a take never waits longer, so one whose client
-   * went away (or already got the 503) stops waiting and cannot swallow a later request. Stands
-   * in for `req.signal`, which makes Deno 2.9 print a non-JSON warning line. 0: no bound.
-   */
-  maxTakeWaitMs?: number;
   /** Called after each mint, e.g. to count tokens issued per grant. */
   onMint?: (kind: string) => void;
 }

@@ -21,13 +21,13 @@ interface TakeRequest {
 
 /**
  * POST /_mock/requests/take → the oldest matching CapturedRequest, or 404 after `timeoutMs`.
- * `maxWaitMs` (the request timeout) bounds the wait whatever `timeoutMs` says: by then the client
- * has its 503 or is gone, and a waiter left behind would swallow the next matching request.
+ * `signal` (the request timeout's) ends the wait early: by then the client has its 503 or is
+ * gone, and a waiter left behind would swallow the next matching request.
  */
 export async function takeRequest(
   req: Request,
   log: RequestLog,
-  options: { maxWaitMs?: number } = {},
+  options: { signal?: AbortSignal } = {},
 ): Promise<Response> {
   const body = validateObject<TakeRequest>(await readJsonBody(req), {
     endpoint: { type: "string", enum: ENDPOINTS },
@@ -42,9 +42,7 @@ export async function takeRequest(
   });
   const filter: RequestFilter = { endpoint: body.endpoint, issuer: body.issuer };
   const timeoutMs = body.timeoutMs ?? DEFAULT_TAKE_TIMEOUT_MS;
-  const maxWaitMs = options.maxWaitMs ?? 0;
-  const waitMs = maxWaitMs > 0 ? Math.min(timeoutMs, maxWaitMs) : timeoutMs;
-  const entry = await log.take(filter, { timeoutMs: waitMs });
+  const entry = await log.take(filter, { timeoutMs, signal: options.signal });
   if (!entry) {
     throw new HttpError(404, "no_matching_request", `no matching request within ${timeoutMs}ms`);
   }
