@@ -139,12 +139,11 @@ const properties: {
     numRuns: 400,
     compare: { compareMessages: true },
   },
-  // Argument-error texts differ in known ways (BUGS.md 15-17): compare outcomes and positions.
   {
     name: "built-ins and methods called with arbitrary arguments",
     programs: builtinCallProgram,
     numRuns: 400,
-    compare: { comparePositions: true },
+    compare: FULL,
   },
   {
     name: "grammar-generated and mutated programs: same static error, same position",

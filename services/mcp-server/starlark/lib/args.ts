@@ -4,20 +4,36 @@ import { typeName } from "../values/ops.ts";
 import { Float, type Kwargs, type Value } from "../values/value.ts";
 
 /**
+ * Checks one argument while unpacking; returns why it is unacceptable (e.g. "got string, want
+ * iterable") or undefined. `param` is the bare parameter name.
+ */
+export type ArgCheck = (param: string, v: Value) => string | undefined;
+
+/**
  * Bind args/kwargs to `params` (names; a trailing "?" marks optional). Returns values in
- * parameter order, `undefined` for omitted optional ones.
+ * parameter order, `undefined` for omitted optional ones. `options.check` runs where starlark-go's
+ * `UnpackArgs` converts each argument (positional ones first, then keywords in call order, before
+ * the missing-argument check), so the first error reported is the same.
  */
 export function unpackArgs(
   fname: string,
   args: Value[],
   kwargs: Kwargs,
   params: string[],
+  options: { check?: ArgCheck } = {},
 ): (Value | undefined)[] {
   const out: (Value | undefined)[] = new Array(params.length).fill(undefined);
   if (args.length > params.length) {
     throw new EvalError(`${fname}: got ${args.length} arguments, want at most ${params.length}`);
   }
-  for (let i = 0; i < args.length; i++) out[i] = args[i];
+  const check = (i: number, v: Value, label: string) => {
+    const why = options.check?.(params[i].replace(/\?$/, ""), v);
+    if (why !== undefined) throw new EvalError(`${fname}: for parameter ${label}: ${why}`);
+  };
+  for (let i = 0; i < args.length; i++) {
+    out[i] = args[i];
+    check(i, args[i], params[i].replace(/\?$/, ""));
+  }
   if (kwargs !== null) {
     for (const [k, v] of kwargs) {
       const i = params.findIndex((p) => p === k || p === k + "?");
@@ -28,6 +44,7 @@ export function unpackArgs(
         );
       }
       out[i] = v;
+      check(i, v, JSON.stringify(k));
     }
   }
   for (let i = 0; i < params.length; i++) {

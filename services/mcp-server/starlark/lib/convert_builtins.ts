@@ -1,7 +1,7 @@
 /** Built-ins that convert between types: bool, bytes, chr, float, hash, int, ord, repr, str, type. */
 import { EvalError } from "../errors.ts";
 import { decodeRune, encodeRune, runes } from "../values/bytes_text.ts";
-import { floatToInt, hashKey, intToFloat, truth, typeName } from "../values/ops.ts";
+import { floatToInt, intToFloat, truth, typeName } from "../values/ops.ts";
 import { repr, str } from "../values/repr.ts";
 import { elements } from "../values/seq.ts";
 import { Bytes, Float, type NativeFn, normInt, type Value } from "../values/value.ts";
@@ -156,7 +156,7 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
       for (let i = 0; i < x.s.length; i++) h = Math.imul(h ^ x.s.charCodeAt(i), 0x01000193) >>> 0;
       return h | 0;
     }
-    hashKey(x);
+    // starlark-go converts the argument to a string before anything else: no "unhashable" error
     throw new EvalError(`hash: for parameter 1: got ${typeName(x)}, want string`);
   }],
   ["int", (_th, a, k) => {

@@ -31,15 +31,15 @@ const fns: [string, NativeFn][] = [
     return decode(th, x);
   }],
   ["indent", (th, a, k) => {
-    const [prefix, ind] = unpackArgs("json.indent", [], k, ["prefix?", "indent?"]);
+    const [prefix, ind] = unpackArgs("json.indent", [], k, ["prefix?", "indent?"], {
+      check: (_name, v) => typeof v === "string" ? undefined : `got ${typeName(v)}, want string`,
+    });
     const [x] = positional("json.indent", a, null, 1, 1);
     if (typeof x !== "string") {
       throw new EvalError(`json.indent: for parameter 1: got ${typeName(x)}, want string`);
     }
-    const p = prefix === undefined ? "" : prefix, d = ind === undefined ? "\t" : ind;
-    if (typeof p !== "string" || typeof d !== "string") {
-      throw new EvalError("indent: prefix and indent must be strings");
-    }
+    const p = prefix === undefined ? "" : prefix as string;
+    const d = ind === undefined ? "\t" : ind as string;
     th.charge(x.length >> 4);
     const s = indent(x, p, d);
     th.checkAlloc(s.length);

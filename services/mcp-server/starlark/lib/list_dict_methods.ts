@@ -1,7 +1,7 @@
 /** Methods of list and dict values. */
 import { EvalError } from "../errors.ts";
 import { equals, hashKey } from "../values/ops.ts";
-import { dictSet, mustElements, toIndex } from "../values/seq.ts";
+import { dictSet, indices, mustElements } from "../values/seq.ts";
 import {
   type Dict,
   List,
@@ -28,18 +28,17 @@ function D(v: Value): Dict {
   return v as Dict;
 }
 
+/** starlark-go's `indices` for `list.index`, its errors prefixed with the method name. */
 function clampIndices(
   start: Value | undefined,
   end: Value | undefined,
   n: number,
 ): [number, number] {
-  const f = (v: Value | undefined, d: number) => {
-    if (v === undefined || v === null) return d;
-    let i = toIndex(v, "index");
-    if (i < 0) i += n;
-    return i < 0 ? 0 : i > n ? n : i;
-  };
-  return [f(start, 0), f(end, n)];
+  try {
+    return indices(start, end, n);
+  } catch (e) {
+    throw new EvalError(`index: ${(e as Error).message}`);
+  }
 }
 
 export const LIST_METHODS = new Map<string, NativeFn>([

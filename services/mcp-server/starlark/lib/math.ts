@@ -3,6 +3,7 @@ import { EvalError } from "../errors.ts";
 import { floatToInt, intToFloat, typeName } from "../values/ops.ts";
 import { Builtin, Float, Module, type NativeFn, type Value } from "../values/value.ts";
 import { positional } from "./args.ts";
+import { gamma } from "./math_gamma.ts";
 
 function num(fname: string, v: Value, param = 0): number {
   if (v instanceof Float) return v.v;
@@ -64,37 +65,6 @@ function remainder(x: number, y: number): number {
     }
   }
   return sign ? -x : x;
-}
-
-/** Lanczos approximation of Gamma with Go's special cases. */
-function gamma(x: number): number {
-  if (Number.isNaN(x) || x === -Infinity) return NaN;
-  if (x === Infinity || x > 171.61447887182298) return Infinity; // overflow, as Go
-  if (x === 0) return Object.is(x, -0) ? -Infinity : Infinity;
-  if (x < 0 && Number.isInteger(x)) return NaN;
-  if (Number.isInteger(x) && x <= 171) {
-    let r = 1;
-    for (let i = 2; i < x; i++) r *= i;
-    return r;
-  }
-  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
-  const g = 7;
-  const c = [
-    0.99999999999980993,
-    676.5203681218851,
-    -1259.1392167224028,
-    771.32342877765313,
-    -176.61503916999185,
-    12.507343278686905,
-    -0.13857109526572012,
-    9.9843695780195716e-6,
-    1.5056327351493116e-7,
-  ];
-  x -= 1;
-  let a = c[0];
-  const t = x + g + 0.5;
-  for (let i = 1; i < g + 2; i++) a += c[i] / (x + i);
-  return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
 }
 
 function roundHalfAway(x: number): number {

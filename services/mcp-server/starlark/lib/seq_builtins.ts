@@ -127,21 +127,18 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
     return new List(el.slice().reverse());
   }],
   ["sorted", (th, a, k) => {
-    // as starlark-go's UnpackArgs: convert positional arguments, then keywords
-    const check = (name: string, v: Value | undefined, label: string) => {
-      if (v === undefined) return;
-      if (name === "iterable" && !(v instanceof Range) && elements(v) === null) {
-        throw new EvalError(`sorted: for parameter ${label}: got ${typeName(v)}, want iterable`);
-      }
-      if (name === "key") wantCallable("sorted", v, label);
-      if (name === "reverse" && typeof v !== "boolean") {
-        throw new EvalError(`sorted: for parameter ${label}: got ${typeName(v)}, want bool`);
-      }
-    };
-    const names = ["iterable", "key", "reverse"];
-    if (a.length <= 3) a.forEach((v, i) => check(names[i], v, names[i]));
-    const [it, key, rev] = unpackArgs("sorted", a, k, ["iterable", "key?", "reverse?"]);
-    for (const [name, v] of k ?? []) check(name, v, JSON.stringify(name));
+    const [it, key, rev] = unpackArgs("sorted", a, k, ["iterable", "key?", "reverse?"], {
+      check: (name, v) => {
+        if (name === "iterable" && !(v instanceof Range) && elements(v) === null) {
+          return `got ${typeName(v)}, want iterable`;
+        }
+        if (name === "key" && !(v instanceof Fn) && !(v instanceof Builtin)) {
+          return `got ${typeName(v)}, want callable`;
+        }
+        if (name === "reverse" && typeof v !== "boolean") return `got ${typeName(v)}, want bool`;
+        return undefined;
+      },
+    });
     const el = elements(it!, th)!;
     const n = el.length;
     th.charge(n * Math.ceil(Math.log2(n + 1)) >> 2);
@@ -174,11 +171,14 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
     return new List(values);
   }],
   ["sum", (th, a, k) => {
-    const [it, start] = unpackArgs("sum", a, k, ["iterable", "start?"]);
-    const el = elements(it!, th);
-    if (el === null) {
-      throw new EvalError(`sum: for parameter iterable: got ${typeName(it!)}, want iterable`);
-    }
+    // The Go runner's sum unpacks into a starlark.Iterable, as sorted does.
+    const [it, start] = unpackArgs("sum", a, k, ["iterable", "start?"], {
+      check: (name, v) =>
+        name === "iterable" && !(v instanceof Range) && elements(v) === null
+          ? `got ${typeName(v)}, want iterable`
+          : undefined,
+    });
+    const el = elements(it!, th)!;
     th.charge(el.length >> 3);
     let acc: Value = start === undefined ? 0 : start;
     // like Python's sum: repeated `+` (so strings and lists work too)

@@ -229,6 +229,29 @@ export const PROGRAM_CASES: CorpusCase[] = [
     src: main(`return [math.gamma(0.5), math.gamma(0.1), math.gamma(170.5)]`),
   },
   { name: "pop from an empty dict with an unhashable key", src: main(`return {}.pop([], 7)`) },
+  {
+    name: "math.gamma in the Stirling and reflection ranges",
+    src: main(
+      `return [math.gamma(143.5), math.gamma(171.6), math.gamma(-170.5), math.gamma(-33.5)]`,
+    ),
+  },
+  // argument errors: the first one starlark-go's UnpackArgs reports (BUGS.md 25)
+  {
+    name: "sorted: positional type error before an unknown keyword",
+    src: main(`return sorted("abc", x=1)`),
+  },
+  {
+    name: "sorted: keyword type errors in call order",
+    src: main(`return sorted([], reverse=1, key="s")`),
+  },
+  {
+    name: "sorted: keyword type error before a missing argument",
+    src: main(`return sorted(key=1)`),
+  },
+  { name: "list.index: invalid start index", src: main(`return [1].index(1, [])`) },
+  { name: "list.index: invalid end index", src: main(`return [1].index(1, 0, "x")`) },
+  { name: "hash of a list is a type error, not unhashable", src: main(`return hash([1])`) },
+  { name: "json.indent: prefix must be a string", src: main(`return json.indent("{}", prefix=1)`) },
   // steps
   { name: "steps of a loop", src: main(`t = 0\nfor i in range(1000):\n    t += i\nreturn t`) },
   { name: "no main", src: "x = 1 + 2\n" },
