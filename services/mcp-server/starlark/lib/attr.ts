@@ -1,4 +1,5 @@
 /** Attribute access: methods of built-in types, module members, custom objects. */
+import { spell } from "../syntax/spell.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { typeName } from "../values/ops.ts";
@@ -71,33 +72,4 @@ export function setAttr(x: Value, name: string, v: Value): void {
     return;
   }
   throw new EvalError(`can't assign to .${name} field of ${typeName(x)}`);
-}
-
-/** starlark-go's spell.Nearest: ignore case and underscores, allow up to 50% typos. */
-export function spell(name: string, names: string[]): string | undefined {
-  const fold = (s: string) => s.replace(/_/g, "").toLowerCase();
-  const x = fold(name);
-  let best: string | undefined, bestD = Math.floor((x.length + 1) / 2);
-  for (const n of names) {
-    const d = dist(x, fold(n));
-    if (d < bestD) {
-      bestD = d;
-      best = n;
-    }
-  }
-  return best;
-}
-
-function dist(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length];
 }

@@ -1,4 +1,5 @@
 /** Resolver: binds every identifier to a scope/slot, reporting starlark-go's static errors. */
+import { spell } from "./spell.ts";
 import { StarlarkError } from "../errors.ts";
 import type { Binding, CompExpr, Expr, File, FnInfo, Ident, Param, Stmt } from "./ast.ts";
 
@@ -439,20 +440,10 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
   }
 
   function spellcheck(name: string, from: Block): string | undefined {
-    const fold = (s: string) => s.replace(/_/g, "").toLowerCase();
-    const x = fold(name);
-    let best: string | undefined, bestD = Math.floor((x.length + 1) / 2);
     const names: string[] = [];
     for (let b: Block | null = from; b !== null; b = b.parent) names.push(...b.bindings.keys());
     names.push(...globals.keys());
-    for (const c of names.sort()) {
-      const d = editDistance(x, fold(c));
-      if (d < bestD) {
-        bestD = d;
-        best = c;
-      }
-    }
-    return best;
+    return spell(name, names.sort());
   }
 
   stmts(file.stmts);
@@ -486,18 +477,4 @@ function startOf(e: Expr): { line: number; col: number } {
     default:
       return e;
   }
-}
-
-function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length];
 }
