@@ -34,6 +34,7 @@ export async function main(options: MainOptions): Promise<void> {
   const logger = createLogger({
     level: values["log-level"] as "info",
     format: values["log-format"] as "json",
+    fields: { service: "mock-oidc" },
   });
   const plan = planListeners({
     api: resolveListenAddr({
