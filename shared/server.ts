@@ -21,6 +21,7 @@
 import type { Handler } from "./http/handler.ts";
 import type { Logger } from "./log.ts";
 import { errorResponse, HttpError } from "./problem.ts";
+import { SettingsError } from "./settings.ts";
 
 /** One listener of a process. */
 export interface ListenerSpec {
@@ -91,8 +92,8 @@ export function parseAddr(addr: string): { hostname: string; port: number } {
  * import { readTlsFiles } from "@svc/shared/server";
  * const tls = await readTlsFiles({ certFile: "cert.pem", keyFile: "key.pem" });
  * ```
- * @throws {TypeError} when only one of the two files is configured or a file cannot be read
- * (the message names the setting, never the file contents).
+ * @throws {SettingsError} when only one of the two files is configured or a file cannot be read
+ * (`setting` and the message name the setting, never the file contents).
  */
 export async function readTlsFiles(
   files: { certFile?: string; keyFile?: string },
@@ -102,13 +103,19 @@ export async function readTlsFiles(
   if (!certFile && !keyFile) return undefined;
   if (!certFile || !keyFile) {
     const missing = certFile ? names.key : names.cert;
-    throw new TypeError(`Cannot enable TLS: "${missing}" must be set together with the other file`);
+    throw new SettingsError(
+      missing,
+      `Cannot enable TLS: "${missing}" must be set together with the other file`,
+    );
   }
   async function read(path: string, name: string): Promise<string> {
     try {
       return await Deno.readTextFile(path);
     } catch (err) {
-      throw new TypeError(`Cannot enable TLS: cannot read "${name}" (${(err as Error).name})`);
+      throw new SettingsError(
+        name,
+        `Cannot enable TLS: cannot read "${name}" (${(err as Error).name})`,
+      );
     }
   }
   return { cert: await read(certFile, names.cert), key: await read(keyFile, names.key) };

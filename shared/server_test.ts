@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { parseAddr, readTlsFiles, startServer } from "./server.ts";
+import { SettingsError } from "./settings.ts";
 import { createLogger, silentLogger } from "./log.ts";
 
 Deno.test("parseAddr() reads Go-style listen addresses", () => {
@@ -141,6 +142,10 @@ Deno.test("a SIGTERM starts the graceful shutdown", async () => {
 Deno.test("readTlsFiles() requires the pair and names the missing setting", async () => {
   assert.equal(await readTlsFiles({}), undefined);
   await assert.rejects(readTlsFiles({ certFile: "a.pem" }), /"tls-key-file" must be set/);
+  await assert.rejects(
+    readTlsFiles({ certFile: "a.pem" }, { cert: "--cert", key: "--key" }),
+    (e: SettingsError) => e instanceof SettingsError && e.setting === "--key",
+  );
   await assert.rejects(readTlsFiles({ keyFile: "a.pem" }), /"tls-cert-file" must be set/);
   await assert.rejects(
     readTlsFiles({ certFile: "/nonexistent/c.pem", keyFile: "/nonexistent/k.pem" }),

@@ -148,7 +148,7 @@ export function createApp(deps: AppDeps): App {
       });
     }
     h = withErrors(h, { logger });
-    h = withEagerRemoteAddr(withAccessLog(h, { logger, skip: (path) => UNLOGGED.has(path) }));
+    h = withAccessLog(h, { logger, skip: (path) => UNLOGGED.has(path) });
     h = withHttpMetrics(h, state.metrics, {
       route: (req) => routeTemplateOf(new URL(req.url).pathname),
     });
@@ -170,13 +170,3 @@ export function createApp(deps: AppDeps): App {
 
 /** Probe and scrape routes stay out of the access log. */
 const UNLOGGED = new Set(["/isalive", "/healthz", "/readyz", "/metrics"]);
-
-/**
- * Reads the peer address while the request is open: Deno throws "Request closed" when
- * `info.remoteAddr` is first read after the response, which the access log does.
- */
-function withEagerRemoteAddr(handler: Handler): Handler {
-  return function eagerRemoteAddr(req, info) {
-    return handler(req, { remoteAddr: info.remoteAddr, completed: info.completed });
-  };
-}

@@ -7,7 +7,7 @@
 
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
-import { type ListenerSpec, startServer } from "@svc/shared/server";
+import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
 import { resolveSettings, settingsHelp } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
 import { ConfigError } from "./config/config_error.ts";
@@ -113,29 +113,11 @@ async function tlsOf(
   values: Record<string, unknown>,
   selfSigned: boolean,
 ): Promise<TlsPair | undefined> {
-  const certFile = values["tls-cert-file"] as string;
-  const keyFile = values["tls-key-file"] as string;
-  if (certFile || keyFile) {
-    if (!certFile || !keyFile) {
-      throw new ConfigError(
-        certFile ? "--tls-key-file" : "--tls-cert-file",
-        "--tls-cert-file and --tls-key-file must be set together",
-      );
-    }
-    return {
-      cert: await readPem(certFile, "--tls-cert-file"),
-      key: await readPem(keyFile, "--tls-key-file"),
-    };
-  }
-  return selfSigned ? await selfSignedCertificate() : undefined;
-}
-
-async function readPem(path: string, flag: string): Promise<string> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (err) {
-    throw new ConfigError(flag, `cannot read file (${(err as Error).name})`);
-  }
+  const files = await readTlsFiles({
+    certFile: values["tls-cert-file"] as string,
+    keyFile: values["tls-key-file"] as string,
+  }, { cert: "--tls-cert-file", key: "--tls-key-file" });
+  return files ?? (selfSigned ? await selfSignedCertificate() : undefined);
 }
 
 function fail(message: string): never {

@@ -38,23 +38,6 @@ export function redirectResponse(location: string): Response {
   return new Response(null, { status: 302, headers: { Location: location } });
 }
 
-/** A Problem (RFC 9457) for non-OAuth failures such as unknown routes. */
-export function problemResponse(
-  status: number,
-  detail: string,
-  headers: Record<string, string> = {},
-): Response {
-  const titles: Record<number, string> = {
-    404: "Not Found",
-    405: "Method Not Allowed",
-    413: "Content Too Large",
-  };
-  return new Response(
-    JSON.stringify({ type: "about:blank", title: titles[status] ?? "Error", status, detail }),
-    { status, headers: { "Content-Type": "application/problem+json", ...headers } },
-  );
-}
-
 /** Escape text for HTML element and attribute content. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

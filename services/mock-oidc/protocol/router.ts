@@ -15,7 +15,7 @@ import { handleIntrospect } from "./introspect.ts";
 import { issuerUrlOf } from "./issuer_url.ts";
 import { handleJwks } from "./jwks.ts";
 import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
-import { problemResponse } from "./responses.ts";
+import { problemResponse } from "@svc/shared/problem";
 import { handleRevoke } from "./revoke.ts";
 import { handleToken } from "./token.ts";
 import { handleUserinfo } from "./userinfo.ts";
@@ -100,12 +100,13 @@ function endsWithEndpoint(rest: string): boolean {
 export function createProtocolHandler(deps: ProtocolDeps): (req: Request) => Promise<Response> {
   return async (req) => {
     const route = routeOf(new URL(req.url).pathname);
-    if ("error" in route) return problemResponse(404, route.error);
+    if ("error" in route) return problemResponse({ status: 404, detail: route.error });
     const endpoint = ENDPOINTS[route.endpoint];
     if (!endpoint.methods.includes(req.method)) {
-      return problemResponse(405, `${req.method} is not allowed here`, {
-        Allow: endpoint.methods.join(", "),
-      });
+      return problemResponse(
+        { status: 405, detail: `${req.method} is not allowed here` },
+        { headers: { Allow: endpoint.methods.join(", ") } },
+      );
     }
     const ctx: IssuerContext = {
       req,
