@@ -31,15 +31,10 @@ function jsonStringBytes(text: string): number {
   return enc.encode(JSON.stringify(text)).length;
 }
 
-/** Starlark → JSON data. `what` names the value in errors ("result", "argument"). */
-export function toHost(
-  v: Value,
-  limits: SizeLimits,
-  what: string,
-  strict: { int64: boolean; code: "result_not_convertible" | "host_argument_not_convertible" },
-): Json {
+/** Counts converted bytes and fails with `max_bytes` once they pass the limit. */
+function byteMeter(limits: SizeLimits, what: string): (n: number) => void {
   let bytes = 0;
-  const add = (n: number) => {
+  return (n) => {
     bytes += n;
     if (bytes > limits.maxBytes) {
       throw new LimitError(
@@ -48,6 +43,16 @@ export function toHost(
       );
     }
   };
+}
+
+/** Starlark → JSON data. `what` names the value in errors ("result", "argument"). */
+export function toHost(
+  v: Value,
+  limits: SizeLimits,
+  what: string,
+  strict: { int64: boolean; code: "result_not_convertible" | "host_argument_not_convertible" },
+): Json {
+  const add = byteMeter(limits, what);
   const conv = (x: Value, depth: number, path: string): Json => {
     if (depth > limits.maxDepth) {
       throw new LimitError(
@@ -115,16 +120,7 @@ export function toHost(
 
 /** JSON data (from the host) → Starlark value. */
 export function fromHost(x: unknown, limits: SizeLimits, what: string): Value {
-  let bytes = 0;
-  const add = (n: number) => {
-    bytes += n;
-    if (bytes > limits.maxBytes) {
-      throw new LimitError(
-        "max_bytes",
-        `${what} exceeds the maximum value size (${limits.maxBytes} bytes)`,
-      );
-    }
-  };
+  const add = byteMeter(limits, what);
   const conv = (v: unknown, depth: number): Value => {
     if (depth > limits.maxDepth) {
       throw new LimitError(

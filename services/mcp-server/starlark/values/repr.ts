@@ -2,6 +2,7 @@
 import { LimitError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { formatFloat } from "./float_format.ts";
+import { typeName } from "./ops.ts";
 import {
   Builtin,
   Bytes,
@@ -192,17 +193,4 @@ function reprOther(v: Value): string {
   const custom = (v as { repr?: () => string }).repr;
   if (custom) return custom.call(v);
   return `<${(v as { type: string }).type}>`;
-}
-
-function typeName(v: Value): string {
-  switch (typeof v) {
-    case "number":
-    case "bigint":
-      return "int";
-    case "string":
-      return "string";
-    case "boolean":
-      return "bool";
-  }
-  return v === null ? "NoneType" : v.type;
 }
