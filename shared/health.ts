@@ -73,3 +73,30 @@ export function readinessHandler(
     }, ready ? 200 : 503);
   };
 }
+
+/** OpenAPI 3.0 schema of the {@linkcode healthHandler} body. */
+export const HEALTH_SCHEMA = {
+  type: "object",
+  required: ["status"],
+  properties: { status: { type: "string", enum: ["ok"] } },
+} as const;
+
+/** OpenAPI 3.0 schema of the {@linkcode readinessHandler} body (200 and 503 alike). */
+export const READINESS_SCHEMA = {
+  type: "object",
+  required: ["status", "checks"],
+  properties: {
+    status: { type: "string", enum: ["ready", "not_ready"] },
+    checks: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        required: ["status"],
+        properties: {
+          status: { type: "string", enum: ["ok", "fail"] },
+          error: { type: "string" },
+        },
+      },
+    },
+  },
+} as const;

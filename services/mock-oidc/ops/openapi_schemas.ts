@@ -4,6 +4,7 @@
  * the protocol responses whose fields the spec leaves to the protocol.
  * @module
  */
+import { HEALTH_SCHEMA, READINESS_SCHEMA } from "@svc/shared/health";
 
 const stringArray = { type: "array", items: { type: "string" } };
 const multiMap = { type: "object", additionalProperties: stringArray };
@@ -211,16 +212,8 @@ export const SCHEMAS = {
     required: ["reset"],
     properties: { reset: { type: "boolean" } },
   },
-  Health: {
-    type: "object",
-    required: ["status"],
-    properties: { status: { type: "string", enum: ["ok"] } },
-  },
-  Readiness: {
-    type: "object",
-    required: ["status", "checks"],
-    properties: { status: { type: "string", enum: ["ready"] }, checks: anyObject },
-  },
+  Health: HEALTH_SCHEMA,
+  Readiness: READINESS_SCHEMA,
   OAuthError: {
     type: "object",
     required: ["error"],

@@ -3,6 +3,7 @@
  * response is one the app really sends (a test drives each route and compares).
  * @module
  */
+import { HEALTH_SCHEMA, READINESS_SCHEMA } from "@svc/shared/health";
 import { LIMITS, SCHEMAS } from "./schemas.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -168,29 +169,8 @@ export function openapiDocument(version: string): Record<string, unknown> {
     components: {
       schemas: {
         ...SCHEMAS,
-        Health: {
-          type: "object",
-          required: ["status"],
-          properties: { status: { type: "string", enum: ["ok"] } },
-        },
-        Readiness: {
-          type: "object",
-          required: ["status", "checks"],
-          properties: {
-            status: { type: "string", enum: ["ready", "not_ready"] },
-            checks: {
-              type: "object",
-              additionalProperties: {
-                type: "object",
-                required: ["status"],
-                properties: {
-                  status: { type: "string", enum: ["ok", "fail"] },
-                  error: { type: "string" },
-                },
-              },
-            },
-          },
-        },
+        Health: HEALTH_SCHEMA,
+        Readiness: READINESS_SCHEMA,
       },
       headers: {
         DescribedBy: {
