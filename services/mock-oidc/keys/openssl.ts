@@ -136,20 +136,27 @@ function initContext(lib: Lib, key: LoadedKey): Deno.PointerValue {
   return ctx;
 }
 
+/** Output buffers of one EVP_DigestSign call, and the signature they hold once it succeeded. */
+function signatureBuffers() {
+  const sig = new Uint8Array(1024);
+  const len = new BigUint64Array([BigInt(sig.length)]);
+  return {
+    sig,
+    len: new Uint8Array(len.buffer),
+    result(ok: number): Uint8Array {
+      if (ok !== 1) throw new Error("Cannot sign: EVP_DigestSign failed");
+      return sig.slice(0, Number(len[0]));
+    },
+  };
+}
+
 function signRaw(lib: Lib, key: LoadedKey, data: Uint8Array): Uint8Array {
   const ctx = initContext(lib, key);
+  const out = signatureBuffers();
   try {
-    const sig = new Uint8Array(1024);
-    const len = new BigUint64Array([BigInt(sig.length)]);
-    const ok = lib.symbols.EVP_DigestSign(
-      ctx,
-      sig,
-      new Uint8Array(len.buffer),
-      data,
-      BigInt(data.length),
+    return out.result(
+      lib.symbols.EVP_DigestSign(ctx, out.sig, out.len, data, BigInt(data.length)),
     );
-    if (ok !== 1) throw new Error("Cannot sign: EVP_DigestSign failed");
-    return sig.slice(0, Number(len[0]));
   } finally {
     lib.symbols.EVP_MD_CTX_free(ctx);
   }
@@ -157,18 +164,11 @@ function signRaw(lib: Lib, key: LoadedKey, data: Uint8Array): Uint8Array {
 
 async function signRawAsync(lib: Lib, key: LoadedKey, data: Uint8Array): Promise<Uint8Array> {
   const ctx = initContext(lib, key);
+  const out = signatureBuffers();
   try {
-    const sig = new Uint8Array(1024);
-    const len = new BigUint64Array([BigInt(sig.length)]);
-    const ok = await lib.symbols.EVP_DigestSignAsync(
-      ctx,
-      sig,
-      new Uint8Array(len.buffer),
-      data,
-      BigInt(data.length),
+    return out.result(
+      await lib.symbols.EVP_DigestSignAsync(ctx, out.sig, out.len, data, BigInt(data.length)),
     );
-    if (ok !== 1) throw new Error("Cannot sign: EVP_DigestSign failed");
-    return sig.slice(0, Number(len[0]));
   } finally {
     lib.symbols.EVP_MD_CTX_free(ctx);
   }

@@ -4,6 +4,7 @@
  * @module
  */
 import { controlRouteOf } from "../control/control_plane.ts";
+import { ENDPOINTS } from "../control/request_log.ts";
 
 const OPERATIONAL = new Set([
   "/isalive",
@@ -16,14 +17,8 @@ const OPERATIONAL = new Set([
   "/favicon.ico",
 ]);
 
-const ISSUER_ENDPOINTS = new Set([
-  "authorize",
-  "token",
-  "userinfo",
-  "introspect",
-  "revoke",
-  "endsession",
-  "jwks",
+const ISSUER_ENDPOINTS = new Set<string>([
+  ...ENDPOINTS,
   "device_authorization",
   "device",
   ".well-known/openid-configuration",
