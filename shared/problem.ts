@@ -105,6 +105,39 @@ export function problemResponse(problem: Problem, init: { headers?: HeadersInit 
 }
 
 /**
+ * The problem (and response headers) for anything thrown by a handler: an `HttpError` becomes
+ * its own problem; anything else becomes a 500 that shows no internals (the detail goes to the
+ * log). Services that decorate error bodies (e.g. Huma's `$schema`) start from this.
+ *
+ * @example Usage
+ * ```ts
+ * import { HttpError, problemOf } from "@svc/shared/problem";
+ * problemOf(new HttpError(404, "todo_not_found")).problem.status; // 404
+ * ```
+ */
+export function problemOf(
+  err: unknown,
+  options: { logger?: Logger; instance?: string } = {},
+): { problem: Problem; headers?: HeadersInit } {
+  if (err instanceof HttpError) {
+    return { problem: err.toProblem(options.instance), headers: err.headers };
+  }
+  options.logger?.error("unhandled error", {
+    err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : err,
+    instance: options.instance,
+  });
+  return {
+    problem: {
+      type: "about:blank",
+      status: 500,
+      title: "Internal Server Error",
+      detail: "The server could not handle this request; the error was logged",
+      ...(options.instance ? { instance: options.instance } : {}),
+    },
+  };
+}
+
+/**
  * Turns anything thrown by a handler into a problem response: an `HttpError` becomes its own
  * problem; anything else becomes a 500 that shows no internals (the detail goes to the log).
  *
@@ -119,17 +152,6 @@ export function errorResponse(
   err: unknown,
   options: { logger?: Logger; instance?: string } = {},
 ): Response {
-  if (err instanceof HttpError) {
-    return problemResponse(err.toProblem(options.instance), { headers: err.headers });
-  }
-  options.logger?.error("unhandled error", {
-    err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : err,
-    instance: options.instance,
-  });
-  return problemResponse({
-    status: 500,
-    title: "Internal Server Error",
-    detail: "The server could not handle this request; the error was logged",
-    ...(options.instance ? { instance: options.instance } : {}),
-  });
+  const { problem, headers } = problemOf(err, options);
+  return problemResponse(problem, { headers });
 }

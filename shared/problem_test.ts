@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { errorResponse, HttpError, problemResponse } from "./problem.ts";
+import { errorResponse, HttpError, problemOf, problemResponse } from "./problem.ts";
 import { createLogger } from "./log.ts";
 
 Deno.test("problemResponse() sets the media type and defaults type and title", async () => {
@@ -50,4 +50,24 @@ Deno.test("errorResponse() treats thrown non-errors as 500", async () => {
   const res = errorResponse("oops");
   assert.equal(res.status, 500);
   await res.body?.cancel();
+});
+
+Deno.test("problemOf() gives the problem and headers errorResponse() would send", () => {
+  const { problem, headers } = problemOf(
+    new HttpError(429, "rate_limited", "Cannot serve: slow down", {
+      headers: { "Retry-After": "2" },
+    }),
+    { instance: "/x" },
+  );
+  assert.deepEqual(problem, {
+    type: "about:blank",
+    title: "Too Many Requests",
+    status: 429,
+    detail: "Cannot serve: slow down",
+    instance: "/x",
+  });
+  assert.deepEqual(headers, { "Retry-After": "2" });
+  const hidden = problemOf(new Error("secret internals"));
+  assert.equal(hidden.problem.status, 500);
+  assert.ok(!JSON.stringify(hidden.problem).includes("secret"));
 });

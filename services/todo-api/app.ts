@@ -1,17 +1,17 @@
 /**
  * The todo-api HTTP handler: operational routes (no key), `/schemas/*`, and the `/v1` routes
  * behind authentication and the deny-by-default policy. Every error leaves through one place
- * (`errorResponse`) and gets Huma's `$schema` + `Link` decoration.
+ * (`errorSchemaJson`, built on the kit's `problemOf`) and gets Huma's `$schema` + `Link` decoration.
  * @module
  */
-import { errorResponse, HttpError } from "@svc/shared/problem";
+import { HttpError } from "@svc/shared/problem";
 import type { Handler } from "@svc/shared/http";
 import { healthHandler, readinessHandler } from "@svc/shared/health";
 import type { Logger } from "@svc/shared/log";
 import { createApiKeyStore, type Principal } from "./auth/api_keys.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { ANONYMOUS } from "./auth/policy.ts";
-import { SCHEMAS_PATH, withErrorSchema } from "./http/schema_link.ts";
+import { errorSchemaJson, SCHEMAS_PATH } from "./http/schema_link.ts";
 import { standaloneSchema } from "./http/schemas.ts";
 import type { Migrator } from "./migrate/migrator.ts";
 import type { Db } from "./store/db.ts";
@@ -125,9 +125,7 @@ export function createApp(deps: AppDeps): Handler {
     const method = req.method;
     if (path === "/healthz") return healthHandler();
     if (path === "/readyz") {
-      const res = await ready(req);
-      res.headers.set("cache-control", "no-store");
-      return res;
+      return await ready(req); // no-store, as every readiness answer
     }
     if (path === "/v1/todos") {
       if (method === "GET") return await todos.list(req, await principalOf(req));
@@ -158,10 +156,7 @@ export function createApp(deps: AppDeps): Handler {
     try {
       return await route(req);
     } catch (err) {
-      return await withErrorSchema(
-        req,
-        errorResponse(unmigrated(err) ?? err, { logger: deps.logger }),
-      );
+      return errorSchemaJson(req, unmigrated(err) ?? err, { logger: deps.logger });
     }
   };
 }

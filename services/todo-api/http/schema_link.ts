@@ -5,6 +5,8 @@
  * Host; `http://` only for localhost/127.0.0.1 without TLS, otherwise `https://`.
  * @module
  */
+import type { Logger } from "@svc/shared/log";
+import { problemOf } from "@svc/shared/problem";
 
 /** Where schemas are served. */
 export const SCHEMAS_PATH = "/schemas";
@@ -50,13 +52,16 @@ export function schemaJson(
   });
 }
 
-/** Adds `$schema` (ErrorModel) and `Link` to a problem response made elsewhere (the kit). */
-export async function withErrorSchema(req: Request, res: Response): Promise<Response> {
-  if (!res.headers.get("content-type")?.startsWith("application/problem+json")) return res;
-  const body = await res.json();
-  return schemaJson(req, "ErrorModel", body, {
-    status: res.status,
-    headers: res.headers,
+/** A problem body for anything thrown (the kit's `problemOf`), with `$schema` and `Link`. */
+export function errorSchemaJson(
+  req: Request,
+  err: unknown,
+  options: { logger?: Logger },
+): Response {
+  const { problem, headers } = problemOf(err, options);
+  return schemaJson(req, "ErrorModel", problem, {
+    status: problem.status,
+    headers,
     contentType: "application/problem+json",
   });
 }
