@@ -18,7 +18,7 @@ interface NodeFsStream {
   nfd?: number;
 }
 interface EmscriptenModule {
-  NODEFS: { stream_ops: { fsync?: (stream: NodeFsStream) => number } };
+  NODEFS: { "stream_ops": { fsync?: (stream: NodeFsStream) => number } };
 }
 
 /** PGlite's start parameters with fsync on and the WAL flushed by `fsync`. */
