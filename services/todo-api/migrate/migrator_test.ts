@@ -1,18 +1,16 @@
 import assert from "node:assert/strict";
+import { createMigrator, loadMigrations, MigrationLockedError, openPostgresDb } from "../mod.ts";
 import { migrateCommand } from "../cli/migrate.ts";
+import { keysCommand } from "../cli/keys.ts";
 import { loadConfig } from "../config.ts";
-import { openPgliteDb } from "../store/pglite_db.ts";
-import { loadMigrations } from "./migration_files.ts";
-import { createMigrator, MigrationFailedError } from "./migrator.ts";
+import { createTestDatabase, TEST_DATABASE_URL } from "../_test_support.ts";
 
-const FILES = {
-  "000001_one.up.sql": "create table one (n int);",
-  "000001_one.down.sql": "drop table one;",
-  "000002_two.up.sql": "create table two (n int);",
-  "000002_two.down.sql": "drop table two;",
-  "000003_broken.up.sql": "create table three (n int); select no_such_function();",
-  "000003_broken.down.sql": "drop table three;",
-};
+async function tables(db: { query: (s: string) => Promise<Record<string, unknown>[]> }) {
+  const rows = await db.query(
+    "select tablename::text as t from pg_tables where schemaname = 'public' order by 1",
+  );
+  return rows.map((r) => r.t);
+}
 
 function capture() {
   const out: string[] = [];
@@ -20,51 +18,155 @@ function capture() {
   return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
 }
 
+for (const backend of ["pglite", "postgres"] as const) {
+  Deno.test({
+    name: `migrations up/down/status round trip [${backend}]`,
+    ignore: backend === "postgres" && !TEST_DATABASE_URL,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn(t) {
+      const test = await createTestDatabase(backend);
+      try {
+        const files = loadMigrations();
+        const migrator = createMigrator(test.db, files);
+        await t.step("a fresh database has every migration pending", async () => {
+          assert.deepEqual(
+            (await migrator.status()).map((s) => s.state),
+            files.map(() => "pending"),
+          );
+          assert.equal((await migrator.pending()).length, files.length);
+          assert.deepEqual(await tables(test.db), []); // status is read-only
+        });
+        await t.step("up applies all, then reports no change", async () => {
+          assert.deepEqual((await migrator.up()).map((m) => m.version), [1, 2, 3]);
+          assert.deepEqual(await migrator.up(), []);
+          assert.deepEqual(await tables(test.db), [
+            "api_keys",
+            "schema_migrations",
+            "server_secrets",
+            "todos",
+          ]);
+          assert.ok((await migrator.status()).every((s) => s.state === "applied" && s.appliedAt));
+        });
+        await t.step("down reverts exactly one by default, up re-applies it", async () => {
+          assert.deepEqual((await migrator.down()).map((m) => m.version), [3]);
+          assert.deepEqual((await migrator.pending()).map((m) => m.version), [3]);
+          assert.deepEqual((await migrator.up()).map((m) => m.version), [3]);
+        });
+        await t.step("an edited file shows as modified", async () => {
+          const edited = files.map((m) => m.version === 2 ? { ...m, checksum: "x" } : m);
+          const states = (await createMigrator(test.db, edited).status()).map((s) => s.state);
+          assert.deepEqual(states, ["applied", "modified", "applied"]);
+        });
+        await t.step("a failing migration leaves nothing behind", async () => {
+          const broken = [...files, {
+            version: 4,
+            name: "broken",
+            up: "create table half (x int); select 1/0;",
+            down: "drop table half;",
+            checksum: "c",
+          }];
+          await assert.rejects(createMigrator(test.db, broken).up());
+          assert.equal((await tables(test.db)).includes("half"), false);
+          assert.deepEqual(
+            (await createMigrator(test.db, broken).pending()).map((m) => m.version),
+            [4],
+          );
+        });
+        await t.step(
+          "the CLI prints dbmate-style status and --exit-code 3 when pending",
+          async () => {
+            const c = capture();
+            const { config } = loadConfig(["--exit-code"], () => undefined);
+            assert.equal(await migrateCommand(test.db, ["down"], { config, io: c.io }), 0);
+            assert.deepEqual(c.out, ["reverted 000003_create_server_secrets"]);
+            const s = capture();
+            assert.equal(await migrateCommand(test.db, ["status"], { config, io: s.io }), 3);
+            assert.match(s.out[0], /^\[X\] 000001_create_todos {2}\d{4}-/);
+            assert.equal(s.out[2], "[ ] 000003_create_server_secrets");
+            assert.deepEqual(s.out.slice(-2), ["Applied: 2", "Pending: 1"]);
+            const u = capture();
+            assert.equal(await migrateCommand(test.db, ["up"], { config, io: u.io }), 0);
+            assert.deepEqual(u.out, ["applied 000003_create_server_secrets"]);
+            const bad = capture();
+            assert.equal(
+              await migrateCommand(test.db, ["down", "zero"], { config, io: bad.io }),
+              2,
+            );
+          },
+        );
+        await t.step("keys create prints the key once; list and revoke work", async () => {
+          const { config } = loadConfig(["--subject", "alice", "--role", "user"], () => undefined);
+          const c = capture();
+          assert.equal(await keysCommand(test.db, ["create"], { config, io: c.io }), 0);
+          assert.equal(c.out.length, 1);
+          assert.match(c.out[0], /^todo_[A-Za-z0-9_-]{43}$/);
+          const l = capture();
+          assert.equal(await keysCommand(test.db, ["list"], { config, io: l.io }), 0);
+          assert.equal(l.out.length, 2);
+          assert.equal(l.out.join("\n").includes(c.out[0]), false);
+          const id = l.out[1].split("\t")[0];
+          const r = capture();
+          assert.equal(await keysCommand(test.db, ["revoke", id], { config, io: r.io }), 0);
+          assert.equal(await keysCommand(test.db, ["revoke", id], { config, io: r.io }), 1);
+          const { config: auditor } = loadConfig(
+            ["--subject", "carol", "--role", "auditor"],
+            () => undefined,
+          );
+          const w = capture();
+          assert.equal(await keysCommand(test.db, ["create"], { config: auditor, io: w.io }), 0);
+          assert.match(w.err.join("\n"), /warning: role\(s\) auditor grant no action/);
+          const { config: noRole } = loadConfig(["--subject", "x"], () => undefined);
+          assert.equal(await keysCommand(test.db, ["create"], { config: noRole, io: r.io }), 2);
+          const { config: badRole } = loadConfig(
+            ["--subject", "x", "--role", "Bad Role"],
+            () => undefined,
+          );
+          assert.equal(await keysCommand(test.db, ["create"], { config: badRole, io: r.io }), 2);
+        });
+        await t.step("down --all removes every table it created", async () => {
+          assert.deepEqual((await migrator.down(Infinity)).map((m) => m.version), [3, 2, 1]);
+          assert.deepEqual(await tables(test.db), ["schema_migrations"]);
+          const c = capture();
+          const { config } = loadConfig([], () => undefined);
+          assert.equal(await keysCommand(test.db, ["list"], { config, io: c.io }), 1);
+          assert.match(c.err[0], /run `migrate up` first/);
+        });
+      } finally {
+        await test.drop();
+      }
+    },
+  });
+}
+
 Deno.test({
-  name: "a failed migrate up names the failed migration and lists what it applied before",
+  name: "concurrent migrators serialize on the advisory lock [postgres]",
+  ignore: !TEST_DATABASE_URL,
   sanitizeOps: false,
   sanitizeResources: false,
-  async fn(t) {
-    const db = await openPgliteDb({ dataDir: "memory://" });
+  async fn() {
+    const test = await createTestDatabase("postgres");
+    const other = openPostgresDb(test.url!);
     try {
-      await t.step("the migrator throws MigrationFailedError with the applied ones", async () => {
-        const migrator = createMigrator(db, loadMigrations(FILES));
-        const heard: number[] = [];
-        const err = await migrator.up({ onApplied: (m) => heard.push(m.version) })
-          .catch((e) => e);
-        assert.ok(err instanceof MigrationFailedError);
-        assert.equal(err.migration.version, 3);
-        assert.deepEqual(err.applied.map((m) => m.version), [1, 2]);
-        assert.deepEqual(heard, [1, 2]);
-        assert.deepEqual((await migrator.pending()).map((m) => m.version), [3]);
-        await migrator.down(Infinity);
-      });
-      await t.step("the CLI prints each applied line, then the failure", async () => {
-        const { config } = loadConfig(["migrate", "up"], () => undefined);
-        const out = capture();
-        const code = await migrateCommand(db, ["up"], { config, io: out.io, files: FILES });
-        assert.equal(code, 1);
-        assert.deepEqual(out.out, ["applied 000001_one", "applied 000002_two"]);
-        assert.equal(out.err.length, 1);
-        assert.match(
-          out.err[0],
-          /^migrate up: 000003_broken failed and was rolled back \(2 applied before it\): /,
+      const files = loadMigrations();
+      const results = await Promise.all([
+        createMigrator(test.db, files).up(),
+        createMigrator(other, files).up(),
+      ]);
+      assert.deepEqual(results.map((r) => r.length).sort(), [0, 3]);
+      // while a session holds the lock, another migrator gives up after its timeout
+      await other.session(async (q) => {
+        await q.query("select pg_advisory_lock(7309425061180001)");
+        await assert.rejects(
+          createMigrator(test.db, files, { lockTimeoutMs: 300 }).down(),
+          MigrationLockedError,
         );
+        await q.query("select pg_advisory_unlock(7309425061180001)");
       });
-      await t.step(
-        "status shows a recorded migration unknown to this build by its name",
-        async () => {
-          const { config } = loadConfig(["migrate", "status"], () => undefined);
-          const fewer = { ...FILES } as Record<string, string>;
-          delete fewer["000002_two.up.sql"];
-          delete fewer["000002_two.down.sql"];
-          const out = capture();
-          await migrateCommand(db, ["status"], { config, io: out.io, files: fewer });
-          assert.match(out.out.find((l) => l.startsWith("[?]"))!, /^\[\?\] 000002_two /);
-        },
-      );
+      assert.equal((await createMigrator(test.db, files).pending()).length, 0);
     } finally {
-      await db.close();
+      await other.close();
+      await test.drop();
     }
   },
 });

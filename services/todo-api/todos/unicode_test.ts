@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { backendSuite, call } from "./harness.ts";
+import { backendSuite, call } from "../_test_support.ts";
 
 /** Titles every backend must store and return exactly as sent. */
 const STORABLE: Record<string, string> = {
