@@ -108,3 +108,21 @@ export const READINESS_SCHEMA = {
     },
   },
 } as const;
+
+/**
+ * Paths that probes and scrapers hit every few seconds: liveness (`/healthz`, and mock-oidc's
+ * `/isalive` alias), readiness and metrics. The default HTTP stack keeps them out of the access
+ * log, and tracing creates no spans for them.
+ *
+ * @example Usage
+ * ```ts
+ * import { PROBE_PATHS } from "@svc/shared/health";
+ * PROBE_PATHS.has("/readyz"); // true
+ * ```
+ */
+export const PROBE_PATHS: ReadonlySet<string> = new Set([
+  "/healthz",
+  "/readyz",
+  "/isalive",
+  "/metrics",
+]);
