@@ -29,7 +29,8 @@ export async function connect(options: Partial<CapabilityServerOptions> = {}): P
   await client.listTools(); // caches output schemas so the client validates structured content
   return {
     client,
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult,
     close: async () => {
       await client.close();
       await server.close();
