@@ -26,7 +26,9 @@ export interface Limits {
   maxValueBytes: number;
   /** Sum of encoded successful native results per execute call. @default 4194304 */
   maxIntermediateBytes: number;
-  /** V8 old-generation heap of each execute worker, MiB. @default 96 */
+  /** Bytes a program may allocate in total (strings, lists, dicts, big ints). @default 33554432 */
+  maxAllocBytes: number;
+  /** V8 old-generation heap of each execute worker, MiB (the backstop). @default 192 */
   workerHeapMb: number;
   /** Execute calls running at once (one worker each); more wait in line. @default 4 */
   maxConcurrentExecutions: number;
@@ -46,7 +48,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxValueDepth: 32,
   maxValueBytes: 1 << 20,
   maxIntermediateBytes: 4 << 20,
-  workerHeapMb: 96,
+  maxAllocBytes: 32 << 20,
+  workerHeapMb: 192,
   maxConcurrentExecutions: 4,
   executionQueueMs: 10_000,
 });

@@ -54,6 +54,7 @@ export function createExecute(
           maxHostCalls: limits.maxNativeCalls,
           maxDepth: limits.maxValueDepth,
           maxBytes: limits.maxValueBytes,
+          maxAllocBytes: limits.maxAllocBytes,
         },
       }, {
         deadlineMs: limits.maxExecutionMs + WATCHDOG_GRACE_MS,

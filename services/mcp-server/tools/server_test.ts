@@ -13,8 +13,8 @@ Deno.test("exactly three tools with strict single-string inputs and output schem
       "search_api",
     ]);
     const props: Record<string, string> = {
-      search_api: "query",
-      describe_api: "name",
+      "search_api": "query",
+      "describe_api": "name",
       execute: "source",
     };
     for (const tool of tools) {
