@@ -146,12 +146,14 @@ export class InstanceClient {
     return { status: s.status, statusCode: s.status_code, processes: s.processes };
   }
 
-  /** Instances tagged with this owner (server-side filter, checked again here). */
+  /**
+   * Instances tagged with this owner: a server-side filter when the owner is a plain token
+   * (Incus filter values have no escaping), always checked again here.
+   */
   async listOwned(owner: string, signal?: AbortSignal): Promise<InstanceInfo[]> {
-    const env = await this.t.call("list instances", "GET", "/1.0/instances", {
-      query: { recursion: "1", filter: `config.${TAG.owner} eq ${JSON.stringify(owner)}` },
-      signal,
-    });
+    const query: Record<string, string> = { recursion: "1" };
+    if (/^[A-Za-z0-9._:@-]+$/.test(owner)) query.filter = `config.${TAG.owner} eq "${owner}"`;
+    const env = await this.t.call("list instances", "GET", "/1.0/instances", { query, signal });
     const list = (env.metadata as Record<string, unknown>[] | null) ?? [];
     return list.map(infoOf).filter((i) => i.config[TAG.owner] === owner);
   }
