@@ -44,6 +44,7 @@ export function isHostedHost(host: string): boolean {
  */
 export function parseConfigUrl(text: string): ConfigUrl {
   let u: URL;
+  // deno-lint-ignore no-control-regex -- control characters are what this rejects
   if (/[\s\x00-\x1f\x7f]/.test(text)) throw new ConfigUrlError("must not contain whitespace");
   try {
     u = new URL(text);

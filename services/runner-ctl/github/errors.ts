@@ -74,6 +74,7 @@ export function errorOfResponse(what: string, status: number, body: string): Act
       : status === 404
       ? "not_found"
       : "http_error");
+  // deno-lint-ignore no-control-regex -- control characters are what this rejects
   const shown = detail.replace(/[\x00-\x1f\x7f]/g, " ").slice(0, 200);
   return new ActionsError(
     code,

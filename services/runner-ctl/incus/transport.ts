@@ -1,3 +1,4 @@
+// deno-lint-ignore-file camelcase -- Incus wire field names (status_code, created_at, …)
 /**
  * HTTP to the local Incus daemon over its Unix socket, and its response envelope: sync (200,
  * `metadata`), async (202, an Operation), error (`error_code` + `error`). Every call of a project

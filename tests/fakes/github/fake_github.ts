@@ -86,7 +86,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
   const runners = new Map<number, FakeRunner>();
   const waiters = new Set<Waiter>();
   const seen: SeenRequest[] = [];
-  let nextId = { set: 1, msg: 1, job: 1, runner: 1 };
+  const nextId = { set: 1, msg: 1, job: 1, runner: 1 };
   let redeliver: FakeMessage | undefined;
   const bom = () => faults.bom;
 

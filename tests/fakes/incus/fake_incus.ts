@@ -1,3 +1,4 @@
+// deno-lint-ignore-file camelcase -- Incus wire field names (status_code, created_at, …)
 /**
  * A fake Incus daemon on a Unix socket, speaking the REST API the controller uses (reference
  * runner-ctl-protocols.md §2 and §5.3): the envelope, async operations with both `/wait`

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file camelcase -- Incus wire field names (status_code, created_at, …)
 /**
  * Background operations of the fake Incus: status transitions (103 Running → 200 Success or 400
  * Failure), the `/wait` endpoint in both flavours (6.0 LTS: an error envelope inside HTTP 200 on
