@@ -17,4 +17,5 @@ export * from "./log.ts";
 export * from "./problem.ts";
 export * from "./http/mod.ts";
 export * from "./server.ts";
+export * from "./lifecycle/mod.ts";
 export * from "./health.ts";
