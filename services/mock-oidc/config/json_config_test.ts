@@ -196,3 +196,18 @@ Deno.test("loginPagePath is read at load; an unreadable file is a ConfigError na
     return true;
   });
 });
+
+Deno.test("a tokenCallbacks pattern that could backtrack catastrophically stops the start", () => {
+  const config = JSON.stringify({
+    tokenCallbacks: [{
+      issuerId: "a",
+      requestMappings: [{ requestParam: "scope", match: "(x|xx)*y", claims: {} }],
+    }],
+  });
+  assert.throws(
+    () => parseJsonConfig(config, "JSON_CONFIG"),
+    (err: ConfigError) =>
+      err instanceof ConfigError &&
+      err.message.includes("tokenCallbacks[0].requestMappings[0].match"),
+  );
+});

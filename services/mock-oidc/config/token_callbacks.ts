@@ -6,6 +6,7 @@
  * @module
  */
 
+import { patternProblem } from "../tokens/safe_pattern.ts";
 import type { RequestMapping, TokenCallback } from "../tokens/callback.ts";
 import { ConfigError, isRecord } from "./config_error.ts";
 
@@ -56,6 +57,8 @@ function parseMapping(raw: unknown, path: string): RequestMapping {
     param,
     match: raw.match === undefined ? "*" : str(raw.match, `${path}.match`),
   };
+  const unsafe = patternProblem(mapping.match);
+  if (unsafe) throw new ConfigError(`${path}.match`, `is refused: ${unsafe} (see --help)`);
   const typeHeader = raw.typeHeader ?? raw.typ;
   if (typeHeader !== undefined) mapping.typeHeader = str(typeHeader, `${path}.typeHeader`);
   if (raw.claims !== undefined) mapping.claims = obj(raw.claims, `${path}.claims`);

@@ -328,3 +328,17 @@ Deno.test("a take whose client went away ends, so a later request stays in the l
   });
   assert.equal(deps.requests.size, 1);
 });
+
+Deno.test("POST /_mock/scenarios refuses a catastrophic request-mapping pattern with 422", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  const res = await handle(jsonRequest("POST", "/_mock/scenarios", {
+    issuer: "a",
+    requestMappings: [{ param: "scope", match: "(a+)+$" }, { param: "x", match: "ok-[0-9]+" }],
+  }));
+  assert.equal(res.status, 422);
+  const body = await res.json();
+  assert.deepEqual(body.errors.map((e: { location: string }) => e.location), [
+    "body.requestMappings[0].match",
+  ]);
+  assert.match(body.errors[0].message, /repeated group/);
+});

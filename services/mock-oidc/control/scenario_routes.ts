@@ -3,6 +3,7 @@
  * scenarios.
  * @module
  */
+import { patternProblem } from "../tokens/safe_pattern.ts";
 import { controlJson } from "./control_deps.ts";
 import type { Scenario, ScenarioQueue } from "./scenario_queue.ts";
 import { type FieldRule, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
@@ -11,7 +12,7 @@ const REQUEST_MAPPING: FieldRule = {
   type: "object",
   properties: {
     param: { type: "string", required: true },
-    match: { type: "string", required: true },
+    match: { type: "string", required: true, check: (v) => patternProblem(v as string) },
     typeHeader: { type: "string" },
     claims: { type: "object" },
   },
