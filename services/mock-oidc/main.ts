@@ -61,7 +61,7 @@ export async function main(options: MainOptions): Promise<void> {
   const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values["tracing-enabled"]
-    ? (await import("./ops/tracing.ts")).createTracing({
+    ? (await import("@svc/shared/tracing")).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
       route: (req) => routeTemplateOf(new URL(req.url).pathname),
