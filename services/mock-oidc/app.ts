@@ -15,6 +15,7 @@ import {
   withErrors,
   withRequestId,
   withTimeout,
+  withValidTarget,
 } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
 import { type Metrics, metricsHandler, withHttpMetrics } from "@svc/shared/metrics";
@@ -160,7 +161,7 @@ export function createApp(deps: AppDeps): App {
       credentials: true,
     });
     // Outermost, so preflights, timeouts and rate-limit answers on /_mock are marked too.
-    return withTestingOnlyMarker(withRequestId(h));
+    return withTestingOnlyMarker(withRequestId(withValidTarget(h)));
   };
   const serveMetrics = metricsHandler(state.metrics);
   return {

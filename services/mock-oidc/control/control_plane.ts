@@ -94,6 +94,7 @@ export function createControlHandler(deps: ControlDeps): (req: Request) => Promi
 export function withTestingOnlyMarker(handler: Handler): Handler {
   return async function testingOnly(req, info) {
     const res = await handler(req, info);
+    if (!URL.canParse(req.url)) return res; // an invalid Host: already a 400 from withValidTarget
     const path = new URL(req.url).pathname;
     if (path !== "/_mock" && !path.startsWith("/_mock/")) return res;
     try {

@@ -342,3 +342,29 @@ Deno.test("POST /_mock/scenarios refuses a catastrophic request-mapping pattern 
   ]);
   assert.match(body.errors[0].message, /repeated group/);
 });
+
+Deno.test("claims nested deeper than 32 levels are 422 on scenarios and mint; 32 pass", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  const nest = (depth: number) => {
+    let claims: unknown = "x";
+    for (let i = 0; i < depth; i++) claims = { a: claims };
+    return claims;
+  };
+  for (const depth of [32, 33, 5000, 100_000]) {
+    const scenario = await handle(
+      jsonRequest("POST", "/_mock/scenarios", { issuer: "a", claims: nest(depth) }),
+    );
+    const mint = await handle(
+      jsonRequest("POST", "/_mock/mint", { issuer: "a", claims: nest(depth) }),
+    );
+    const expected = depth <= 32 ? [200, 200] : [422, 422];
+    assert.deepEqual([scenario.status, mint.status], expected, `depth ${depth}`);
+    if (depth > 32) {
+      assert.equal((await scenario.json()).errors[0].location, "body.claims");
+      await mint.body?.cancel();
+    } else {
+      await scenario.body?.cancel();
+      await mint.body?.cancel();
+    }
+  }
+});

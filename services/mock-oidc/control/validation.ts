@@ -26,6 +26,29 @@ export interface FieldRule {
   check?: (value: unknown) => string | undefined;
 }
 
+/** Deepest nesting accepted in user-supplied claims (JWT claim sets are shallow in practice). */
+export const MAX_CLAIMS_DEPTH = 32;
+
+/**
+ * The `check` of a claims object: refuses nesting deeper than {@linkcode MAX_CLAIMS_DEPTH}
+ * levels, which would overflow the stack when the token is built and signed. Iterative, so even
+ * a 100 000-deep value is measured safely.
+ */
+export function claimsDepthProblem(value: unknown): string | undefined {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > MAX_CLAIMS_DEPTH) return `nested deeper than ${MAX_CLAIMS_DEPTH} levels`;
+    const next: unknown[] = [];
+    for (const v of level) {
+      if (v !== null && typeof v === "object") {
+        for (const child of Object.values(v)) next.push(child);
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
 /** A 422 problem listing every schema violation. */
 export function validationError(errors: ErrorDetail[]): HttpError {
   return new HttpError(422, "validation_failed", "validation failed", {
