@@ -62,6 +62,31 @@ export const SERVICES: readonly ServiceDeployment[] = [
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
   },
+  {
+    name: "mcp-server",
+    entry: "services/mcp-server/main.ts",
+    // Net: the todo API (demo host), the OIDC issuer's discovery/JWKS, its own listeners. Read:
+    // the policy file and the execute worker's modules. The yaml package reads LOG_TOKENS and
+    // LOG_STREAM; ignoring them keeps the token dump off.
+    permissions: [
+      "--allow-net",
+      "--allow-read",
+      "--allow-env=MCP_*",
+      "--ignore-env=LOG_TOKENS,LOG_STREAM",
+    ],
+    include: ["services/mcp-server/execute/worker.ts"],
+    devSetup: [],
+    devArgs: [
+      "--transport",
+      "http",
+      "--addr",
+      "127.0.0.1:8090",
+      "--metrics-addr",
+      "127.0.0.1:9092",
+      "--issuer",
+      "http://127.0.0.1:8080/default",
+    ],
+  },
 ];
 
 /** The services whose entry module exists in this checkout. */
