@@ -16,7 +16,6 @@ import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
 import { planListeners } from "./ops/listener_plan.ts";
-import { routeTemplateOf } from "./ops/route_template.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
@@ -55,7 +54,7 @@ export async function main(options: MainOptions): Promise<void> {
     ? (await import("./ops/tracing.ts")).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
-      route: (req) => routeTemplateOf(new URL(req.url).pathname),
+      route: (req) => app.routeOf(req),
     })
     : undefined;
   // Set once the API listener is up; mint on a dedicated control listener names this origin.
