@@ -12,10 +12,12 @@ import {
   createRouter,
   type FallbackContext,
   type Handler,
+  RateLimiter,
   type Route,
   type Router,
   withDefaultStack,
   withErrors,
+  withRateLimit,
 } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
 import type { Metrics } from "@svc/shared/metrics";
@@ -39,9 +41,8 @@ import type { Core } from "./core.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./ops/mock_metrics.ts";
 import { openapiDocument } from "./ops/openapi_doc.ts";
 import { operationalRoutes } from "./ops/operational_routes.ts";
-import { RateLimiter, withRateLimit } from "./ops/rate_limit.ts";
 import { staticRoute } from "./ops/static_files.ts";
-import type { Tracing } from "./ops/tracing.ts";
+import type { Tracing } from "@svc/shared/tracing";
 import {
   issuerUrlOf,
   protocolMethodNotAllowed,

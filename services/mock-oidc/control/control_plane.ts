@@ -9,7 +9,6 @@ import {
   type Handler,
   localInfo,
   type Route,
-  timeoutSignalOf,
 } from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
 import { advanceClock, getClock, putClock } from "./clock_routes.ts";
@@ -124,7 +123,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
       // Not req.signal: reading it makes Deno 2.9 print a non-JSON warning line. The request
       // timeout's signal ends a take whose client went away (or got its 503) all the same, so the
       // waiter left behind cannot swallow a later request.
-      handler: (req) => takeRequest(req, deps.requests, { signal: timeoutSignalOf(req) }),
+      handler: (req) => takeRequest(req, deps.requests),
       openapi: control("takeRequest", "Remove and return the oldest matching request (long-poll)", {
         "200": ok("CapturedRequest"),
       }, "TakeRequest"),
