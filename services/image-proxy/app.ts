@@ -95,13 +95,13 @@ export function createApp(deps: AppDeps): Handler {
     done.then(({ bytes, failure }: { bytes: number; failure?: string }) => {
       const durationMs = now() - start;
       const record: Record<string, unknown> = {
-        request_id: requestIdOf(req),
+        "request_id": requestIdOf(req),
         "http.request.method": methodLabel(req.method),
         "http.route": route,
         "http.response.status_code": response.status,
         "http.response.body.size": bytes,
-        range_requested: req.headers.has("range"),
-        duration_ms: Math.round(durationMs * 1000) / 1000,
+        "range_requested": req.headers.has("range"),
+        "duration_ms": Math.round(durationMs * 1000) / 1000,
       };
       const kind = failure ?? code;
       if (kind) record["error.kind"] = kind;

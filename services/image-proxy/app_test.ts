@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { localInfo } from "@svc/shared/http";
 import { createApp } from "./app.ts";
-import { type MemoryStore, memoryStore, object, recordingLogger } from "./_test_support.ts";
+import { memoryStore, object, recordingLogger } from "./_test_support.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { OBJECT_HEADERS } from "./object/headers.ts";
 

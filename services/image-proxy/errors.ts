@@ -21,16 +21,16 @@ export type ErrorCode =
 
 /** Status of each code, as the spec's table lists it. */
 export const STATUS_OF: Record<ErrorCode, number> = {
-  invalid_input: 400,
-  not_found: 404,
-  method_not_allowed: 405,
-  precondition_failed: 412,
-  range_not_satisfiable: 416,
-  internal_failure: 500,
-  unauthorized_upstream: 502,
-  stream_limit: 503,
-  unavailable: 503,
-  deadline_exceeded: 504,
+  "invalid_input": 400,
+  "not_found": 404,
+  "method_not_allowed": 405,
+  "precondition_failed": 412,
+  "range_not_satisfiable": 416,
+  "internal_failure": 500,
+  "unauthorized_upstream": 502,
+  "stream_limit": 503,
+  "unavailable": 503,
+  "deadline_exceeded": 504,
 };
 
 /**

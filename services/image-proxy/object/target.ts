@@ -16,6 +16,7 @@ const ESCAPE = /%(.{0,2})/gs;
 // Encoded delimiters and NUL: rejected before decoding, so "%2F" can never become a separator.
 const ENCODED_DELIMITER = /^(2f|5c|00)$/i;
 // Control characters after decoding (C0, DEL, C1).
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const encoder = new TextEncoder();
 
