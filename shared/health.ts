@@ -31,7 +31,11 @@ export function healthHandler(): Response {
 /**
  * `GET /readyz`: runs every named check (each within `timeoutMs`) and answers
  * 200 `{status:"ready", checks:{name:{status:"ok"}}}` or
- * 503 `{status:"not_ready", checks:{name:{status:"fail", error:"…"}}}`.
+ * 503 `{status:"not_ready", checks:{name:{status:"fail", error:"…"}}}`. Once `shutdownSignal`
+ * aborts (the lifecycle's shutdown-started signal) it answers
+ * 503 `{status:"not_ready", reason:"draining", checks:{}}` without running the checks, since the
+ * dependencies they touch are about to close. For a readiness that never waits on a dependency,
+ * see `createReadinessProbe` (`@svc/shared/lifecycle`).
  *
  * @example Usage
  * ```ts
@@ -42,9 +46,9 @@ export function healthHandler(): Response {
  */
 export function readinessHandler(
   checks: Record<string, ReadinessCheck>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; shutdownSignal?: AbortSignal } = {},
 ): (req: Request) => Promise<Response> {
-  const { timeoutMs = 2_000 } = options;
+  const { timeoutMs = 2_000, shutdownSignal } = options;
   async function run(
     check: ReadinessCheck,
   ): Promise<{ status: "ok" } | { status: "fail"; error: string }> {
@@ -64,6 +68,9 @@ export function readinessHandler(
     }
   }
   return async function readyz() {
+    if (shutdownSignal?.aborted) {
+      return json({ status: "not_ready", reason: "draining", checks: {} }, 503);
+    }
     const names = Object.keys(checks);
     const results = await Promise.all(names.map((n) => run(checks[n])));
     const ready = results.every((r) => r.status === "ok");
@@ -87,6 +94,7 @@ export const READINESS_SCHEMA = {
   required: ["status", "checks"],
   properties: {
     status: { type: "string", enum: ["ready", "not_ready"] },
+    reason: { type: "string", enum: ["draining"] },
     checks: {
       type: "object",
       additionalProperties: {
@@ -100,3 +108,21 @@ export const READINESS_SCHEMA = {
     },
   },
 } as const;
+
+/**
+ * Paths that probes and scrapers hit every few seconds: liveness (`/healthz`, and mock-oidc's
+ * `/isalive` alias), readiness and metrics. The default HTTP stack keeps them out of the access
+ * log, and tracing creates no spans for them.
+ *
+ * @example Usage
+ * ```ts
+ * import { PROBE_PATHS } from "@svc/shared/health";
+ * PROBE_PATHS.has("/readyz"); // true
+ * ```
+ */
+export const PROBE_PATHS: ReadonlySet<string> = new Set([
+  "/healthz",
+  "/readyz",
+  "/isalive",
+  "/metrics",
+]);

@@ -41,3 +41,19 @@ Deno.test("readinessHandler() fails a check that hangs past timeoutMs", async ()
   assert.equal(res.status, 503);
   assert.match((await res.json()).checks.slow.error, /timed out after 20ms/);
 });
+
+Deno.test("readinessHandler() reports draining once the shutdown starts, without checks", async () => {
+  const shutdown = new AbortController();
+  let checked = 0;
+  const readyz = readinessHandler({ datastore: () => void checked++ }, {
+    shutdownSignal: shutdown.signal,
+  });
+  assert.equal((await readyz(req)).status, 200);
+  assert.equal(checked, 1);
+  shutdown.abort();
+  const res = await readyz(req);
+  assert.equal(res.status, 503);
+  assert.equal(res.headers.get("cache-control"), "no-store");
+  assert.deepEqual(await res.json(), { status: "not_ready", reason: "draining", checks: {} });
+  assert.equal(checked, 1, "no dependency is touched while draining");
+});

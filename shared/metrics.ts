@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from "./prometheus.ts";
 import type { Handler } from "./http/handler.ts";
+import { methodLabel } from "./http/method_label.ts";
 
 export { Counter, Gauge, Histogram, Registry };
 
@@ -48,7 +49,8 @@ export function createMetrics(options: { service: string }): Metrics {
 
 /**
  * Counts and times every request. `route` maps a request to a low-cardinality route label
- * (`/{issuer}/token`, not the concrete path).
+ * (`/{issuer}/token`, not the concrete path); the method label is {@linkcode methodLabel}'s
+ * bounded vocabulary (`_OTHER` for unknown methods), so no client can grow the series count.
  *
  * @example Usage
  * ```ts
@@ -71,7 +73,7 @@ export function withHttpMetrics(
       status = res.status;
       return res;
     } finally {
-      const labels = { method: req.method, route };
+      const labels = { method: methodLabel(req.method), route };
       metrics.httpDuration.observe(labels, (performance.now() - start) / 1000);
       metrics.httpRequests.inc({ ...labels, status: String(status) });
     }

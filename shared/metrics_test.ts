@@ -49,3 +49,29 @@ Deno.test("metricsHandler() serves the exposition content type", async () => {
   assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
   await res.body?.cancel();
 });
+
+Deno.test("withHttpMetrics() labels unknown methods _OTHER, so invented methods add no series", async () => {
+  const metrics = createMetrics({ service: "svc" });
+  const h = withHttpMetrics(() => new Response(null, { status: 405 }), metrics, {
+    route: () => "unmatched",
+  });
+  const series = async () =>
+    (await metrics.registry.metrics()).split("\n").filter((l) => l && !l.startsWith("#")).length;
+  await h(new Request("http://x/", { method: "M0" }), localInfo());
+  const afterOne = await series();
+  for (let i = 1; i < 2_000; i++) {
+    await h(new Request("http://x/", { method: `M${i}` }), localInfo());
+  }
+  assert.equal(await series(), afterOne);
+  const text = await metrics.registry.metrics();
+  assert.match(
+    text,
+    /http_requests_total\{method="_OTHER",route="unmatched",status="405",[^}]*\} 2000/,
+  );
+  for (const method of ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]) {
+    await h(new Request("http://x/", { method }), localInfo());
+    assert.match(await metrics.registry.metrics(), new RegExp(`method="${method}"`));
+  }
+  await h(new Request("http://x/", { method: "patch" }), localInfo());
+  assert.match(await metrics.registry.metrics(), /method="_OTHER"[^\n]* 2001/);
+});

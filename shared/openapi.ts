@@ -6,6 +6,9 @@
  * @module
  */
 
+import { createRouter, type Route, type RouteHandler } from "./http/route.ts";
+import { localInfo } from "./http/handler.ts";
+
 const ASSETS: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
@@ -42,9 +45,97 @@ const INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swag
   deepLinking: true, validatorUrl: null, tryItOutEnabled: true });
 `;
 
+/** Options of {@linkcode openapiRoutes}. */
+export interface OpenapiRoutesOptions {
+  /** Title of the `/docs` page. */
+  title: string;
+  /** OpenAPI operations of the served routes, by path (`/openapi.json`, `/docs`, …). */
+  docs?: Readonly<Record<string, Record<string, unknown>>>;
+}
+
 /**
- * Returns a handler for the OpenAPI and docs routes; it answers `undefined` for any other path so
- * callers can chain it in front of their router.
+ * The route-table rows of `GET`/`HEAD` `/openapi.json`, `/openapi.yaml`, `/docs` and its assets.
+ * `doc` may be a function, called once on first use, so a document derived from the very table
+ * these rows belong to can be passed in.
+ *
+ * @example Usage
+ * ```ts
+ * import { createRouter, localInfo } from "@svc/shared/http";
+ * import { openapiRoutes } from "@svc/shared/openapi";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = { openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {} };
+ * const router = createRouter(openapiRoutes(doc, { title: "t" }));
+ * const res = await router.handler(new Request("http://x/openapi.json"), localInfo());
+ * assert.equal((await res.json()).openapi, "3.0.3");
+ * ```
+ */
+export function openapiRoutes(
+  doc: object | (() => object),
+  options: OpenapiRoutesOptions,
+): Route[] {
+  let resolved: object | undefined;
+  const documentOf = () => resolved ??= typeof doc === "function" ? (doc as () => object)() : doc;
+  let json: string | undefined;
+  let yaml: string | undefined;
+  const cache = new Map<string, string>();
+  async function asset(name: string): Promise<string> {
+    let text = cache.get(name);
+    if (text === undefined) {
+      text = (await loadAsset(name)).default;
+      cache.set(name, text);
+    }
+    return text;
+  }
+  const docs = options.docs ?? {};
+  const row = (pattern: string, handler: RouteHandler, doc = pattern): Route => ({
+    method: READ,
+    pattern,
+    handler,
+    ...(docs[doc] ? { openapi: docs[doc] } : {}),
+  });
+  return [
+    row("/openapi.json", () => {
+      json ??= JSON.stringify(documentOf());
+      return new Response(json, { headers: { "content-type": "application/json" } });
+    }),
+    // yaml is loaded on first use: importing it costs tens of ms at every service start.
+    row("/openapi.yaml", async () => {
+      yaml ??= (await import("yaml")).stringify(documentOf(), { aliasDuplicateObjects: false });
+      return new Response(yaml, { headers: { "content-type": "application/yaml" } });
+    }),
+    row("/docs", () => html(options.title)),
+    { method: READ, pattern: "/docs/", handler: () => html(options.title) },
+    {
+      method: READ,
+      pattern: "/docs/init.js",
+      label: "/docs/*",
+      handler: () =>
+        new Response(INIT, { headers: { "content-type": ASSETS["swagger-ui-bundle.js"] } }),
+    },
+    {
+      method: READ,
+      pattern: "/docs/:asset(swagger-ui\\.css|swagger-ui-bundle\\.js)",
+      label: "/docs/*",
+      handler: async (_req, ctx) => {
+        const name = ctx.params.asset!;
+        return new Response(await asset(name), {
+          headers: { "content-type": ASSETS[name], "cache-control": "public, max-age=86400" },
+        });
+      },
+    },
+  ];
+}
+
+const READ = ["GET", "HEAD"] as const;
+
+function html(title: string): Response {
+  return new Response(page(title), { headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+/**
+ * A handler for the OpenAPI and docs routes of {@linkcode openapiRoutes} that answers `undefined`
+ * for any other path or method, for callers that chain handlers instead of using a route table.
  *
  * @example Usage
  * ```ts
@@ -59,49 +150,12 @@ export function openapiHandler(
   doc: object,
   options: { title: string },
 ): (req: Request) => Promise<Response> | undefined {
-  const json = JSON.stringify(doc);
-  let yaml: string | undefined;
-  const cache = new Map<string, string>();
-  async function asset(name: string): Promise<string> {
-    let text = cache.get(name);
-    if (text === undefined) {
-      text = (await loadAsset(name)).default;
-      cache.set(name, text);
-    }
-    return text;
-  }
+  const router = createRouter(openapiRoutes(doc, options));
   return function openapi(req) {
-    if (req.method !== "GET" && req.method !== "HEAD") return undefined;
-    const path = new URL(req.url).pathname;
-    switch (path) {
-      case "/openapi.json":
-        return Promise.resolve(
-          new Response(json, { headers: { "content-type": "application/json" } }),
-        );
-      case "/openapi.yaml":
-        // yaml is loaded on first use: importing it costs tens of ms at every service start.
-        return (async () => {
-          yaml ??= (await import("yaml")).stringify(doc, { aliasDuplicateObjects: false });
-          return new Response(yaml, { headers: { "content-type": "application/yaml" } });
-        })();
-      case "/docs":
-      case "/docs/":
-        return Promise.resolve(
-          new Response(page(options.title), {
-            headers: { "content-type": "text/html; charset=utf-8" },
-          }),
-        );
-      case "/docs/init.js":
-        return Promise.resolve(
-          new Response(INIT, { headers: { "content-type": ASSETS["swagger-ui-bundle.js"] } }),
-        );
-    }
-    const name = path.startsWith("/docs/") ? path.slice(6) : "";
-    if (!(name in ASSETS)) return undefined;
-    return asset(name).then((text) =>
-      new Response(text, {
-        headers: { "content-type": ASSETS[name], "cache-control": "public, max-age=86400" },
-      })
+    const m = router.match(req);
+    if (!m.handler) return undefined;
+    return Promise.resolve(
+      m.handler(req, { info: localInfo(), url: m.url, params: m.params, route: m.route }),
     );
   };
 }

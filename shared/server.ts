@@ -9,19 +9,29 @@
  * read timeout is `readBody`'s `timeoutMs`; header-read, write and idle limits remain Deno's own
  * (hyper's defaults) and are logged at debug level as `unenforced`.
  *
- * Shutdown does not use `HttpServer.shutdown()`: in Deno 2.9 a server that was shut down can no
+ * Shutdown follows a {@linkcode Lifecycle} (`@svc/shared/lifecycle`): when its signal aborts
+ * (SIGTERM, SIGINT, or {@linkcode RunningServer.shutdown}), the server keeps serving for the
+ * shutdown delay (readiness built on the same signal reports `draining`, so load balancers move
+ * away first), then stops accepting, drains within the grace period, stops the lifecycle's
+ * background tasks within what is left of it, and runs `onShutdown`.
+ *
+ * It does not use `HttpServer.shutdown()`: in Deno 2.9 a server that was shut down can no
  * longer be aborted (its `finished` never settles and open streams stay open), so long-lived
- * responses would hang the process. Instead the server drains itself: it counts requests until
- * their responses are fully sent, answers new requests with 503 and `Connection: close` while
- * draining, and aborts (closing the listener and every connection) once the count reaches zero
- * or the grace period is over.
+ * responses would hang the process. Instead the server drains itself ({@linkcode createDrain}):
+ * it counts requests until their responses are fully sent, answers new requests with 503 and
+ * `Connection: close` while draining, and aborts (closing the listener and every connection)
+ * once the count reaches zero or the grace period is over.
  *
  * @module
  */
 import type { Handler } from "./http/handler.ts";
 import type { Logger } from "./log.ts";
-import { errorResponse, HttpError } from "./problem.ts";
+import { errorResponse } from "./problem.ts";
 import { SettingsError } from "./settings.ts";
+import { createLifecycle, type Lifecycle } from "./lifecycle/lifecycle.ts";
+import type { TasksReport } from "./lifecycle/background_tasks.ts";
+import { createDrain } from "./lifecycle/drain.ts";
+import { delay } from "./lifecycle/delay.ts";
 
 /** One listener of a process. */
 export interface ListenerSpec {
@@ -45,23 +55,46 @@ export interface ServerTimeouts {
 /** Options of {@linkcode startServer}. */
 export interface StartServerOptions {
   logger: Logger;
-  /** Time in-flight requests get to finish after a shutdown starts. @default {15000} */
+  /** Time in-flight requests get to finish once accepting stops. @default {15000} */
   shutdownGrace?: number;
+  /**
+   * Time the server keeps serving after the shutdown starts, before it stops accepting; readiness
+   * built on the lifecycle's signal reports `draining` meanwhile. @default {0}
+   */
+  shutdownDelay?: number;
   timeouts?: ServerTimeouts;
-  /** Runs after the listeners have closed: close pools, flush telemetry. */
+  /** Runs after the listeners have closed and the tasks stopped: close pools, flush telemetry. */
   onShutdown?: () => Promise<void> | void;
-  /** Listens for SIGTERM and SIGINT. @default {true} */
+  /**
+   * Whose signal starts the shutdown and whose background tasks stop with it; closed when the
+   * server has stopped. @default a new lifecycle with `handleSignals`
+   */
+  lifecycle?: Lifecycle;
+  /** Listens for SIGTERM and SIGINT (when no `lifecycle` is given). @default {true} */
   handleSignals?: boolean;
+}
+
+/** How a shutdown went. */
+export interface ShutdownReport {
+  /** Requests were still in flight when the grace period ran out and were cut. */
+  forced: boolean;
+  /** How the lifecycle's background tasks ended. */
+  tasks: TasksReport;
 }
 
 /** A started server. */
 export interface RunningServer {
   /** Base URL of each listener by name, e.g. `{ api: "http://127.0.0.1:41234" }`. */
   urls: Record<string, string>;
-  /** Stops accepting, drains within the grace period, then closes what is left. Idempotent. */
-  shutdown(): Promise<void>;
+  /** Aborts when the shutdown starts (the lifecycle's signal). */
+  signal: AbortSignal;
+  /**
+   * Starts the shutdown (delay, drain within the grace period, tasks, `onShutdown`) and resolves
+   * when it is over. Idempotent.
+   */
+  shutdown(): Promise<ShutdownReport>;
   /** Resolves once the server has shut down. */
-  finished: Promise<void>;
+  finished: Promise<ShutdownReport>;
 }
 
 /**
@@ -144,45 +177,14 @@ export async function startServer(
   listeners: readonly ListenerSpec[],
   options: StartServerOptions,
 ): Promise<RunningServer> {
-  const { logger, shutdownGrace = 15_000, timeouts = {}, handleSignals = true } = options;
-  const controller = new AbortController();
-  const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
-  let resolveFinished!: () => void;
-  const finished = new Promise<void>((r) => resolveFinished = r);
-  let stopping: Promise<void> | undefined;
+  const { logger, shutdownGrace = 15_000, shutdownDelay = 0, timeouts = {} } = options;
   // Signals are watched before the first listener announces itself, so a supervisor that sends
   // SIGTERM right after the "listening" line always gets a graceful stop.
-  const onSignal = () => {
-    shutdown();
-  };
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
-  if (handleSignals) { for (const s of signals) Deno.addSignalListener(s, onSignal); }
-  let draining = false;
-  let inFlight = 0;
-  let idle: (() => void) | undefined;
-  function track(handler: Handler): Handler {
-    return async function tracked(req, info) {
-      if (draining) {
-        await req.body?.cancel().catch(() => {});
-        return errorResponse(
-          new HttpError(
-            503,
-            "shutting_down",
-            "Cannot accept requests: the server is shutting down",
-            {
-              headers: { Connection: "close" },
-            },
-          ),
-        );
-      }
-      inFlight++;
-      const done = () => {
-        if (--inFlight === 0) idle?.();
-      };
-      info.completed.then(done, done);
-      return await handler(req, info);
-    };
-  }
+  const lifecycle = options.lifecycle ??
+    createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
+  const controller = new AbortController();
+  const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
+  const drain = createDrain();
   const urls: Record<string, string> = {};
   try {
     for (const spec of listeners) {
@@ -200,14 +202,14 @@ export async function startServer(
               resolve();
             },
             onError: (err) => errorResponse(err, { logger }),
-          }, track(spec.handler)));
+          }, drain.track(spec.handler)));
         } catch (err) {
           reject(err);
         }
       });
     }
   } catch (err) {
-    if (handleSignals) { for (const s of signals) Deno.removeSignalListener(s, onSignal); }
+    if (!options.lifecycle) lifecycle.close();
     controller.abort();
     await Promise.allSettled(servers.map((s) => s.finished));
     throw err;
@@ -215,35 +217,35 @@ export async function startServer(
   const unenforced = Object.entries(timeouts).filter(([k]) => k !== "readMs").map(([k]) => k);
   if (unenforced.length) logger.debug("socket timeouts left to the runtime", { unenforced });
 
-  function shutdown(): Promise<void> {
-    stopping ??= (async () => {
-      logger.info("shutting down", { graceMs: shutdownGrace });
-      if (handleSignals) { for (const s of signals) Deno.removeSignalListener(s, onSignal); }
-      draining = true;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const drained = new Promise<true>((r) => {
-        idle = () => r(true);
-        if (inFlight === 0) r(true);
-      });
-      const expired = new Promise<false>((r) => timer = setTimeout(() => r(false), shutdownGrace));
-      if (!await Promise.race([drained, expired])) {
-        logger.warn("grace period over: closing open connections", { inFlight });
-      }
-      clearTimeout(timer);
-      // `completed` settles when the body is handed to the socket, not when it has been
-      // flushed; one more turn of the event loop lets the last bytes go out.
-      await new Promise((r) => setTimeout(r, 20));
-      controller.abort();
-      await Promise.allSettled(servers.map((s) => s.finished));
-      try {
-        await options.onShutdown?.();
-      } catch (err) {
-        logger.error("shutdown hook failed", { err });
-      }
-      logger.info("stopped");
-      resolveFinished();
-    })();
-    return stopping;
+  async function stop(): Promise<ShutdownReport> {
+    const started = performance.now();
+    logger.info("shutting down", { delayMs: shutdownDelay, graceMs: shutdownGrace });
+    if (shutdownDelay > 0) await delay(shutdownDelay);
+    const forced = !await drain.drain(shutdownGrace);
+    if (forced) {
+      logger.warn("grace period over: closing open connections", { inFlight: drain.inFlight() });
+    }
+    // `completed` settles when the body is handed to the socket, not when it has been
+    // flushed; one more turn of the event loop lets the last bytes go out.
+    await delay(20);
+    controller.abort();
+    await Promise.allSettled(servers.map((s) => s.finished));
+    // The tasks were aborted when the shutdown started; they get what is left of the grace.
+    const left = started + shutdownDelay + shutdownGrace - performance.now();
+    const tasks = await lifecycle.stopTasks({ timeoutMs: Math.max(0, left) });
+    try {
+      await options.onShutdown?.();
+    } catch (err) {
+      logger.error("shutdown hook failed", { err });
+    }
+    lifecycle.close();
+    logger.info("stopped", { forced });
+    return { forced, tasks };
   }
-  return { urls, shutdown, finished };
+  const finished = lifecycle.untilShutdown().then(stop);
+  function shutdown(): Promise<ShutdownReport> {
+    lifecycle.shutdown();
+    return finished;
+  }
+  return { urls, signal: lifecycle.signal, shutdown, finished };
 }

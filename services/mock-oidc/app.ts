@@ -153,7 +153,12 @@ export function createApp(deps: AppDeps): App {
       route: (req) => routeTemplateOf(new URL(req.url).pathname),
     });
     if (options.tracing) h = options.tracing.wrap(h);
-    h = withCors(h, { allowedOrigins: options.corsAllowedOrigins ?? [] });
+    // The spec asks for any Origin with credentials when the allowlist is empty.
+    h = withCors(h, {
+      allowedOrigins: options.corsAllowedOrigins ?? [],
+      reflectAnyOrigin: true,
+      credentials: true,
+    });
     // Outermost, so preflights, timeouts and rate-limit answers on /_mock are marked too.
     return withTestingOnlyMarker(withRequestId(h));
   };

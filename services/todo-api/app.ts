@@ -15,6 +15,7 @@ import { errorSchemaJson, SCHEMAS_PATH } from "./http/schema_link.ts";
 import { standaloneSchema } from "./http/schemas.ts";
 import type { Migrator } from "./migrate/migrator.ts";
 import type { Db } from "./store/db.ts";
+import { databaseUnavailable, withSafeReason } from "./store/db_errors.ts";
 import { createCursorCodec, type CursorCodec } from "./todos/cursor.ts";
 import { loadCursorSecret } from "./todos/cursor_secret.ts";
 import { createTodoRoutes } from "./todos/routes.ts";
@@ -107,9 +108,10 @@ export function createApp(deps: AppDeps): Handler {
     bodyTimeoutMs: deps.bodyTimeoutMs ?? 5000,
   });
   const ready = readinessHandler({
-    datastore: () => deps.db.ping(),
+    datastore: () => withSafeReason(() => deps.db.ping()),
     migrations: async () => {
-      const pending = await deps.migrator.pending();
+      let pending: { version: number }[] = [];
+      await withSafeReason(async () => void (pending = await deps.migrator.pending()));
       if (pending.length > 0) {
         throw new Error(`${pending.length} pending: ${pending.map((m) => m.version).join(", ")}`);
       }
@@ -156,7 +158,9 @@ export function createApp(deps: AppDeps): Handler {
     try {
       return await route(req);
     } catch (err) {
-      return errorSchemaJson(req, unmigrated(err) ?? err, { logger: deps.logger });
+      return errorSchemaJson(req, unmigrated(err) ?? databaseUnavailable(err) ?? err, {
+        logger: deps.logger,
+      });
     }
   };
 }

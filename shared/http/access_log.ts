@@ -4,7 +4,8 @@ import { requestIdOf } from "./request_id.ts";
 
 /**
  * Writes one `request` log line per request once its response has been sent: method, path (no
- * query string, which may carry codes or tokens), status, duration and request id.
+ * query string, which may carry codes or tokens), route label (when `route` is given), status,
+ * duration and request id. `url` lets a route table hand over the URL it already parsed.
  *
  * @example Usage
  * ```ts
@@ -15,12 +16,19 @@ import { requestIdOf } from "./request_id.ts";
  */
 export function withAccessLog(
   handler: Handler,
-  options: { logger: Logger; skip?: (path: string) => boolean; now?: () => number },
+  options: {
+    logger: Logger;
+    skip?: (path: string) => boolean;
+    now?: () => number;
+    route?: (req: Request) => string;
+    url?: (req: Request) => URL;
+  },
 ): Handler {
-  const { logger, skip = () => false, now = performance.now.bind(performance) } = options;
+  const { logger, skip = () => false, now = performance.now.bind(performance), route } = options;
+  const urlOf = options.url ?? ((req: Request) => new URL(req.url));
   return async function accessLog(req, info) {
     const start = now();
-    const path = new URL(req.url).pathname;
+    const path = urlOf(req).pathname;
     // Read the peer before the response goes out: Deno refuses `remoteAddr` on a finished request.
     const remote = "hostname" in info.remoteAddr ? info.remoteAddr.hostname : undefined;
     const res = await handler(req, info);
@@ -28,6 +36,7 @@ export function withAccessLog(
       const line = () => ({
         method: req.method,
         path,
+        route: route?.(req),
         status: res.status,
         durationMs: Math.round((now() - start) * 100) / 100,
         requestId: requestIdOf(req) || undefined,

@@ -2,36 +2,50 @@ import type { Handler } from "./handler.ts";
 
 /** Options of {@linkcode withCors}. */
 export interface CorsOptions {
-  /** Exact origins allowed; empty reflects any request Origin. @default {[]} */
+  /** Exact origins allowed. @default {[]} */
   allowedOrigins?: readonly string[];
+  /**
+   * With an empty `allowedOrigins`, reflect any request Origin. Off by default: together with
+   * `credentials` it lets every web page act as the signed-in user, so only a service built for
+   * that (a test identity provider) turns it on. @default {false}
+   */
+  reflectAnyOrigin?: boolean;
   /** `Access-Control-Allow-Methods` on preflight. @default {"POST, GET, OPTIONS"} */
   allowMethods?: string;
-  /** Sends `Access-Control-Allow-Credentials: true`. @default {true} */
+  /** Sends `Access-Control-Allow-Credentials: true`. @default {false} */
   credentials?: boolean;
   /** `Access-Control-Max-Age` on preflight, in seconds; omitted when undefined. */
   maxAge?: number;
 }
 
 /**
- * CORS that reflects the request Origin (never `*`, so credentials work): any Origin when the
- * allowlist is empty, otherwise only listed ones. Preflight `OPTIONS` requests get 204 with the
- * allowed methods and the echoed `Access-Control-Request-Headers`.
+ * CORS that reflects an allowed request Origin (never `*`): by default only the origins listed in
+ * `allowedOrigins`, without credentials. A service that must accept any origin with credentials
+ * asks for it with `reflectAnyOrigin` and `credentials`. Preflight `OPTIONS` requests get 204 with
+ * the allowed methods and the echoed `Access-Control-Request-Headers`.
  *
  * @example Usage
  * ```ts
- * import { withCors } from "@svc/shared/http";
+ * import { localInfo, withCors } from "@svc/shared/http";
+ * import assert from "node:assert/strict";
  * const handler = withCors(() => new Response("ok"), { allowedOrigins: ["https://app.test"] });
+ * const req = new Request("http://x/", { headers: { Origin: "https://app.test" } });
+ * const res = await handler(req, localInfo());
+ * assert.equal(res.headers.get("access-control-allow-origin"), "https://app.test");
+ * assert.equal(res.headers.get("access-control-allow-credentials"), null);
  * ```
  */
 export function withCors(handler: Handler, options: CorsOptions = {}): Handler {
   const {
     allowedOrigins = [],
+    reflectAnyOrigin = false,
     allowMethods = "POST, GET, OPTIONS",
-    credentials = true,
+    credentials = false,
     maxAge,
   } = options;
   const allowed = new Set(allowedOrigins);
-  const permits = (origin: string) => allowed.size === 0 || allowed.has(origin);
+  const any = reflectAnyOrigin && allowed.size === 0;
+  const permits = (origin: string) => any || allowed.has(origin);
   function decorate(headers: Headers, origin: string) {
     headers.set("Access-Control-Allow-Origin", origin);
     if (credentials) headers.set("Access-Control-Allow-Credentials", "true");

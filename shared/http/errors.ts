@@ -13,12 +13,22 @@ import { errorResponse } from "../problem.ts";
  * const handler = withErrors(() => { throw new HttpError(404, "not_found"); }, {});
  * ```
  */
-export function withErrors(handler: Handler, options: { logger?: Logger } = {}): Handler {
+export function withErrors(
+  handler: Handler,
+  options: {
+    logger?: Logger;
+    /** Renders the error instead (a service that decorates problem bodies). */
+    render?: (req: Request, err: unknown) => Response | Promise<Response>;
+  } = {},
+): Handler {
+  const render = options.render ??
+    ((req: Request, err: unknown) =>
+      errorResponse(err, { logger: options.logger, instance: new URL(req.url).pathname }));
   return async function errors(req, info) {
     try {
       return await handler(req, info);
     } catch (err) {
-      return errorResponse(err, { logger: options.logger, instance: new URL(req.url).pathname });
+      return await render(req, err);
     }
   };
 }

@@ -1,6 +1,8 @@
 /**
- * Cross-cutting HTTP wrappers, one concern per file: errors → problems, request ids, CORS, body
- * limits, access log, per-request timeout, client IP.
+ * The route table ({@linkcode createRouter}), the default middleware stack around it
+ * ({@linkcode withDefaultStack}), and the cross-cutting HTTP wrappers it is made of, one concern
+ * per file: errors → problems, request ids, CORS, body limits, access log, per-request timeout,
+ * client IP, the bounded method label.
  *
  * @example Composing wrappers
  * ```ts
@@ -20,3 +22,16 @@ export { readBody, readJson } from "./body.ts";
 export { withAccessLog } from "./access_log.ts";
 export { timeoutSignalOf, withTimeout } from "./timeout.ts";
 export { clientIp } from "./client_ip.ts";
+export {
+  createRouter,
+  type FallbackContext,
+  openapiPaths,
+  type Route,
+  type RouteContext,
+  type RouteHandler,
+  type RouteMatch,
+  type Router,
+  type RouterOptions,
+} from "./route.ts";
+export { type DefaultStackOptions, type Middleware, withDefaultStack } from "./stack.ts";
+export { methodLabel } from "./method_label.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { control, postForm, startMock } from "./control_support.ts";
+import { control, postForm, startMock } from "./_test_support.ts";
 
 Deno.test("story: freeze the clock, mint, advance past exp, token turns inactive", async () => {
   const mock = await startMock();

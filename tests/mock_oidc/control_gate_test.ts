@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { control, MAIN, startMock } from "./control_support.ts";
+import { control, MAIN, startMock } from "./_test_support.ts";
 
 Deno.test("--control-token gates every /_mock route with 401, flag over MOCK_OIDC_CONTROL_TOKEN", async () => {
   const mock = await startMock({

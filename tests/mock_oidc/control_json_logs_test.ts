@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { control, startMock } from "./control_support.ts";
+import { control, startMock } from "./_test_support.ts";
 
 Deno.test("every stdout and stderr line is JSON after takes that hit, miss and are abandoned", async () => {
   const mock = await startMock({ args: ["--request-timeout", "300ms"] });

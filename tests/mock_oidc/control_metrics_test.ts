@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { control, startMock } from "./control_support.ts";
+import { control, startMock } from "./_test_support.ts";
 
 Deno.test("/metrics on the metrics listener counts requests per route, tokens per grant, queue and log", async () => {
   const mock = await startMock();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { parse as parseYaml } from "yaml";
-import { responseSchema, schemaViolations } from "../../services/mock-oidc/ops/_schema_check.ts";
-import { startMock } from "./control_support.ts";
+import { responseSchema, schemaViolations } from "@svc/shared/schema-check";
+import { startMock } from "./_test_support.ts";
 
 Deno.test("the served OpenAPI document is valid and matches what the server answers", async () => {
   const mock = await startMock();

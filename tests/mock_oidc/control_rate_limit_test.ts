@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startMock } from "./control_support.ts";
+import { startMock } from "./_test_support.ts";
 
 async function statuses(base: string, n: number, headers: Record<string, string> = {}) {
   const out: Response[] = [];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as oidc from "openid-client";
 import { decodeJwt } from "jose";
-import { control, startMock } from "./control_support.ts";
+import { control, startMock } from "./_test_support.ts";
 
 Deno.test("story: an enqueued scenario alters exactly one token of its issuer", async () => {
   const mock = await startMock();

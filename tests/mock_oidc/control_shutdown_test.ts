@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { control, startMock } from "./control_support.ts";
+import { control, startMock } from "./_test_support.ts";
 
 Deno.test("graceful shutdown ends an in-flight take cleanly and exits 0", async () => {
   const mock = await startMock({ args: ["--shutdown-grace", "5s"] });

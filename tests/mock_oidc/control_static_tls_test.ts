@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAIN, startMock } from "./control_support.ts";
+import { MAIN, startMock } from "./_test_support.ts";
 
 Deno.test("/static/* serves staticAssetsPath files; traversal, symlink escape and index are 404", async () => {
   const base = await Deno.makeTempDir({ prefix: "mock-oidc-static-e2e-" });

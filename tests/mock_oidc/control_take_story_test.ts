@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { control, startMock } from "./control_support.ts";
+import { control, startMock } from "./_test_support.ts";
 
 function decodeBase64(text: string): string {
   return new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));

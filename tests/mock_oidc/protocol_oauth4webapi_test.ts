@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as oauth from "oauth4webapi";
-import { withOidc } from "./protocol_support.ts";
+import { withOidc } from "./_test_support.ts";
 
 const AT_JWT = {
   tokenCallbacks: [{

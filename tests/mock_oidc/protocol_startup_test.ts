@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:tls";
 import { startService } from "@svc/shared/testing";
-import { MAIN } from "./protocol_support.ts";
+import { MAIN } from "./_test_support.ts";
 
 async function runInvalid(env: Record<string, string>, args: string[] = []) {
   const out = await new Deno.Command(Deno.execPath(), {

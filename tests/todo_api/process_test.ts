@@ -7,8 +7,12 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import postgres from "postgres";
 import { parse as parseYaml } from "yaml";
 import { startService } from "@svc/shared/testing";
-import { checkSchema } from "./schema_check.ts";
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "./harness.ts";
+import { schemaViolations } from "@svc/shared/schema-check";
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+} from "../../services/todo-api/_test_support.ts";
 
 const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
 const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
@@ -170,7 +174,7 @@ for (const backend of ["pglite", "postgres"] as const) {
             const type = res.headers.get("content-type")!;
             const media = documented.content[type];
             assert.ok(media, `${method} ${template} ${res.status} ${type} is not documented`);
-            const problems = checkSchema(await res.json(), media.schema, doc.components.schemas);
+            const problems = schemaViolations(await res.json(), media.schema, doc);
             assert.deepEqual(problems, [], `${method} ${template} ${res.status}`);
           }
 

@@ -250,15 +250,15 @@ const BLOWUPS: { name: string; body: string; budgets: Budgets; code: string }[] 
     code: "max_bytes",
   },
   {
-    name: "10**9 * [0, 1]",
-    body: "return len(1000000000 * [0, 1])",
+    name: "10**8 * [0, 1]",
+    body: "return len(100000000 * [0, 1])",
     budgets: { maxBytes: MiB },
     code: "max_bytes",
   },
   {
     name: "list(range(1000000000))",
     body: "return len(list(range(1000000000)))",
-    budgets: { maxBytes: MiB },
+    budgets: { maxBytes: MiB, maxSteps: Infinity },
     code: "max_bytes",
   },
   {

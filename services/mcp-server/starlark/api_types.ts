@@ -25,7 +25,10 @@ export interface HostNamespace {
 /** A predeclared value: a function, a namespace (plain object), or plain data. */
 export type HostValue = HostFunction | HostNamespace | Json | bigint;
 
-/** Resource budgets; every field is optional and unlimited when absent. */
+/**
+ * Resource budgets. A field left out takes its default (`DEFAULT_BUDGETS`, see README);
+ * `Infinity` turns that budget off (an explicit choice).
+ */
 export interface Budgets {
   /** Maximum execution steps (deterministic count; see README for what a step is). */
   maxSteps?: number;
@@ -38,6 +41,11 @@ export interface Budgets {
   /** Maximum size in bytes of a single value (encoded as compact JSON for host args/results/final
    * value; also the allocation bound for strings, lists and dicts built by the program). */
   maxBytes?: number;
+  /**
+   * Bytes the program may allocate in total for strings, bytes, lists, tuples, dicts and big
+   * ints (charged when they are built; see README "Memory"). Bounds the program's peak heap.
+   */
+  maxAllocBytes?: number;
 }
 
 /** Error kinds. "limit" = a budget was exceeded (map to "resource limit exceeded"). */
@@ -50,7 +58,7 @@ export type ErrorKind = "syntax" | "resolve" | "runtime" | "limit" | "host";
  *   "no_main" (requireMain and main undefined), "result_not_convertible",
  *   "host_call_not_allowed" (host call at top level with topLevelHostCalls=false),
  *   "host_argument_not_convertible"
- * - limit: "max_steps", "timeout", "max_host_calls", "max_depth", "max_bytes"
+ * - limit: "max_steps", "timeout", "max_host_calls", "max_depth", "max_bytes", "max_alloc"
  * - host: "host_error" (a host function threw or rejected; see `cause`)
  */
 export type ErrorCode =
@@ -67,6 +75,7 @@ export type ErrorCode =
   | "max_host_calls"
   | "max_depth"
   | "max_bytes"
+  | "max_alloc"
   | "host_error";
 
 export interface RunErrorInfo {

@@ -4,22 +4,52 @@
  * stderr with exit status 1 (2 for usage errors).
  */
 import type { Budgets, RunResult } from "./api_types.ts";
-import { parseDuration } from "@svc/shared/duration";
+import { DEFAULT_BUDGETS as D } from "./budgets.ts";
 import { run } from "./run.ts";
 
 const USAGE = `usage: cli.ts [flags] FILE
-  --max-steps N       maximum execution steps
+  --max-steps N       maximum execution steps (default ${D.maxSteps})
   --timeout D         wall-clock limit: Go duration (500ms, 2s, 1m30s) or milliseconds
-  --max-host-calls N  maximum host calls
-  --max-depth N       maximum depth of the result value
+                      (default ${D.timeoutMs}ms)
+  --max-host-calls N  maximum host calls (default ${D.maxHostCalls})
+  --max-depth N       maximum depth of the result value (default ${D.maxDepth})
   --max-bytes N       maximum size in bytes of the result value (and of built values)
-  --steps             print the number of steps used to stderr`;
+                      (default ${D.maxBytes})
+  --max-alloc N       bytes the program may allocate in total (default ${D.maxAllocBytes})
+  --steps             print the number of steps used to stderr
+Every budget flag also accepts "unlimited".`;
 
-/** Go duration syntax ("1m30s", "500ms") or a bare number of milliseconds → ms. */
+/** Milliseconds per unit of Go's time.ParseDuration. */
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  "µs": 1e-3,
+  "μs": 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/**
+ * A non-negative Go duration ("1m30s", "500ms", "1.5h") or a bare number of milliseconds → ms.
+ * (Parsed here: the library depends on nothing outside its folder.)
+ */
 export function parseTimeout(text: string): number {
+  if (text === "unlimited") return Infinity;
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
-  const ms = parseDuration(text);
-  if (ms < 0) throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
+  const part = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+  let ms = 0;
+  let i = 0;
+  if (text.startsWith("+")) i = 1;
+  if (i === text.length) throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
+  while (i < text.length) {
+    part.lastIndex = i;
+    const m = part.exec(text);
+    if (m === null) throw new RangeError(`invalid duration ${JSON.stringify(text)}`);
+    ms += Number(m[1]) * UNIT_MS[m[2]];
+    i = part.lastIndex;
+  }
   return ms;
 }
 
@@ -34,8 +64,9 @@ export function parseArgs(args: string[]): CliArgs {
   let printSteps = false;
   let file: string | undefined;
   const int = (name: string, v: string | undefined): number => {
+    if (v === "unlimited") return Infinity;
     if (v === undefined || !/^\d+$/.test(v)) {
-      throw new RangeError(`${name} needs a non-negative integer`);
+      throw new RangeError(`${name} needs a non-negative integer or "unlimited"`);
     }
     return Number(v);
   };
@@ -63,6 +94,9 @@ export function parseArgs(args: string[]): CliArgs {
         break;
       case "--max-bytes":
         budgets.maxBytes = int(a, next());
+        break;
+      case "--max-alloc":
+        budgets.maxAllocBytes = int(a, next());
         break;
       case "--steps":
         printSteps = true;

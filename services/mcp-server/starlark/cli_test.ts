@@ -10,7 +10,17 @@ Deno.test("cli parses budget flags and Go durations", () => {
       printSteps: true,
     },
   );
+  assert.deepEqual(
+    parseArgs(["--max-alloc", "1048576", "--max-steps=unlimited", "--timeout", "unlimited", "f"])
+      .budgets,
+    { maxAllocBytes: 1048576, maxSteps: Infinity, timeoutMs: Infinity },
+  );
+  assert.throws(() => parseArgs(["--max-alloc", "-1", "f"]), /non-negative integer/);
   assert.equal(parseTimeout("250"), 250);
+  assert.equal(parseTimeout("1h2m3.5s"), 3_723_500);
+  assert.equal(parseTimeout("300us"), 0.3);
+  assert.throws(() => parseTimeout(""), RangeError);
+  assert.throws(() => parseTimeout("-1s"), RangeError);
   assert.equal(parseTimeout("1.5s"), 1500);
   assert.throws(() => parseTimeout("5 parsecs"), RangeError);
   assert.throws(() => parseArgs([]), /missing FILE/);
@@ -34,6 +44,29 @@ Deno.test("cli renders big ints exactly and errors with a traceback", () => {
   }, false);
   assert.equal(code, 1);
   assert.ok(err.includes("Traceback (most recent call last):\n  f:1:1: in main\nError: boom"));
+});
+
+Deno.test("cli ends an infinite loop with no flags, and reports max_alloc", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".star" });
+  const cli = new URL("./cli.ts", import.meta.url).pathname;
+  try {
+    await Deno.writeTextFile(
+      file,
+      "def main():\n  for x in range(1000000000):\n    for y in range(1000000000):\n      pass\n",
+    );
+    const loop = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", cli, file] })
+      .output();
+    assert.equal(loop.code, 1);
+    assert.match(new TextDecoder().decode(loop.stderr), /cancelled: (too many steps|timeout)/);
+    await Deno.writeTextFile(file, "def main():\n  return [[i] for i in range(100000)]\n");
+    const big = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", cli, "--max-alloc", "100000", file],
+    }).output();
+    assert.equal(big.code, 1);
+    assert.match(new TextDecoder().decode(big.stderr), /allocation budget of 100000 bytes/);
+  } finally {
+    await Deno.remove(file);
+  }
 });
 
 Deno.test("cli runs a file end to end", async () => {

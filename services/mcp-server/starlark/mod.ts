@@ -25,6 +25,7 @@ export type {
   RunOptions,
   RunResult,
 } from "./api_types.ts";
+export { DEFAULT_BUDGETS } from "./budgets.ts";
 export { EvalError, LimitError, StarlarkError } from "./errors.ts";
 export { parse, type Program } from "./program.ts";
 export { run } from "./run.ts";

@@ -14,6 +14,7 @@ import type { JsonData, RunOptions, RunResult } from "./api_types.ts";
 import { attempt, errorInfo, type HostOutcome, Suspend } from "./eval/attempt.ts";
 import { CHANNEL_BYTES, ReplyWriter } from "./eval/worker_channel.ts";
 import type { StartMessage } from "./eval/worker.ts";
+import { withDefaults } from "./budgets.ts";
 import { type CompiledHandle, parse, type Program } from "./program.ts";
 
 type HostFn = (args: unknown[], kwargs: Record<string, unknown>) => unknown;
@@ -74,10 +75,10 @@ export async function run(program: Program | string, options: RunOptions = {}): 
   } catch (e) {
     return { ok: false, error: errorInfo(e, 0) };
   }
-  const budgets = options.budgets ?? {};
+  const budgets = withDefaults(options.budgets);
   const now = options.now ?? (() => performance.now());
   const start = now();
-  const timeoutMs = budgets.timeoutMs ?? Infinity;
+  const timeoutMs = budgets.timeoutMs;
   const common = {
     names,
     budgets,

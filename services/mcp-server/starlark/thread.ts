@@ -1,4 +1,5 @@
-/** Per-run execution state: budgets, step counter, host-call log. */
+/** Per-run execution state: budgets, step counter, allocation meter, host-call log. */
+import type { ErrorCode } from "./api_types.ts";
 import { LimitError } from "./errors.ts";
 import type { Value } from "./values/value.ts";
 
@@ -11,6 +12,7 @@ export interface ThreadOptions {
   maxHostCalls?: number;
   maxDepth?: number;
   maxBytes?: number;
+  maxAllocBytes?: number;
   now?: () => number;
   print?: (line: string) => void;
 }
@@ -26,6 +28,9 @@ export class Thread {
   readonly maxHostCalls: number;
   readonly maxDepth: number;
   readonly maxBytes: number;
+  /** Bytes charged so far for values the program built (see `alloc`). */
+  allocated = 0;
+  readonly maxAllocBytes: number;
   readonly print: (line: string) => void;
   /** Predeclared values by name. */
   predeclared = new Map<string, Value>();
@@ -39,16 +44,21 @@ export class Thread {
   fr: any = null;
   /** `load` hook (conformance harness only). */
   loader: ((module: string, name: string) => Value) | null = null;
+  /** The first budget error raised (reported even if a builtin re-wrapped it on the way). */
+  tripped: LimitError | null = null;
   /** Arbitrary per-embedding data (e.g. conformance harness state). */
   local = new Map<string, unknown>();
 
   constructor(opts: ThreadOptions = {}) {
     this.maxSteps = opts.maxSteps ?? Infinity;
     this.now = opts.now ?? (() => performance.now());
-    this.deadline = opts.timeoutMs !== undefined ? this.now() + opts.timeoutMs : Infinity;
+    this.deadline = opts.timeoutMs !== undefined && opts.timeoutMs !== Infinity
+      ? this.now() + opts.timeoutMs
+      : Infinity;
     this.maxHostCalls = opts.maxHostCalls ?? Infinity;
     this.maxDepth = opts.maxDepth ?? Infinity;
     this.maxBytes = opts.maxBytes ?? Infinity;
+    this.maxAllocBytes = opts.maxAllocBytes ?? Infinity;
     this.print = opts.print ?? (() => {});
     this.resetLimit();
   }
@@ -63,7 +73,7 @@ export class Thread {
     if (++this.steps > this.limit) this.slowStep();
   }
 
-  /** Charge `n` steps for work proportional to input size. */
+  /** Charge `n` steps for work proportional to input size (checks the clock past 2048). */
   charge(n: number): void {
     this.steps += n;
     if (this.steps > this.limit) this.slowStep();
@@ -71,7 +81,7 @@ export class Thread {
 
   slowStep(): void {
     if (this.steps > this.maxSteps) {
-      throw new LimitError("max_steps", "Starlark computation cancelled: too many steps");
+      this.fail("max_steps", "Starlark computation cancelled: too many steps");
     }
     this.checkTime();
     this.resetLimit();
@@ -79,17 +89,67 @@ export class Thread {
 
   checkTime(): void {
     if (this.now() > this.deadline) {
-      throw new LimitError("timeout", "Starlark computation cancelled: timeout");
+      this.fail("timeout", "Starlark computation cancelled: timeout");
     }
+  }
+
+  /** Throw (and remember) a budget error. */
+  fail(code: ErrorCode, message: string): never {
+    const e = new LimitError(code, message);
+    this.tripped ??= e;
+    throw e;
   }
 
   /** Refuse to build a value of `bytes` size past the maxBytes budget. */
   checkAlloc(bytes: number): void {
     if (bytes > this.maxBytes) {
-      throw new LimitError(
+      this.fail(
         "max_bytes",
         `Starlark computation cancelled: value size ${bytes} exceeds limit ${this.maxBytes}`,
       );
     }
   }
+
+  /**
+   * Charge `bytes` against maxAllocBytes before they are allocated (cumulative: bytes freed by
+   * the garbage collector are not given back, so the live heap never exceeds the total).
+   */
+  alloc(bytes: number): void {
+    if ((this.allocated += bytes) > this.maxAllocBytes) this.allocFailed();
+  }
+
+  allocFailed(): never {
+    this.fail(
+      "max_alloc",
+      `Starlark computation cancelled: allocation budget of ${this.maxAllocBytes} bytes exceeded`,
+    );
+  }
+
+  /** Steps and bytes for building a value of `bytes` bytes: maxBytes, maxAllocBytes, steps. */
+  build(bytes: number): void {
+    if (bytes > this.maxBytes) this.checkAlloc(bytes);
+    if ((this.allocated += bytes) > this.maxAllocBytes) this.allocFailed();
+    this.steps += bytes >> 6;
+    if (this.steps > this.limit) this.slowStep();
+  }
+}
+
+/** Bytes charged for a value's fixed part and per element (a small fraction of V8's sizes). */
+export const SEQ_BYTES = 32, ELEM_BYTES = 8, DICT_BYTES = 64, ENTRY_BYTES = 96, STR_BYTES = 16;
+
+/** A thread with no budgets: the meter of code running outside any program. */
+const UNMETERED = new Thread();
+
+/**
+ * The thread of the program running on this JS thread (execution is synchronous, so there is
+ * one at a time; a nested run saves and restores it). Lets value operations that receive no
+ * thread (equality, ordering, hashing) charge their work and allocations.
+ */
+export let current: Thread = UNMETERED;
+
+/** Make `th` the current thread; returns the previous one (restore it with `enter` again). */
+export function enter(th: Thread | null): Thread {
+  const prev = current;
+  current = th ?? UNMETERED;
+  return prev;
 }

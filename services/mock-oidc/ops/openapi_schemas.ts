@@ -30,7 +30,7 @@ export const SCHEMAS = {
       title: { type: "string" },
       status: { type: "integer", format: "int64" },
       detail: { type: "string" },
-      instance: { type: "string", format: "uri" },
+      instance: { type: "string", format: "uri-reference" },
       errors: {
         type: "array",
         nullable: true,

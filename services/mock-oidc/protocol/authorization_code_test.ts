@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { base64url } from "../tokens/jwt.ts";
-import { claimsOf, harness } from "./test_harness.ts";
+import { claimsOf, harness } from "./_test_support.ts";
 
 const VERIFIER = "a".repeat(43) + "-._~0123456789";
 const REDIRECT = "http://rp.test/cb";

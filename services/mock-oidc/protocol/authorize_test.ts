@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { claimsOf, harness } from "./test_harness.ts";
+import { claimsOf, harness } from "./_test_support.ts";
 
 const BASE_QUERY = {
   "client_id": "app",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { basic, claimsOf, harness } from "./test_harness.ts";
+import { basic, claimsOf, harness } from "./_test_support.ts";
 
 async function tokenFor(h: ReturnType<typeof harness>, path = "/default/token") {
   const res = await h.form(path, { grant_type: "client_credentials", scope: "api" }, {

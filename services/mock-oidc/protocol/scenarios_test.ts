@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { basic, claimsOf, harness } from "./test_harness.ts";
+import { basic, claimsOf, harness } from "./_test_support.ts";
 
 Deno.test("one scenario shapes both tokens of one response and is consulted once", async () => {
   const h = harness();

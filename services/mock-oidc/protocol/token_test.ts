@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { basic, claimsOf, harness, headerOf } from "./test_harness.ts";
+import { basic, claimsOf, harness, headerOf } from "./_test_support.ts";
 
 Deno.test("client_credentials issues an access token with sub = client id", async () => {
   const h = harness();

@@ -4,7 +4,9 @@
  * `WWW-Authenticate: Bearer`) so a caller learns nothing about which keys exist.
  *
  * Lookups are cached for `cacheTtlMs` (default 5 s; 0 disables) to keep one database round trip
- * per request; a revoked key therefore stops working within that time.
+ * per request; a revoked key therefore stops working within that time. Known keys and unknown
+ * digests live in two separate least-recently-used caches of `cacheSize` entries each, so a flood
+ * of random keys only evicts other unknown digests and never the keys real callers use.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
@@ -16,7 +18,7 @@ export interface AuthenticatorOptions {
   findByDigest(digest: string): Promise<Principal | undefined>;
   /** @default 5000 */
   cacheTtlMs?: number;
-  /** Entries kept before the cache is cleared (bounds memory under random keys). @default 10000 */
+  /** Entries kept in each of the known-key and unknown-digest caches. @default 10000 */
   cacheSize?: number;
   now?: () => number;
 }
@@ -48,24 +50,43 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const ttl = options.cacheTtlMs ?? 5000;
   const size = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { principal?: Principal; until: number }>();
+  const known = createLruCache<Principal>(size);
+  const unknown = createLruCache<true>(size);
 
   return async function authenticate(req: Request): Promise<Principal> {
     const key = presentedKey(req);
     if (key === undefined) throw unauthorized("missing API key");
     const digest = await keyDigest(key);
-    const hit = cache.get(digest);
-    let principal: Principal | undefined;
-    if (hit && hit.until > now()) {
-      principal = hit.principal;
-    } else {
+    const at = now();
+    let principal = known.get(digest, at);
+    if (principal === undefined && unknown.get(digest, at) === undefined) {
       principal = await options.findByDigest(digest);
       if (ttl > 0) {
-        if (cache.size >= size) cache.clear();
-        cache.set(digest, { principal, until: now() + ttl });
+        if (principal) known.set(digest, principal, at + ttl);
+        else unknown.set(digest, true, at + ttl);
       }
     }
     if (!principal) throw unauthorized("unknown API key");
     return principal;
+  };
+}
+
+/** A map of at most `size` entries with expiry; the least recently used entry goes first. */
+function createLruCache<V>(size: number) {
+  const entries = new Map<string, { value: V; until: number }>();
+  return {
+    get(key: string, at: number): V | undefined {
+      const hit = entries.get(key);
+      if (!hit) return undefined;
+      entries.delete(key);
+      if (hit.until <= at) return undefined;
+      entries.set(key, hit); // most recently used moves to the end
+      return hit.value;
+    },
+    set(key: string, value: V, until: number): void {
+      entries.delete(key);
+      if (entries.size >= size) entries.delete(entries.keys().next().value!);
+      entries.set(key, { value, until });
+    },
   };
 }

@@ -41,3 +41,57 @@ Deno.test("lookups are cached for the TTL, so a revocation applies after it", as
   await assert.rejects(authenticate(req({ "x-api-key": "k" })), (e: HttpError) => e.status === 401);
   assert.equal(calls, 2);
 });
+
+Deno.test("a flood of unknown keys never evicts the cached real keys", async () => {
+  let calls = 0;
+  const principals = new Map<string, Principal>();
+  for (let i = 0; i < 3; i++) {
+    principals.set(await keyDigest(`real${i}`), { subject: `s${i}`, roles: ["user"] });
+  }
+  const authenticate = createAuthenticator({
+    findByDigest: (d) => {
+      calls++;
+      return Promise.resolve(principals.get(d));
+    },
+    cacheTtlMs: 60_000,
+    cacheSize: 4,
+    now: () => 0,
+  });
+  for (let i = 0; i < 3; i++) await authenticate(req({ "x-api-key": `real${i}` }));
+  assert.equal(calls, 3);
+  for (let i = 0; i < 100; i++) {
+    await assert.rejects(authenticate(req({ "x-api-key": `random${i}` })), HttpError);
+  }
+  assert.equal(calls, 103);
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await authenticate(req({ "x-api-key": `real${i}` }))).subject, `s${i}`);
+  }
+  assert.equal(calls, 103, "the real keys were still cached");
+  // Unknown digests are cached too (at most cacheSize of them): the newest repeats hit the cache.
+  await assert.rejects(authenticate(req({ "x-api-key": "random99" })), HttpError);
+  assert.equal(calls, 103);
+  await assert.rejects(authenticate(req({ "x-api-key": "random0" })), HttpError);
+  assert.equal(calls, 104, "the oldest unknown digest was evicted");
+});
+
+Deno.test("known keys are evicted least recently used first when more than cacheSize exist", async () => {
+  let calls = 0;
+  const authenticate = createAuthenticator({
+    findByDigest: () => {
+      calls++;
+      return Promise.resolve({ subject: "x", roles: ["user"] });
+    },
+    cacheTtlMs: 60_000,
+    cacheSize: 2,
+    now: () => 0,
+  });
+  await authenticate(req({ "x-api-key": "a" }));
+  await authenticate(req({ "x-api-key": "b" }));
+  await authenticate(req({ "x-api-key": "a" })); // a is now the most recent
+  await authenticate(req({ "x-api-key": "c" })); // evicts b
+  assert.equal(calls, 3);
+  await authenticate(req({ "x-api-key": "a" }));
+  assert.equal(calls, 3);
+  await authenticate(req({ "x-api-key": "b" }));
+  assert.equal(calls, 4);
+});

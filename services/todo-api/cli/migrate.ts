@@ -4,7 +4,7 @@
  */
 import type { Config } from "../config.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
-import { createMigrator } from "../migrate/migrator.ts";
+import { createMigrator, MigrationFailedError } from "../migrate/migrator.ts";
 import type { Db } from "../store/db.ts";
 import { type CliIo, explainDbError } from "./io.ts";
 
@@ -18,18 +18,18 @@ const label = (m: { version: number; name: string }) =>
 export async function migrateCommand(
   db: Db,
   args: string[],
-  options: { config: Config; io: CliIo },
+  options: { config: Config; io: CliIo; files?: Record<string, string> },
 ): Promise<number> {
   const { config, io } = options;
-  const migrator = createMigrator(db, loadMigrations(), {
+  const migrator = createMigrator(db, loadMigrations(options.files), {
     lockTimeoutMs: config.lockTimeoutMs,
   });
   try {
     switch (args[0]) {
       case "up": {
-        const applied = await migrator.up();
+        // Each line is printed as its migration commits, so a failure later still shows them.
+        const applied = await migrator.up({ onApplied: (m) => io.out(`applied ${label(m)}`) });
         if (applied.length === 0) io.out("no change");
-        for (const m of applied) io.out(`applied ${label(m)}`);
         return 0;
       }
       case "down": {
@@ -69,6 +69,13 @@ export async function migrateCommand(
         return 2;
     }
   } catch (err) {
+    if (err instanceof MigrationFailedError) {
+      io.err(
+        `migrate ${args[0]}: ${label(err.migration)} failed and was rolled back ` +
+          `(${err.applied.length} applied before it): ${explainDbError(err.cause)}`,
+      );
+      return 1;
+    }
     io.err(`migrate ${args[0]}: ${explainDbError(err)}`);
     return 1;
   }

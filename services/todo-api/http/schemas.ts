@@ -83,7 +83,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       title: { type: "string", example: "Unprocessable Entity" },
       status: { type: "integer", format: "int64", example: 422 },
       detail: { type: "string", example: "validation failed" },
-      instance: { type: "string", format: "uri" },
+      instance: { type: "string", format: "uri-reference" },
       errors: {
         type: "array",
         nullable: true,

@@ -36,8 +36,29 @@ export class MigrationLockedError extends Error {
   }
 }
 
+/** A migration failed (and was rolled back); the ones before it stay applied. */
+export class MigrationFailedError extends Error {
+  readonly code = "migration_failed";
+  constructor(
+    /** The migration whose transaction was rolled back. */
+    readonly migration: Migration,
+    /** Migrations this run applied (and committed) before the failure. */
+    readonly applied: readonly Migration[],
+    cause: unknown,
+  ) {
+    super(
+      `Cannot apply migration ${migration.version} (${migration.name}): ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
+      { cause },
+    );
+    this.name = "MigrationFailedError";
+  }
+}
+
 interface AppliedRow extends Record<string, unknown> {
   version: string;
+  name: string;
   checksum: string;
   appliedAt: string;
 }
@@ -48,7 +69,7 @@ async function applied(q: Queryable): Promise<AppliedRow[]> {
   );
   if (!exists.present) return [];
   return await q.query<AppliedRow>(
-    `select version::text as version, checksum,
+    `select version::text as version, name, checksum,
        to_char(applied_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "appliedAt"
      from schema_migrations order by version`,
   );
@@ -60,8 +81,12 @@ export interface Migrator {
   status(): Promise<MigrationStatus[]>;
   /** Versions not yet applied (what readiness reports). */
   pending(): Promise<Migration[]>;
-  /** Applies every pending migration in order; returns the ones applied. */
-  up(): Promise<Migration[]>;
+  /**
+   * Applies every pending migration in order; returns the ones applied. `onApplied` hears of
+   * each one as it commits, so a caller can report progress that survives a later failure.
+   * @throws {MigrationFailedError} naming the migration that failed and those applied before it.
+   */
+  up(options?: { onApplied?: (m: Migration) => void }): Promise<Migration[]>;
   /** Reverts the latest `steps` applied migrations (default 1; Infinity for all). */
   down(steps?: number): Promise<Migration[]>;
 }
@@ -126,7 +151,7 @@ export function createMigrator(
       });
       // Versions recorded by a newer build than this one.
       for (const [version, row] of byVersion) {
-        lines.push({ version, name: "?", state: "unknown", appliedAt: row.appliedAt });
+        lines.push({ version, name: row.name, state: "unknown", appliedAt: row.appliedAt });
       }
       return lines.sort((a, b) => a.version - b.version);
     },
@@ -137,20 +162,26 @@ export function createMigrator(
       return migrations.filter((m) => !done.has(m.version));
     },
 
-    /** Applies every pending migration in order; returns the ones applied. */
-    async up(): Promise<Migration[]> {
+    async up(upOptions = {}): Promise<Migration[]> {
       return await withLock(async (q) => {
         const done = new Set((await applied(q)).map((r) => Number(r.version)));
         const todo = migrations.filter((m) => !done.has(m.version));
+        const committed: Migration[] = [];
         for (const m of todo) {
-          await inTransaction(q, m.up, async () => {
-            await q.query(
-              "insert into schema_migrations (version, name, checksum) values ($1, $2, $3)",
-              [m.version, m.name, m.checksum],
-            );
-          });
+          try {
+            await inTransaction(q, m.up, async () => {
+              await q.query(
+                "insert into schema_migrations (version, name, checksum) values ($1, $2, $3)",
+                [m.version, m.name, m.checksum],
+              );
+            });
+          } catch (err) {
+            throw new MigrationFailedError(m, committed, err);
+          }
+          committed.push(m);
+          upOptions.onApplied?.(m);
         }
-        return todo;
+        return committed;
       });
     },
 

@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { dirname } from "node:path";
 import type { Db, Queryable, Row } from "./db.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
+import { DURABLE_START_PARAMS, DurableNodeFS } from "./durable_fs.ts";
 
 /** Options of {@linkcode openPgliteDb}. */
 export interface PgliteDbOptions {
@@ -9,6 +10,12 @@ export interface PgliteDbOptions {
   dataDir: string;
   /** Start from a `dumpDataDir()` tarball instead of running initdb (tests use a template). */
   loadDataDir?: Blob;
+  /**
+   * Flush the WAL to disk before a commit is acknowledged (see durable_fs.ts). Off trades
+   * durability against power loss for speed, as PGlite's own default does.
+   * @default {true}
+   */
+  durable?: boolean;
 }
 
 /** PGlite adds a way to snapshot the whole database. */
@@ -31,8 +38,11 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteDb> 
   }
   let pg: PGlite;
   try {
+    const durable = !inMemory && (options.durable ?? true);
     pg = await PGlite.create({
-      dataDir: inMemory ? undefined : options.dataDir,
+      ...(durable
+        ? { fs: new DurableNodeFS(options.dataDir), startParams: [...DURABLE_START_PARAMS] }
+        : { dataDir: inMemory ? undefined : options.dataDir }),
       loadDataDir: options.loadDataDir,
     });
   } catch (err) {

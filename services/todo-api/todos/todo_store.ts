@@ -26,9 +26,21 @@ export interface Position {
 export type OwnerScope = string | null;
 
 const RFC3339_US = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
-const COLUMNS = `id::text as id, title, status,
+
+/**
+ * The selected columns. PGlite decodes every text field with a default `TextDecoder`, which
+ * drops a leading U+FEFF: a title that starts with one would come back shorter than it went in
+ * (and could even come back empty). On PGlite the title therefore leaves the database as its
+ * UTF-8 bytes and is decoded here with the BOM kept, so both backends return the same title.
+ */
+function columnsFor(kind: "postgres" | "pglite"): string {
+  const title = kind === "pglite" ? `convert_to(title, 'UTF8') as title` : "title";
+  return `id::text as id, ${title}, status,
   to_char(created_at at time zone 'UTC', ${RFC3339_US}) as "createdAt",
   to_char(completed_at at time zone 'UTC', ${RFC3339_US}) as "completedAt"`;
+}
+
+const UTF8_KEEPING_BOM = new TextDecoder("utf-8", { ignoreBOM: true });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,13 +52,17 @@ export function isTodoId(id: string): boolean {
 // A fresh object of one fixed shape (deleting the null `completedAt` instead would turn rows
 // into slow dictionary-mode objects right before JSON.stringify).
 function tidy(row: Todo): Todo {
-  const todo: Todo = { id: row.id, title: row.title, status: row.status, createdAt: row.createdAt };
+  const title = typeof row.title === "string"
+    ? row.title
+    : UTF8_KEEPING_BOM.decode(row.title as unknown as Uint8Array);
+  const todo: Todo = { id: row.id, title, status: row.status, createdAt: row.createdAt };
   if (row.completedAt !== null) todo.completedAt = row.completedAt;
   return todo;
 }
 
-/** SQL for todos; the same statements run on Postgres and PGlite. */
-export function createTodoStore(db: Queryable) {
+/** SQL for todos; the same statements run on Postgres and PGlite (`kind` defaults to postgres). */
+export function createTodoStore(db: Queryable & { readonly kind?: "postgres" | "pglite" }) {
+  const COLUMNS = columnsFor(db.kind ?? "postgres");
   return {
     async create(owner: string, title: string): Promise<Todo> {
       const [row] = await db.query<Todo>(

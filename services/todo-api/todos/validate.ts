@@ -10,6 +10,20 @@ function validationFailed(errors: ErrorDetail[]): HttpError {
   return new HttpError(422, "validation_failed", "validation failed", { errors });
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a string cannot be stored as it was sent, or `undefined`. Postgres text cannot hold U+0000,
+ * and an unpaired UTF-16 surrogate (legal in JSON's `\uD800` escapes) has no UTF-8 form: the
+ * driver would store U+FFFD instead, so the todo read back would differ from the one written.
+ * Both are refused here, before any SQL, identically on every backend.
+ */
+export function unstorableText(text: string): string | undefined {
+  if (text.includes("\u0000")) return "expected string without NUL (U+0000) characters";
+  if (LONE_SURROGATE.test(text)) return "expected valid Unicode (unpaired surrogate)";
+  return undefined;
+}
+
 /** Parses and checks a CreateTodoInputBody; returns the title. */
 export function parseCreateTodo(raw: Uint8Array): { title: string } {
   const text = new TextDecoder().decode(raw);
@@ -62,6 +76,8 @@ export function parseCreateTodo(raw: Uint8Array): { title: string } {
         value: title,
       });
     }
+    const unstorable = unstorableText(title);
+    if (unstorable) errors.push({ location: "body.title", message: unstorable, value: title });
   }
   if (errors.length > 0) throw validationFailed(errors);
   return { title: title as string };

@@ -48,3 +48,12 @@ Deno.test("limit: absent and empty default to 20; 1..100 pass; 0, 101 fail", () 
   fails(() => q("?limit=101"), 422);
   fails(() => q("?limit=1e2"), 422);
 });
+
+Deno.test("titles with NUL or unpaired surrogates are 422 at body.title; paired ones pass", () => {
+  for (const title of ["a\u0000", "\ud83d", "x\ude00y"]) {
+    const err = fails(() => parseCreateTodo(enc({ title })), 422);
+    assert.equal(err.errors?.[0].location, "body.title");
+  }
+  assert.equal(parseCreateTodo(enc({ title: "\ud83d\ude00" })).title, "😀");
+  assert.equal(parseCreateTodo(enc({ title: "\ufeff" })).title, "\ufeff");
+});

@@ -13,7 +13,7 @@
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { startService } from "@svc/shared/testing";
-import { createTestDatabase } from "../../todo_api/harness.ts";
+import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
 
 const { values } = parseArgs({

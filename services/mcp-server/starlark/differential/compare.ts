@@ -33,6 +33,7 @@ const CLASS_OF_CODE: Record<ErrorCode, string> = {
   "max_host_calls": "limit",
   "max_depth": "limit",
   "max_bytes": "limit",
+  "max_alloc": "limit",
   "host_error": "host",
 };
 

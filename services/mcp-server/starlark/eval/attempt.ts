@@ -5,7 +5,7 @@
 import type { Budgets, JsonData, RunErrorInfo, RunResult } from "../api_types.ts";
 import { EvalError, LimitError, StarlarkError } from "../errors.ts";
 import { fromHost, toHost, wrapHost } from "../host.ts";
-import { Thread } from "../thread.ts";
+import { enter, Thread } from "../thread.ts";
 import { utf8Decode, utf8Encode } from "../values/bytes_text.ts";
 import { Builtin, Fn, type NativeFn, type Value } from "../values/value.ts";
 import { callValue } from "./call.ts";
@@ -92,11 +92,14 @@ export function errorInfo(e: unknown, steps: number): RunErrorInfo {
       steps,
     };
   }
-  if (e instanceof RangeError && /(string|array) length|allocation/i.test(text)) {
+  if (
+    e instanceof RangeError && /(string|array|buffer) length|allocation|maximum size/i.test(text)
+  ) {
+    // V8 refused an allocation (string/array length, Map capacity, out of memory)
     return {
       kind: "limit",
-      code: "max_bytes",
-      message: "Starlark computation cancelled: value too large",
+      code: "max_alloc",
+      message: "Starlark computation cancelled: out of memory",
       steps,
     };
   }
@@ -118,6 +121,7 @@ export function attempt(
     maxHostCalls: b.maxHostCalls,
     maxDepth: b.maxDepth,
     maxBytes: b.maxBytes,
+    maxAllocBytes: b.maxAllocBytes,
     now: opts.now,
     print: print ? (line) => print(utf8Decode(line)) : undefined,
   });
@@ -153,6 +157,7 @@ export function attempt(
     if (!out.ok) throw new HostError(name, describe(out.value), out.value);
     return fromHost(out.value, limits, `${name} result`);
   };
+  const outer = enter(th);
   try {
     th.predeclared = new Map(
       opts.names.map((n) => [utf8Encode(n), wrapHost(n, opts.predeclared[n], makeFn, limits)]),
@@ -176,6 +181,8 @@ export function attempt(
       e.steps = th.steps;
       throw e;
     }
-    return { ok: false, error: errorInfo(e, th.steps) };
+    return { ok: false, error: errorInfo(th.tripped ?? e, th.steps) };
+  } finally {
+    enter(outer);
   }
 }

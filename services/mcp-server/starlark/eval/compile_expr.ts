@@ -3,7 +3,8 @@ import { EvalError, packPos } from "../errors.ts";
 import type { Arg, Binding, Clause, Expr } from "../syntax/ast.ts";
 import { getAttr, getMethod } from "../lib/attr.ts";
 import { binary, unary } from "../values/binary.ts";
-import { hashKey, truth, typeName } from "../values/ops.ts";
+import { dictPut, keyFor } from "../values/hash.ts";
+import { truth, typeName } from "../values/ops.ts";
 import { repr } from "../values/repr.ts";
 import { getIndex, mustElements, slice } from "../values/seq.ts";
 import {
@@ -18,6 +19,7 @@ import {
 } from "../values/value.ts";
 import { callValue, type Frame } from "./call.ts";
 
+import { DICT_BYTES, ELEM_BYTES, ENTRY_BYTES, SEQ_BYTES } from "../thread.ts";
 import { type Ctx, type E, NORMAL } from "./compile_types.ts";
 import { assignTo, forEach, makeFunction } from "./compile_stmt.ts";
 
@@ -36,17 +38,21 @@ export function expr(c: Ctx, e: Expr): E {
       return expr(c, e.x);
     case "tuple": {
       const es = e.elems.map((x) => expr(c, x));
+      const size = SEQ_BYTES + ELEM_BYTES * es.length;
       return (fr) => {
         const out = new Array(es.length);
         for (let i = 0; i < es.length; i++) out[i] = es[i](fr);
+        fr.th.alloc(size);
         return new Tuple(out);
       };
     }
     case "list": {
       const es = e.elems.map((x) => expr(c, x));
+      const size = SEQ_BYTES + ELEM_BYTES * es.length;
       return (fr) => {
         const out = new Array(es.length);
         for (let i = 0; i < es.length; i++) out[i] = es[i](fr);
+        fr.th.alloc(size);
         return new List(out);
       };
     }
@@ -54,15 +60,17 @@ export function expr(c: Ctx, e: Expr): E {
       const ks = e.entries.map((en) => expr(c, en.k));
       const vs = e.entries.map((en) => expr(c, en.v));
       const KP = e.entries.map((en) => packPos(en.k.line, en.k.col));
+      const size = DICT_BYTES + ENTRY_BYTES * ks.length;
       return (fr) => {
         const d = new Dict();
         for (let i = 0; i < ks.length; i++) {
           const k = ks[i](fr), v = vs[i](fr);
           fr.pos = KP[i];
-          const hk = hashKey(k);
+          const hk = keyFor(d, k);
           if (d.map.has(hk)) throw new EvalError(`duplicate key: ${repr(k)}`);
           d.map.set(hk, [k, v]);
         }
+        fr.th.alloc(size);
         return d;
       };
     }
@@ -279,9 +287,8 @@ export function binaryExpr(op: string, x: E, y: E, P: number): E {
       return (fr) => {
         const a = x(fr), b = y(fr);
         const ta = typeof a;
-        if (ta === typeof b && (ta === "number" || ta === "string" || ta === "boolean")) {
-          return a === b;
-        }
+        if (ta === typeof b && (ta === "number" || ta === "boolean")) return a === b;
+        if (typeof a === "string" && typeof b === "string" && a.length < 1024) return a === b;
         fr.pos = P;
         return binary(op, a, b, fr.th);
       };
@@ -289,9 +296,8 @@ export function binaryExpr(op: string, x: E, y: E, P: number): E {
       return (fr) => {
         const a = x(fr), b = y(fr);
         const ta = typeof a;
-        if (ta === typeof b && (ta === "number" || ta === "string" || ta === "boolean")) {
-          return a !== b;
-        }
+        if (ta === typeof b && (ta === "number" || ta === "boolean")) return a !== b;
+        if (typeof a === "string" && typeof b === "string" && a.length < 1024) return a !== b;
         fr.pos = P;
         return binary(op, a, b, fr.th);
       };
@@ -424,27 +430,27 @@ export function comprehension(c: Ctx, e: Expr & { t: "comp" }): E {
     emit = (fr, out) => {
       const kv = k(fr), vv = v(fr);
       fr.pos = P;
-      const d = out as Dict;
-      const hk = hashKey(kv);
-      const old = d.map.get(hk);
-      if (old) old[1] = vv;
-      else d.map.set(hk, [kv, vv]);
+      dictPut(out as Dict, kv, vv);
     };
   } else {
     const b = expr(c, e.body as Expr);
     emit = (fr, out) => {
-      (out as Value[]).push(b(fr));
+      const v = b(fr);
+      fr.th.alloc(ELEM_BYTES);
+      (out as Value[]).push(v);
     };
   }
   const run = clauses(c, e.clauses, 0, emit);
   if (e.dict) {
     return (fr) => {
+      fr.th.alloc(DICT_BYTES);
       const d = new Dict();
       run(fr, d);
       return d;
     };
   }
   return (fr) => {
+    fr.th.alloc(SEQ_BYTES);
     const out: Value[] = [];
     run(fr, out);
     return new List(out);

@@ -1,6 +1,7 @@
 /** Methods of list and dict values. */
 import { EvalError } from "../errors.ts";
-import { equals, hashKey } from "../values/ops.ts";
+import { clearDict, deleteKey, keyOf } from "../values/hash.ts";
+import { equals } from "../values/ops.ts";
 import { dictSet, indices, mustElements } from "../values/seq.ts";
 import {
   type Dict,
@@ -119,14 +120,14 @@ export const DICT_METHODS = new Map<string, NativeFn>([
   ["clear", (_th, a, k, r) => {
     positional("clear", a, k, 0, 0);
     mutable("clear", D(r), "clear", "hash table");
-    D(r).map.clear();
+    clearDict(D(r));
     return null;
   }],
   ["get", (_th, a, k, r) => {
     const [key, dflt] = positional("get", a, k, 1, 2);
     let hk: unknown;
     try {
-      hk = hashKey(key);
+      hk = keyOf(D(r), key);
     } catch (e) {
       throw new EvalError(`get: ${(e as Error).message}`);
     }
@@ -163,14 +164,14 @@ export const DICT_METHODS = new Map<string, NativeFn>([
     }
     let hk: unknown;
     try {
-      hk = hashKey(key);
+      hk = keyOf(d, key);
     } catch (e) {
       throw new EvalError(`pop: ${(e as Error).message}`);
     }
     mutable("pop", d, "delete from", "hash table");
     const e = d.map.get(hk);
     if (e !== undefined) {
-      d.map.delete(hk);
+      deleteKey(d, hk);
       return e[1];
     }
     if (dflt !== undefined) return dflt;
@@ -182,7 +183,7 @@ export const DICT_METHODS = new Map<string, NativeFn>([
     const first = d.map.entries().next();
     if (first.done) throw new EvalError("popitem: empty dict");
     mutable("popitem", d, "delete from", "hash table");
-    d.map.delete(first.value[0]);
+    deleteKey(d, first.value[0]);
     return new Tuple([first.value[1][0], first.value[1][1]]);
   }],
   ["setdefault", (_th, a, k, r) => {
@@ -190,7 +191,7 @@ export const DICT_METHODS = new Map<string, NativeFn>([
     const d = D(r);
     let hk: unknown;
     try {
-      hk = hashKey(key);
+      hk = keyOf(d, key);
     } catch (e) {
       throw new EvalError(`setdefault: ${(e as Error).message}`);
     }

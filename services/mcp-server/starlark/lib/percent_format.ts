@@ -3,7 +3,7 @@ import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, encodeRune } from "../values/bytes_text.ts";
 import { formatE, formatF, formatFloat, formatG } from "../values/float_format.ts";
-import { floatToInt, hashKey, toBig, typeName } from "../values/ops.ts";
+import { floatToInt, toBig, typeName } from "../values/ops.ts";
 import { repr, str } from "../values/repr.ts";
 import { Dict, Float, Tuple, type Value } from "../values/value.ts";
 
@@ -47,7 +47,7 @@ export function interpolate(format: string, x: Value, th: Thread): string {
       if (j < 0) throw new EvalError("incomplete format key");
       const key = format.slice(0, j);
       if (!(x instanceof Dict)) throw new EvalError("format requires a mapping");
-      const e = x.map.get(hashKey(key));
+      const e = x.map.get(key); // string keys are their own map keys
       if (e === undefined) throw new EvalError(`key not found: ${key}`);
       arg = e[1];
       format = format.slice(j + 1);

@@ -8,7 +8,6 @@ import {
   equals,
   floatMod,
   floorDivInt,
-  hashKey,
   intToFloat,
   modInt,
   mulInt,
@@ -17,6 +16,8 @@ import {
   truth,
   typeName,
 } from "./ops.ts";
+import { DICT_BYTES, ELEM_BYTES, SEQ_BYTES, STR_BYTES } from "../thread.ts";
+import { dictPut } from "./hash.ts";
 import { contains } from "./seq.ts";
 import { Bytes, Dict, Float, List, normInt, Tuple, type Value } from "./value.ts";
 
@@ -124,13 +125,11 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
         return normInt(toBig(x) | toBig(y));
       }
       if (x instanceof Dict && y instanceof Dict) {
+        th.alloc(DICT_BYTES);
         const d = new Dict();
-        for (const [k, e] of x.map) d.map.set(k, [e[0], e[1]]);
-        for (const [k, e] of y.map) {
-          const old = d.map.get(k);
-          if (old) old[1] = e[1];
-          else d.map.set(k, [e[0], e[1]]);
-        }
+        th.charge((x.map.size + y.map.size) >> 2);
+        for (const e of x.map.values()) dictPut(d, e[0], e[1]);
+        for (const e of y.map.values()) dictPut(d, e[0], e[1]);
         return d;
       }
       break;
@@ -212,11 +211,15 @@ function repeat(seq: Value, n: number | bigint, th: Thread, op: string, x: Value
     ? seq.s.length
     : seq.elems.length;
   const total = len * count;
-  th.checkAlloc(typeof seq === "string" || seq instanceof Bytes ? total : total * 8);
-  // hard caps whatever the budgets (starlark-go's is 2^30): 2^27 bytes, 2^24 list elements
-  const cap = typeof seq === "string" || seq instanceof Bytes ? MAX_ALLOC >> 1 : MAX_ALLOC >> 4;
-  if (total >= cap) throw new EvalError(`excessive repeat (${len} * ${count} elements)`);
+  // starlark-go's limit (2^30), then the budgets, then hard caps whatever the budgets: 2^27
+  // bytes, 2^24 list elements
+  const excessive = () => new EvalError(`excessive repeat (${len} * ${count} elements)`);
+  if (total >= 1 << 30) throw excessive();
+  const isText = typeof seq === "string" || seq instanceof Bytes;
   th.charge(total >> 4);
+  th.checkAlloc(isText ? total : total * 8);
+  th.alloc(isText ? STR_BYTES + total : SEQ_BYTES + total * ELEM_BYTES);
+  if (total >= (isText ? MAX_ALLOC >> 1 : MAX_ALLOC >> 4)) throw excessive();
   if (typeof seq === "string") return seq.repeat(count);
   if (seq instanceof Bytes) return new Bytes(seq.s.repeat(count));
   const out: Value[] = new Array(total);
@@ -244,5 +247,3 @@ export function unary(op: string, x: Value): Value {
   }
   throw new EvalError(`unknown unary op: ${op} ${typeName(x)}`);
 }
-
-export { hashKey };

@@ -1,20 +1,8 @@
 /** Core value operations: type names, truth, equality, ordering, hashing, arithmetic. */
 import { EvalError, LimitError } from "../errors.ts";
-import {
-  Builtin,
-  Bytes,
-  Dict,
-  Float,
-  Fn,
-  List,
-  Module,
-  normInt,
-  Range,
-  SObject,
-  StringIterable,
-  Tuple,
-  type Value,
-} from "./value.ts";
+import { current } from "../thread.ts";
+import { dictEntry } from "./hash.ts";
+import { Builtin, Bytes, Dict, Float, List, normInt, Range, Tuple, type Value } from "./value.ts";
 
 export function typeName(v: Value): string {
   switch (typeof v) {
@@ -101,7 +89,9 @@ function cmpFloat(a: number, b: number): number {
 }
 
 export function equals(x: Value, y: Value, depth = 0): boolean {
-  if (x === y && (typeof x !== "object" || x === null)) return true;
+  if (typeof x === "string") return typeof y === "string" && strEq(x, y);
+  // identity, except containers (a cyclic list fails with the depth limit, as in starlark-go)
+  if (x === y && !(x instanceof List || x instanceof Tuple || x instanceof Dict)) return true;
   const tx = typeof x, ty = typeof y;
   if (tx === "string" || ty === "string" || tx === "boolean" || ty === "boolean") return false;
   if (tx === "number" || tx === "bigint") {
@@ -126,13 +116,14 @@ export function equals(x: Value, y: Value, depth = 0): boolean {
   }
   if (x instanceof Dict) {
     if (!(y instanceof Dict) || x.map.size !== y.map.size) return false;
-    for (const [k, [, v]] of x.map) {
-      const e = y.map.get(k);
+    current.charge(x.map.size);
+    for (const [k, v] of x.map.values()) {
+      const e = dictEntry(y, k);
       if (e === undefined || !equals(v, e[1], depth + 1)) return false;
     }
     return true;
   }
-  if (x instanceof Bytes) return y instanceof Bytes && x.s === y.s;
+  if (x instanceof Bytes) return y instanceof Bytes && strEq(x.s, y.s);
   if (x instanceof Range) {
     if (!(y instanceof Range)) return false;
     const n = x.length;
@@ -148,15 +139,30 @@ export function equals(x: Value, y: Value, depth = 0): boolean {
 
 function seqEqual(a: Value[], b: Value[], depth: number): boolean {
   if (a.length !== b.length) return false;
+  if (a.length > 4) current.charge(a.length >> 2);
+  else current.step();
   for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i], depth + 1)) return false;
   return true;
+}
+
+/** String equality with its work charged (one step per 64 bytes compared). */
+export function strEq(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length > 1024) current.charge(a.length >> 6);
+  return a === b;
+}
+
+/** String ordering with its work charged. */
+function strCmp(a: string, b: string): number {
+  if (a.length > 1024 && b.length > 1024) current.charge(Math.min(a.length, b.length) >> 6);
+  return a < b ? -1 : a === b ? 0 : 1;
 }
 
 /** Three-way comparison for <, <=, >, >=; throws for unordered types. */
 export function compare(op: string, x: Value, y: Value, depth = 0): number {
   const tx = typeof x, ty = typeof y;
   if (tx === "number" && ty === "number") return (x as number) - (y as number);
-  if (tx === "string" && ty === "string") return x! < y! ? -1 : x === y ? 0 : 1;
+  if (tx === "string" && ty === "string") return strCmp(x as string, y as string);
   if ((tx === "number" || tx === "bigint") && (ty === "number" || ty === "bigint")) {
     const a = toBig(x as number), b = toBig(y as number);
     return a < b ? -1 : a > b ? 1 : 0;
@@ -171,82 +177,16 @@ export function compare(op: string, x: Value, y: Value, depth = 0): number {
   if (depth > MAX_DEPTH) throw new EvalError("comparison exceeded maximum recursion depth");
   if ((x instanceof List && y instanceof List) || (x instanceof Tuple && y instanceof Tuple)) {
     const a = x.elems, b = y.elems;
+    current.step();
     for (let i = 0; i < a.length && i < b.length; i++) {
+      if ((i & 3) === 3) current.step();
       if (!equals(a[i], b[i], depth + 1)) return compare(op, a[i], b[i], depth + 1);
     }
     return a.length - b.length;
   }
-  if (x instanceof Bytes && y instanceof Bytes) return x.s < y.s ? -1 : x.s === y.s ? 0 : 1;
+  if (x instanceof Bytes && y instanceof Bytes) return strCmp(x.s, y.s);
   if (x === null && y === null && (op === "==" || op === "!=")) return 0;
   throw new EvalError(`${typeName(x)} ${op} ${typeName(y)} not implemented`);
-}
-
-// ---- hashing ---------------------------------------------------------------
-
-let nextId = 1;
-const ids = new WeakMap<object, number>();
-function identity(o: object): number {
-  let id = ids.get(o);
-  if (id === undefined) {
-    id = nextId++;
-    ids.set(o, id);
-  }
-  return id;
-}
-
-/**
- * Map key for a hashable value: equal Starlark values map to the same JS key (SameValueZero).
- * Strings map to themselves; other composite keys use chars ≥ U+0100, which no Starlark
- * (binary) string contains.
- */
-export function hashKey(v: Value): unknown {
-  switch (typeof v) {
-    case "string":
-    case "number":
-    case "boolean":
-    case "bigint":
-      return v;
-  }
-  if (v === null) return null;
-  if (v instanceof Float) {
-    const f = v.v;
-    if (Number.isInteger(f) && !Number.isSafeInteger(f)) return BigInt(f);
-    return f;
-  }
-  if (v instanceof Tuple) {
-    let s = "\u0100(";
-    for (const e of v.elems) {
-      const k = hashKey(e);
-      switch (typeof k) {
-        case "string":
-          s += "s" + k.length + ":" + k;
-          break;
-        case "object":
-          s += k === null ? "N" : "o" + identity(k as object) + ";";
-          break;
-        default:
-          s += typeof k === "boolean" ? (k ? "T" : "F") : (typeof k)[0] + String(k) + ";";
-      }
-    }
-    return s;
-  }
-  if (v instanceof Bytes) return "\u0101" + v.s;
-  if (v instanceof List || v instanceof Dict) {
-    throw new EvalError(`unhashable type: ${v.type}`);
-  }
-  if (v instanceof Module || v instanceof StringIterable || v instanceof Range) {
-    throw new EvalError(`unhashable: ${v.type}`);
-  }
-  if (v instanceof Fn) return v;
-  if (v instanceof Builtin) {
-    return v.recv === null ? v : "\u0102" + v.name + identity(v.fn) + String(hashKey(v.recv));
-  }
-  if (v instanceof SObject) {
-    const h = (v as { hashKey?: () => unknown }).hashKey;
-    if (h) return h.call(v);
-    throw new EvalError(`unhashable type: ${v.type}`);
-  }
-  return v;
 }
 
 // ---- arithmetic --------------------------------------------------------------

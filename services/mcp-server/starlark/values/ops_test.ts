@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { compare, equals, hashKey } from "./ops.ts";
+import { compare, equals } from "./ops.ts";
+import { hashOf as hashKey } from "./hash.ts";
 import { Float, List, Tuple } from "./value.ts";
 
 Deno.test("int and float compare exactly and hash alike", () => {

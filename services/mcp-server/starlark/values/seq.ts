@@ -1,7 +1,10 @@
 /** Sequence and mapping operations: len, in, iteration, indexing, slicing. */
 import { EvalError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
-import { equals, hashKey, typeName } from "./ops.ts";
+import { LimitError } from "../errors.ts";
+import { current, ELEM_BYTES, SEQ_BYTES } from "../thread.ts";
+import { dictEntry, dictPut, keyOf } from "./hash.ts";
+import { equals, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
   Bytes,
@@ -28,14 +31,19 @@ export function len(v: Value): number {
 export function contains(y: Value, x: Value): boolean {
   if (y instanceof List || y instanceof Tuple) {
     const e = y.elems;
-    for (let i = 0; i < e.length; i++) if (equals(e[i], x)) return true;
+    current.step();
+    for (let i = 0; i < e.length; i++) {
+      if ((i & 7) === 7) current.step();
+      if (equals(e[i], x)) return true;
+    }
     return false;
   }
   if (y instanceof Dict) {
     let k: unknown;
     try {
-      k = hashKey(x);
-    } catch {
+      k = keyOf(y, x);
+    } catch (e) {
+      if (e instanceof LimitError) throw e;
       return false;
     }
     return y.map.has(k);
@@ -44,10 +52,10 @@ export function contains(y: Value, x: Value): boolean {
     if (typeof x !== "string") {
       throw new EvalError(`'in <string>' requires string as left operand, not ${typeName(x)}`);
     }
-    return y.includes(x);
+    return searchCost(y, x).includes(x);
   }
   if (y instanceof Bytes) {
-    if (x instanceof Bytes) return y.s.includes(x.s);
+    if (x instanceof Bytes) return searchCost(y.s, x.s).includes(x.s);
     if (typeof x === "number") {
       if (x < 0 || x > 255) throw new EvalError(`int in bytes: ${x} out of range`);
       return y.s.includes(String.fromCharCode(x));
@@ -68,7 +76,16 @@ export function contains(y: Value, x: Value): boolean {
   throw new EvalError(`unknown binary op: ${typeName(x)} in ${typeName(y)}`);
 }
 
-/** Elements of an iterable as an array (a snapshot), or null when not iterable. */
+/**
+ * Charge a substring search of `needle` in `hay` (V8's Boyer-Moore search is linear: a step
+ * per 16 bytes) and return `hay`.
+ */
+export function searchCost(hay: string, needle: string): string {
+  const n = hay.length + needle.length;
+  if (n > 256) current.charge(n >> 4);
+  return hay;
+}
+
 /** Work/allocation accounting used when materialising lazy sequences (a Thread). */
 export interface Meter {
   charge(n: number): void;
@@ -89,9 +106,10 @@ export function elements(v: Value, th?: Meter): Value[] | null {
     const n = v.length;
     // account before allocating: refuse past the budgets
     if (th) {
-      th.checkAlloc(n * 8);
       th.charge(n >> 3);
+      th.checkAlloc(n * 8);
     }
+    current.alloc(SEQ_BYTES + n * ELEM_BYTES);
     if (n > MAX_MATERIALIZE) {
       throw new EvalError(`range of ${n} elements is too large to materialize`);
     }
@@ -178,7 +196,7 @@ function outOfRange(i: number, n: number, t: string): EvalError {
 
 export function getIndex(x: Value, y: Value): Value {
   if (x instanceof Dict) {
-    const e = x.map.get(hashKey(y));
+    const e = dictEntry(x, y);
     if (e === undefined) throw new EvalError(`key ${repr(y)} not in dict`);
     return e[1];
   }
@@ -235,15 +253,13 @@ export function setIndex(x: Value, y: Value, v: Value): void {
 }
 
 export function dictSet(d: Dict, k: Value, v: Value): void {
-  const key = hashKey(k);
+  keyOf(d, k); // unhashable before frozen, as starlark-go
   d.checkMutable("insert into", "hash table");
-  const e = d.map.get(key);
-  if (e) e[1] = v;
-  else d.map.set(key, [k, v]);
+  dictPut(d, k, v);
 }
 
 export function dictGet(d: Dict, k: Value): Value | undefined {
-  const e = d.map.get(hashKey(k));
+  const e = dictEntry(d, k);
   return e === undefined ? undefined : e[1];
 }
 

@@ -21,6 +21,8 @@ export class Float extends SObject {
 
 export class Bytes extends SObject {
   readonly type = "bytes";
+  /** Cached structural hash (see hash.ts). */
+  hc: number | undefined = undefined;
   constructor(readonly s: string) {
     super();
   }
@@ -45,6 +47,8 @@ export class List extends Mutable {
 
 export class Tuple extends SObject {
   readonly type = "tuple";
+  /** Cached structural hash (see hash.ts). */
+  hc: number | undefined = undefined;
   constructor(readonly elems: Value[]) {
     super();
   }
@@ -52,10 +56,15 @@ export class Tuple extends SObject {
 
 export const EMPTY_TUPLE = new Tuple([]);
 
-/** Insertion-ordered hash table; `map` is keyed by hashKey(k). */
+/**
+ * Insertion-ordered hash table. `map` is keyed by the key itself for scalars and by a canonical
+ * key instance for tuples/bytes/bound methods, found through `chains` (structural hash →
+ * canonical keys); use the functions of hash.ts (keyOf, keyFor, deleteKey) to address it.
+ */
 export class Dict extends Mutable {
   readonly type = "dict";
   map = new Map<unknown, [Value, Value]>();
+  chains: Map<number, Value[]> | null = null;
 }
 
 /** Cell holding a captured local variable. */

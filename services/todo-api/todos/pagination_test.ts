@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { backendSuite, call, type SuiteEnv, TEST_DATABASE_URL } from "./harness.ts";
+import { backendSuite, call, type SuiteEnv, TEST_DATABASE_URL } from "../_test_support.ts";
 
 async function seed(env: SuiteEnv, owner: string, count: number, stamps: string[]) {
   // Rows share a handful of timestamps, some differing only in the microseconds, so any cursor

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { backendSuite, call } from "./harness.ts";
+import { backendSuite, call } from "../_test_support.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const US_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

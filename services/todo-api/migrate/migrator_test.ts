@@ -1,14 +1,9 @@
 import assert from "node:assert/strict";
-import {
-  createMigrator,
-  loadMigrations,
-  MigrationLockedError,
-  openPostgresDb,
-} from "@svc/todo-api";
-import { migrateCommand } from "../../services/todo-api/cli/migrate.ts";
-import { keysCommand } from "../../services/todo-api/cli/keys.ts";
-import { loadConfig } from "../../services/todo-api/config.ts";
-import { createTestDatabase, TEST_DATABASE_URL } from "./harness.ts";
+import { createMigrator, loadMigrations, MigrationLockedError, openPostgresDb } from "../mod.ts";
+import { migrateCommand } from "../cli/migrate.ts";
+import { keysCommand } from "../cli/keys.ts";
+import { loadConfig } from "../config.ts";
+import { createTestDatabase, TEST_DATABASE_URL } from "../_test_support.ts";
 
 async function tables(db: { query: (s: string) => Promise<Record<string, unknown>[]> }) {
   const rows = await db.query(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { resolveSettings, SettingsError, settingsHelp, type SettingSpec } from "./settings.ts";
+import { resolveSettings, SettingsError, settingsHelp, type SettingSpec } from "../settings.ts";
 
 const table: SettingSpec[] = [
   { name: "addr", type: "string", default: "", env: "SVC_ADDR", help: "listen address" },
@@ -104,14 +104,14 @@ Deno.test("resolveSettings() rejects bad values without echoing them", async (t)
     ["duration without unit", { env: env({ SVC_TIMEOUT: "5" }) }, "timeout"],
     ["choice", { args: ["--level=verbose"] }, "level"],
     ["validate", { env: env({ SVC_TOKEN: "s3cr3t".repeat(20) }) }, "token"],
-    ["unknown flag", { args: ["--nope=1"] }, "nope"],
-    ["missing value", { args: ["--port"] }, "port"],
+    ["unknown flag", { args: ["--nope=1"] }, "--nope"],
+    ["missing value", { args: ["--port"] }, "--port"],
   ];
   for (const [label, input, setting] of cases) {
     await t.step(label, () => {
       assert.throws(() => resolveSettings(table, input), (e: Error) => {
         assert.ok(e instanceof SettingsError);
-        assert.equal(e.setting, setting);
+        assert.equal(e.key, setting);
         assert.match(e.message, new RegExp(setting));
         for (const bad of ["yes-sir", "80a", "abc1", "parsecs", "verbose", "s3cr3t"]) {
           assert.ok(!e.message.includes(bad), `message echoes the value: ${e.message}`);

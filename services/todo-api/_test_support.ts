@@ -13,8 +13,8 @@ import {
   loadMigrations,
   openPgliteDb,
   openPostgresDb,
-} from "@svc/todo-api";
-import type { AppDeps } from "../../services/todo-api/app.ts";
+} from "./mod.ts";
+import type { AppDeps } from "./app.ts";
 import { localInfo } from "@svc/shared/http";
 import { createLogger } from "@svc/shared/log";
 

@@ -1,6 +1,10 @@
-/** Helpers for the control-plane end-to-end tests: start mock-oidc, call `/_mock`. */
+/**
+ * Helpers for the mock-oidc end-to-end tests: start the real process (control-plane and protocol
+ * suites), call `/_mock`, post protocol forms.
+ */
 import { type ServiceProcess, startService } from "@svc/shared/testing";
 
+/** Path of the service entry point. */
 export const MAIN = new URL("../../services/mock-oidc/main.ts", import.meta.url).pathname;
 
 /** Starts mock-oidc on free loopback ports with an empty JSON config. */
@@ -56,4 +60,31 @@ export async function postForm(url: string, form: string, headers: Record<string
     body: form,
   });
   return { status: res.status, body: await res.json().catch(() => undefined) };
+}
+
+/** Start mock-oidc on a free loopback port with `config` as JSON_CONFIG. */
+export function startOidc(
+  config: Record<string, unknown> = {},
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<ServiceProcess> {
+  return startService({
+    entry: MAIN,
+    args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...(options.args ?? [])],
+    env: { JSON_CONFIG: JSON.stringify(config), ...options.env },
+    listeners: ["api"],
+    timeoutMs: 20_000,
+  });
+}
+
+/** Run `fn` against a started service and always stop it. */
+export async function withOidc(
+  config: Record<string, unknown>,
+  fn: (service: ServiceProcess) => Promise<void>,
+): Promise<void> {
+  const service = await startOidc(config);
+  try {
+    await fn(service);
+  } finally {
+    await service.stop();
+  }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createApiKeyStore, keyDigest } from "@svc/todo-api";
-import { backendSuite, call } from "./harness.ts";
+import { createApiKeyStore, keyDigest } from "../mod.ts";
+import { backendSuite, call } from "../_test_support.ts";
 
 const ROUTES = (id: string) =>
   [

@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { compilePathname, fastPathname, labelOfPathname } from "./pattern.ts";
+
+const PATTERNS = [
+  "/healthz",
+  "/v1/todos/:id",
+  "/v1/todos/:id/complete",
+  "/schemas/:name.json",
+  "/docs/*",
+  "/:issuer/.well-known/openid-configuration",
+  "/.well-known/oauth-authorization-server/:issuer",
+  "/static/:path+",
+  "/_mock{/*}?",
+  "/a/:x/:y",
+  "/docs/:asset(a\\.css|b\\.js)",
+];
+
+const PATHS = [
+  "/",
+  "/healthz",
+  "/healthz/",
+  "/v1/todos/abc",
+  "/v1/todos/",
+  "/v1/todos/a/b",
+  "/v1/todos/a%2Fb/complete",
+  "/schemas/Todo.json",
+  "/schemas/.json",
+  "/schemas/a.b.json",
+  "/docs",
+  "/docs/",
+  "/docs/x/y.css",
+  "/docs/a.css",
+  "/x/.well-known/openid-configuration",
+  "/.well-known/oauth-authorization-server/x",
+  "/.well-known/oauth-authorization-server/x/y",
+  "/static/a/b",
+  "/_mock",
+  "/_mock/",
+  "/_mock/x/y",
+  "/_mockx",
+  "/a/1/2",
+  "/a/1/2/3",
+  "/é/x",
+  "/a/%E0%A4%A/2",
+];
+
+Deno.test("compiled pathname matchers agree with URLPattern on every sample path", () => {
+  for (const p of PATTERNS) {
+    const pattern = new URLPattern({ pathname: p });
+    const match = compilePathname(pattern);
+    for (const path of PATHS) {
+      const url = new URL(`http://h${path}`);
+      assert.deepEqual(match(url), pattern.exec(url.href)?.pathname.groups, `${p} ${path}`);
+    }
+  }
+});
+
+Deno.test("fastPathname() compiles plain patterns and leaves the rest to URLPattern", () => {
+  for (const p of ["/healthz", "/v1/todos/:id", "/schemas/:name.json", "/docs/*"]) {
+    assert.ok(fastPathname(p), p);
+  }
+  for (const p of ["/static/:path+", "/_mock{/*}?", "/a/:x(\\d+)", "/a/:x?"]) {
+    assert.equal(fastPathname(p), undefined, p);
+  }
+});
+
+Deno.test("a pattern that constrains more than the pathname is matched by URLPattern", () => {
+  const match = compilePathname(new URLPattern({ hostname: "a.test", pathname: "/x" }));
+  assert.deepEqual(match(new URL("http://a.test/x")), {});
+  assert.equal(match(new URL("http://b.test/x")), undefined);
+});
+
+Deno.test("labelOfPathname() writes named groups as {name}", () => {
+  assert.equal(labelOfPathname("/v1/todos/:id/complete"), "/v1/todos/{id}/complete");
+  assert.equal(labelOfPathname("/schemas/:name.json"), "/schemas/{name}.json");
+  assert.equal(labelOfPathname("/static/:path+"), "/static/{path}");
+  assert.equal(labelOfPathname("/docs/:asset(a\\.css|b\\.js)"), "/docs/{asset}");
+  assert.equal(labelOfPathname("/docs/*"), "/docs/*");
+});

@@ -1,0 +1,240 @@
+/**
+ * One route table per service (after std's `http/route.ts`): a list of `{ method, pattern,
+ * handler, openapi? }` from which come dispatch, 404 and 405 with `Allow`, the route label that
+ * metrics, traces and the access log carry, and the OpenAPI `paths`.
+ *
+ * Dispatch is "path first, then method": the first route whose pattern matches the path owns it,
+ * and the routes sharing that pattern split it by method; no other route is consulted, so a later
+ * catch-all never hides a 405. Each request's URL is parsed and matched once; every layer that
+ * asks {@linkcode Router.match} for the same request gets the cached result.
+ *
+ * @module
+ */
+import type { Handler } from "./handler.ts";
+import { HttpError } from "../problem.ts";
+import { compilePathname, labelOfPathname, openapiPathOf, type PathMatcher } from "./pattern.ts";
+
+/** What a route handler gets besides the request. */
+export interface RouteContext {
+  /** The connection info `Deno.serve` passed in. */
+  info: Deno.ServeHandlerInfo;
+  /** The request URL, parsed once. */
+  url: URL;
+  /** Named groups of the pattern's pathname (`/v1/todos/:id` → `{ id }`), still percent-encoded. */
+  params: Record<string, string | undefined>;
+  /** The route label (`/v1/todos/{id}`). */
+  route: string;
+}
+
+/** A route handler. */
+export type RouteHandler = (req: Request, ctx: RouteContext) => Response | Promise<Response>;
+
+/** One row of a route table. */
+export interface Route {
+  /** Method(s) answered, e.g. `"GET"` or `["GET", "HEAD"]`; `"*"` answers every method. */
+  method: string | readonly string[];
+  /** A `URLPattern`, or a pathname pattern string such as `"/v1/todos/:id"`. */
+  pattern: URLPattern | string;
+  /** Answers the request; what it throws goes to the stack's error boundary. */
+  handler: RouteHandler;
+  /** Label for metrics, traces and logs. @default the pathname, `:id` written `{id}` */
+  label?: string;
+  /** The OpenAPI operation object of this method and path; routes without one are undocumented. */
+  openapi?: Record<string, unknown>;
+}
+
+/** The result of matching a request against the table. */
+export interface RouteMatch {
+  /** The request URL, parsed once. */
+  url: URL;
+  /** The label of the owning route, or the unmatched label. */
+  route: string;
+  /** The route that answers, when the path and method both match. */
+  handler?: RouteHandler;
+  /** Named groups of the owning pattern's pathname. */
+  params: Record<string, string | undefined>;
+  /** Methods of the owning pattern when the method did not match (405); empty on 404. */
+  allow: string[];
+}
+
+/** Context of the {@linkcode RouterOptions.notFound} and `methodNotAllowed` hooks. */
+export interface FallbackContext {
+  /** The connection info `Deno.serve` passed in. */
+  info: Deno.ServeHandlerInfo;
+  /** The request URL, parsed once. */
+  url: URL;
+  /** The owning route's label (405) or the unmatched label (404). */
+  route: string;
+  /** The owning pattern's methods (405 only). */
+  allow: string[];
+}
+
+/** Options of {@linkcode createRouter}. */
+export interface RouterOptions {
+  /** Answers (or throws for) paths no route owns. @default throws `HttpError` 404 `not_found` */
+  notFound?: (req: Request, ctx: FallbackContext) => Response | Promise<Response>;
+  /**
+   * Answers (or throws for) a method the owning pattern does not take.
+   * @default throws `HttpError` 405 `method_not_allowed` with `Allow`
+   */
+  methodNotAllowed?: (req: Request, ctx: FallbackContext) => Response | Promise<Response>;
+  /** Label of requests no route owns. @default {"unmatched"} */
+  unmatchedLabel?: string;
+}
+
+/** A compiled route table. */
+export interface Router {
+  /** The table's handler: dispatch, 404, 405. */
+  handler: Handler;
+  /** Matches `req` (once; later calls return the cached result). */
+  match(req: Request): RouteMatch;
+  /** The route label of `req`, for metrics, traces and logs. */
+  routeOf(req: Request): string;
+  /** The table, as given. */
+  routes: readonly Route[];
+}
+
+interface Group {
+  matcher: PathMatcher;
+  label: string;
+  methods: Map<string, Route>;
+  any?: Route;
+  labels: Map<Route, string>;
+}
+
+function groupsOf(routes: readonly Route[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const route of routes) {
+    const pattern = typeof route.pattern === "string"
+      ? new URLPattern({ pathname: route.pattern })
+      : route.pattern;
+    const key = patternKey(pattern);
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        matcher: compilePathname(pattern),
+        label: labelOfPathname(pattern.pathname),
+        methods: new Map(),
+        labels: new Map(),
+      };
+      groups.set(key, group);
+    }
+    group.labels.set(route, route.label ?? group.label);
+    const methods = typeof route.method === "string" ? [route.method] : route.method;
+    for (const method of methods) {
+      if (method === "*") group.any ??= route;
+      else if (!group.methods.has(method)) group.methods.set(method, route);
+    }
+  }
+  return [...groups.values()];
+}
+
+function patternKey(p: URLPattern): string {
+  return [p.protocol, p.username, p.password, p.hostname, p.port, p.pathname, p.search, p.hash]
+    .join("\u0000");
+}
+
+/**
+ * Compiles a route table.
+ *
+ * @example Usage
+ * ```ts
+ * import { createRouter, localInfo } from "@svc/shared/http";
+ * import assert from "node:assert/strict";
+ *
+ * const router = createRouter([
+ *   { method: "GET", pattern: "/v1/todos", handler: () => Response.json([]) },
+ *   { method: "POST", pattern: "/v1/todos", handler: () => new Response(null, { status: 201 }) },
+ *   { method: "GET", pattern: "/v1/todos/:id", handler: (_req, ctx) => Response.json(ctx.params) },
+ * ]);
+ * const res = await router.handler(new Request("http://x/v1/todos/7"), localInfo());
+ * assert.deepEqual(await res.json(), { id: "7" });
+ * assert.equal(router.routeOf(new Request("http://x/v1/todos/8")), "/v1/todos/{id}");
+ * ```
+ * @throws {TypeError} When a pattern string is not a valid `URLPattern` pathname.
+ */
+export function createRouter(routes: readonly Route[], options: RouterOptions = {}): Router {
+  const groups = groupsOf(routes);
+  const unmatched = options.unmatchedLabel ?? "unmatched";
+  const cache = new WeakMap<Request, RouteMatch>();
+  const notFound = options.notFound ?? defaultNotFound;
+  const methodNotAllowed = options.methodNotAllowed ?? defaultMethodNotAllowed;
+
+  function match(req: Request): RouteMatch {
+    let found = cache.get(req);
+    if (found) return found;
+    const url = new URL(req.url);
+    found = { url, route: unmatched, params: {}, allow: [] };
+    for (const group of groups) {
+      const params = group.matcher(url);
+      if (!params) continue;
+      const route = group.methods.get(req.method) ?? group.any;
+      found.params = params;
+      if (route) {
+        found.handler = route.handler;
+        found.route = group.labels.get(route)!;
+      } else {
+        found.route = group.labels.values().next().value!;
+        found.allow = [...group.methods.keys()];
+      }
+      break;
+    }
+    cache.set(req, found);
+    return found;
+  }
+
+  function handler(req: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> {
+    const m = match(req);
+    if (m.handler) return m.handler(req, { info, url: m.url, params: m.params, route: m.route });
+    const ctx = { info, url: m.url, route: m.route, allow: m.allow };
+    return m.allow.length > 0 ? methodNotAllowed(req, ctx) : notFound(req, ctx);
+  }
+
+  return { handler, match, routeOf: (req) => match(req).route, routes };
+}
+
+function defaultNotFound(_req: Request, ctx: FallbackContext): never {
+  throw new HttpError(404, "not_found", `Cannot find ${ctx.url.pathname}: no route for this path`);
+}
+
+function defaultMethodNotAllowed(req: Request, ctx: FallbackContext): never {
+  throw new HttpError(
+    405,
+    "method_not_allowed",
+    `Cannot ${req.method} ${ctx.url.pathname}: allowed are ${ctx.allow.join(", ")}`,
+    { headers: { allow: ctx.allow.join(", ") } },
+  );
+}
+
+/**
+ * The OpenAPI `paths` object of a table: one path item per pattern (`/v1/todos/:id` becomes
+ * `/v1/todos/{id}`), one operation per method of every route that carries `openapi`.
+ *
+ * @example Usage
+ * ```ts
+ * import { openapiPaths } from "@svc/shared/http";
+ * import assert from "node:assert/strict";
+ *
+ * const paths = openapiPaths([
+ *   { method: "GET", pattern: "/v1/todos/:id", handler: () => new Response(), openapi: {} },
+ * ]);
+ * assert.deepEqual(Object.keys(paths), ["/v1/todos/{id}"]);
+ * ```
+ */
+export function openapiPaths(
+  routes: readonly Route[],
+): Record<string, Record<string, Record<string, unknown>>> {
+  const paths: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const route of routes) {
+    if (!route.openapi) continue;
+    const pathname = typeof route.pattern === "string" ? route.pattern : route.pattern.pathname;
+    const item = paths[openapiPathOf(pathname)] ??= {};
+    const methods = typeof route.method === "string" ? [route.method] : route.method;
+    for (const method of methods) {
+      // HEAD beside GET is the same operation; one operationId must not appear twice.
+      if (method === "*" || (method === "HEAD" && methods.includes("GET"))) continue;
+      item[method.toLowerCase()] = route.openapi;
+    }
+  }
+  return paths;
+}

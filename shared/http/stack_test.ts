@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { createRouter, type Route } from "./route.ts";
+import { withDefaultStack } from "./stack.ts";
+import { localInfo } from "./handler.ts";
+import { requestIdOf } from "./request_id.ts";
+import { timeoutSignalOf } from "./timeout.ts";
+import { createLogger } from "../log.ts";
+import { createMetrics } from "../metrics.ts";
+import type { HttpError } from "../problem.ts";
+
+const ROUTES: Route[] = [
+  { method: ["GET", "HEAD"], pattern: "/healthz", handler: () => new Response("ok") },
+  {
+    method: "GET",
+    pattern: "/items/:id",
+    handler: (req, ctx) => new Response(`${ctx.params.id} ${requestIdOf(req)}`),
+  },
+  {
+    method: "POST",
+    pattern: "/boom",
+    handler: () => {
+      throw new Error("database password is hunter2");
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/slow",
+    handler: (req) =>
+      new Promise((resolve) => {
+        timeoutSignalOf(req)?.addEventListener("abort", () => resolve(new Response("late")));
+      }),
+  },
+];
+
+function setup(extra: Partial<Parameters<typeof withDefaultStack>[1]> = {}) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ write: (l) => lines.push(JSON.parse(l)) });
+  const metrics = createMetrics({ service: "svc" });
+  const handler = withDefaultStack(createRouter(ROUTES), { logger, metrics, ...extra });
+  const call = (method: string, path: string, headers: HeadersInit = {}) =>
+    Promise.resolve(handler(new Request(`http://x${path}`, { method, headers }), localInfo()));
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+  return { call, lines, metrics, settle };
+}
+
+Deno.test("withDefaultStack() gives every response a request id, errors included", async () => {
+  const { call } = setup();
+  const ok = await call("GET", "/items/1", { "x-request-id": "abc-1" });
+  assert.equal(ok.headers.get("x-request-id"), "abc-1");
+  assert.equal(await ok.text(), "1 abc-1");
+  const missing = await call("GET", "/nope");
+  assert.match(missing.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+  await missing.body?.cancel();
+});
+
+Deno.test("withDefaultStack() turns 404, 405 and thrown errors into problems", async () => {
+  const { call, lines, settle } = setup();
+  const nf = await call("GET", "/nope");
+  assert.equal(nf.status, 404);
+  assert.equal(nf.headers.get("content-type"), "application/problem+json");
+  assert.equal((await nf.json()).instance, "/nope");
+  const na = await call("DELETE", "/healthz");
+  assert.equal(na.status, 405);
+  assert.equal(na.headers.get("allow"), "GET, HEAD");
+  await na.body?.cancel();
+  const boom = await call("POST", "/boom");
+  assert.equal(boom.status, 500);
+  const text = await boom.text();
+  assert.ok(!text.includes("hunter2"));
+  await settle();
+  assert.ok(lines.some((l) => l.msg === "unhandled error"));
+});
+
+Deno.test("withDefaultStack() answers 503 after requestTimeoutMs and aborts the handler", async () => {
+  const { call } = setup({ requestTimeoutMs: 20 });
+  const res = await call("GET", "/slow");
+  assert.equal(res.status, 503);
+  assert.equal(res.headers.get("content-type"), "application/problem+json");
+  await res.body?.cancel();
+});
+
+Deno.test("withDefaultStack() logs the route label and skips probe paths", async () => {
+  const { call, lines, settle } = setup();
+  await (await call("GET", "/items/42?token=secret")).body?.cancel();
+  await (await call("GET", "/healthz")).body?.cancel();
+  await (await call("GET", "/unknown")).body?.cancel();
+  await settle();
+  const requests = lines.filter((l) => l.msg === "request");
+  assert.deepEqual(
+    requests.map((l) => [l.path, l.route, l.status]),
+    [["/items/42", "/items/{id}", 200], ["/unknown", "unmatched", 404]],
+  );
+  assert.ok(!JSON.stringify(lines).includes("secret"));
+});
+
+Deno.test("withDefaultStack() counts requests by route label and bounded method", async () => {
+  const { call, metrics } = setup();
+  await (await call("GET", "/items/1")).body?.cancel();
+  await (await call("GET", "/items/2")).body?.cancel();
+  await (await call("BREW", "/items/3")).body?.cancel();
+  const text = await metrics.registry.metrics();
+  assert.match(text, /http_requests_total\{method="GET",route="\/items\/\{id\}",status="200",/);
+  assert.match(text, /http_requests_total\{method="_OTHER",route="\/items\/\{id\}",status="405",/);
+  assert.ok(!text.includes("BREW"));
+});
+
+Deno.test("withDefaultStack() uses renderError, cors, inner and outer when given", async () => {
+  const order: string[] = [];
+  const { call } = setup({
+    renderError: (_req, err) =>
+      new Response(`custom ${(err as HttpError).status}`, { status: (err as HttpError).status }),
+    cors: { allowedOrigins: ["https://app.test"] },
+    outer: (h) => (req, info) => (order.push("outer"), h(req, info)),
+    inner: (h) => (req, info) => (order.push("inner"), h(req, info)),
+  });
+  const res = await call("GET", "/nope", { origin: "https://app.test" });
+  assert.equal(await res.text(), "custom 404");
+  assert.equal(res.headers.get("access-control-allow-origin"), "https://app.test");
+  assert.deepEqual(order, ["outer", "inner"]);
+});
+
+Deno.test("withDefaultStack() without a timeout leaves the handler unbounded", async () => {
+  const { call } = setup({ requestTimeoutMs: 0 });
+  const res = await call("GET", "/items/5");
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+});

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { createLifecycle, ShutdownStarted } from "./lifecycle.ts";
+import { delay } from "./delay.ts";
+
+Deno.test("lifecycle", async (t) => {
+  await t.step("shutdown() aborts the signal once, with the cause", async () => {
+    const lifecycle = createLifecycle({ handleSignals: false });
+    let aborts = 0;
+    lifecycle.signal.addEventListener("abort", () => aborts++);
+    assert.equal(lifecycle.signal.aborted, false);
+    lifecycle.shutdown("deploy");
+    lifecycle.shutdown("again");
+    assert.equal(aborts, 1);
+    assert.ok(lifecycle.signal.reason instanceof ShutdownStarted);
+    assert.equal(lifecycle.signal.reason.name, "AbortError");
+    assert.equal(await lifecycle.untilShutdown(), "deploy");
+  });
+
+  await t.step("tasks get a signal that the shutdown aborts; stopTasks awaits them", async () => {
+    const lifecycle = createLifecycle({ handleSignals: false });
+    const order: string[] = [];
+    lifecycle.spawn("loop", async (signal) => {
+      await delay(60_000, { signal }).catch(() => order.push("aborted"));
+      await delay(10);
+      order.push("cleaned up");
+    });
+    lifecycle.shutdown();
+    order.push("shutdown started");
+    await delay(1);
+    const report = await lifecycle.stopTasks({ timeoutMs: 10_000 });
+    order.push("stopped");
+    assert.deepEqual(order, ["shutdown started", "aborted", "cleaned up", "stopped"]);
+    assert.deepEqual(report, { stopped: ["loop"], failed: [], abandoned: [] });
+  });
+
+  await t.step("stopTasks() starts the shutdown when nothing else has", async () => {
+    const lifecycle = createLifecycle({ handleSignals: false });
+    lifecycle.spawn("wait", (signal) => delay(60_000, { signal }));
+    const report = await lifecycle.stopTasks({ timeoutMs: 5_000 });
+    assert.ok(lifecycle.signal.aborted);
+    assert.equal(await lifecycle.untilShutdown(), "requested");
+    assert.deepEqual(report.stopped, ["wait"]);
+  });
+
+  await t.step("a task's failure reaches onTaskError, which may start the shutdown", async () => {
+    const failed: string[] = [];
+    const lifecycle = createLifecycle({
+      handleSignals: false,
+      onTaskError: (name) => {
+        failed.push(name);
+        lifecycle.shutdown(`task ${name} failed`);
+      },
+    });
+    lifecycle.spawn("reconcile", () => Promise.reject(new Error("github unreachable")));
+    assert.equal(await lifecycle.untilShutdown(), "task reconcile failed");
+    assert.deepEqual(failed, ["reconcile"]);
+    assert.deepEqual((await lifecycle.stopTasks()).failed, ["reconcile"]);
+  });
+
+  await t.step("a task spawned after the shutdown started gets an aborted signal", async () => {
+    const lifecycle = createLifecycle({ handleSignals: false });
+    lifecycle.shutdown();
+    let aborted: boolean | undefined;
+    lifecycle.spawn("late", (signal) => {
+      aborted = signal.aborted;
+    });
+    await lifecycle.stopTasks();
+    assert.equal(aborted, true);
+  });
+});
+
+Deno.test("a SIGTERM starts the lifecycle's shutdown; tasks stop and the process exits 0", async () => {
+  const code = `
+    import { createLifecycle, runEvery } from "${new URL("./mod.ts", import.meta.url)}";
+    const lifecycle = createLifecycle();
+    lifecycle.spawn("tick", (signal) => runEvery(() => {}, { intervalMs: 10, signal }));
+    console.log("started");
+    const cause = await lifecycle.untilShutdown();
+    const report = await lifecycle.stopTasks({ timeoutMs: 5000 });
+    lifecycle.close();
+    console.log(JSON.stringify({ cause, report }));
+  `;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("started")) out += (await reader.read()).value ?? "";
+  child.kill("SIGTERM");
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    out += value;
+  }
+  assert.equal((await child.status).code, 0);
+  const last = JSON.parse(out.trim().split("\n").at(-1)!);
+  assert.deepEqual(last, {
+    cause: "SIGTERM",
+    report: { stopped: ["tick"], failed: [], abandoned: [] },
+  });
+});
