@@ -103,7 +103,7 @@ export async function sampleMirror(): Promise<MirrorFile[]> {
       arch,
       os: p.os,
       release: p.release,
-      release_title: p.title,
+      "release_title": p.title,
       variant: p.variant,
       versions: {
         [SAMPLE_VERSION]: {
@@ -128,7 +128,7 @@ export async function sampleMirror(): Promise<MirrorFile[]> {
   }
   const encode = (doc: unknown) => new TextEncoder().encode(JSON.stringify(doc, null, 2) + "\n");
   const images = {
-    content_id: "images",
+    "content_id": "images",
     datatype: "image-downloads",
     format: "products:1.0",
     products,
