@@ -4,7 +4,10 @@
  *
  * @module
  */
-import S3rver from "@20minutes/s3rver";
+import { createRequire } from "node:module";
+
+// The vendored copy is CommonJS (see tests/fakes/s3rver/VENDORED.md).
+const S3rver = createRequire(import.meta.url)("../../../tests/fakes/s3rver/lib/s3rver.js");
 
 /** The credentials s3rver accepts. */
 export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
