@@ -23,6 +23,13 @@ export { withAccessLog } from "./access_log.ts";
 export { extendTimeout, timeoutSignalOf, withTimeout } from "./timeout.ts";
 export { clientIp } from "./client_ip.ts";
 export {
+  type RateDecision,
+  RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitOptions,
+  withRateLimit,
+} from "./rate_limit.ts";
+export {
   createRouter,
   type FallbackContext,
   openapiPaths,
