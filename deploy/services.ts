@@ -66,14 +66,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
     name: "mcp-server",
     entry: "services/mcp-server/main.ts",
     // Net: the todo API (demo host), the OIDC issuer's discovery/JWKS, its own listeners. Read:
-    // the policy file and the execute worker's modules. The yaml package reads LOG_TOKENS and
-    // LOG_STREAM; ignoring them keeps the token dump off.
-    permissions: [
-      "--allow-net",
-      "--allow-read",
-      "--allow-env=MCP_*",
-      "--ignore-env=LOG_TOKENS,LOG_STREAM",
-    ],
+    // the policy file (an operator-chosen path) and the execute worker's modules.
+    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
     include: ["services/mcp-server/execute/worker.ts"],
     devSetup: [],
     devArgs: [

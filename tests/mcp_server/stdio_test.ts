@@ -52,10 +52,10 @@ Deno.test("stdio: the SDK client lists and calls the three tools of the real pro
 
 Deno.test("stdio: a policy file denies by default", async () => {
   const dir = await Deno.makeTempDir();
-  const policy = `${dir}/policy.yaml`;
+  const policy = `${dir}/policy.json`;
   await Deno.writeTextFile(
     policy,
-    "rules:\n  - subjects: [alice]\n    capabilities: [time.now]\n",
+    JSON.stringify({ rules: [{ subjects: ["alice"], capabilities: ["time.now"] }] }),
   );
   for (const [subject, want] of [["alice", undefined], ["bob", "permission denied"]]) {
     const s = await startStdio(["--subject", subject!, "--policy", policy]);
