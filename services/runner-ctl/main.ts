@@ -32,17 +32,18 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   }
   const config = await loadConfig({ args, env });
   const logger = createLogger({ fields: { service: "runner-ctl" } });
-  let failed = false;
+  let failure: { error: unknown } | undefined;
   const lifecycle = createLifecycle({
     logger,
-    onTaskError: () => {
-      failed = true;
+    onTaskError: (_name, error) => {
+      failure ??= { error };
       lifecycle.shutdown("task failed");
     },
   });
   try {
     const code = await runController({ config, env, logger, lifecycle, hostname: Deno.hostname() });
-    return failed ? 1 : code;
+    if (failure) throw failure.error; // runMain prints it on stderr and exits 1
+    return code;
   } finally {
     lifecycle.close();
   }
