@@ -32,10 +32,10 @@ import type { Core } from "./core.ts";
 import { createApiRouter, createControlRouter } from "./ops/api_router.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./ops/mock_metrics.ts";
 import { createOperationalRoutes } from "./ops/operational_routes.ts";
-import { RateLimiter, withRateLimit } from "./ops/rate_limit.ts";
+import { RateLimiter, withRateLimit } from "@svc/shared/http";
 import { routeTemplateOf } from "./ops/route_template.ts";
 import { createStaticHandler } from "./ops/static_files.ts";
-import type { Tracing } from "./ops/tracing.ts";
+import type { Tracing } from "@svc/shared/tracing";
 import { createProtocolHandler, issuerUrlOf } from "./protocol/router.ts";
 
 /** Behaviour from the flags (defaults suit in-process tests). */

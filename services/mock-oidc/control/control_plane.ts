@@ -3,7 +3,7 @@
  * problem responses for errors. Every response it produces carries `X-Mock-Oidc: testing-only`.
  * @module
  */
-import { type Handler, timeoutSignalOf } from "@svc/shared/http";
+import type { Handler } from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
 import { advanceClock, getClock, putClock } from "./clock_routes.ts";
 import { checkControlToken } from "./control_token.ts";
@@ -35,7 +35,7 @@ const ROUTES: Record<string, Record<string, Route>> = {
     // Not req.signal: reading it makes Deno 2.9 print a non-JSON warning line. The request
     // timeout's signal ends a take whose client went away (or got its 503) all the same, so the
     // waiter left behind cannot swallow a later request.
-    POST: (req, deps) => takeRequest(req, deps.requests, { signal: timeoutSignalOf(req) }),
+    POST: (req, deps) => takeRequest(req, deps.requests),
   },
   "/_mock/reset": { POST: resetMock },
 };

@@ -33,3 +33,35 @@ Deno.test("withRateLimit answers 429 problems with Retry-After and spares health
   assert.equal((await limited.json()).status, 429);
   assert.equal((await handler(new Request("http://x/healthz"), info)).status, 200);
 });
+
+Deno.test("RateLimiter validates rps and burst at their bounds", () => {
+  assert.throws(() => new RateLimiter({ rps: 0 }), /rps must be > 0/);
+  assert.throws(() => new RateLimiter({ rps: -1 }), /rps must be > 0/);
+  new RateLimiter({ rps: 0.001 });
+  assert.throws(() => new RateLimiter({ burst: 0.99 }), /burst must be >= 1/);
+  new RateLimiter({ burst: 1 });
+});
+
+Deno.test("RateLimiter drops full buckets once it holds more than maxKeys", () => {
+  let now = 0;
+  const limiter = new RateLimiter({ rps: 1, burst: 1, maxKeys: 2, now: () => now });
+  limiter.take("a");
+  limiter.take("b");
+  now += 5_000; // a and b are full again
+  limiter.take("c"); // three keys: the full ones are pruned, c stays (it just spent its token)
+  assert.equal(limiter.take("c").allowed, false);
+  assert.equal(limiter.take("a").allowed, true, "a pruned bucket starts full");
+});
+
+Deno.test("withRateLimit exempts the paths it is given instead of the probe paths", async () => {
+  const handler = withRateLimit(() => new Response("ok"), {
+    limiter: new RateLimiter({ rps: 1, burst: 1, now: () => 0 }),
+    clientIp: () => "1.2.3.4",
+    exemptPaths: new Set(["/status"]),
+  });
+  const info = {} as Deno.ServeHandlerInfo;
+  assert.equal((await handler(new Request("http://x/status"), info)).status, 200);
+  assert.equal((await handler(new Request("http://x/status"), info)).status, 200);
+  assert.equal((await handler(new Request("http://x/healthz"), info)).status, 200);
+  assert.equal((await handler(new Request("http://x/healthz"), info)).status, 429);
+});

@@ -83,3 +83,34 @@ Deno.test("tracing shutdown gives up on an unresponsive collector after flushTim
     await collector.shutdown();
   }
 });
+
+Deno.test("tracing skips the paths it is given instead of the probe paths", async () => {
+  const received: OtlpExport[] = [];
+  const collector = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      received.push(await req.json());
+      return new Response("{}", { headers: { "content-type": "application/json" } });
+    },
+  );
+  try {
+    const tracing = createTracing({
+      serviceName: "svc",
+      serviceVersion: "0",
+      route: (req) => new URL(req.url).pathname,
+      exporterUrl: `http://127.0.0.1:${collector.addr.port}/v1/traces`,
+      untracedPaths: new Set(["/ping"]),
+    });
+    const handler = tracing.wrap(() => new Response("ok"));
+    for (const path of ["/ping", "/healthz"]) {
+      await handler(new Request(`http://x${path}`), {} as Deno.ServeHandlerInfo);
+    }
+    await tracing.shutdown();
+    const spans = received.flatMap((body) =>
+      body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))
+    );
+    assert.deepEqual(spans.map((s) => s.name), ["GET /healthz"]);
+  } finally {
+    await collector.shutdown();
+  }
+});
