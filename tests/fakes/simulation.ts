@@ -26,18 +26,18 @@ export type Simulation = Awaited<ReturnType<typeof startSimulation>>;
 export async function startSimulation(o: SimulationOptions = {}) {
   const token = o.token ?? "ghp_simulation_token";
   const dir = await Deno.makeTempDir({ prefix: "runner-ctl-sim-" });
-  let incus: Awaited<ReturnType<typeof startFakeIncus>> | undefined;
+  const ref: { incus?: Awaited<ReturnType<typeof startFakeIncus>> } = {};
   const github = await startFakeGithub({
     target: "org/repo",
     pats: [token],
     longPollMs: 2000,
     ...o.github,
     onRunnerDone: (name) => {
-      incus?.powerOff(name);
+      ref.incus?.powerOff(name);
       o.github?.onRunnerDone?.(name);
     },
   });
-  incus = await startFakeIncus({
+  const incus = ref.incus = await startFakeIncus({
     path: `${dir}/unix.socket`,
     ...o.incus,
     onGuestBoot: (inst, jit) => {
@@ -50,7 +50,7 @@ export async function startSimulation(o: SimulationOptions = {}) {
   const scaleSet = o.scaleSet ?? "linux-x64";
   return {
     github,
-    incus: incus!,
+    incus: incus,
     dir,
     caFile,
     scaleSet,
@@ -61,7 +61,7 @@ export async function startSimulation(o: SimulationOptions = {}) {
         RUNNER_CTL_GITHUB_CONFIG_URL: github.configUrl,
         RUNNER_CTL_GITHUB_SCALE_SET: scaleSet,
         RUNNER_CTL_GITHUB_TOKEN: token,
-        RUNNER_CTL_INCUS_SOCKET: incus!.path,
+        RUNNER_CTL_INCUS_SOCKET: incus.path,
         RUNNER_CTL_INCUS_PROJECT: "default",
         RUNNER_CTL_INCUS_IMAGE: "runner",
         RUNNER_CTL_INCUS_OWNER: "sim-host",
@@ -73,13 +73,13 @@ export async function startSimulation(o: SimulationOptions = {}) {
     },
     /** Instances the controller owns right now. */
     owned() {
-      return [...incus!.instances.values()].filter((i) =>
+      return [...incus.instances.values()].filter((i) =>
         i.config["user.runner-ctl-owner"] === "sim-host"
       );
     },
     async close() {
       await github.close();
-      await incus!.close();
+      await incus.close();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };

@@ -79,9 +79,7 @@ Deno.test("every fault switch is survived without losing a runner or a job", asy
             60_000,
           );
         } finally {
-          const code = await ctl.stop();
-          if (code !== 0) console.error(ctl.stderr());
-          assert.equal(code, 0);
+          assert.equal(await ctl.stop(), 0, ctl.stderr());
         }
         assert.ok(fired(sim), "the fault was delivered");
         assert.ok(sim.incus.peak <= 2);

@@ -96,10 +96,10 @@ Deno.test("bootstrap timeout: the stuck VM is removed with its console captured"
       await waitFor("all removed", () => sim.owned().length === 0);
       const removed = ctl.lines.find((l) => l.reason === "bootstrap timed out");
       assert.ok(removed, "the stuck runner was removed for its bootstrap timeout");
-      const files = [...Deno.readDirSync(diag)].map((e) => e.name);
+      const files = (await Array.fromAsync(Deno.readDir(diag))).map((e) => e.name);
       assert.ok(files.some((f) => f.startsWith(`${removed.runner}-`)), files.join(","));
-      for (const f of files) assert.equal(Deno.statSync(`${diag}/${f}`).mode! & 0o777, 0o600);
-      const text = Deno.readTextFileSync(
+      for (const f of files) assert.equal((await Deno.stat(`${diag}/${f}`)).mode! & 0o777, 0o600);
+      const text = await Deno.readTextFile(
         `${diag}/${files.find((f) => f.startsWith(`${removed.runner}-`))}`,
       );
       assert.match(text, /Linux version/);

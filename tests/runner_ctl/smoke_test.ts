@@ -10,9 +10,7 @@ Deno.test("runner-ctl runs a job end to end and shuts down cleanly", async () =>
       await waitFor("the job to complete", () => job.state === "completed");
       await waitFor("the runner to be removed", () => sim.owned().length === 0);
     } finally {
-      const code = await ctl.stop();
-      if (code !== 0) console.error(ctl.stderr(), JSON.stringify(ctl.lines.slice(-20)));
-      assert.equal(code, 0);
+      assert.equal(await ctl.stop(), 0, ctl.stderr());
     }
     assert.equal(sim.github.sessions.size, 0, "session deleted");
     assert.ok(ctl.lines.every((l) => l.msg !== "NOT JSON"));

@@ -32,7 +32,7 @@ export function desiredRunners(min: number, max: number, assignedJobs: number): 
 
 /** The runner table. */
 export class RunnerPool {
-  readonly runners = new Map<string, RunnerRecord>();
+  readonly runners: Map<string, RunnerRecord> = new Map();
   #now: () => number;
 
   constructor(now: () => number = Date.now) {
