@@ -368,3 +368,12 @@ Deno.test("claims nested deeper than 32 levels are 422 on scenarios and mint; 32
     }
   }
 });
+
+Deno.test("POST /_mock/mint refuses issuers no URL can reach with 422", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  for (const issuer of ["a\nb", "a\u0000b", "..", "."]) {
+    const res = await handle(jsonRequest("POST", "/_mock/mint", { issuer }));
+    assert.equal(res.status, 422, JSON.stringify(issuer));
+    assert.equal((await res.json()).errors[0].location, "body.issuer");
+  }
+});

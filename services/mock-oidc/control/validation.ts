@@ -6,6 +6,7 @@
  */
 import { type ErrorDetail, HttpError } from "@svc/shared/problem";
 import { readBody } from "@svc/shared/http";
+import { issuerIdProblem } from "../protocol/issuer_id.ts";
 
 /** Largest control-plane request body; every documented body is a few hundred bytes. */
 export const CONTROL_BODY_LIMIT = 1024 * 1024;
@@ -152,9 +153,5 @@ function checkProperties(
 
 /** Issuer ids are one path segment and the `_mock` prefix is reserved for the control plane. */
 export function issuerProblem(value: unknown): string | undefined {
-  const id = value as string;
-  if (id === "") return "issuer must not be empty";
-  if (id.includes("/")) return "issuer must be a single path segment";
-  if (id.startsWith("_mock")) return "the issuer prefix _mock is reserved";
-  return undefined;
+  return issuerIdProblem(value as string);
 }
