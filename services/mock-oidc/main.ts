@@ -29,13 +29,14 @@ export interface MainOptions {
 /** Resolve configuration, start the listeners and wait until shutdown. */
 export async function main(options: MainOptions): Promise<void> {
   const { values } = resolveSettings(SETTINGS, { args: options.args, env: options.env });
-  const { config } = await loadJsonConfig({ env: options.env });
+  const { config, warnings } = await loadJsonConfig({ env: options.env });
   const tls = await tlsOf(values, config.selfSignedTls);
   const logger = createLogger({
     level: values["log-level"] as "info",
     format: values["log-format"] as "json",
     fields: { service: "mock-oidc" },
   });
+  for (const warning of warnings) logger.warn(warning);
   const plan = planListeners({
     api: resolveListenAddr({
       addr: values["addr"] as string,

@@ -18,7 +18,9 @@ export function parseTokenCallback(raw: unknown, path: string): TokenCallback {
     throw new ConfigError(`${path}.issuerId`, "must be a one-segment issuer id");
   }
   const callback: TokenCallback = { issuer };
-  const expiry = raw.expirySeconds ?? raw.tokenExpiry;
+  let expiry = raw.expirySeconds ?? raw.tokenExpiry;
+  // Upstream's Jackson reads a numeric string ("120") as the number.
+  if (typeof expiry === "string" && /^\d{1,15}$/.test(expiry)) expiry = Number(expiry);
   if (expiry !== undefined) {
     if (typeof expiry !== "number" || !Number.isInteger(expiry) || expiry < 0) {
       throw new ConfigError(`${path}.tokenExpiry`, "must be a non-negative integer (seconds)");
