@@ -57,6 +57,16 @@ export async function main(options: MainOptions): Promise<void> {
   }).catch((err) => {
     throw new ConfigError("--signer", (err as Error).message);
   });
+  if (
+    values["control-enabled"] && !values["control-token"] &&
+    (values["cors-allowed-origins"] as string[]).length === 0
+  ) {
+    logger.warn(
+      "the control plane is open: no --control-token and CORS reflects any origin, so any web " +
+        "page a browser on this machine opens can drive /_mock; set --control-token or " +
+        "--cors-allowed-origins, or --control-enabled=false",
+    );
+  }
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
   const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.

@@ -377,3 +377,29 @@ Deno.test("POST /_mock/mint refuses issuers no URL can reach with 422", async ()
     assert.equal((await res.json()).errors[0].location, "body.issuer");
   }
 });
+
+Deno.test("mutating /_mock routes accept only JSON bodies (415 otherwise); empty bodies pass", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  for (
+    const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", ""]
+  ) {
+    const headers: Record<string, string> = type ? { "content-type": type } : {};
+    const res = await handle(
+      new Request("http://x/_mock/mint", { method: "POST", headers, body: '{"issuer":"a"}' }),
+    );
+    assert.equal(res.status, 415, type);
+    await res.body?.cancel();
+  }
+  const withCharset = await handle(
+    new Request("http://x/_mock/mint", {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: '{"issuer":"a"}',
+    }),
+  );
+  assert.equal(withCharset.status, 200);
+  await withCharset.body?.cancel();
+  const reset = await handle(new Request("http://x/_mock/reset", { method: "POST" }));
+  assert.equal(reset.status, 200);
+  await reset.body?.cancel();
+});

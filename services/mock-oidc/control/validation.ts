@@ -66,6 +66,14 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   const bytes = await readBody(req, { limit: CONTROL_BODY_LIMIT });
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return {};
+  // Only JSON is accepted: a form or text body is what a cross-site <form> can send without a
+  // preflight, so refusing it keeps web pages from driving /_mock.
+  const type = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
+  if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new HttpError(415, "unsupported_media_type", "request body must be application/json", {
+      headers: { accept: "application/json" },
+    });
+  }
   try {
     return JSON.parse(text);
   } catch (cause) {
