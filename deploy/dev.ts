@@ -21,7 +21,9 @@ async function pipe(name: string, stream: ReadableStream<Uint8Array>, out: typeo
 
 function run(svc: ServiceDeployment, args: string[]): Deno.ChildProcess {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...svc.permissions, svc.entry, ...args],
+    args: svc.dev && args === svc.devArgs
+      ? ["run", ...svc.dev.permissions, svc.dev.entry, ...args]
+      : ["run", ...svc.permissions, svc.entry, ...args],
     cwd: root,
     stdin: "null",
     stdout: "piped",

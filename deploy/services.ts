@@ -21,6 +21,13 @@ export interface ServiceDeployment {
   devSetup: string[][];
   /** Arguments `deno task dev` runs the service with: its own ports, embedded defaults. */
   devArgs: string[];
+  /**
+   * What `deno task dev` runs instead of the entry, with its own permissions (runner-ctl runs a
+   * simulated world of fakes that starts the real controller with `permissions`).
+   */
+  dev?: { entry: string; permissions: string[] };
+  /** Whether `deploy/<name>/Containerfile` runs the binary. @default {true} */
+  container?: boolean;
 }
 
 /** Every service, in start order. Services whose entry does not exist yet are skipped. */
@@ -61,6 +68,25 @@ export const SERVICES: readonly ServiceDeployment[] = [
     include: [],
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
+  },
+  {
+    name: "runner-ctl",
+    entry: "services/runner-ctl/main.ts",
+    // Reads its configuration, credential and key files and writes console captures (paths the
+    // operator chooses); talks to GitHub over the network and to Incus over its Unix socket.
+    permissions: [
+      "--allow-net",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env=RUNNER_CTL_*,INCUS_DIR",
+      "--allow-sys=hostname",
+    ],
+    include: [],
+    devSetup: [],
+    devArgs: [],
+    // A systemd service on the Incus host (its unit and packaging come with issue 16).
+    container: false,
+    dev: { entry: "tests/fakes/runner_ctl_dev.ts", permissions: ["--allow-all"] },
   },
 ];
 
