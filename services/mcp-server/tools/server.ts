@@ -80,7 +80,7 @@ export function createExecutePool(limits: Limits): ExecutePool {
     size: limits.maxConcurrentExecutions,
     heapMb: limits.workerHeapMb,
     queueMs: limits.executionQueueMs,
-    replyBytes: Math.max(1 << 16, limits.maxValueBytes * 4 + 4096),
+    replyBytes: Math.min(64 << 20, Math.max(1 << 16, limits.maxValueBytes * 4 + 4096)),
   });
 }
 
