@@ -48,7 +48,7 @@ async function startIncusd(dir: string) {
     stderr: "null",
   }).spawn();
   const socket = `${dir}/unix.socket`;
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 480; i++) {
     try {
       await run("incus", ["query", "/1.0"], { INCUS_DIR: dir });
       return { child, socket };
@@ -58,7 +58,7 @@ async function startIncusd(dir: string) {
   }
   child.kill("SIGKILL");
   await child.status;
-  throw new Error("incusd did not answer on its socket within 30 s");
+  throw new Error("incusd did not answer on its socket within 120 s");
 }
 
 async function buildImage(dir: string, env: Record<string, string>) {
@@ -171,7 +171,7 @@ Deno.test({
         assert.deepEqual((await client.listOwned("it-owner")).map((i) => i.name), ["rc-probe-1"]);
         assert.deepEqual(await client.listOwned("someone-else"), []);
         let log = "";
-        for (let i = 0; i < 40 && !log.includes("booted"); i++) {
+        for (let i = 0; i < 480 && !log.includes("booted"); i++) {
           log = new TextDecoder().decode(await client.consoleLog("rc-probe-1"));
           await new Promise((r) => setTimeout(r, 250));
         }
