@@ -147,6 +147,12 @@ const UNMETERED = new Thread();
  */
 export let current: Thread = UNMETERED;
 
+/** Charge a new string of `s.length` bytes to the current thread; returns `s`. */
+export function newStr(s: string): string {
+  current.alloc(STR_BYTES + s.length);
+  return s;
+}
+
 /** Make `th` the current thread; returns the previous one (restore it with `enter` again). */
 export function enter(th: Thread | null): Thread {
   const prev = current;

@@ -148,13 +148,15 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     if (typeof x === "string") return new Float(floatFromString(x));
     throw new EvalError(`float got ${typeName(x)}, want number or string`);
   }],
-  ["hash", (_th, a, k) => {
+  ["hash", (th, a, k) => {
     const [x] = positional("hash", a, k, 1, 1);
     if (typeof x === "string") return javaStringHash(x);
     if (x instanceof Bytes) {
+      // FNV-1a, unsigned as starlark-go's uint32 (hash(b"") == 2166136261)
+      th.charge(x.s.length >> 5);
       let h = 0x811c9dc5;
-      for (let i = 0; i < x.s.length; i++) h = Math.imul(h ^ x.s.charCodeAt(i), 0x01000193) >>> 0;
-      return h | 0;
+      for (let i = 0; i < x.s.length; i++) h = Math.imul(h ^ x.s.charCodeAt(i), 0x01000193);
+      return h >>> 0;
     }
     // starlark-go converts the argument to a string before anything else: no "unhashable" error
     throw new EvalError(`hash: for parameter 1: got ${typeName(x)}, want string`);

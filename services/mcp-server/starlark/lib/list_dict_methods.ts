@@ -2,7 +2,8 @@
 import { EvalError } from "../errors.ts";
 import { clearDict, deleteKey, keyOf } from "../values/hash.ts";
 import { equals } from "../values/ops.ts";
-import { dictSet, indices, mustElements } from "../values/seq.ts";
+import { current, ELEM_BYTES } from "../thread.ts";
+import { dictSet, extendList, indices, mustElements } from "../values/seq.ts";
 import {
   type Dict,
   List,
@@ -46,6 +47,7 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   ["append", (_th, a, k, r) => {
     const [x] = positional("append", a, k, 1, 1);
     mutable("append", L(r), "append to", "list");
+    current.alloc(ELEM_BYTES);
     L(r).elems.push(x);
     return null;
   }],
@@ -58,11 +60,7 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   ["extend", (th, a, k, r) => {
     const [it] = positional("extend", a, k, 1, 1);
     mutable("extend", L(r), "extend", "list");
-    const el = mustElements(it, "extend", th);
-    th.charge(el.length >> 3);
-    th.checkAlloc((L(r).elems.length + el.length) * 8);
-    if (el === L(r).elems) L(r).elems.push(...el.slice());
-    else for (const v of el) L(r).elems.push(v);
+    extendList(th, L(r), mustElements(it, "extend", th));
     return null;
   }],
   ["index", (_th, a, k, r) => {

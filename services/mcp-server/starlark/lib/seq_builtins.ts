@@ -212,8 +212,10 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
       return el;
     });
     if (cols.length === 0) return new List([]);
-    const n = Math.min(...cols.map((c) => c.length));
+    let n = Infinity;
+    for (const c of cols) if (c.length < n) n = c.length;
     th.charge((n * cols.length) >> 3);
+    th.checkAlloc(n * cols.length * 8);
     const out: Value[] = new Array(n);
     for (let i = 0; i < n; i++) out[i] = new Tuple(cols.map((c) => c[i]));
     return new List(out);
