@@ -1,4 +1,6 @@
 /** Built-ins that convert between types: bool, bytes, chr, float, hash, int, ord, repr, str, type. */
+import { newStr, STR_BYTES } from "../thread.ts";
+import { chargeScan } from "../values/text_search.ts";
 import { EvalError } from "../errors.ts";
 import { decodeRune, encodeRune, runes } from "../values/bytes_text.ts";
 import { floatToInt, intToFloat, truth, typeName } from "../values/ops.ts";
@@ -206,7 +208,7 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     const [x] = positional("repr", a, k, 1, 1);
     const s = repr(x, th.maxBytes, th);
     th.charge(s.length >> 6);
-    return s;
+    return newStr(s);
   }],
   ["str", (th, a, k) => {
     if (k !== null && k.length > 0) throw new EvalError("str does not accept keyword arguments");
@@ -215,6 +217,8 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     if (x instanceof Bytes) {
       // decode bytes, replacing invalid UTF-8
       let out = "";
+      chargeScan(x.s.length);
+      th.alloc(STR_BYTES + x.s.length * 3);
       for (let i = 0; i < x.s.length;) {
         const [r, n] = decodeRune(x.s, i);
         out += r === 0xfffd && n === 1 ? encodeRune(0xfffd) : x.s.slice(i, i + n);
@@ -224,7 +228,7 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     }
     const s = str(x, th.maxBytes, th);
     th.charge(s.length >> 6);
-    return s;
+    return s === x ? s : newStr(s);
   }],
   ["type", (_th, a, k) => {
     if (k !== null && k.length > 0) throw new EvalError("type does not accept keyword arguments");

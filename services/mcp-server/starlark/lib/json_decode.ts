@@ -1,4 +1,5 @@
 /** json.decode: JSON text → Starlark values (exact big ints; offsets in error messages). */
+import { current, ENTRY_BYTES } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { encodeRune, utf8Decode, utf8Encode } from "../values/bytes_text.ts";
@@ -170,7 +171,10 @@ export function decode(th: Thread, s: string): Value {
             const v = parse();
             const old = d.map.get(key);
             if (old) old[1] = v;
-            else d.map.set(key, [key, v]);
+            else {
+              current.alloc(ENTRY_BYTES);
+              d.map.set(key, [key, v]);
+            }
             b = next();
             if (b !== ",") {
               if (b !== "}") fail(`in object, got ${goQ(b)}, want ',' or '}'`);

@@ -1,4 +1,5 @@
 /** The `%` string interpolation operator (starlark-go's `interpolate`). */
+import { newStr } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, encodeRune } from "../values/bytes_text.ts";
@@ -128,5 +129,5 @@ export function interpolate(format: string, x: Value, th: Thread): string {
   }
   if (index < nargs) throw new EvalError("too many arguments for format string");
   th.charge(buf.length >> 6);
-  return buf;
+  return newStr(buf);
 }

@@ -1,5 +1,5 @@
 /** Built-ins over sequences: all any dict enumerate len list max min range reversed sorted sum tuple zip. */
-import { EvalError } from "../errors.ts";
+import { EvalError, LimitError } from "../errors.ts";
 import { callValue } from "../eval/call.ts";
 import type { Thread } from "../thread.ts";
 import { addInt, compare, truth, typeName } from "../values/ops.ts";
@@ -146,10 +146,13 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
     const keys = key === undefined ? values : values.map((v) => callValue(th, key, [v], null));
     const reverse = rev === true;
     let err: unknown = null;
+    let compares = 0;
     const less = (i: number, j: number): boolean => {
+      if ((++compares & 0xfff) === 0) th.checkTime(); // (the comparisons are charged above)
       try {
         return compare("<", keys[i], keys[j]) < 0;
       } catch (e) {
+        if (e instanceof LimitError) throw e;
         err = e;
         return false;
       }

@@ -2,9 +2,9 @@
 import { EvalError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { LimitError } from "../errors.ts";
-import { current, ELEM_BYTES, SEQ_BYTES } from "../thread.ts";
+import { current, ELEM_BYTES, newStr, SEQ_BYTES } from "../thread.ts";
 import { dictEntry, dictPut, keyOf } from "./hash.ts";
-import { indexOfFrom } from "./text_search.ts";
+import { chargeScan, indexOfFrom } from "./text_search.ts";
 import { equals, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
@@ -133,6 +133,8 @@ function stringIterElements(v: StringIterable): Value[] {
   const s = v.s;
   const out: Value[] = [];
   const isBytes = v.type.startsWith("bytes");
+  current.charge(s.length >> 3);
+  current.alloc(SEQ_BYTES + s.length * ELEM_BYTES);
   if (v.mode === "elems" || v.mode === "elem_ords") {
     for (let i = 0; i < s.length; i++) {
       out.push(v.mode === "elem_ords" || isBytes ? s.charCodeAt(i) : s[i]);
@@ -307,11 +309,12 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
     let out: string;
     if (step === 1) out = start < end ? s.slice(start, end) : "";
     else {
+      chargeScan(Math.abs(end - start));
       out = "";
       if (step > 0) { for (let i = start; i < end; i += step) out += s[i]; }
       else for (let i = start; i > end; i += step) out += s[i];
     }
-    return typeof x === "string" ? out : new Bytes(out);
+    return typeof x === "string" ? newStr(out) : new Bytes(out);
   }
   const e = x.elems;
   let out: Value[];
