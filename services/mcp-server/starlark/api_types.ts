@@ -95,7 +95,14 @@ export interface RunErrorInfo {
 }
 
 export type RunResult =
-  | { ok: true; value: JsonData; steps: number; hostCalls: number }
+  | {
+    ok: true;
+    value: JsonData;
+    steps: number;
+    hostCalls: number;
+    /** Bytes charged against maxAllocBytes. */
+    allocBytes?: number;
+  }
   | { ok: false; error: RunErrorInfo };
 
 export interface ParseOptions {

@@ -1,9 +1,9 @@
 /** Built-ins that convert between types: bool, bytes, chr, float, hash, int, ord, repr, str, type. */
-import { newStr, STR_BYTES } from "../thread.ts";
+import { current, newStr, STR_BYTES } from "../thread.ts";
 import { chargeScan } from "../values/text_search.ts";
 import { EvalError } from "../errors.ts";
 import { decodeRune, encodeRune, runes } from "../values/bytes_text.ts";
-import { floatToInt, intToFloat, truth, typeName } from "../values/ops.ts";
+import { floatToInt, intToFloat, MAX_INT_BITS, truth, typeName } from "../values/ops.ts";
 import { repr, str } from "../values/repr.ts";
 import { elements } from "../values/seq.ts";
 import { Bytes, Float, type NativeFn, normInt, type Value } from "../values/value.ts";
@@ -13,7 +13,8 @@ function javaStringHash(bin: string): number {
   // starlark-go's javaStringHash: h = 31*h + rune over code points (int32 wrap-around);
   // its surrogate branch never fires for runes decoded from UTF-8
   let h = 0;
-  for (let i = 0; i < bin.length;) {
+  for (let i = 0, k = 0; i < bin.length;) {
+    if ((++k & 0x3fff) === 0) current.charge(4096);
     const [r, n] = decodeRune(bin, i);
     h = (Math.imul(h, 31) + r) | 0;
     i += n;
@@ -56,9 +57,22 @@ function parseIntString(s: string, base: number | undefined): Value {
     // Go's big.Int.SetString accepts underscores only with base 0 prefixes; reject here
     throw invalid();
   }
+  // refuse past the int size cap before any quadratic conversion work, then let V8 parse
+  const bits = s.length * Math.log2(b);
+  if (bits > MAX_INT_BITS + 64) {
+    current.fail(
+      "max_bytes",
+      `Starlark computation cancelled: int result exceeds ${MAX_INT_BITS} bits`,
+    );
+  }
+  if (s.length > 64) current.charge(Math.floor((bits * bits) / 65536));
+  const prefixed = { 2: "0b", 8: "0o", 10: "", 16: "0x" }[b as 2 | 8 | 10 | 16];
   let v = 0n;
-  const B = BigInt(b);
-  for (const c of s.toLowerCase()) v = v * B + BigInt(digits.indexOf(c));
+  if (prefixed !== undefined) v = BigInt(prefixed + s);
+  else {
+    const B = BigInt(b);
+    for (const c of s.toLowerCase()) v = v * B + BigInt(digits.indexOf(c));
+  }
   return normInt(neg ? -v : v);
 }
 

@@ -3,7 +3,7 @@ import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, encodeRune } from "../values/bytes_text.ts";
 import { formatFloat, formatG } from "../values/float_format.ts";
-import { typeName } from "../values/ops.ts";
+import { intToDecimal, typeName } from "../values/ops.ts";
 import { quote as goQuote, repr } from "../values/repr.ts";
 import { elements } from "../values/seq.ts";
 import { Builtin, Dict, Float, Module, type Value } from "../values/value.ts";
@@ -44,7 +44,7 @@ export function encode(th: Thread, x: Value): string {
     if (v === null) out += "null";
     else if (v === true) out += "true";
     else if (v === false) out += "false";
-    else if (typeof v === "number" || typeof v === "bigint") out += String(v);
+    else if (typeof v === "number" || typeof v === "bigint") out += intToDecimal(v);
     else if (typeof v === "string") out += jsonQuote(v);
     else if (v instanceof Float) {
       if (!Number.isFinite(v.v)) {

@@ -3,7 +3,7 @@ import { current } from "../thread.ts";
 import { LimitError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { formatFloat } from "./float_format.ts";
-import { typeName } from "./ops.ts";
+import { intToDecimal, typeName } from "./ops.ts";
 import {
   Builtin,
   Bytes,
@@ -100,7 +100,7 @@ export function repr(v: Value, limit = MAX_REPR, meter?: Meter): string {
     case "number":
       return String(v);
     case "bigint":
-      return v.toString();
+      return intToDecimal(v);
     case "boolean":
       return v ? "True" : "False";
   }
