@@ -95,14 +95,7 @@ export interface RunErrorInfo {
 }
 
 export type RunResult =
-  | {
-    ok: true;
-    value: JsonData;
-    steps: number;
-    hostCalls: number;
-    /** Bytes charged against maxAllocBytes. */
-    allocBytes?: number;
-  }
+  | { ok: true; value: JsonData; steps: number; hostCalls: number }
   | { ok: false; error: RunErrorInfo };
 
 export interface ParseOptions {

@@ -175,7 +175,7 @@ export function attempt(
       throw new EvalError("program does not define main()", "no_main");
     }
     const value = toHost(result, limits, "result", { int64: true, code: "result_not_convertible" });
-    return { ok: true, value, steps: th.steps, hostCalls: th.hostCalls, allocBytes: th.allocated };
+    return { ok: true, value, steps: th.steps, hostCalls: th.hostCalls };
   } catch (e) {
     if (e instanceof Suspend) {
       e.steps = th.steps;

@@ -108,6 +108,7 @@ export function decode(th: Thread, s: string): Value {
         let j = i + 1;
         let closed = false;
         while (j < s.length) {
+          if ((j & 0xfff) === 0) th.charge(512);
           const c = s[j];
           if (c === "\\") j += 2;
           else if (c === '"') {

@@ -1,4 +1,5 @@
 /** json.encode: Starlark values → JSON text (starlarkjson semantics: sorted keys, Go quoting). */
+import { current } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, encodeRune } from "../values/bytes_text.ts";
@@ -16,7 +17,8 @@ export function jsonQuote(s: string): string {
   if (/^[\x20-\x7e]*$/.test(s)) return goQuote(s);
   // encoding/json.Marshal rules
   let out = '"';
-  for (let i = 0; i < s.length;) {
+  for (let i = 0, k = 0; i < s.length;) {
+    if ((++k & 0xfff) === 0) current.charge(1024);
     const [r, n] = decodeRune(s, i);
     i += n;
     if (r === 0x22) out += '\\"';

@@ -163,6 +163,7 @@ function splitWhitespace(str: string, max: number, fromRight: boolean): string[]
   const fields: [number, number][] = [];
   let i = 0, start = -1;
   while (i < str.length) {
+    if ((i & 0xffff) < 4) current.charge(2048); // (rune widths ≤ 4: once per 64 KiB)
     const [r, n] = decodeRune(str, i);
     if (isSpaceRune(r)) {
       if (start >= 0) {

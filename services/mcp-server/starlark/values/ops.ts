@@ -116,7 +116,7 @@ export function equals(x: Value, y: Value, depth = 0): boolean {
   }
   if (x instanceof Dict) {
     if (!(y instanceof Dict) || x.map.size !== y.map.size) return false;
-    current.charge(x.map.size);
+    current.charge(x.map.size * 4);
     for (const [k, v] of x.map.values()) {
       const e = dictEntry(y, k);
       if (e === undefined || !equals(v, e[1], depth + 1)) return false;

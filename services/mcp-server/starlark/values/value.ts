@@ -4,7 +4,7 @@
  * normalised), string = binary JS string (one char per byte), everything else a class below.
  */
 import { EvalError } from "../errors.ts";
-import { current, DICT_BYTES, ELEM_BYTES, SEQ_BYTES, STR_BYTES } from "../thread.ts";
+import { current, DICT_BYTES, ELEM_BYTES, FLOAT_BYTES, SEQ_BYTES, STR_BYTES } from "../thread.ts";
 
 export type Value = null | boolean | number | bigint | string | SObject;
 
@@ -17,6 +17,7 @@ export class Float extends SObject {
   readonly type = "float";
   constructor(readonly v: number) {
     super();
+    current.alloc(FLOAT_BYTES);
   }
 }
 
