@@ -1,17 +1,18 @@
 /**
  * The service kit every service in the workspace stands on. Import from the subpath of the concept
- * you need (`@svc/shared/settings`, `@svc/shared/server`, …); this module re-exports the small,
- * dependency-free ones. `@svc/shared/metrics`, `@svc/shared/openapi` and `@svc/shared/testing`
+ * you need (`@svc/shared/settings`, `@svc/shared/server`, …); this module re-exports the small
+ * ones (settings bring the `yaml` package, nothing else). `@svc/shared/metrics`, `@svc/shared/openapi` and `@svc/shared/testing`
  * pull in npm packages or spawn processes, so they are only reachable by subpath.
  *
  * @example Usage
  * ```ts
- * import { createLogger, HttpError, resolveSettings } from "@svc/shared";
+ * import { createLogger, defineSettings, HttpError, runMain } from "@svc/shared";
  * ```
  * @module
  */
 export * from "./duration.ts";
 export * from "./settings.ts";
+export * from "./main.ts";
 export * from "./log.ts";
 export * from "./problem.ts";
 export * from "./http/mod.ts";

@@ -39,6 +39,7 @@ export interface ListenerSpec {
   name: string;
   /** Go-style `host:port`; `:8080` listens on all interfaces; port 0 picks a free port. */
   addr: string;
+  /** Answers the listener's requests. */
   handler: Handler;
   /** PEM certificate chain and private key (text, not paths). */
   tls?: { cert: string; key: string };
@@ -54,6 +55,7 @@ export interface ServerTimeouts {
 
 /** Options of {@linkcode startServer}. */
 export interface StartServerOptions {
+  /** Gets the startup, shutdown and error lines. */
   logger: Logger;
   /** Time in-flight requests get to finish once accepting stops. @default {15000} */
   shutdownGrace?: number;

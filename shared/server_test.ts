@@ -144,7 +144,7 @@ Deno.test("readTlsFiles() requires the pair and names the missing setting", asyn
   await assert.rejects(readTlsFiles({ certFile: "a.pem" }), /"tls-key-file" must be set/);
   await assert.rejects(
     readTlsFiles({ certFile: "a.pem" }, { cert: "--cert", key: "--key" }),
-    (e: SettingsError) => e instanceof SettingsError && e.setting === "--key",
+    (e: SettingsError) => e instanceof SettingsError && e.key === "--key",
   );
   await assert.rejects(readTlsFiles({ keyFile: "a.pem" }), /"tls-cert-file" must be set/);
   await assert.rejects(

@@ -20,8 +20,15 @@ export { requestIdOf, withRequestId } from "./request_id.ts";
 export { type CorsOptions, withCors } from "./cors.ts";
 export { readBody, readJson } from "./body.ts";
 export { withAccessLog } from "./access_log.ts";
-export { timeoutSignalOf, withTimeout } from "./timeout.ts";
+export { extendTimeout, timeoutSignalOf, withTimeout } from "./timeout.ts";
 export { clientIp } from "./client_ip.ts";
+export {
+  type RateDecision,
+  RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitOptions,
+  withRateLimit,
+} from "./rate_limit.ts";
 export {
   createRouter,
   type FallbackContext,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { withErrors } from "./errors.ts";
-import { timeoutSignalOf, withTimeout } from "./timeout.ts";
+import { extendTimeout, timeoutSignalOf, withTimeout } from "./timeout.ts";
 import { withAccessLog } from "./access_log.ts";
 import { clientIp } from "./client_ip.ts";
 import { localInfo } from "./handler.ts";
@@ -92,4 +92,44 @@ Deno.test("timeoutSignalOf() aborts before withTimeout() answers 503", async () 
   );
   assert.equal(signal?.aborted, true);
   assert.equal(timeoutSignalOf(new Request("http://x/")), undefined);
+});
+
+Deno.test("extendTimeout() moves a request's deadline later, never earlier", async (t) => {
+  await t.step(
+    "extended: a 60 ms handler under a 20 ms timeout extended to 200 ms answers",
+    async () => {
+      const handler = withTimeout(async (req) => {
+        assert.equal(extendTimeout(req, 200), true);
+        await new Promise((r) => setTimeout(r, 60));
+        return new Response("ok");
+      }, { ms: 20 });
+      assert.equal((await handler(new Request("http://x/"), localInfo())).status, 200);
+    },
+  );
+  await t.step("extended deadline still ends the request, with the signal aborted", async () => {
+    let signal: AbortSignal | undefined;
+    const handler = withTimeout((req) => {
+      extendTimeout(req, 40);
+      signal = timeoutSignalOf(req);
+      return new Promise<Response>(() => {});
+    }, { ms: 10 });
+    const started = performance.now();
+    await assert.rejects(
+      async () => await handler(new Request("http://x/"), localInfo()),
+      (err: { status: number }) => err.status === 503,
+    );
+    assert.ok(performance.now() - started >= 35, "ended at the extended deadline, not before");
+    assert.equal(signal?.aborted, true);
+  });
+  await t.step("a shorter extension does not shorten the timeout", async () => {
+    const handler = withTimeout(async (req) => {
+      extendTimeout(req, 1);
+      await new Promise((r) => setTimeout(r, 30));
+      return new Response("ok");
+    }, { ms: 200 });
+    assert.equal((await handler(new Request("http://x/"), localInfo())).status, 200);
+  });
+  await t.step("outside withTimeout it reports that no timeout applies", () => {
+    assert.equal(extendTimeout(new Request("http://x/"), 10), false);
+  });
 });

@@ -43,7 +43,10 @@ export interface Lifecycle {
 export class ShutdownStarted extends DOMException {
   /** `SIGTERM`, `SIGINT`, or the cause passed to {@linkcode Lifecycle.shutdown}. */
   readonly trigger: string;
-  /** @param trigger what started the shutdown */
+  /**
+   * Creates the abort reason.
+   * @param trigger what started the shutdown
+   */
   constructor(trigger: string) {
     super(`Shutting down: ${trigger}`, "AbortError");
     this.trigger = trigger;

@@ -28,6 +28,7 @@ export class NotReadyError extends Error {
   /** The not-ready reason, e.g. `catalog_missing`. */
   readonly reason: string;
   /**
+   * Creates the error.
    * @param reason the stable reason reported by `/readyz`
    * @param message detail for the log (never sent to clients)
    */

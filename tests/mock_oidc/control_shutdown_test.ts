@@ -14,13 +14,13 @@ Deno.test("graceful shutdown ends an in-flight take cleanly and exits 0", async 
   assert.ok(performance.now() - started < 4000, "take was ended at shutdown, not at its timeout");
 });
 
-Deno.test("--request-timeout ends a take that outlives it with a 503 problem", async () => {
+Deno.test("a take that outlives --request-timeout answers its own 404 problem", async () => {
   const mock = await startMock({ env: { MOCK_OIDC_REQUEST_TIMEOUT: "300ms" } });
   try {
-    const res = await control(mock.url, "POST", "/_mock/requests/take", { timeoutMs: 3000 });
-    assert.equal(res.status, 503);
+    const res = await control(mock.url, "POST", "/_mock/requests/take", { timeoutMs: 1000 });
+    assert.equal(res.status, 404);
     assert.equal(res.headers.get("content-type"), "application/problem+json");
-    // The abandoned waiter does not swallow the next captured request.
+    // The finished waiter does not swallow the next captured request.
     await (await fetch(`${mock.url}/after/jwks`)).body?.cancel();
     assert.equal((await control(mock.url, "GET", "/_mock/requests")).body.count, 1);
   } finally {

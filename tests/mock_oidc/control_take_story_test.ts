@@ -108,3 +108,53 @@ Deno.test("story: reset while a take waits ends the take cleanly and empties the
     await mock.stop();
   }
 });
+
+Deno.test("a take whose client went away does not swallow the next matching request", async () => {
+  const mock = await startMock();
+  try {
+    const gone = new AbortController();
+    const abandoned = fetch(`${mock.url}/_mock/requests/take`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ issuer: "g", timeoutMs: 5000 }),
+      signal: gone.signal,
+    }).catch((err) => err);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gone.abort(); // as `curl -m1` does
+    await abandoned;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const jwks = await fetch(`${mock.url}/g/jwks`);
+    assert.equal(jwks.status, 200);
+    await jwks.body?.cancel();
+    const listed = await control(mock.url, "GET", "/_mock/requests?issuer=g");
+    assert.equal(listed.body.count, 1, "the request is still in the log");
+    const taken = await control(mock.url, "POST", "/_mock/requests/take", { issuer: "g" });
+    assert.equal(taken.status, 200);
+    assert.equal(taken.body.path, "/g/jwks");
+  } finally {
+    await mock.stop();
+  }
+});
+
+Deno.test("a take waiting longer than the request timeout answers its own 404, not 503", async () => {
+  const mock = await startMock({ args: ["--request-timeout", "1s"] });
+  try {
+    const started = performance.now();
+    const miss = await control(mock.url, "POST", "/_mock/requests/take", {
+      issuer: "slow",
+      timeoutMs: 2500,
+    });
+    const waited = performance.now() - started;
+    assert.equal(miss.status, 404);
+    assert.equal(miss.body.status, 404);
+    assert.ok(waited >= 2400, `answered after ${Math.round(waited)} ms, at its own deadline`);
+    // Other requests still get the 1 s request timeout's bound; the take's raise was its own.
+    const fast = await control(mock.url, "POST", "/_mock/requests/take", {
+      issuer: "slow",
+      timeoutMs: 0,
+    });
+    assert.equal(fast.status, 404);
+  } finally {
+    await mock.stop();
+  }
+});

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { createControlHandler, disabledControlPlane } from "./control_plane.ts";
 import { fakeDeps, jsonRequest } from "./_test_support.ts";
 import { localInfo, withTimeout } from "@svc/shared/http";
-import type { HttpError } from "@svc/shared/problem";
 
 Deno.test("every /_mock response carries X-Mock-Oidc: testing-only, errors included", async () => {
   const handle = createControlHandler(fakeDeps().deps);
@@ -298,14 +297,27 @@ Deno.test("POST /_mock/mint on a dedicated listener names the API origin unless 
   assert.equal(forwarded.issuer, "http://mock.test/a");
 });
 
-Deno.test("withTimeout ends a waiting take, so a later request stays in the log", async () => {
+Deno.test("a take outlives a shorter request timeout and answers its own 404", async () => {
   const { deps } = fakeDeps();
   const handle = withTimeout(createControlHandler(deps), { ms: 20 });
-  await assert.rejects(
-    async () =>
-      await handle(jsonRequest("POST", "/_mock/requests/take", { timeoutMs: 60_000 }), localInfo()),
-    (err: HttpError) => err.status === 503,
+  const res = await handle(
+    jsonRequest("POST", "/_mock/requests/take", { timeoutMs: 60 }),
+    localInfo(),
   );
+  assert.equal(res.status, 404);
+});
+
+Deno.test("a take whose client went away ends, so a later request stays in the log", async () => {
+  const { deps } = fakeDeps();
+  const handle = withTimeout(createControlHandler(deps), { ms: 60_000 });
+  const client = new AbortController();
+  const req = new Request(jsonRequest("POST", "/_mock/requests/take", { timeoutMs: 60_000 }), {
+    signal: client.signal,
+  });
+  const answer = handle(req, localInfo());
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  client.abort();
+  assert.equal((await answer).status, 499);
   deps.requests.append({
     id: "1",
     receivedAt: new Date(0).toISOString(),

@@ -44,6 +44,12 @@ interface Waiter {
 export interface RequestLogOptions {
   /** Oldest entries are dropped beyond this many. @default 10_000 */
   maxEntries?: number;
+  /**
+   * Oldest entries are dropped while the log holds more than this many bytes (as estimated by
+   * {@linkcode entryBytes}); one entry larger than the budget is still kept alone, so the newest
+   * request can always be read. @default 67_108_864 (64 MiB)
+   */
+  maxBytes?: number;
   /** Called with the new size after every change (for the captured-log gauge). */
   onSize?: (size: number) => void;
 }
@@ -54,6 +60,23 @@ export function endpointOf(path: string): Endpoint | undefined {
   return (ENDPOINTS as readonly string[]).includes(rest) ? rest as Endpoint : undefined;
 }
 
+/**
+ * The memory an entry holds, estimated from its strings: two bytes per UTF-16 unit of the
+ * decoded body (the worst case), one per character elsewhere (base64, URL, headers are ASCII in
+ * practice), plus a fixed overhead for the objects.
+ */
+export function entryBytes(entry: CapturedRequest): number {
+  let n = 512 + entry.url.length + entry.path.length + entry.issuer.length;
+  n += (entry.bodyBase64?.length ?? 0) + 2 * (entry.body?.length ?? 0);
+  for (const map of [entry.headers, entry.query]) {
+    for (const [name, values] of Object.entries(map ?? {})) {
+      n += name.length + 16;
+      for (const v of values) n += v.length + 16;
+    }
+  }
+  return n;
+}
+
 function matches(entry: CapturedRequest, filter: RequestFilter): boolean {
   if (filter.issuer !== undefined && entry.issuer !== filter.issuer) return false;
   if (filter.endpoint !== undefined && endpointOf(entry.path) !== filter.endpoint) return false;
@@ -62,17 +85,46 @@ function matches(entry: CapturedRequest, filter: RequestFilter): boolean {
 
 export class RequestLog {
   #entries: CapturedRequest[] = [];
+  #sizes = new WeakMap<CapturedRequest, number>();
+  #bytes = 0;
   #waiters: Waiter[] = [];
   #maxEntries: number;
+  #maxBytes: number;
   #onSize: (size: number) => void;
 
   constructor(options: RequestLogOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#onSize = options.onSize ?? (() => {});
   }
 
   get size(): number {
     return this.#entries.length;
+  }
+
+  /** Estimated bytes held by the stored entries. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #store(entry: CapturedRequest, at: number): void {
+    const size = entryBytes(entry);
+    this.#sizes.set(entry, size);
+    this.#bytes += size;
+    this.#entries.splice(at, 0, entry);
+    while (
+      this.#entries.length > this.#maxEntries ||
+      (this.#bytes > this.#maxBytes && this.#entries.length > 1)
+    ) {
+      this.#forget(0);
+    }
+    this.#onSize(this.#entries.length);
+  }
+
+  #forget(index: number): CapturedRequest {
+    const [entry] = this.#entries.splice(index, 1);
+    this.#bytes -= this.#sizes.get(entry) ?? 0;
+    return entry;
   }
 
   /** Records a request, handing it straight to the oldest waiter whose filter matches. */
@@ -83,9 +135,22 @@ export class RequestLog {
       waiter.resolve(entry);
       return;
     }
-    this.#entries.push(entry);
-    if (this.#entries.length > this.#maxEntries) this.#entries.shift();
-    this.#onSize(this.#entries.length);
+    this.#store(entry, this.#entries.length);
+  }
+
+  /**
+   * Puts back an entry a take removed but could not deliver: handed to the next matching waiter,
+   * or stored again in arrival order, as if it had never been taken.
+   */
+  restore(entry: CapturedRequest): void {
+    const index = this.#waiters.findIndex((waiter) => matches(entry, waiter.filter));
+    if (index >= 0) {
+      const [waiter] = this.#waiters.splice(index, 1);
+      waiter.resolve(entry);
+      return;
+    }
+    const at = this.#entries.findIndex((e) => e.receivedAt > entry.receivedAt);
+    this.#store(entry, at < 0 ? this.#entries.length : at);
   }
 
   /** Matching entries, oldest first, without removing them. */
@@ -103,7 +168,7 @@ export class RequestLog {
   ): Promise<CapturedRequest | undefined> {
     const index = this.#entries.findIndex((entry) => matches(entry, filter));
     if (index >= 0) {
-      const [entry] = this.#entries.splice(index, 1);
+      const entry = this.#forget(index);
       this.#onSize(this.#entries.length);
       return Promise.resolve(entry);
     }
@@ -130,6 +195,7 @@ export class RequestLog {
   /** Empties the log and ends every waiting take (they answer as a miss). */
   clear(): void {
     this.#entries = [];
+    this.#bytes = 0;
     this.#onSize(0);
     this.endWaiters();
   }

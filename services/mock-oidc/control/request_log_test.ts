@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CapturedRequest, endpointOf, RequestLog } from "./request_log.ts";
+import { type CapturedRequest, endpointOf, entryBytes, RequestLog } from "./request_log.ts";
 
 function entry(id: string, path: string): CapturedRequest {
   return {
@@ -75,4 +75,57 @@ Deno.test("RequestLog drops the oldest entries beyond maxEntries", () => {
   for (const id of ["1", "2", "3"]) log.append(entry(id, "/a/token"));
   assert.deepEqual(log.list().map((e) => e.id), ["2", "3"]);
   assert.deepEqual(sizes, [1, 2, 2]);
+});
+
+Deno.test("RequestLog keeps its byte budget by dropping the oldest entries first", async (t) => {
+  const big = (id: string) => ({ ...entry(id, "/a/token"), body: "x".repeat(10_000) });
+  const one = entryBytes(big("0"));
+  await t.step("at the budget: everything kept", () => {
+    const log = new RequestLog({ maxBytes: 3 * one });
+    for (const id of ["1", "2", "3"]) log.append(big(id));
+    assert.deepEqual(log.list().map((e) => e.id), ["1", "2", "3"]);
+    assert.equal(log.bytes, 3 * one);
+  });
+  await t.step("one byte below: the oldest goes", () => {
+    const log = new RequestLog({ maxBytes: 3 * one - 1 });
+    for (const id of ["1", "2", "3"]) log.append(big(id));
+    assert.deepEqual(log.list().map((e) => e.id), ["2", "3"]);
+    assert.equal(log.bytes, 2 * one);
+  });
+  await t.step("an entry larger than the whole budget is kept alone", () => {
+    const log = new RequestLog({ maxBytes: 100 });
+    log.append(big("1"));
+    log.append(big("2"));
+    assert.deepEqual(log.list().map((e) => e.id), ["2"]);
+  });
+  await t.step("take and clear give the bytes back", async () => {
+    const log = new RequestLog({ maxBytes: 10 * one });
+    log.append(big("1"));
+    log.append(big("2"));
+    await log.take({}, { timeoutMs: 0 });
+    assert.equal(log.bytes, one);
+    log.clear();
+    assert.equal(log.bytes, 0);
+  });
+});
+
+Deno.test("RequestLog.restore puts an undelivered entry back in arrival order", async () => {
+  const log = new RequestLog();
+  const at = (id: string, ms: number) => ({
+    ...entry(id, "/a/jwks"),
+    receivedAt: new Date(ms).toISOString(),
+  });
+  log.append(at("1", 1));
+  log.append(at("2", 2));
+  log.append(at("3", 3));
+  const taken = await log.take({}, { timeoutMs: 0 });
+  assert.equal(taken?.id, "1");
+  log.restore(taken!);
+  assert.deepEqual(log.list().map((e) => e.id), ["1", "2", "3"]);
+  // A waiting take gets a restored entry directly.
+  const empty = new RequestLog();
+  const waiting = empty.take({ issuer: "a" }, { timeoutMs: 1000 });
+  empty.restore(at("9", 9));
+  assert.equal((await waiting)?.id, "9");
+  assert.equal(empty.size, 0);
 });

@@ -3,6 +3,7 @@
  * (DELETE) and the destructive long-poll `take` (POST /_mock/requests/take).
  * @module
  */
+import { extendTimeout, timeoutSignalOf } from "@svc/shared/http";
 import { HttpError } from "@svc/shared/problem";
 import { controlJson } from "./control_deps.ts";
 import { type Endpoint, ENDPOINTS, type RequestFilter, type RequestLog } from "./request_log.ts";
@@ -10,8 +11,10 @@ import { readJsonBody, validateObject, validationError } from "./validation.ts";
 
 /** How long a take waits when the body names no `timeoutMs`. */
 export const DEFAULT_TAKE_TIMEOUT_MS = 1000;
-/** Longest accepted `timeoutMs` (one hour); the request timeout usually ends a take sooner. */
+/** Longest accepted `timeoutMs` (one hour). */
 export const MAX_TAKE_TIMEOUT_MS = 3_600_000;
+/** A take raises its request timeout to its own wait plus this, so its 404 always comes first. */
+export const TAKE_TIMEOUT_MARGIN_MS = 1000;
 
 interface TakeRequest {
   endpoint?: Endpoint;
@@ -21,14 +24,14 @@ interface TakeRequest {
 
 /**
  * POST /_mock/requests/take → the oldest matching CapturedRequest, or 404 after `timeoutMs`.
- * `signal` (the request timeout's) ends the wait early: by then the client has its 503 or is
- * gone, and a waiter left behind would swallow the next matching request.
+ *
+ * The take's own wait decides: it raises the request timeout to `timeoutMs` plus a margin, so a
+ * long wait answers its clean 404 instead of the request timeout's 503. The wait ends early when
+ * the client goes away (`req.signal`, which with `unstable: ["no-legacy-abort"]` in deno.json
+ * aborts only on disconnect) or on shutdown: a waiter left behind would swallow the next matching
+ * request. An entry handed over just as the client left goes back to the log.
  */
-export async function takeRequest(
-  req: Request,
-  log: RequestLog,
-  options: { signal?: AbortSignal } = {},
-): Promise<Response> {
+export async function takeRequest(req: Request, log: RequestLog): Promise<Response> {
   const body = validateObject<TakeRequest>(await readJsonBody(req), {
     endpoint: { type: "string", enum: ENDPOINTS },
     issuer: { type: "string" },
@@ -42,7 +45,14 @@ export async function takeRequest(
   });
   const filter: RequestFilter = { endpoint: body.endpoint, issuer: body.issuer };
   const timeoutMs = body.timeoutMs ?? DEFAULT_TAKE_TIMEOUT_MS;
-  const entry = await log.take(filter, { timeoutMs, signal: options.signal });
+  extendTimeout(req, timeoutMs + TAKE_TIMEOUT_MARGIN_MS);
+  const timeout = timeoutSignalOf(req);
+  const signal = timeout ? AbortSignal.any([req.signal, timeout]) : req.signal;
+  const entry = await log.take(filter, { timeoutMs, signal });
+  if (signal.aborted) {
+    if (entry) log.restore(entry); // nobody will read this answer
+    throw new HttpError(499, "client_closed_request", "the client went away");
+  }
   if (!entry) {
     throw new HttpError(404, "no_matching_request", `no matching request within ${timeoutMs}ms`);
   }

@@ -1,0 +1,158 @@
+/**
+ * The declarative authorization policy file (YAML or JSON). Deny by default: a call is allowed
+ * only when some rule matches its subject, its capability name and every argument condition.
+ *
+ * ```yaml
+ * rules:
+ *   - subjects: ["alice", "ci-bot"]     # subject ids; "*" is any authenticated subject
+ *     capabilities: ["records.*", "time.now"]  # exact names, "ns.*" (any below ns), or "*"
+ *     when:                              # optional; every condition must hold
+ *       - { argument: "owner", equals: "$subject" }   # "$subject" is the caller's id
+ *       - { argument: "filter.state", in: ["open", "done"] }
+ * ```
+ *
+ * A condition whose argument is absent does not hold. A condition on a list or dict value cannot
+ * be evaluated: the call fails with `authorization policy failure`.
+ * @module
+ */
+import { parse } from "yaml";
+import type { AuthorizationRequest, Authorizer } from "./authorizer.ts";
+
+/** One argument condition. */
+export interface Condition {
+  /** Dotted path into the canonical arguments. */
+  argument: string;
+  equals?: unknown;
+  in?: unknown[];
+}
+
+/** One allow rule. */
+export interface PolicyRule {
+  subjects: string[];
+  capabilities: string[];
+  when?: Condition[];
+}
+
+/** A parsed policy. */
+export interface Policy {
+  rules: PolicyRule[];
+}
+
+/** The policy file is malformed; the message names the place, never secrets. */
+export class PolicyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PolicyError";
+  }
+}
+
+const strings = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "");
+
+/** Parses and validates policy text. @throws {PolicyError} */
+export function parsePolicy(text: string): Policy {
+  let doc: unknown;
+  try {
+    doc = parse(text, { uniqueKeys: true, merge: false, maxAliasCount: 0 });
+  } catch (err) {
+    throw new PolicyError(`Cannot parse policy: ${(err as Error).message.split("\n")[0]}`);
+  }
+  if (!isObject(doc) || !onlyKeys(doc, ["rules"]) || !Array.isArray(doc.rules)) {
+    throw new PolicyError("Cannot read policy: want an object with a rules list");
+  }
+  const rules = doc.rules.map((r: unknown, i: number): PolicyRule => {
+    const at = `rules[${i}]`;
+    if (!isObject(r) || !onlyKeys(r, ["subjects", "capabilities", "when"])) {
+      throw new PolicyError(`Cannot read policy: ${at} must have subjects, capabilities, when`);
+    }
+    if (!strings(r.subjects)) throw new PolicyError(`Cannot read policy: ${at}.subjects`);
+    if (!strings(r.capabilities)) throw new PolicyError(`Cannot read policy: ${at}.capabilities`);
+    const when = r.when === undefined ? undefined : r.when;
+    if (when !== undefined && !Array.isArray(when)) {
+      throw new PolicyError(`Cannot read policy: ${at}.when must be a list`);
+    }
+    (when ?? []).forEach((c: unknown, j: number) => {
+      const cat = `${at}.when[${j}]`;
+      if (
+        !isObject(c) || !onlyKeys(c, ["argument", "equals", "in"]) ||
+        typeof c.argument !== "string" || c.argument === "" ||
+        (("equals" in c) === ("in" in c)) || ("in" in c && !Array.isArray(c.in))
+      ) {
+        throw new PolicyError(`Cannot read policy: ${cat} needs argument and one of equals, in`);
+      }
+    });
+    return { subjects: r.subjects, capabilities: r.capabilities, when: when as Condition[] };
+  });
+  return { rules };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function onlyKeys(v: Record<string, unknown>, keys: string[]): boolean {
+  return Object.keys(v).every((k) => keys.includes(k));
+}
+
+/** Reads a policy file. @throws {PolicyError} */
+export async function loadPolicy(path: string): Promise<Policy> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    throw new PolicyError(`Cannot read policy file "${path}"`);
+  }
+  return parsePolicy(text);
+}
+
+/** The policy evaluated against one call threw (maps to `authorization policy failure`). */
+export class PolicyEvaluationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PolicyEvaluationError";
+  }
+}
+
+function capabilityMatches(pattern: string, name: string): boolean {
+  if (pattern === "*") return true;
+  if (pattern.endsWith(".*")) return name.startsWith(pattern.slice(0, -1));
+  return pattern === name;
+}
+
+function lookup(args: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
+  let cur: unknown = args;
+  for (const seg of path.split(".")) {
+    if (!isObject(cur) || !Object.hasOwn(cur, seg)) return { found: false };
+    cur = cur[seg];
+  }
+  return { found: true, value: cur };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (typeof a === "bigint" || typeof b === "bigint") {
+    return (typeof a === "number" || typeof a === "bigint") &&
+      (typeof b === "number" || typeof b === "bigint") && String(a) === String(b);
+  }
+  return a === b;
+}
+
+function holds(c: Condition, req: AuthorizationRequest): boolean {
+  const { found, value } = lookup(req.arguments, c.argument);
+  if (!found) return false;
+  if (typeof value === "object" && value !== null) {
+    throw new PolicyEvaluationError(`argument ${c.argument} is not a scalar`);
+  }
+  const expand = (v: unknown) => (v === "$subject" ? req.subject.id : v);
+  if ("equals" in c) return same(value, expand(c.equals));
+  return (c.in ?? []).some((v) => same(value, expand(v)));
+}
+
+/** An authorizer for a parsed policy: deny by default. */
+export function policyAuthorizer(policy: Policy): Authorizer {
+  return (req) =>
+    policy.rules.some((rule) =>
+      (rule.subjects.includes("*") || rule.subjects.includes(req.subject.id)) &&
+      rule.capabilities.some((p) => capabilityMatches(p, req.capability)) &&
+      (rule.when ?? []).every((c) => holds(c, req))
+    );
+}

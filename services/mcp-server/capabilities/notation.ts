@@ -1,0 +1,98 @@
+/**
+ * Type strings of describe_api and the invocation-only signature of search/describe, per the
+ * spec's input and output notation tables. Works on schemas that passed registration checks.
+ * @module
+ */
+import { type Field, type Schema, underlying } from "./schema.ts";
+import { typeStringName } from "./names.ts";
+
+/** One row of describe_api's `input` or `output`. */
+export interface FieldDescription {
+  name: string;
+  type: string;
+  required: boolean;
+}
+
+function stripPointers(s: Schema): { inner: Schema; pointer: boolean } {
+  let cur = underlying(s);
+  let pointer = false;
+  while (cur.kind === "ptr") {
+    pointer = true;
+    cur = underlying(cur.of);
+  }
+  return { inner: cur, pointer };
+}
+
+function scalar(s: Schema): string | undefined {
+  switch (s.kind) {
+    case "str":
+      return "str";
+    case "bool":
+      return "bool";
+    case "int":
+      return "int";
+    case "float":
+      return "float";
+    case "bytes":
+      return "list[int]";
+  }
+  return undefined;
+}
+
+/** Input notation: pointers (at any depth) are `T | None`. */
+export function inputType(s: Schema): string {
+  const { inner, pointer } = stripPointers(s);
+  const base = scalar(inner) ??
+    (inner.kind === "list"
+      ? `list[${inputType(inner.of)}]`
+      : inner.kind === "map"
+      ? `dict[str, ${inputType(inner.of)}]`
+      : inner.kind === "struct"
+      ? `{${inner.fields.map((f) => `${typeStringName(f.name)}: ${inputType(f.type)}`).join(", ")}}`
+      : "unsupported");
+  return pointer ? `${base} | None` : base;
+}
+
+/** Output notation: omit-when-empty pointer fields of a struct take `?` and lose `| None`. */
+export function outputType(s: Schema): string {
+  const { inner, pointer } = stripPointers(s);
+  const base = scalar(inner) ??
+    (inner.kind === "list"
+      ? `list[${outputType(inner.of)}]`
+      : inner.kind === "map"
+      ? `dict[str, ${outputType(inner.of)}]`
+      : inner.kind === "struct"
+      ? `{${inner.fields.map(outputStructField).join(", ")}}`
+      : "unsupported");
+  return pointer ? `${base} | None` : base;
+}
+
+function outputStructField(f: Field): string {
+  const { inner, pointer } = stripPointers(f.type);
+  if (pointer && f.omitEmpty) return `${typeStringName(f.name)}?: ${outputType(inner)}`;
+  return `${typeStringName(f.name)}: ${outputType(f.type)}`;
+}
+
+/** describe_api `input` rows: pointers are optional. */
+export function describeInput(fields: readonly Field[]): FieldDescription[] {
+  return fields.map((f) => ({
+    name: f.name,
+    type: inputType(f.type),
+    required: !stripPointers(f.type).pointer,
+  }));
+}
+
+/** describe_api `output` rows: a root omit-when-empty pointer is optional without `| None`. */
+export function describeOutput(fields: readonly Field[]): FieldDescription[] {
+  return fields.map((f) => {
+    const { inner, pointer } = stripPointers(f.type);
+    if (pointer && f.omitEmpty) return { name: f.name, type: outputType(inner), required: false };
+    return { name: f.name, type: outputType(f.type), required: true };
+  });
+}
+
+/** `name(*, key: str, limit: int | None)` or `name()`; never an output type. */
+export function signature(name: string, input: readonly Field[]): string {
+  if (input.length === 0) return `${name}()`;
+  return `${name}(*, ${input.map((f) => `${f.name}: ${inputType(f.type)}`).join(", ")})`;
+}

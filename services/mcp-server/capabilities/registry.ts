@@ -1,0 +1,152 @@
+/**
+ * The capability registry: a host program registers capabilities by dotted name with typed input
+ * and output descriptions, summary, description, search terms and a handler; only enabled
+ * capabilities are visible to search, describe and execute.
+ *
+ * @example
+ * ```ts
+ * import { CapabilityRegistry } from "./registry.ts";
+ * import { t } from "./schema.ts";
+ * const registry = new CapabilityRegistry();
+ * registry.register({
+ *   name: "records.lookup",
+ *   summary: "Look up a record by key",
+ *   input: t.fields({ key: t.str() }),
+ *   output: t.fields({ value: t.ptr(t.str()) }),
+ *   handler: ({ key }) => ({ value: key === "a" ? "1" : null }),
+ * });
+ * ```
+ * @module
+ */
+import type { Field } from "./schema.ts";
+import { capabilityNameProblem } from "./names.ts";
+import { fieldListProblem } from "./check.ts";
+import { signature } from "./notation.ts";
+
+/** Who is calling: the trusted subject the resolver produced. */
+export interface Subject {
+  id: string;
+  [claim: string]: unknown;
+}
+
+/** What a handler gets besides its canonical arguments. */
+export interface CapabilityContext {
+  subject: Subject;
+  /** Aborted when the request is canceled or the execute call ends. */
+  signal: AbortSignal;
+}
+
+/** A capability implementation: canonical arguments in, a value of the output shape out. */
+export type CapabilityHandler = (
+  args: Record<string, unknown>,
+  context: CapabilityContext,
+) => unknown;
+
+/** What a host registers. */
+export interface CapabilityDefinition {
+  /** Dotted name such as `records.lookup`. */
+  name: string;
+  /** Stable id for the host's own bookkeeping; never shown to clients. */
+  id?: string;
+  /** Compact one-line summary shown in search results. */
+  summary: string;
+  description?: string;
+  /** Extra words search should match. */
+  searchTerms?: string[];
+  /** Root input fields (keyword arguments), in declaration order. @default [] */
+  input?: Field[];
+  /** Root output fields, in declaration order. @default [] */
+  output?: Field[];
+  /** @default true */
+  enabled?: boolean;
+  handler: CapabilityHandler;
+}
+
+/** A registered capability with its derived signature. */
+export interface Capability {
+  readonly name: string;
+  readonly id?: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly searchTerms: readonly string[];
+  readonly input: readonly Field[];
+  readonly output: readonly Field[];
+  readonly signature: string;
+  readonly handler: CapabilityHandler;
+  enabled: boolean;
+}
+
+/** Registration was refused; `message` says why ("Cannot register <name>: <reason>"). */
+export class RegistrationError extends Error {
+  constructor(readonly capability: string, reason: string) {
+    super(`Cannot register capability "${capability}": ${reason}`);
+    this.name = "RegistrationError";
+  }
+}
+
+/** Holds the capabilities of one host; `version` changes whenever visibility changes. */
+export class CapabilityRegistry {
+  #byName = new Map<string, Capability>();
+  #version = 0;
+
+  /** Bumped on every registration and enable/disable; search indexes key on it. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** @throws {RegistrationError} when a name, field or type is not acceptable. */
+  register(def: CapabilityDefinition): Capability {
+    const name = def.name;
+    const fail = (reason: string) => new RegistrationError(name, reason);
+    const nameProblem = capabilityNameProblem(name);
+    if (nameProblem) throw fail(nameProblem);
+    if (this.#byName.has(name)) throw fail("already registered");
+    for (const other of this.#byName.keys()) {
+      if (other.startsWith(`${name}.`) || name.startsWith(`${other}.`)) {
+        throw fail(`conflicts with "${other}" (a name cannot also be a namespace)`);
+      }
+    }
+    if (typeof def.summary !== "string") throw fail("summary must be a string");
+    if (typeof def.handler !== "function") throw fail("handler must be a function");
+    const input = def.input ?? [];
+    const output = def.output ?? [];
+    const problem = fieldListProblem(input, "input") ?? fieldListProblem(output, "output");
+    if (problem) throw fail(problem);
+    const cap: Capability = {
+      name,
+      id: def.id,
+      summary: def.summary,
+      description: def.description ?? "",
+      searchTerms: [...(def.searchTerms ?? [])],
+      input: [...input],
+      output: [...output],
+      signature: signature(name, input),
+      handler: def.handler,
+      enabled: def.enabled ?? true,
+    };
+    this.#byName.set(name, cap);
+    this.#version++;
+    return cap;
+  }
+
+  /** Enables or disables a capability. @throws {RangeError} for an unknown name. */
+  setEnabled(name: string, enabled: boolean): void {
+    const cap = this.#byName.get(name);
+    if (!cap) throw new RangeError(`Cannot change capability "${name}": not registered`);
+    if (cap.enabled !== enabled) {
+      cap.enabled = enabled;
+      this.#version++;
+    }
+  }
+
+  /** The enabled capability of exactly this name (no trimming, no case folding). */
+  get(name: string): Capability | undefined {
+    const cap = this.#byName.get(name);
+    return cap?.enabled ? cap : undefined;
+  }
+
+  /** Every enabled capability, in registration order. */
+  enabled(): Capability[] {
+    return [...this.#byName.values()].filter((c) => c.enabled);
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * A pool of execute workers. Each runs in a `node:worker_threads` Worker with a V8 heap limit, so
+ * a runaway allocation halts that worker, not the server; a watchdog terminates a worker that
+ * overruns its deadline (also how a heap-limit halt is noticed: Deno stops the isolate without an
+ * event) and a fresh one takes its place. Callers wait in line for a free worker.
+ *
+ * @example
+ * ```ts ignore
+ * const pool = new ExecutePool({ size: 2, heapMb: 96, queueMs: 10_000 });
+ * const outcome = await pool.run(job, { deadlineMs: 6000, onCall, signal });
+ * pool.close();
+ * ```
+ * @module
+ */
+import { Worker } from "node:worker_threads";
+import { createReplySlot, sendReply } from "./channel.ts";
+import type { CallMessage, CallReply, DoneMessage, JobMessage } from "./protocol.ts";
+import { DeadlineError } from "../tools/errors.ts";
+
+/** Options of {@linkcode ExecutePool}. */
+export interface ExecutePoolOptions {
+  /** Workers running at once. */
+  size: number;
+  /** Old-generation heap limit of each worker, MiB. */
+  heapMb: number;
+  /** How long `run` waits for a free worker before failing with a DeadlineError. */
+  queueMs: number;
+  /** Serialized reply capacity per call, bytes. @default 8 MiB */
+  replyBytes?: number;
+  /** Jobs a worker runs before it is replaced. @default 500 */
+  jobsPerWorker?: number;
+}
+
+/** How one job ended at the pool level. */
+export type PoolOutcome =
+  | { type: "done"; result: DoneMessage["result"] }
+  | { type: "overrun" } // deadline passed (or heap limit halted the worker)
+  | { type: "canceled" }
+  | { type: "crashed"; error: unknown };
+
+/** Per-job hooks. */
+export interface RunOptions {
+  /** Hard deadline of the job, measured from when a worker picks it up. */
+  deadlineMs: number;
+  /** Answers a capability call. */
+  onCall: (call: CallMessage) => Promise<CallReply>;
+  signal?: AbortSignal;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  jobs: number;
+}
+
+/** Runs Starlark jobs on bounded, heap-limited workers. */
+export class ExecutePool {
+  #idle: Slot[] = [];
+  #live = 0;
+  #waiters: Array<(slot: Slot) => void> = [];
+  #closed = false;
+  readonly #opts: Required<ExecutePoolOptions>;
+
+  constructor(options: ExecutePoolOptions) {
+    this.#opts = { replyBytes: 8 << 20, jobsPerWorker: 500, ...options };
+  }
+
+  /** Runs one job on a free worker. @throws {DeadlineError} when no worker frees up in time. */
+  async run(job: Omit<JobMessage, "type" | "slot">, options: RunOptions): Promise<PoolOutcome> {
+    const slot = await this.#acquire(options.signal);
+    if (options.signal?.aborted) {
+      this.#release(slot);
+      return { type: "canceled" };
+    }
+    let healthy = false;
+    slot.worker.ref(); // a running job keeps the process alive; an idle worker does not
+    try {
+      await slot.ready;
+      const outcome = await this.#runOn(slot, job, options);
+      healthy = outcome.type === "done";
+      return outcome;
+    } catch (error) {
+      return { type: "crashed", error };
+    } finally {
+      if (healthy && ++slot.jobs < this.#opts.jobsPerWorker) this.#release(slot);
+      else this.#discard(slot);
+    }
+  }
+
+  /** Terminates every worker; pending and later runs fail. */
+  close(): void {
+    this.#closed = true;
+    for (const slot of this.#idle) slot.worker.terminate();
+    this.#idle = [];
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.#opts.heapMb,
+        maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.#opts.heapMb / 8)),
+      },
+    });
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.once("message", () => resolve());
+      worker.once("error", reject);
+    });
+    ready.catch(() => {});
+    this.#live++;
+    return { worker, ready, jobs: 0 };
+  }
+
+  #acquire(signal?: AbortSignal): Promise<Slot> {
+    if (this.#closed) return Promise.reject(new Error("Cannot run: the pool is closed"));
+    const idle = this.#idle.pop();
+    if (idle) return Promise.resolve(idle);
+    if (this.#live < this.#opts.size) return Promise.resolve(this.#spawn());
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== take);
+        reject(new DeadlineError("no execute worker became free in time"));
+      }, this.#opts.queueMs);
+      const take = (slot: Slot) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", abort);
+        resolve(slot);
+      };
+      const abort = () => {
+        this.#waiters = this.#waiters.filter((w) => w !== take);
+        clearTimeout(timer);
+        reject(signal?.reason ?? new DOMException("canceled", "AbortError"));
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      this.#waiters.push(take);
+    });
+  }
+
+  #release(slot: Slot): void {
+    if (this.#closed) {
+      this.#discard(slot);
+      return;
+    }
+    const waiter = this.#waiters.shift();
+    if (waiter) waiter(slot);
+    else {
+      slot.worker.unref();
+      this.#idle.push(slot);
+    }
+  }
+
+  #discard(slot: Slot): void {
+    slot.worker.removeAllListeners();
+    slot.worker.terminate();
+    this.#live--;
+    const waiter = this.#waiters.shift();
+    if (waiter && !this.#closed) waiter(this.#spawn());
+  }
+
+  #runOn(
+    slot: Slot,
+    job: Omit<JobMessage, "type" | "slot">,
+    options: RunOptions,
+  ): Promise<PoolOutcome> {
+    const { worker } = slot;
+    const replySlot = createReplySlot(this.#opts.replyBytes);
+    return new Promise<PoolOutcome>((resolve) => {
+      const finish = (outcome: PoolOutcome) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+        resolve(outcome);
+      };
+      const onMessage = (msg: CallMessage | DoneMessage) => {
+        if (msg.type === "done") return finish({ type: "done", result: msg.result });
+        options.onCall(msg).then(
+          (reply) => {
+            if (!sendReply(replySlot, reply)) {
+              sendReply(replySlot, { ok: false, text: "resource limit exceeded" });
+            }
+          },
+          () => sendReply(replySlot, { ok: false, text: "internal failure" }),
+        );
+      };
+      const onError = (error: unknown) => finish({ type: "crashed", error });
+      const onExit = () => finish({ type: "crashed", error: new Error("worker exited") });
+      const onAbort = () => finish({ type: "canceled" });
+      const timer = setTimeout(() => finish({ type: "overrun" }), options.deadlineMs);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+      worker.postMessage({ type: "job", ...job, slot: replySlot } satisfies JobMessage);
+    });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * An execute worker (runs inside a `node:worker_threads` Worker with a V8 heap limit): runs one
+ * Starlark program at a time with fresh interpreter state. Capability calls are forwarded to the
+ * main thread and answered synchronously through the reply slot, so the interpreter never has to
+ * replay or move to a worker of its own.
+ * @module
+ */
+import { parentPort } from "node:worker_threads";
+import { run } from "@svc/starlark";
+import type { HostFunction, HostNamespace } from "@svc/starlark";
+import { awaitReply, clearReply } from "./channel.ts";
+import type { CallReply, DoneMessage, JobMessage } from "./protocol.ts";
+
+/** Thrown inside a host function when the main thread answered a call with an error text. */
+class CallFailed extends Error {
+  constructor(readonly text: string) {
+    super(text);
+  }
+}
+
+function hostTree(job: JobMessage, deadline: number): Record<string, HostNamespace> {
+  const root: Record<string, HostNamespace> = {};
+  for (const name of job.capabilities) {
+    const segments = name.split(".");
+    let ns: HostNamespace = root[segments[0]] ??= {};
+    for (const seg of segments.slice(1, -1)) ns = (ns[seg] ??= {}) as HostNamespace;
+    const fn: HostFunction = (args, kwargs) => {
+      clearReply(job.slot);
+      parentPort!.postMessage({ type: "call", name, args, kwargs });
+      const got = awaitReply(job.slot, deadline - performance.now());
+      if (!got) throw new CallFailed("resource limit exceeded");
+      const reply = got.reply as CallReply;
+      if (!reply.ok) throw new CallFailed(reply.text);
+      return reply.value;
+    };
+    ns[segments[segments.length - 1]] = fn;
+  }
+  return root;
+}
+
+async function runJob(job: JobMessage): Promise<DoneMessage["result"]> {
+  const deadline = performance.now() + (job.budgets.timeoutMs ?? 1e9);
+  const r = await run(job.source, {
+    filename: "<program>",
+    predeclared: hostTree(job, deadline),
+    budgets: job.budgets,
+    callMain: true,
+    requireMain: true,
+    topLevelHostCalls: false,
+  });
+  if (r.ok) return { ok: true, value: r.value };
+  const { kind, code, message, cause } = r.error;
+  return {
+    ok: false,
+    kind,
+    code,
+    message,
+    hostText: cause instanceof CallFailed ? cause.text : undefined,
+  };
+}
+
+parentPort!.on("message", async (job: JobMessage) => {
+  let result: DoneMessage["result"];
+  try {
+    result = await runJob(job);
+  } catch (err) {
+    result = {
+      ok: false,
+      kind: "runtime",
+      code: "eval_error",
+      message: String(err),
+      hostText: "internal failure",
+    };
+  }
+  parentPort!.postMessage({ type: "done", result } satisfies DoneMessage);
+});
+parentPort!.postMessage({ type: "ready" });

@@ -1,0 +1,21 @@
+/**
+ * MCP capability server (spec part A): a registry of host capabilities, the three tools
+ * `search_api`, `describe_api` and `execute` (Starlark), authorization policy, transports.
+ * @module
+ */
+export { createCapabilityServer, createExecutePool } from "./tools/server.ts";
+export type { CapabilityServerOptions, InvocationResolver, ToolContext } from "./tools/server.ts";
+export { CapabilityRegistry, RegistrationError } from "./capabilities/registry.ts";
+export type {
+  Capability,
+  CapabilityContext,
+  CapabilityDefinition,
+  CapabilityHandler,
+  Subject,
+} from "./capabilities/registry.ts";
+export { type Field, type Schema, t } from "./capabilities/schema.ts";
+export { AgentError } from "./tools/agent_error.ts";
+export { DEFAULT_LIMITS, type Limits, resolveLimits } from "./limits.ts";
+export { allowAll, type Authorizer, PermissionDenied } from "./auth/authorizer.ts";
+export { loadPolicy, parsePolicy, policyAuthorizer } from "./auth/policy.ts";
+export { ErrorText } from "./tools/errors.ts";

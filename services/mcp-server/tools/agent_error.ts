@@ -1,0 +1,38 @@
+/**
+ * The agent-error value a capability handler throws (or returns) to disclose a message to the
+ * program's author: `capability failed: <message>`, sanitized and bounded to 256 bytes.
+ * @module
+ */
+
+/** Maximum bytes of the disclosed message, including a trailing `...` when truncated. */
+export const MAX_AGENT_MESSAGE_BYTES = 256;
+
+/** Throw (or return) this from a handler to show `message` to the agent. */
+export class AgentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AgentError";
+  }
+}
+
+const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+
+/**
+ * Non-printable runes become spaces, invalid UTF-8 (lone surrogates) becomes U+FFFD, and the
+ * result is cut on a rune boundary to at most 256 bytes including a trailing `...`.
+ */
+export function sanitizeAgentMessage(message: string): string {
+  let out = "";
+  for (const ch of message.toWellFormed()) out += PRINTABLE.test(ch) ? ch : " ";
+  const enc = new TextEncoder();
+  if (enc.encode(out).length <= MAX_AGENT_MESSAGE_BYTES) return out;
+  let cut = "";
+  let bytes = 0;
+  for (const ch of out) {
+    const n = enc.encode(ch).length;
+    if (bytes + n > MAX_AGENT_MESSAGE_BYTES - 3) break;
+    cut += ch;
+    bytes += n;
+  }
+  return `${cut}...`;
+}

@@ -1,0 +1,174 @@
+/**
+ * `createCapabilityServer`: an MCP server with exactly three tools, `search_api`, `describe_api`
+ * and `execute`. Inputs are strict (one required string; extra properties are rejected by the SDK
+ * before the resolver runs); every valid call resolves a trusted subject first; success carries
+ * `structuredContent` plus one JSON text mirror; failures are `isError` results with a stable
+ * text and no structured content.
+ *
+ * @example
+ * ```ts ignore
+ * const server = createCapabilityServer({
+ *   registry, resolver: () => ({ id: "alice" }), authorizer: allowAll(), limits: {},
+ * });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ * @module
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { CapabilityRegistry, Subject } from "../capabilities/registry.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
+import { type Limits, resolveLimits } from "../limits.ts";
+import type { Logger } from "@svc/shared/log";
+import { ExecutePool } from "../execute/pool.ts";
+import { createSearch } from "./search_api.ts";
+import { describeCapability } from "./describe_api.ts";
+import { createExecute } from "./execute.ts";
+import { ErrorText, errorText, ToolError } from "./errors.ts";
+import { toJsonText } from "./json_size.ts";
+import { DESCRIBE_DESCRIPTION, EXECUTE_DESCRIPTION, SEARCH_DESCRIPTION } from "./descriptions.ts";
+
+/** What the SDK hands a tool handler besides its arguments. */
+export type ToolContext = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Resolves the trusted subject of a call (e.g. from the verified bearer token). */
+export type InvocationResolver = (context: ToolContext) => Subject | Promise<Subject>;
+
+/** Options of {@linkcode createCapabilityServer}. */
+export interface CapabilityServerOptions {
+  registry: CapabilityRegistry;
+  resolver: InvocationResolver;
+  authorizer: Authorizer;
+  /** Bounds; missing fields take {@linkcode DEFAULT_LIMITS}. */
+  limits?: Partial<Limits>;
+  logger?: Logger;
+  /**
+   * Execute workers to use. Pass one pool when building a server per request (stateless HTTP);
+   * without it the server owns a pool and closes it when the server closes.
+   */
+  pool?: ExecutePool;
+  /** Server name and version announced at initialization. */
+  info?: { name: string; version: string };
+}
+
+const fieldRow = z.strictObject({ name: z.string(), type: z.string(), required: z.boolean() });
+const searchOutput = z.strictObject({
+  results: z.array(
+    z.strictObject({ name: z.string(), signature: z.string(), summary: z.string() }),
+  ),
+  truncated: z.boolean(),
+});
+const describeOutput = z.strictObject({
+  name: z.string(),
+  signature: z.string(),
+  summary: z.string(),
+  description: z.string(),
+  input: z.array(fieldRow),
+  output: z.array(fieldRow),
+});
+const executeOutput = z.strictObject({ result: z.unknown() });
+
+/** Creates the pool {@linkcode createCapabilityServer} would create for these limits. */
+export function createExecutePool(limits: Limits): ExecutePool {
+  return new ExecutePool({
+    size: limits.maxConcurrentExecutions,
+    heapMb: limits.workerHeapMb,
+    queueMs: limits.executionQueueMs,
+    replyBytes: Math.min(64 << 20, Math.max(1 << 16, limits.maxValueBytes * 4 + 4096)),
+  });
+}
+
+/** Builds the MCP server with the three capability tools. */
+export function createCapabilityServer(options: CapabilityServerOptions): McpServer {
+  const { registry, resolver, authorizer, logger } = options;
+  const limits = resolveLimits(options.limits);
+  const pool = options.pool ?? createExecutePool(limits);
+  const search = createSearch(registry, limits);
+  const execute = createExecute({ registry, authorizer, limits, pool, logger });
+  const server = new McpServer(options.info ?? { name: "mcp-server", version: "0.1.0" });
+  if (!options.pool) server.server.onclose = () => pool.close();
+
+  const handle = async (
+    context: ToolContext,
+    work: (subject: Subject) => Promise<object> | object,
+  ): Promise<CallToolResult> => {
+    let subject: Subject;
+    try {
+      subject = await resolver(context);
+    } catch {
+      return failure(ErrorText.unauthenticated);
+    }
+    if (!subject || typeof subject.id !== "string" || subject.id === "") {
+      return failure(ErrorText.unauthenticated);
+    }
+    try {
+      const value = await work(subject);
+      return {
+        content: [{ type: "text", text: toJsonText(value) }],
+        structuredContent: exact(value),
+      };
+    } catch (err) {
+      if (!(err instanceof ToolError)) logger?.error("tool failed", { error: String(err) });
+      return failure(errorText(err, context.signal));
+    }
+  };
+
+  server.registerTool("search_api", {
+    title: "Search capabilities",
+    description: SEARCH_DESCRIPTION,
+    inputSchema: z.strictObject({ query: z.string() }),
+    outputSchema: searchOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, ({ query }: { query: string }, context: ToolContext) => handle(context, () => search(query)));
+
+  server.registerTool(
+    "describe_api",
+    {
+      title: "Describe a capability",
+      description: DESCRIBE_DESCRIPTION,
+      inputSchema: z.strictObject({ name: z.string() }),
+      outputSchema: describeOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ name }: { name: string }, context: ToolContext) =>
+      handle(context, () => describeCapability(registry, name)),
+  );
+
+  server.registerTool(
+    "execute",
+    {
+      title: "Execute a Starlark program",
+      description: EXECUTE_DESCRIPTION,
+      inputSchema: z.strictObject({ source: z.string() }),
+      outputSchema: executeOutput,
+    },
+    ({ source }: { source: string }, context: ToolContext) =>
+      handle(context, (subject) => execute(source, subject, context.signal)),
+  );
+
+  return server;
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Structured content with exact big integers (as raw JSON numbers when the runtime has them). */
+function exact(value: object): Record<string, unknown> {
+  const raw = (JSON as unknown as { rawJSON?: (text: string) => unknown }).rawJSON;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "bigint") return raw ? raw(v.toString()) : Number(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as Record<string, unknown>;
+}

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { ActionsError, errorOfResponse, stripBom } from "./errors.ts";
+import { backoffMs, call, type HttpDeps } from "./http.ts";
+
+function deps(responses: (() => Response)[], sleeps: number[]): HttpDeps {
+  let i = 0;
+  return {
+    fetch: () => Promise.resolve(responses[Math.min(i++, responses.length - 1)]()),
+    userAgent: "t",
+    retry: { initialMs: 100, maximumMs: 350 },
+    sleep: (ms) => {
+      sleeps.push(ms);
+      return Promise.resolve();
+    },
+  };
+}
+
+Deno.test("call retries and maps errors", async (t) => {
+  await t.step("retries 5xx and 429 with doubling backoff capped at retry.maximum", async () => {
+    const sleeps: number[] = [];
+    const res = await call(
+      deps([
+        () => new Response("x", { status: 500 }),
+        () => new Response("x", { status: 503 }),
+        () => new Response("x", { status: 429 }),
+        () => new Response("x", { status: 502 }),
+        () => new Response('\ufeff{"ok":1}', { status: 200 }),
+      ], sleeps),
+      { what: "t", method: "GET", url: "https://x/" },
+    );
+    assert.equal(res.text, '{"ok":1}');
+    assert.deepEqual(sleeps, [100, 200, 350, 350]);
+  });
+  await t.step("gives up after 4 retries", async () => {
+    const sleeps: number[] = [];
+    await assert.rejects(
+      call(deps([() => new Response("x", { status: 500 })], sleeps), {
+        what: "t",
+        method: "GET",
+        url: "https://x/",
+      }),
+      (e: unknown) => e instanceof ActionsError && e.code === "http_error" && e.status === 500,
+    );
+    assert.equal(sleeps.length, 4);
+  });
+  await t.step("honours Retry-After, capped at retry.maximum", async () => {
+    const sleeps: number[] = [];
+    await call(
+      deps([
+        () => new Response("x", { status: 429, headers: { "Retry-After": "0" } }),
+        () => new Response("x", { status: 429, headers: { "Retry-After": "60" } }),
+        () => new Response("{}", { status: 200 }),
+      ], sleeps),
+      { what: "t", method: "GET", url: "https://x/" },
+    );
+    assert.deepEqual(sleeps, [0, 350]);
+  });
+  await t.step("does not retry 501, 400 or 404; retries 401 only when asked", async () => {
+    for (const status of [501, 400, 404, 401]) {
+      const sleeps: number[] = [];
+      await assert.rejects(call(deps([() => new Response("x", { status })], sleeps), {
+        what: "t",
+        method: "GET",
+        url: "https://x/",
+      }));
+      assert.equal(sleeps.length, 0);
+    }
+    const sleeps: number[] = [];
+    await call(
+      deps([
+        () => new Response("x", { status: 401 }),
+        () => new Response("x", { status: 403 }),
+        () => new Response("{}", { status: 201 }),
+      ], sleeps),
+      { what: "t", method: "POST", url: "https://x/", retryUnauthorized: true },
+    );
+    assert.equal(sleeps.length, 2);
+  });
+  await t.step("connection errors are retried, then reported as network", async () => {
+    const sleeps: number[] = [];
+    const d = deps([], sleeps);
+    d.fetch = () => Promise.reject(new TypeError("refused"));
+    await assert.rejects(
+      call(d, { what: "t", method: "GET", url: "https://x/" }),
+      (e: unknown) => e instanceof ActionsError && e.code === "network",
+    );
+    assert.equal(sleeps.length, 4);
+  });
+  await t.step("backoff doubles from initial and stops at maximum", () => {
+    const p = { initialMs: 1000, maximumMs: 30_000 };
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 40].map((a) => backoffMs(p, a)), [
+      1000,
+      2000,
+      4000,
+      8000,
+      16000,
+      30000,
+      30000,
+    ]);
+  });
+});
+
+Deno.test("errorOfResponse maps typeName, not message text", () => {
+  const body = (t: string) => JSON.stringify({ typeName: `GitHub.X.${t}, GitHub.X`, message: "m" });
+  assert.equal(errorOfResponse("x", 400, body("AgentExistsException")).code, "agent_exists");
+  assert.equal(errorOfResponse("x", 404, body("AgentNotFoundException")).code, "agent_not_found");
+  assert.equal(
+    errorOfResponse("x", 400, body("JobStillRunningException")).code,
+    "job_still_running",
+  );
+  assert.equal(
+    errorOfResponse("x", 404, "\ufeff" + body("RunnerScaleSetNotFoundException")).code,
+    "scale_set_not_found",
+  );
+  assert.equal(
+    errorOfResponse("x", 409, body("TaskAgentSessionConflictException")).code,
+    "session_conflict",
+  );
+  assert.equal(errorOfResponse("x", 401, "plain text").code, "unauthorized");
+  assert.equal(errorOfResponse("x", 404, "").code, "not_found");
+  assert.equal(errorOfResponse("x", 500, "boom\u0000").message, "Cannot x: HTTP 500: boom ");
+  assert.equal(stripBom("\ufeff{}"), "{}");
+  assert.equal(stripBom("{}"), "{}");
+});

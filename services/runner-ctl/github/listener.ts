@@ -1,0 +1,182 @@
+/**
+ * The scale-set listener: get-or-create the scale set, open a message session, then long-poll
+ * forever. Each message is handled, then acknowledged (at-least-once). Recovers from every failure
+ * the reference clients meet: 401 on the queue (refresh the session, retry once), 404 on refresh
+ * (open a new session), 409 on create (a stale session: wait and retry), an empty queue URL, and a
+ * scale set the service deleted (get-or-create again, re-checking labels and self-update).
+ *
+ * @module
+ */
+import type { Logger } from "@svc/shared/log";
+import type { ActionsClient } from "./actions.ts";
+import { ActionsError } from "./errors.ts";
+import { abortableSleep, backoffMs, type HttpDeps } from "./http.ts";
+import { deleteMessage, getMessage, jobMessagesOf } from "./message_queue.ts";
+import { ensureScaleSet, ScaleSetPolicyError } from "./scale_set.ts";
+import type { JobMessage, MessageSession, RunnerScaleSet, Statistics } from "./types.ts";
+
+/** What the listener reports to the controller. */
+export interface ListenerHandler {
+  /** The scale set is resolved (again). */
+  onScaleSet(set: RunnerScaleSet): void;
+  /** Scaling input: from the session at creation, then from every message and every empty poll. */
+  onStatistics(stats: Statistics): void;
+  /** Job messages in order (JobAvailable after it was acquired). */
+  onJob(msg: JobMessage): void | Promise<void>;
+}
+
+/** Options of {@linkcode runListener}. */
+export interface ListenerOptions {
+  client: ActionsClient;
+  http: HttpDeps;
+  handler: ListenerHandler;
+  logger: Logger;
+  scaleSet: string;
+  runnerGroup: string;
+  ownerName: string;
+  maxCapacity: () => number;
+  pollTimeoutMs: number;
+  signal: AbortSignal;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Thrown for failures no retry can fix (a scale set that does not fit). */
+export class ListenerFatalError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ListenerFatalError";
+  }
+}
+
+function isCode(err: unknown, ...codes: string[]): boolean {
+  return err instanceof ActionsError && codes.includes(err.code);
+}
+
+/**
+ * Runs until `signal` aborts (then deletes its session and resolves).
+ *
+ * @throws {ListenerFatalError} when the scale set exists but does not fit.
+ */
+export async function runListener(o: ListenerOptions): Promise<void> {
+  const sleep = o.sleep ?? abortableSleep;
+  const log = o.logger;
+  let failures = 0;
+  let set: RunnerScaleSet | undefined;
+  let session: MessageSession | undefined;
+  const backoff = async () => {
+    await sleep(backoffMs(o.http.retry, failures++), o.signal).catch(() => {});
+  };
+  const closeSession = async () => {
+    if (!session || !set) return;
+    const s = session;
+    session = undefined;
+    await o.client.deleteSession(set.id, s.sessionId, AbortSignal.timeout(10_000)).catch(
+      (err) => log.warn("message session not deleted", { error: String(err) }),
+    );
+  };
+  while (!o.signal.aborted) {
+    try {
+      if (!set) {
+        const r = await ensureScaleSet(o.client, {
+          name: o.scaleSet,
+          runnerGroup: o.runnerGroup,
+          signal: o.signal,
+        });
+        set = r.set;
+        log.info(r.created ? "scale set created" : "scale set found", { scale_set_id: set.id });
+        o.handler.onScaleSet(set);
+      }
+      session = await o.client.createSession(set.id, o.ownerName, o.signal);
+      if (!session.messageQueueUrl || !session.messageQueueAccessToken || !session.sessionId) {
+        log.warn("message session has no queue; checking the scale set again");
+        await closeSession();
+        set = undefined;
+        await backoff();
+        continue;
+      }
+      log.info("message session created", { session_id: session.sessionId });
+      if (session.statistics) o.handler.onStatistics(session.statistics);
+      failures = 0;
+      await pollLoop(o, set, () => session!, (s) => session = s);
+    } catch (err) {
+      if (o.signal.aborted) break;
+      if (err instanceof ScaleSetPolicyError) throw new ListenerFatalError(err.message);
+      if (isCode(err, "scale_set_not_found")) {
+        log.warn("scale set is gone; creating it again");
+        session = undefined;
+        set = undefined;
+      } else if (isCode(err, "session_conflict")) {
+        log.warn("another message session is active for this scale set; retrying");
+      } else {
+        log.warn("listener failed; retrying", { error: String(err) });
+        await closeSession();
+      }
+      await backoff();
+    }
+  }
+  await closeSession();
+}
+
+async function pollLoop(
+  o: ListenerOptions,
+  set: RunnerScaleSet,
+  current: () => MessageSession,
+  replace: (s: MessageSession) => void,
+): Promise<void> {
+  let lastMessageId = 0;
+  let lastStats: Statistics | undefined = current().statistics;
+  // Calls the queue; after a 401 refreshes the session (a 404 there opens a new one) and retries.
+  const withToken = async <T>(fn: (s: MessageSession) => Promise<T>): Promise<T> => {
+    try {
+      return await fn(current());
+    } catch (err) {
+      if (!isCode(err, "unauthorized")) throw err;
+      try {
+        replace(await o.client.refreshSession(set.id, current().sessionId, o.signal));
+      } catch (refreshErr) {
+        if (!isCode(refreshErr, "not_found")) throw refreshErr;
+        o.logger.warn("message session was evicted; opening a new one");
+        replace(await o.client.createSession(set.id, o.ownerName, o.signal));
+        lastMessageId = 0;
+      }
+      return await fn(current());
+    }
+  };
+  while (!o.signal.aborted) {
+    const msg = await withToken((s) =>
+      getMessage(o.http, {
+        queueUrl: s.messageQueueUrl,
+        queueToken: s.messageQueueAccessToken,
+        lastMessageId,
+        maxCapacity: o.maxCapacity(),
+        pollTimeoutMs: o.pollTimeoutMs,
+        signal: o.signal,
+      })
+    );
+    if (!msg) {
+      if (lastStats) o.handler.onStatistics(lastStats);
+      continue;
+    }
+    if (msg.statistics) lastStats = msg.statistics;
+    const jobs = jobMessagesOf(msg) as unknown as JobMessage[];
+    const available = jobs.filter((j) => j.messageType === "JobAvailable")
+      .map((j) => j.runnerRequestId).filter((id) => Number.isSafeInteger(id));
+    if (available.length > 0) {
+      const acquired = await withToken((s) =>
+        o.client.acquireJobs(set.id, s.messageQueueAccessToken, available, o.signal)
+      );
+      o.logger.info("jobs acquired", { requested: available.length, acquired: acquired.length });
+    }
+    for (const job of jobs) await o.handler.onJob(job);
+    if (lastStats) o.handler.onStatistics(lastStats);
+    await withToken((s) =>
+      deleteMessage(o.http, {
+        queueUrl: s.messageQueueUrl,
+        queueToken: s.messageQueueAccessToken,
+        messageId: msg.messageId,
+        signal: o.signal,
+      })
+    );
+    lastMessageId = msg.messageId;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The instance calls of the controller: create (with the owner tags), inject the JIT config,
+ * start, stop, delete, read, list by owner, read the console log. Each async call runs as one
+ * Incus operation inside the `concurrency.incus_operations` semaphore and is waited on for at
+ * most `timeouts.incus_operation`.
+ *
+ * @module
+ */
+import { waitOperation } from "./operation_wait.ts";
+import { Semaphore } from "./semaphore.ts";
+import { IncusError, type IncusTransport, type Operation } from "./transport.ts";
+
+/** The `user.*` keys the controller writes on every instance it manages. */
+export const TAG = {
+  owner: "user.runner-ctl-owner",
+  scaleSet: "user.runner-ctl-scale-set",
+  runnerId: "user.runner-ctl-runner-id",
+  /** The JIT config the guest reads from /dev/incus/sock; blanked once the guest is Ready. */
+  jitConfig: "user.runner-ctl-jitconfig",
+} as const;
+
+/** An instance as listed. */
+export interface InstanceInfo {
+  name: string;
+  status: string;
+  statusCode: number;
+  config: Record<string, string>;
+  createdAt: string;
+}
+
+/** What create needs. */
+export interface CreateSpec {
+  name: string;
+  type: "virtual-machine" | "container";
+  fingerprint: string;
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+}
+
+/** Options of {@linkcode InstanceClient}. */
+export interface InstanceClientOptions {
+  transport: IncusTransport;
+  operationTimeoutMs: number;
+  concurrency: number;
+}
+
+/** Instance operations. */
+export class InstanceClient {
+  readonly t: IncusTransport;
+  readonly semaphore: Semaphore;
+  #timeoutMs: number;
+
+  constructor(o: InstanceClientOptions) {
+    this.t = o.transport;
+    this.semaphore = new Semaphore(o.concurrency);
+    this.#timeoutMs = o.operationTimeoutMs;
+  }
+
+  /** Runs one async call and waits; "unknown" (the op vanished) resolves undefined. */
+  async #operation(
+    what: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ) {
+    return await this.semaphore.run(async () => {
+      const deadline = AbortSignal.timeout(this.#timeoutMs);
+      const sig = signal ? AbortSignal.any([signal, deadline]) : deadline;
+      let env;
+      try {
+        env = await this.t.call(what, method, path, { body, signal: sig });
+      } catch (err) {
+        if (deadline.aborted && !signal?.aborted) {
+          throw new IncusError(504, `Cannot ${what}: the operation timed out`);
+        }
+        throw err;
+      }
+      if (env.type !== "async") return undefined;
+      const op = env.metadata as Operation;
+      const out = await waitOperation(this.t, op.id, this.#timeoutMs, signal);
+      if (out.kind === "failure") throw new IncusError(500, `Cannot ${what}: ${out.error}`);
+      if (out.kind === "timeout") {
+        throw new IncusError(504, `Cannot ${what}: the operation timed out`);
+      }
+      return out.kind === "success" ? out.operation : undefined;
+    });
+  }
+
+  #path(name: string) {
+    return `/1.0/instances/${encodeURIComponent(name)}`;
+  }
+
+  /** Creates a stopped instance from a pinned image with pinned config and devices. */
+  async create(spec: CreateSpec, signal?: AbortSignal): Promise<void> {
+    await this.#operation("create an instance", "POST", "/1.0/instances", {
+      name: spec.name,
+      type: spec.type,
+      source: { type: "image", fingerprint: spec.fingerprint },
+      profiles: [],
+      config: spec.config,
+      devices: spec.devices,
+      ephemeral: false,
+    }, signal);
+  }
+
+  /** Merges config keys (PATCH); an empty value removes the key. */
+  async patchConfig(name: string, config: Record<string, string>, signal?: AbortSignal) {
+    await this.t.call("update an instance", "PATCH", this.#path(name), {
+      body: { config },
+      signal,
+    });
+  }
+
+  /** Starts, or stops (forced: the runner is ephemeral and its job is over or never began). */
+  async setState(name: string, action: "start" | "stop", signal?: AbortSignal) {
+    await this.#operation(`${action} an instance`, "PUT", `${this.#path(name)}/state`, {
+      action,
+      timeout: 30,
+      force: action === "stop",
+    }, signal);
+  }
+
+  /** Deletes a stopped instance. */
+  async delete(name: string, signal?: AbortSignal): Promise<void> {
+    await this.#operation("delete an instance", "DELETE", this.#path(name), undefined, signal);
+  }
+
+  /** The instance, or undefined when it does not exist. */
+  async get(name: string, signal?: AbortSignal): Promise<InstanceInfo | undefined> {
+    try {
+      const env = await this.t.call("read an instance", "GET", this.#path(name), { signal });
+      return infoOf(env.metadata as Record<string, unknown>);
+    } catch (err) {
+      if (err instanceof IncusError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** Runtime state: status code and process count (−1 for a VM until its agent answers). */
+  async state(
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<{ status: string; statusCode: number; processes: number }> {
+    const env = await this.t.call("read an instance state", "GET", `${this.#path(name)}/state`, {
+      signal,
+    });
+    const s = env.metadata as { status: string; status_code: number; processes: number };
+    return { status: s.status, statusCode: s.status_code, processes: s.processes };
+  }
+
+  /**
+   * Instances tagged with this owner: a server-side filter when the owner is a plain token
+   * (Incus filter values have no escaping), always checked again here.
+   */
+  async listOwned(owner: string, signal?: AbortSignal): Promise<InstanceInfo[]> {
+    const query: Record<string, string> = { recursion: "1" };
+    if (/^[A-Za-z0-9._:@-]+$/.test(owner)) query.filter = `config.${TAG.owner} eq "${owner}"`;
+    const env = await this.t.call("list instances", "GET", "/1.0/instances", { query, signal });
+    const list = (env.metadata as Record<string, unknown>[] | null) ?? [];
+    return list.map(infoOf).filter((i) => i.config[TAG.owner] === owner);
+  }
+
+  /** The accumulated console log (raw bytes). */
+  async consoleLog(name: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const res = await this.t.raw(
+      "GET",
+      this.t.url(`${this.#path(name)}/console`, { type: "log" }),
+      { signal },
+    );
+    if (!res.ok) {
+      await this.t.envelope("read the console log", res);
+    }
+    return new Uint8Array(await res.arrayBuffer());
+  }
+}
+
+function infoOf(m: Record<string, unknown>): InstanceInfo {
+  const config = (m.expanded_config ?? m.config ?? {}) as Record<string, string>;
+  return {
+    name: String(m.name),
+    status: String(m.status),
+    statusCode: Number(m.status_code),
+    config,
+    createdAt: String(m.created_at ?? ""),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Preflight against the local Incus: the daemon answers and supports the instance type, the
+ * project exists, the image alias or fingerprint resolves to one full fingerprint of the right
+ * type, and the profiles exist. Their configuration and devices are merged in order and pinned:
+ * every runner is created from this snapshot, never from profiles that may change later. Without
+ * `incus.profiles`, Incus's own choice (the `default` profile, from the default project when the
+ * project does not have its own profiles) is reproduced.
+ *
+ * @module
+ */
+import { IncusError, type IncusTransport } from "./transport.ts";
+
+/** What every runner instance is created from. */
+export interface PinnedTemplate {
+  fingerprint: string;
+  type: "virtual-machine" | "container";
+  profiles: string[];
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+  serverVersion: string;
+}
+
+/** Options of {@linkcode preflight}. */
+export interface PreflightOptions {
+  image: string;
+  profiles: string[];
+  type: "virtual-machine" | "container";
+  signal?: AbortSignal;
+}
+
+async function getOr404(t: IncusTransport, what: string, path: string, signal?: AbortSignal) {
+  try {
+    return (await t.call(what, "GET", path, { signal })).metadata as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof IncusError && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Runs the checks and pins the template.
+ *
+ * @throws {IncusError} naming the missing or unfit resource.
+ */
+export async function preflight(t: IncusTransport, o: PreflightOptions): Promise<PinnedTemplate> {
+  const server = (await t.call("read the server", "GET", "/1.0", { signal: o.signal }))
+    .metadata as { environment?: { server_version?: string; driver?: string } };
+  const driver = server.environment?.driver ?? "";
+  const wanted = o.type === "virtual-machine" ? "qemu" : "lxc";
+  if (driver && !driver.split("|").map((d) => d.trim()).includes(wanted)) {
+    throw new IncusError(400, `Cannot run preflight: this Incus has no ${wanted} driver`);
+  }
+  const project = await getOr404(
+    t,
+    "read the project",
+    `/1.0/projects/${encodeURIComponent(t.project)}`,
+    o.signal,
+  );
+  if (!project) throw new IncusError(404, "Cannot run preflight: the project does not exist");
+  const image = await resolveImage(t, o.image, o.signal);
+  if (image.type !== o.type) {
+    throw new IncusError(400, `Cannot run preflight: the image is not a ${o.type} image`);
+  }
+  const names = o.profiles.length > 0 ? o.profiles : ["default"];
+  const config: Record<string, string> = {};
+  const devices: Record<string, Record<string, string>> = {};
+  for (const name of names) {
+    const p = await getOr404(
+      t,
+      "read a profile",
+      `/1.0/profiles/${encodeURIComponent(name)}`,
+      o.signal,
+    );
+    if (!p) {
+      throw new IncusError(
+        404,
+        `Cannot run preflight: profile ${JSON.stringify(name)} does not exist`,
+      );
+    }
+    Object.assign(config, p.config ?? {});
+    Object.assign(devices, p.devices ?? {});
+  }
+  return {
+    fingerprint: image.fingerprint,
+    type: o.type,
+    profiles: names,
+    config,
+    devices,
+    serverVersion: server.environment?.server_version ?? "unknown",
+  };
+}
+
+async function resolveImage(t: IncusTransport, image: string, signal?: AbortSignal) {
+  const alias = await getOr404(
+    t,
+    "read an image alias",
+    `/1.0/images/aliases/${encodeURIComponent(image)}`,
+    signal,
+  );
+  const fp = alias ? String(alias.target) : image;
+  if (alias || /^[0-9a-f]{1,64}$/.test(image)) {
+    const img = await getOr404(t, "read an image", `/1.0/images/${encodeURIComponent(fp)}`, signal);
+    if (img && typeof img.fingerprint === "string" && /^[0-9a-f]{64}$/.test(img.fingerprint)) {
+      return { fingerprint: img.fingerprint, type: String(img.type ?? alias?.type ?? "") };
+    }
+  }
+  throw new IncusError(404, "Cannot run preflight: the image alias or fingerprint does not exist");
+}

@@ -1,0 +1,33 @@
+/**
+ * A counting semaphore: at most `limit` tasks run at once (`concurrency.incus_operations`).
+ *
+ * @module
+ */
+
+/** Runs tasks with at most `limit` in flight. */
+export class Semaphore {
+  #free: number;
+  #queue: (() => void)[] = [];
+  /** Highest number of tasks seen in flight at once (tests and benchmarks). */
+  peak = 0;
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+    this.#free = limit;
+  }
+
+  /** Runs `fn` once a slot is free. */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#free === 0) await new Promise<void>((r) => this.#queue.push(r));
+    else this.#free--;
+    this.peak = Math.max(this.peak, this.limit - this.#free);
+    try {
+      return await fn();
+    } finally {
+      const next = this.#queue.shift();
+      if (next) next();
+      else this.#free++;
+    }
+  }
+}
