@@ -18,10 +18,17 @@ import { seedMirror } from "./seed.ts";
 /** Where `deno task dev` puts things. */
 export const DEV = { listen: "127.0.0.1:8082", s3Port: 8092, bucket: "images" } as const;
 
-/** The proxy's permissions in development: its listen address and the local store only. */
-export function devPermissions(listen: string, s3Endpoint: string): string[] {
+/**
+ * The proxy's permissions in development and tests: its listen address, the local store and any
+ * `extraHosts` (a metrics collector) only; no write.
+ */
+export function devPermissions(
+  listen: string,
+  s3Endpoint: string,
+  extraHosts: string[] = [],
+): string[] {
   return [
-    `--allow-net=${listen},${new URL(s3Endpoint).host}`,
+    `--allow-net=${[listen, new URL(s3Endpoint).host, ...extraHosts].join(",")}`,
     "--allow-env=IMGPROXY_*,AWS_*,OTEL_*",
     "--ignore-env",
     "--allow-sys=osRelease,homedir,uid",
