@@ -17,7 +17,6 @@ import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.t
 import { createCore } from "./core.ts";
 import { createSigner, type SignerName } from "./keys/signer.ts";
 import { planListeners } from "./ops/listener_plan.ts";
-import { routeTemplateOf } from "./ops/route_template.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
@@ -64,7 +63,7 @@ export async function main(options: MainOptions): Promise<void> {
     ? (await import("@svc/shared/tracing")).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
-      route: (req) => routeTemplateOf(new URL(req.url).pathname),
+      route: (req) => app.routeOf(req),
     })
     : undefined;
   // Set once the API listener is up; mint on a dedicated control listener names this origin.

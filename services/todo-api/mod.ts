@@ -1,5 +1,5 @@
 /** todo-api as a library: the app, its datastore and the operator commands. @module */
-export { createApp, routeOf } from "./app.ts";
+export { createApp } from "./app.ts";
 export type { AppDeps } from "./app.ts";
 export type { Db, Queryable } from "./store/db.ts";
 export { openDb } from "./store/open_db.ts";
