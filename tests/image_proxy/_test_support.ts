@@ -15,7 +15,7 @@ import {
   startS3Server,
 } from "../../services/image-proxy/dev/s3_server.ts";
 import { seedMirror } from "../../services/image-proxy/dev/seed.ts";
-import { devPermissions } from "../../services/image-proxy/dev/main.ts";
+import { devPermissions } from "../../services/image-proxy/dev/run.ts";
 import { type FaultProxy, startFaultProxy } from "./fault_proxy.ts";
 
 export const BUCKET = "images";
