@@ -62,6 +62,25 @@ export const SERVICES: readonly ServiceDeployment[] = [
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
   },
+  {
+    name: "mcp-server",
+    entry: "services/mcp-server/main.ts",
+    // Net: the todo API (demo host), the OIDC issuer's discovery/JWKS, its own listeners. Read:
+    // the policy file (an operator-chosen path) and the execute worker's modules.
+    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
+    include: ["services/mcp-server/execute/worker.ts"],
+    devSetup: [],
+    devArgs: [
+      "--transport",
+      "http",
+      "--addr",
+      "127.0.0.1:8090",
+      "--metrics-addr",
+      "127.0.0.1:9092",
+      "--issuer",
+      "http://127.0.0.1:8080/default",
+    ],
+  },
 ];
 
 /** The services whose entry module exists in this checkout. */
