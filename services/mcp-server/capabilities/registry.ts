@@ -87,6 +87,8 @@ export class RegistrationError extends Error {
 /** Holds the capabilities of one host; `version` changes whenever visibility changes. */
 export class CapabilityRegistry {
   #byName = new Map<string, Capability>();
+  /** Every proper dotted prefix of a registered name (`a`, `a.b` for `a.b.c`). */
+  #namespaces = new Set<string>();
   #version = 0;
 
   /** Bumped on every registration and enable/disable; search indexes key on it. */
@@ -101,10 +103,12 @@ export class CapabilityRegistry {
     const nameProblem = capabilityNameProblem(name);
     if (nameProblem) throw fail(nameProblem);
     if (this.#byName.has(name)) throw fail("already registered");
-    for (const other of this.#byName.keys()) {
-      if (other.startsWith(`${name}.`) || name.startsWith(`${other}.`)) {
-        throw fail(`conflicts with "${other}" (a name cannot also be a namespace)`);
-      }
+    const prefixes = name.split(".").slice(0, -1).map((_, i, segs) =>
+      segs.slice(0, i + 1).join(".")
+    );
+    const clash = this.#namespaces.has(name) ? name : prefixes.find((p) => this.#byName.has(p));
+    if (clash !== undefined) {
+      throw fail(`conflicts with "${clash}" (a name cannot also be a namespace)`);
     }
     if (typeof def.summary !== "string") throw fail("summary must be a string");
     if (typeof def.handler !== "function") throw fail("handler must be a function");
@@ -125,6 +129,7 @@ export class CapabilityRegistry {
       enabled: def.enabled ?? true,
     };
     this.#byName.set(name, cap);
+    for (const p of prefixes) this.#namespaces.add(p);
     this.#version++;
     return cap;
   }
