@@ -80,22 +80,31 @@ export interface AppOptions {
 
 /** The process state shared by the control plane and the protocol side. */
 export interface AppState {
+  /** One-shot scenarios queued through `/_mock`. */
   scenarios: ScenarioQueue;
+  /** Captured protocol requests. */
   requests: RequestLog;
+  /** HTTP metrics of the kit. */
   metrics: Metrics;
+  /** mock-oidc's own metrics. */
   mockMetrics: MockMetrics;
 }
 
 /** Dependencies of {@linkcode createApp}. */
 export interface AppDeps {
+  /** Clock, keys, tokens and protocol state. */
   core: Core;
+  /** State shared by the control plane and the protocol side. */
   state: AppState;
+  /** Gets access and error lines. */
   logger: Logger;
+  /** Settings-derived options. */
   options?: AppOptions;
 }
 
 /** One handler per listener. */
 export interface App {
+  /** The API listener's handler. */
   api: Handler;
   /** Present when `/_mock` has its own listener. */
   control?: Handler;

@@ -22,7 +22,9 @@ import service from "./deno.json" with { type: "json" };
 
 /** Options of {@linkcode main}. */
 export interface MainOptions {
+  /** Command-line arguments. */
   args: string[];
+  /** Environment lookup. */
   env: (name: string) => string | undefined;
 }
 

@@ -34,17 +34,19 @@ import { createTodoStore } from "./todos/todo_store.ts";
 
 /** What {@linkcode createApp} needs. */
 export interface AppDeps {
+  /** The datastore. */
   db: Db;
   /** Only `pending()` is used: readiness reports unapplied migrations. */
   migrator: Pick<Migrator, "pending">;
+  /** Gets access and error lines. */
   logger: Logger;
-  /** @default true */
+  /** Whether API keys are required on `/v1`. @default true */
   authzEnabled?: boolean;
   /** Operator-set cursor key; when empty the key stored in the database is used. */
   cursorSecret?: string;
-  /** @default 1048576 (Huma's MaxBodyBytes) */
+  /** Largest accepted request body. @default 1048576 (Huma's MaxBodyBytes) */
   maxBodyBytes?: number;
-  /** @default 5000 */
+  /** How long a looked-up API key is cached. @default 5000 */
   keyCacheTtlMs?: number;
   /** A request body must arrive within this time (408 otherwise). @default 5000 */
   bodyTimeoutMs?: number;
