@@ -25,12 +25,15 @@ import { signature } from "./notation.ts";
 
 /** Who is calling: the trusted subject the resolver produced. */
 export interface Subject {
+  /** Stable, non-empty id of the caller. */
   id: string;
+  /** Further claims the resolver chose to keep. */
   [claim: string]: unknown;
 }
 
 /** What a handler gets besides its canonical arguments. */
 export interface CapabilityContext {
+  /** The trusted caller. */
   subject: Subject;
   /** Aborted when the request is canceled or the execute call ends. */
   signal: AbortSignal;
@@ -50,6 +53,7 @@ export interface CapabilityDefinition {
   id?: string;
   /** Compact one-line summary shown in search results. */
   summary: string;
+  /** Longer text, searched with the lowest weight. @default "" */
   description?: string;
   /** Extra words search should match. */
   searchTerms?: string[];
@@ -57,30 +61,49 @@ export interface CapabilityDefinition {
   input?: Field[];
   /** Root output fields, in declaration order. @default [] */
   output?: Field[];
-  /** @default true */
+  /** Visible to search, describe and execute. @default true */
   enabled?: boolean;
+  /** The implementation. */
   handler: CapabilityHandler;
 }
 
 /** A registered capability with its derived signature. */
 export interface Capability {
+  /** Dotted name. */
   readonly name: string;
+  /** The host's stable id (never shown to clients). */
   readonly id?: string;
+  /** Compact summary. */
   readonly summary: string;
+  /** Longer description ("" when none). */
   readonly description: string;
+  /** Extra search words. */
   readonly searchTerms: readonly string[];
+  /** Root input fields in declaration order. */
   readonly input: readonly Field[];
+  /** Root output fields in declaration order. */
   readonly output: readonly Field[];
+  /** `name(*, key: str, …)` or `name()`. */
   readonly signature: string;
+  /** The implementation. */
   readonly handler: CapabilityHandler;
+  /** Visible to search, describe and execute. */
   enabled: boolean;
 }
 
 /** Registration was refused; `message` says why ("Cannot register <name>: <reason>"). */
 export class RegistrationError extends Error {
-  constructor(readonly capability: string, reason: string) {
+  /** The name that was refused. */
+  readonly capability: string;
+  /**
+   * Creates the error.
+   * @param capability The name that was refused.
+   * @param reason Why, e.g. `root "json" is reserved`.
+   */
+  constructor(capability: string, reason: string) {
     super(`Cannot register capability "${capability}": ${reason}`);
     this.name = "RegistrationError";
+    this.capability = capability;
   }
 }
 
@@ -96,7 +119,11 @@ export class CapabilityRegistry {
     return this.#version;
   }
 
-  /** @throws {RegistrationError} when a name, field or type is not acceptable. */
+  /**
+   * Registers a capability.
+   * @returns The registered capability with its signature.
+   * @throws {RegistrationError} when a name, field or type is not acceptable.
+   */
   register(def: CapabilityDefinition): Capability {
     const name = def.name;
     const fail = (reason: string) => new RegistrationError(name, reason);

@@ -42,11 +42,15 @@ export type InvocationResolver = (context: ToolContext) => Subject | Promise<Sub
 
 /** Options of {@linkcode createCapabilityServer}. */
 export interface CapabilityServerOptions {
+  /** The host's capabilities. */
   registry: CapabilityRegistry;
+  /** Resolves the trusted subject of every valid call, before any service work. */
   resolver: InvocationResolver;
+  /** Decides every capability call (with canonical arguments). */
   authorizer: Authorizer;
   /** Bounds; missing fields take {@linkcode DEFAULT_LIMITS}. */
   limits?: Partial<Limits>;
+  /** Receives unexpected failures (never resolver details or secrets). */
   logger?: Logger;
   /**
    * Execute workers to use. Pass one pool when building a server per request (stateless HTTP);
