@@ -285,5 +285,6 @@ if (Deno.args.includes("--write")) {
     ? `${text.trimEnd()}\n\n${section}`
     : `${text.slice(0, start)}${section}${next >= 0 ? `\n${text.slice(next)}` : ""}`;
   await Deno.writeTextFile(path, updated.trimEnd() + "\n");
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", path.pathname] }).output();
 }
 Deno.exit(0);
