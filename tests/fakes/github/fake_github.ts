@@ -33,6 +33,8 @@ export interface FakeGithubOptions {
   longPollMs?: number;
   /** Lifetime of admin tokens. @default {3600000} */
   adminTokenTtlMs?: number;
+  /** Lifetime of message-queue tokens. @default {3600000} */
+  queueTokenTtlMs?: number;
   /** Send JobAvailable (GHES does; github.com may not). @default {true} */
   sendJobAvailable?: boolean;
   /** A started job completes by itself after this long; 0 = only completeJob(). @default {0} */
@@ -323,7 +325,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
         sessionId: crypto.randomUUID(),
         scaleSetId: setId,
         ownerName: body.ownerName,
-        token: fakeJwt(Date.now() + 3600_000, "queue"),
+        token: fakeJwt(Date.now() + (options.queueTokenTtlMs ?? 3600_000), "queue"),
       };
       sessions.set(s.sessionId, s);
       return json(sessionBody(s), 200, bom());
@@ -335,7 +337,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
         return exception(404, "TaskAgentSessionExpiredException", "session not found", bom());
       }
       if (method === "PATCH") {
-        s.token = fakeJwt(Date.now() + 3600_000, "queue");
+        s.token = fakeJwt(Date.now() + (options.queueTokenTtlMs ?? 3600_000), "queue");
         return json(sessionBody(s), 200, bom());
       }
       if (method === "DELETE") {
@@ -510,7 +512,9 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     },
     /** Every queue token expires: the next queue call answers 401 until the session is refreshed. */
     expireQueueTokens() {
-      for (const s of sessions.values()) s.token = fakeJwt(Date.now() + 3600_000, "queue");
+      for (const s of sessions.values()) {
+        s.token = fakeJwt(Date.now() + (options.queueTokenTtlMs ?? 3600_000), "queue");
+      }
     },
     /** The broker evicts every session: queue calls 401, refresh 404. */
     evictSessions() {
