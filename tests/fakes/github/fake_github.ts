@@ -309,7 +309,11 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     if (sub === "/sessions" && method === "POST") {
       const body = await req.json().catch(() => null);
       if (!body?.ownerName) return exception(400, "ArgumentException", "ownerName", bom());
-      const active = [...sessions.values()].find((s) => s.scaleSetId === setId);
+      // One live session per scale set and owner (a crashed listener restarting under the same
+      // host name meets its own stale session); other owners share the scale set.
+      const active = [...sessions.values()].find((s) =>
+        s.scaleSetId === setId && s.ownerName === body.ownerName
+      );
       if (active || faults.staleSessionAttempts > 0) {
         if (!active) faults.staleSessionAttempts--;
         return exception(
