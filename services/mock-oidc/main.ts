@@ -5,6 +5,7 @@
  * @module
  */
 
+import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
@@ -64,6 +65,10 @@ export async function main(options: MainOptions): Promise<void> {
       route: (req) => app.routeOf(req),
     })
     : undefined;
+  // SIGTERM/SIGINT start the shutdown; /readyz reports draining from then on.
+  const lifecycle = createLifecycle({ logger });
+  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
+  lifecycle.signal.addEventListener("abort", () => state.requests.endWaiters(), { once: true });
   // Set once the API listener is up; mint on a dedicated control listener names this origin.
   const api: { origin?: string } = {};
   const app = createApp({
@@ -85,6 +90,7 @@ export async function main(options: MainOptions): Promise<void> {
       tracing,
       version: service.version,
       apiOrigin: () => api.origin,
+      shutdownSignal: lifecycle.signal,
     },
   });
   const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
@@ -92,12 +98,9 @@ export async function main(options: MainOptions): Promise<void> {
   if (plan.control && app.control) {
     listeners.push({ name: "control", addr: plan.control, handler: app.control });
   }
-  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
-  const endTakes = () => state.requests.endWaiters();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
-  for (const signal of signals) Deno.addSignalListener(signal, endTakes);
   const server = await startServer(listeners, {
     logger,
+    lifecycle,
     shutdownGrace: values["shutdown-grace"] as number,
     timeouts: {
       readHeaderMs: values["read-header-timeout"] as number,
@@ -106,7 +109,6 @@ export async function main(options: MainOptions): Promise<void> {
       idleMs: values["idle-timeout"] as number,
     },
     onShutdown: async () => {
-      for (const signal of signals) Deno.removeSignalListener(signal, endTakes);
       await tracing?.shutdown();
       await signer.close();
     },
