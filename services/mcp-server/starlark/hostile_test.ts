@@ -76,7 +76,7 @@ Deno.test("unlimited budgets still end a runaway allocation before V8 would abor
   const unlimited = ["alloc", "steps", "bytes", "depth"].map((b) => `--max-${b}=unlimited`)
     .concat("--timeout=unlimited");
   try {
-    for (const h of HOSTILE.filter((x) => /kept|growth/.test(x.name))) {
+    for (const h of HOSTILE.filter((x) => /kept|growth|returning/.test(x.name))) {
       await t.step(h.name, async () => {
         await Deno.writeTextFile(file, hostileProgram(h));
         const out = await new Deno.Command(Deno.execPath(), {
