@@ -24,6 +24,8 @@ Deno.test({
         assert.ok((await Deno.stat(`${out}/${name}`)).size > 1_000_000, name);
       }
       assert.match(text, /swagger-ui-dist/, "docs assets are embedded");
+      // Workers load their module by URL at run time: compile only embeds it when included.
+      assert.match(text, /sign_worker\.ts/, "mock-oidc's signing worker is embedded");
     } finally {
       await Deno.remove(out, { recursive: true });
     }

@@ -1,6 +1,9 @@
 /**
- * The deployable services: entry point, the exact permissions each one runs with (used by the
- * compile task, the dev runner and the container files), and the ports `deno task dev` gives it.
+ * The deployable services: entry point, the exact permissions each one runs with, and the ports
+ * `deno task dev` gives it. This is the one list of permissions: the compile task bakes it into
+ * the binaries the container files run, the dev runner passes it, and each service's `deno.json`
+ * tasks spell out the same flags (`services_test.ts` fails when they drift). Paths are relative
+ * to the repository root: everything runs from there (the tasks `cd ../..` first).
  *
  * @module
  */
@@ -10,7 +13,7 @@ export interface ServiceDeployment {
   name: string;
   /** Entry module, relative to the repository root. */
   entry: string;
-  /** Deno permission flags, explicit; never `-A`. */
+  /** Deno permission flags, explicit; never `-A`. Paths relative to the repository root. */
   permissions: string[];
   /** Extra files to embed in the compiled binary (npm assets read at run time). */
   include: string[];
@@ -25,25 +28,30 @@ export const SERVICES: readonly ServiceDeployment[] = [
   {
     name: "mock-oidc",
     entry: "services/mock-oidc/main.ts",
-    // Reads its config, static assets and TLS files from operator-chosen paths; FFI reaches the
-    // system libcrypto for RSA signing (≈5× faster than WebCrypto; without the grant it falls
-    // back to WebCrypto).
     permissions: [
+      // Listen addresses are settings (any host:port); OTLP goes where OTEL_* points.
       "--allow-net",
+      // The JSON config, static assets and TLS files are operator-chosen paths (and the signing
+      // workers read their module).
       "--allow-read",
-      "--allow-env",
-      "--allow-ffi",
+      // Exactly the variables its settings read (`--help`), and the OpenTelemetry SDK's.
+      "--allow-env=MOCK_OIDC_*,JSON_CONFIG,JSON_CONFIG_PATH,SERVER_HOSTNAME,SERVER_PORT,PORT," +
+      "LOG_LEVEL,OTEL_*",
       "--allow-sys=hostname,osRelease,uid",
+      // No --allow-ffi: the default signer is WebCrypto on worker threads. `--signer openssl`
+      // (load tests) needs --allow-ffi added by whoever runs it.
     ],
-    include: [],
+    // The signing workers' module, loaded by URL at run time.
+    include: ["services/mock-oidc/keys/sign_worker.ts"],
     devSetup: [],
     devArgs: ["--addr", "127.0.0.1:8080", "--metrics-addr", "127.0.0.1:9090"],
   },
   {
     name: "todo-api",
     entry: "services/todo-api/main.ts",
-    // The embedded database lives in ./.data; PGlite reads its own wasm from node_modules (in a
-    // compiled binary from the embedded file system, which needs no grant).
+    // The embedded database lives in ./.data (the default --data-dir; another one needs its own
+    // grant); PGlite reads its own wasm from node_modules (in a compiled binary from the embedded
+    // file system, which needs no grant). Postgres URL and listen addresses are settings: any net.
     permissions: [
       "--allow-net",
       "--allow-read=./.data,./node_modules",
@@ -53,6 +61,25 @@ export const SERVICES: readonly ServiceDeployment[] = [
     include: [],
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
+  },
+  {
+    name: "mcp-server",
+    entry: "services/mcp-server/main.ts",
+    // Net: the todo API (demo host), the OIDC issuer's discovery/JWKS, its own listeners. Read:
+    // the policy file (an operator-chosen path) and the execute worker's modules.
+    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
+    include: ["services/mcp-server/execute/worker.ts"],
+    devSetup: [],
+    devArgs: [
+      "--transport",
+      "http",
+      "--addr",
+      "127.0.0.1:8090",
+      "--metrics-addr",
+      "127.0.0.1:9092",
+      "--issuer",
+      "http://127.0.0.1:8080/default",
+    ],
   },
 ];
 

@@ -44,24 +44,42 @@ const READ = ["GET", "HEAD"] as const;
 export function operationalRoutes(options: OperationalRoutesOptions): Route[] {
   const docs = options.docs ?? {};
   const readiness = options.readiness ?? readinessHandler({});
+  const doc = (pattern: string) => docs[pattern] ? { openapi: docs[pattern] } : {};
   const row = (pattern: string, handler: Route["handler"]): Route => ({
     method: READ,
     pattern,
     handler,
-    ...(docs[pattern] ? { openapi: docs[pattern] } : {}),
+    ...doc(pattern),
   });
   const routes = [
     row("/healthz", () => healthHandler()),
     row("/readyz", (req) => readiness(req)),
   ];
-  if (options.metrics) {
-    const serve = metricsHandler(options.metrics);
-    routes.push(row("/metrics", (req, ctx) => serve(req, ctx.info)));
-  }
+  if (options.metrics) routes.push({ ...metricsRoute(options.metrics), ...doc("/metrics") });
   if (options.openapi) {
     routes.push(
       ...openapiRoutes(options.openapi.document, { title: options.openapi.title, docs }),
     );
   }
   return routes;
+}
+
+/**
+ * The `GET`/`HEAD` `/metrics` row alone, for a dedicated metrics listener's table.
+ *
+ * @example Usage
+ * ```ts
+ * import { createRouter, localInfo } from "@svc/shared/http";
+ * import { createMetrics } from "@svc/shared/metrics";
+ * import { metricsRoute } from "@svc/shared/operational";
+ * import assert from "node:assert/strict";
+ *
+ * const router = createRouter([metricsRoute(createMetrics({ service: "svc" }))]);
+ * const res = await router.handler(new Request("http://x/metrics"), localInfo());
+ * assert.match(await res.text(), /http_requests_total/);
+ * ```
+ */
+export function metricsRoute(metrics: Metrics): Route {
+  const serve = metricsHandler(metrics);
+  return { method: READ, pattern: "/metrics", handler: (req, ctx) => serve(req, ctx.info) };
 }

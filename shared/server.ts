@@ -67,6 +67,7 @@ export interface StartServerOptions {
    * built on the lifecycle's signal reports `draining` meanwhile. @default {0}
    */
   shutdownDelay?: number;
+  /** Socket timeouts. */
   timeouts?: ServerTimeouts;
   /** Runs after the listeners have closed and the tasks stopped: close pools, flush telemetry. */
   onShutdown?: () => Promise<void> | void;

@@ -1,42 +1,54 @@
 /**
- * Composes the HTTP surface of mock-oidc: the per-issuer protocol namespace, the `/_mock`
- * control plane (co-located, on its own listener, or disabled), `/static/*`, the operational
- * routes, and the cross-cutting wrappers (request id, CORS, tracing, metrics, access log,
- * errors, rate limit, request timeout).
+ * Composes the HTTP surface of mock-oidc: one route table per listener, built from the rows of
+ * the operational routes, the `/_mock` control plane (co-located, on its own listener, or
+ * disabled), `/static/*` and the per-issuer protocol namespace, inside the kit's default stack
+ * (request id, CORS, tracing, metrics, access log, errors, rate limit, request timeout).
  *
  * @module
  */
 
 import {
   clientIp,
+  createRouter,
+  type FallbackContext,
   type Handler,
-  withAccessLog,
-  withCors,
+  RateLimiter,
+  type Route,
+  type Router,
+  withDefaultStack,
   withErrors,
-  withRequestId,
-  withTimeout,
+  withRateLimit,
 } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
-import { type Metrics, metricsHandler, withHttpMetrics } from "@svc/shared/metrics";
+import type { Metrics } from "@svc/shared/metrics";
+import { metricsRoute } from "@svc/shared/operational";
 import { errorResponse, HttpError } from "@svc/shared/problem";
 import {
+  type ControlDeps,
+  controlMethodNotAllowed,
+  controlMissingRoute,
   controlPlaneElsewhere,
-  createControlHandler,
+  controlRoutes,
   disabledControlPlane,
+  isControlPath,
   RequestLog,
   ScenarioQueue,
   withCapture,
+  withControlGate,
   withTestingOnlyMarker,
 } from "./control/mod.ts";
 import type { Core } from "./core.ts";
-import { createApiRouter, createControlRouter } from "./ops/api_router.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./ops/mock_metrics.ts";
-import { createOperationalRoutes } from "./ops/operational_routes.ts";
-import { RateLimiter, withRateLimit } from "./ops/rate_limit.ts";
-import { routeTemplateOf } from "./ops/route_template.ts";
-import { createStaticHandler } from "./ops/static_files.ts";
-import type { Tracing } from "./ops/tracing.ts";
-import { createProtocolHandler, issuerUrlOf } from "./protocol/router.ts";
+import { openapiDocument } from "./ops/openapi_doc.ts";
+import { operationalRoutes } from "./ops/operational_routes.ts";
+import { staticRoute } from "./ops/static_files.ts";
+import type { Tracing } from "@svc/shared/tracing";
+import {
+  issuerUrlOf,
+  protocolMethodNotAllowed,
+  protocolNotFound,
+  protocolRoutes,
+} from "./protocol/router.ts";
 
 /** Behaviour from the flags (defaults suit in-process tests). */
 export interface AppOptions {
@@ -48,7 +60,7 @@ export interface AppOptions {
   dedicatedControl?: boolean;
   /** `--metrics-addr` is empty: `/metrics` is served on the API listener. */
   metricsOnApi?: boolean;
-  /** `--cors-allowed-origins`; empty reflects any Origin. */
+  /** `--cors-allowed-origins`; empty reflects any Origin (with credentials, as the spec asks). */
   corsAllowedOrigins?: string[];
   /** `--trusted-proxy-header`. */
   trustedProxyHeader?: string;
@@ -68,27 +80,40 @@ export interface AppOptions {
 
 /** The process state shared by the control plane and the protocol side. */
 export interface AppState {
+  /** One-shot scenarios queued through `/_mock`. */
   scenarios: ScenarioQueue;
+  /** Captured protocol requests. */
   requests: RequestLog;
+  /** HTTP metrics of the kit. */
   metrics: Metrics;
+  /** mock-oidc's own metrics. */
   mockMetrics: MockMetrics;
 }
 
 /** Dependencies of {@linkcode createApp}. */
 export interface AppDeps {
+  /** Clock, keys, tokens and protocol state. */
   core: Core;
+  /** State shared by the control plane and the protocol side. */
   state: AppState;
+  /** Gets access and error lines. */
   logger: Logger;
+  /** Settings-derived options. */
   options?: AppOptions;
 }
 
 /** One handler per listener. */
 export interface App {
+  /** The API listener's handler. */
   api: Handler;
   /** Present when `/_mock` has its own listener. */
   control?: Handler;
   /** The dedicated metrics listener's handler. */
   metrics: Handler;
+  /** The route label of a request (traces): the control table's for `/_mock` on its listener. */
+  routeOf(req: Request): string;
+  /** Every documented row, whatever the configuration serves (the OpenAPI document's source). */
+  documentedRoutes: readonly Route[];
 }
 
 /** The scenario queue, request log and metrics; create them before the core (it reads the queue). */
@@ -107,71 +132,101 @@ export function createApp(deps: AppDeps): App {
   const { core, state, logger } = deps;
   const options = deps.options ?? {};
   const controlEnabled = options.controlEnabled ?? true;
-  const control = controlEnabled
-    ? createControlHandler({
-      clock: core.clock,
-      tokens: core.tokens,
-      scenarios: state.scenarios,
-      requests: state.requests,
-      issuerUrlOf,
-      controlToken: options.controlToken,
-      apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
-      onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),
-    })
-    : undefined;
-  const protocolHandler = createProtocolHandler({
+  const controlDeps: ControlDeps = {
+    clock: core.clock,
+    tokens: core.tokens,
+    scenarios: state.scenarios,
+    requests: state.requests,
+    issuerUrlOf,
+    controlToken: options.controlToken,
+    apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
+    onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),
+  };
+  const control = controlRoutes(controlDeps);
+  const protocol = protocolRoutes({
     ...core.protocol,
     onTokenIssued: (grantType) => countTokenIssued(state.mockMetrics, grantType),
   });
-  const protocol: Handler = (req) => protocolHandler(req);
-  const colocated = control !== undefined && !options.dedicatedControl;
-  const router = createApiRouter({
-    // Capture only when the log can be read on this listener.
-    protocol: colocated ? withCapture(protocol, { log: state.requests }) : protocol,
-    control: colocated ? control : undefined,
-    controlMissing: controlEnabled ? controlPlaneElsewhere : disabledControlPlane,
-    staticFiles: options.staticAssetsPath
-      ? createStaticHandler(options.staticAssetsPath)
-      : undefined,
-    operational: createOperationalRoutes({
+  const staticFiles = staticRoute(options.staticAssetsPath ?? "");
+  const ops = (metrics?: Metrics): Route[] =>
+    operationalRoutes({
       version: options.version ?? "0.0.0",
-      metrics: options.metricsOnApi ? state.metrics : undefined,
-    }),
-  });
-  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
-  const wrap = (handler: Handler): Handler => {
-    let h = withTimeout(handler, { ms: options.requestTimeoutMs ?? 15_000 });
-    if (limiter) {
-      h = withRateLimit(h, {
-        limiter,
-        clientIp: (req, info) => clientIp(req, info, { trustedHeader: options.trustedProxyHeader }),
-      });
-    }
-    h = withErrors(h, { logger });
-    h = withAccessLog(h, { logger, skip: (path) => UNLOGGED.has(path) });
-    h = withHttpMetrics(h, state.metrics, {
-      route: (req) => routeTemplateOf(new URL(req.url).pathname),
+      metrics,
+      document: (): object => openapiDocument(options.version ?? "0.0.0", documentedRoutes),
     });
-    if (options.tracing) h = options.tracing.wrap(h);
-    // The spec asks for any Origin with credentials when the allowlist is empty.
-    h = withCors(h, {
-      allowedOrigins: options.corsAllowedOrigins ?? [],
-      reflectAnyOrigin: true,
-      credentials: true,
+  const documentedRoutes: Route[] = [...ops(state.metrics), ...control, ...protocol, staticFiles];
+
+  const colocated = controlEnabled && !options.dedicatedControl;
+  const apiRouter = createRouter([
+    ...ops(options.metricsOnApi ? state.metrics : undefined),
+    ...(colocated
+      ? control
+      : [controlMissingRoute(controlEnabled ? controlPlaneElsewhere : disabledControlPlane)]),
+    ...(options.staticAssetsPath ? [staticFiles] : []),
+    ...protocol,
+  ], { notFound: protocolNotFound, methodNotAllowed: apiMethodNotAllowed });
+  const controlRouter = controlEnabled && options.dedicatedControl
+    ? createRouter(control, {
+      notFound: () =>
+        errorResponse(new HttpError(404, "not_found", "only /_mock/* is served here")),
+      methodNotAllowed: controlMethodNotAllowed,
+    })
+    : undefined;
+
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
+  const stack = (router: Router, serves: { control: boolean; capture: boolean }): Handler => {
+    // Gate and capture sit inside the request timeout, as the control plane's own work does.
+    let inside = serves.control
+      ? withControlGate(router.handler, options.controlToken)
+      : router.handler;
+    // Capture only when the log can be read on this listener.
+    if (serves.capture) inside = withCapture(inside, { log: state.requests });
+    const handler = withDefaultStack({ ...router, handler: inside }, {
+      logger,
+      metrics: state.metrics,
+      requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+      // The spec asks for any Origin with credentials when the allowlist is empty.
+      cors: {
+        allowedOrigins: options.corsAllowedOrigins ?? [],
+        reflectAnyOrigin: true,
+        credentials: true,
+      },
+      outer: options.tracing?.wrap,
+      inner: limiter
+        ? (h) =>
+          withRateLimit(h, {
+            limiter,
+            clientIp: (req, info) =>
+              clientIp(req, info, { trustedHeader: options.trustedProxyHeader }),
+          })
+        : undefined,
     });
     // Outermost, so preflights, timeouts and rate-limit answers on /_mock are marked too.
-    return withTestingOnlyMarker(withRequestId(h));
+    return withTestingOnlyMarker(handler);
   };
-  const serveMetrics = metricsHandler(state.metrics);
+  const metricsRouter = createRouter([metricsRoute(state.metrics)], {
+    notFound: () => errorResponse(new HttpError(404, "not_found", "only /metrics is served here")),
+  });
   return {
-    api: wrap(router),
-    control: control && options.dedicatedControl ? wrap(createControlRouter(control)) : undefined,
-    metrics: (req, info) =>
-      new URL(req.url).pathname === "/metrics"
-        ? serveMetrics(req, info)
-        : errorResponse(new HttpError(404, "not_found", "only /metrics is served here")),
+    api: stack(apiRouter, { control: colocated, capture: colocated }),
+    control: controlRouter && stack(controlRouter, { control: true, capture: false }),
+    metrics: withErrors(metricsRouter.handler, { logger }),
+    routeOf: (req) =>
+      controlRouter && isControlPath(controlRouter.match(req).url.pathname)
+        ? controlRouter.routeOf(req)
+        : apiRouter.routeOf(req),
+    documentedRoutes,
   };
 }
 
-/** Probe and scrape routes stay out of the access log. */
-const UNLOGGED = new Set(["/isalive", "/healthz", "/readyz", "/metrics"]);
+/** 405 in the control plane's words on `/_mock`, in the protocol's on issuer paths. */
+function apiMethodNotAllowed(req: Request, ctx: FallbackContext): Response {
+  if (isControlPath(ctx.url.pathname)) return controlMethodNotAllowed(req, ctx);
+  if (ctx.route.startsWith("/{issuer}/") || ctx.route.startsWith("/.well-known/")) {
+    return protocolMethodNotAllowed(req, ctx);
+  }
+  const allow = ctx.allow.join(", ");
+  throw new HttpError(405, "method_not_allowed", `${req.method} is not allowed on this route`, {
+    headers: { allow },
+  });
+}

@@ -9,7 +9,7 @@ import { type Clock, createClock } from "./clock.ts";
 import type { OidcConfig } from "./config/json_config.ts";
 import bundled from "./keys/bundled_keys.json" with { type: "json" };
 import { createKeyStore, type KeyStore } from "./keys/key_store.ts";
-import { openOpenSsl } from "./keys/openssl.ts";
+import type { Signer, SignerName } from "./keys/signer.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { createProtocolState } from "./protocol/state.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
@@ -21,8 +21,8 @@ export interface Core {
   keys: KeyStore;
   tokens: TokenFactory;
   protocol: ProtocolDeps;
-  /** Which signer the key store uses (see `keys/openssl.ts`). */
-  signer: "openssl-thread" | "openssl" | "webcrypto";
+  /** Which signer the key store uses (see `keys/signer.ts`). */
+  signer: SignerName;
 }
 
 /** Options of {@linkcode createCore}. */
@@ -31,20 +31,17 @@ export interface CoreOptions {
   callbacks?: CallbackSource;
   /** Wall clock source (tests). */
   now?: () => number;
-  /** Use OpenSSL over FFI when available. @default true */
-  openssl?: boolean;
-  /** Environment lookup (for `MOCK_OIDC_SIGNER`). */
-  env?: (name: string) => string | undefined;
+  /** Signing backend (`--signer`); WebCrypto on the event loop when absent (unit tests). */
+  signer?: Signer;
 }
 
 /** Create the core of one mock-oidc process. */
 export function createCore(config: OidcConfig, options: CoreOptions = {}): Core {
   const clock = createClock({ now: options.now, frozenAt: config.systemTime });
-  const openssl = options.openssl === false ? undefined : openOpenSsl({ env: options.env });
   const initialKeys = config.bundledKeys
     ? bundled.keys.map((jwk) => ({ jwk, alg: "RS256" as const }))
     : config.initialKeys;
-  const keys = createKeyStore({ algorithm: config.algorithm, initialKeys, openssl });
+  const keys = createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer });
   const tokens = createTokenFactory({ keys, clock });
   const protocol: ProtocolDeps = {
     settings: {
@@ -64,6 +61,6 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     keys,
     tokens,
     protocol,
-    signer: !openssl ? "webcrypto" : openssl.offThread ? "openssl-thread" : "openssl",
+    signer: options.signer?.name ?? "webcrypto",
   };
 }

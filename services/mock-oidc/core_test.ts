@@ -10,7 +10,7 @@ Deno.test("without tokenProvider the first issuer touched gets the same bundled 
 
 Deno.test("tokenProvider.systemTime starts the one process clock frozen", () => {
   const config = parseJsonConfig('{"tokenProvider":{"systemTime":"2020-01-21T00:00:00Z"}}', "x");
-  const core = createCore(config, { openssl: false });
+  const core = createCore(config);
   assert.deepEqual(core.clock.state(), {
     frozen: true,
     now: new Date("2020-01-21T00:00:00Z"),

@@ -15,14 +15,16 @@ import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
+import { createSigner, type SignerName } from "./keys/signer.ts";
 import { planListeners } from "./ops/listener_plan.ts";
-import { routeTemplateOf } from "./ops/route_template.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
 /** Options of {@linkcode main}. */
 export interface MainOptions {
+  /** Command-line arguments. */
   args: string[];
+  /** Environment lookup. */
   env: (name: string) => string | undefined;
 }
 
@@ -48,14 +50,22 @@ export async function main(options: MainOptions): Promise<void> {
   checkListenAddr(plan.api, values["addr"] ? "--addr" : "--server-hostname/--server-port");
   if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
   if (plan.control) checkListenAddr(plan.control, "--control-addr");
+  // Worker threads keep the process alive until closed at shutdown; a failed start exits.
+  const signer = await createSigner({
+    signer: values["signer"] as SignerName,
+    threads: values["signer-threads"] as number,
+    libcrypto: values["signer-libcrypto"] as string,
+  }).catch((err) => {
+    throw new ConfigError("--signer", (err as Error).message);
+  });
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
-  const core = createCore(config, { env: options.env, callbacks: state.scenarios });
+  const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values["tracing-enabled"]
-    ? (await import("./ops/tracing.ts")).createTracing({
+    ? (await import("@svc/shared/tracing")).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
-      route: (req) => routeTemplateOf(new URL(req.url).pathname),
+      route: (req) => app.routeOf(req),
     })
     : undefined;
   // Set once the API listener is up; mint on a dedicated control listener names this origin.
@@ -102,10 +112,15 @@ export async function main(options: MainOptions): Promise<void> {
     onShutdown: async () => {
       for (const signal of signals) Deno.removeSignalListener(signal, endTakes);
       await tracing?.shutdown();
+      await signer.close();
     },
   });
   api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
-  logger.info("mock-oidc ready", { signer: core.signer, algorithm: config.algorithm });
+  logger.info("mock-oidc ready", {
+    signer: core.signer,
+    signerThreads: values["signer-threads"] || navigator.hardwareConcurrency,
+    algorithm: config.algorithm,
+  });
   await server.finished;
 }
 

@@ -59,4 +59,16 @@ export const SETTINGS: SettingSpec[] = [
   spec("rate-limit-rps", "float", 10, "sustained requests per second", { min: 0 }),
   spec("rate-limit-burst", "int", 20, "burst allowance", { min: 1 }),
   spec("tracing-enabled", "bool", false, "export OTLP traces"),
+  spec(
+    "signer",
+    "string",
+    "webcrypto",
+    "token signer: webcrypto (worker threads, no extra " +
+      "permission) or openssl (libcrypto over FFI, needs --allow-ffi; for load tests)",
+    {
+      choices: ["webcrypto", "openssl"],
+    },
+  ),
+  spec("signer-threads", "int", 0, "signing threads; 0 = one per core", { min: 0, max: 256 }),
+  spec("signer-libcrypto", "string", "libcrypto.so.3", "libcrypto name or path (--signer openssl)"),
 ];

@@ -27,6 +27,10 @@ const SPEC_DEFAULTS: Record<string, unknown> = {
   "rate-limit-rps": 10,
   "rate-limit-burst": 20,
   "tracing-enabled": false,
+  // Issue 9: the signer (no longer read from the environment outside this table).
+  "signer": "webcrypto",
+  "signer-threads": 0,
+  "signer-libcrypto": "libcrypto.so.3",
 };
 
 /** Two distinct valid inputs per flag (text) and what the first resolves to. */
@@ -48,6 +52,7 @@ function samples(name: string, type: string): [string, string, unknown] {
     default:
       if (name === "log-level") return ["debug", "warn", "debug"];
       if (name === "log-format") return ["text", "json", "text"];
+      if (name === "signer") return ["openssl", "webcrypto", "openssl"];
       if (name.endsWith("addr")) return ["127.0.0.1:7001", "127.0.0.1:7002", "127.0.0.1:7001"];
       return ["first-value", "second-value", "first-value"];
   }
@@ -119,4 +124,18 @@ Deno.test("bad flag values are rejected naming the flag, never echoing a secret"
     () => resolveSettings(SETTINGS, { args: ["--rate-limit-burst=0"], env: () => undefined }),
     /rate-limit-burst/,
   );
+});
+
+Deno.test("--signer takes webcrypto or openssl; --signer-threads takes 0 (one per core) to 256", () => {
+  const resolve = (...args: string[]) => resolveSettings(SETTINGS, { args, env: () => undefined });
+  for (const signer of ["webcrypto", "openssl"]) {
+    assert.equal(resolve(`--signer=${signer}`).values["signer"], signer);
+  }
+  assert.throws(() => resolve("--signer=openssl-thread"), /signer/);
+  for (const threads of [0, 1, 255, 256]) {
+    assert.equal(resolve(`--signer-threads=${threads}`).values["signer-threads"], threads);
+  }
+  for (const threads of ["-1", "257", "two"]) {
+    assert.throws(() => resolve(`--signer-threads=${threads}`), /signer-threads/);
+  }
 });

@@ -1,16 +1,27 @@
 /**
- * The todo-api HTTP handler: operational routes (no key), `/schemas/*`, and the `/v1` routes
- * behind authentication and the deny-by-default policy. Every error leaves through one place
- * (`errorSchemaJson`, built on the kit's `problemOf`) and gets Huma's `$schema` + `Link` decoration.
+ * The todo-api HTTP handler: one route table (operational routes without a key, `/schemas/*`,
+ * and the `/v1` routes behind authentication and the deny-by-default policy) inside the kit's
+ * default stack. Every error leaves through one place (`errorSchemaJson`, built on the kit's
+ * `problemOf`) and gets Huma's `$schema` + `Link` decoration.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
-import type { Handler } from "@svc/shared/http";
-import { healthHandler, readinessHandler } from "@svc/shared/health";
+import { createRouter, type Handler, type Route, withDefaultStack } from "@svc/shared/http";
+import { readinessHandler } from "@svc/shared/health";
 import type { Logger } from "@svc/shared/log";
+import type { Metrics } from "@svc/shared/metrics";
+import { operationalRoutes } from "@svc/shared/operational";
 import { createApiKeyStore, type Principal } from "./auth/api_keys.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { ANONYMOUS } from "./auth/policy.ts";
+import {
+  COMPLETE_TODO,
+  CREATE_TODO,
+  GET_TODO,
+  LIST_TODOS,
+  openapiDocument,
+  OPERATIONAL_DOCS,
+} from "./http/openapi_document.ts";
 import { errorSchemaJson, SCHEMAS_PATH } from "./http/schema_link.ts";
 import { standaloneSchema } from "./http/schemas.ts";
 import type { Migrator } from "./migrate/migrator.ts";
@@ -23,40 +34,36 @@ import { createTodoStore } from "./todos/todo_store.ts";
 
 /** What {@linkcode createApp} needs. */
 export interface AppDeps {
+  /** The datastore. */
   db: Db;
   /** Only `pending()` is used: readiness reports unapplied migrations. */
   migrator: Pick<Migrator, "pending">;
+  /** Gets access and error lines. */
   logger: Logger;
-  /** @default true */
+  /** Whether API keys are required on `/v1`. @default true */
   authzEnabled?: boolean;
   /** Operator-set cursor key; when empty the key stored in the database is used. */
   cursorSecret?: string;
-  /** @default 1048576 (Huma's MaxBodyBytes) */
+  /** Largest accepted request body. @default 1048576 (Huma's MaxBodyBytes) */
   maxBodyBytes?: number;
-  /** @default 5000 */
+  /** How long a looked-up API key is cached. @default 5000 */
   keyCacheTtlMs?: number;
   /** A request body must arrive within this time (408 otherwise). @default 5000 */
   bodyTimeoutMs?: number;
-  /** Serves `/openapi.*` and `/docs`; returns undefined for other paths. */
-  docs?: (req: Request) => Response | undefined | Promise<Response | undefined>;
+  /** HTTP request counts and latencies by route; omitted in tests that do not look. */
+  metrics?: Metrics;
+  /** Bound on the time to the response head (503 `request_timeout`). @default 15000 */
+  requestTimeoutMs?: number;
+  /** Service version in the OpenAPI document. @default "0.0.0" */
+  version?: string;
 }
 
-const TODO_PATH = /^\/v1\/todos\/([^/]+)$/;
-const COMPLETE_PATH = /^\/v1\/todos\/([^/]+)\/complete$/;
-const SCHEMA_PATH = new RegExp(`^${SCHEMAS_PATH}/([A-Za-z]+)\\.json$`);
-
-function pathId(segment: string): string {
+function pathId(segment: string | undefined): string {
   try {
-    return decodeURIComponent(segment);
+    return decodeURIComponent(segment ?? "");
   } catch {
-    return segment; // malformed escapes: no todo has such an id, so it ends as 404
+    return segment ?? ""; // malformed escapes: no todo has such an id, so it ends as 404
   }
-}
-
-function methodNotAllowed(allow: string): HttpError {
-  return new HttpError(405, "method_not_allowed", "method not allowed", {
-    headers: { allow },
-  });
 }
 
 /** SQLSTATE 42P01 (undefined table): serving before `migrate up` is a 503, not a 500. */
@@ -70,18 +77,10 @@ function unmigrated(err: unknown): HttpError | undefined {
   );
 }
 
-/** The route template of a request path, for metrics labels. */
-export function routeOf(path: string): string {
-  if (path === "/v1/todos") return "/v1/todos";
-  if (COMPLETE_PATH.test(path)) return "/v1/todos/{id}/complete";
-  if (TODO_PATH.test(path)) return "/v1/todos/{id}";
-  if (SCHEMA_PATH.test(path)) return "/schemas/{name}";
-  if (["/healthz", "/readyz", "/openapi.json", "/openapi.yaml"].includes(path)) return path;
-  if (path === "/docs" || path.startsWith("/docs/")) return "/docs";
-  return "unmatched";
-}
-
-/** Builds the API handler. */
+/**
+ * Builds the API handler: the route table inside the kit's default stack (request id, metrics,
+ * access log, errors as `$schema`-decorated problems, request timeout).
+ */
 export function createApp(deps: AppDeps): Handler {
   const authzEnabled = deps.authzEnabled ?? true;
   const keys = createApiKeyStore(deps.db);
@@ -122,45 +121,61 @@ export function createApp(deps: AppDeps): Handler {
     return authzEnabled ? await authenticate(req) : ANONYMOUS;
   }
 
-  async function route(req: Request): Promise<Response> {
-    const path = new URL(req.url).pathname;
-    const method = req.method;
-    if (path === "/healthz") return healthHandler();
-    if (path === "/readyz") {
-      return await ready(req); // no-store, as every readiness answer
-    }
-    if (path === "/v1/todos") {
-      if (method === "GET") return await todos.list(req, await principalOf(req));
-      if (method === "POST") return await todos.create(req, await principalOf(req));
-      throw methodNotAllowed("GET, POST");
-    }
-    let match = COMPLETE_PATH.exec(path);
-    if (match) {
-      if (method !== "POST") throw methodNotAllowed("POST");
-      return await todos.complete(req, await principalOf(req), pathId(match[1]));
-    }
-    match = TODO_PATH.exec(path);
-    if (match) {
-      if (method !== "GET") throw methodNotAllowed("GET");
-      return await todos.get(req, await principalOf(req), pathId(match[1]));
-    }
-    match = SCHEMA_PATH.exec(path);
-    if (match) {
-      const schema = standaloneSchema(match[1]);
-      if (schema) return Response.json(schema);
-    }
-    const docs = await deps.docs?.(req);
-    if (docs) return docs;
-    throw new HttpError(404, "not_found", "no route for this path");
-  }
+  const routes: Route[] = [
+    ...operationalRoutes({
+      readiness: ready, // no-store, as every readiness answer
+      openapi: {
+        document: () => openapiDocument(deps.version ?? "0.0.0", routes),
+        title: "todo-api",
+      },
+      docs: OPERATIONAL_DOCS,
+    }),
+    {
+      method: "GET",
+      pattern: "/v1/todos",
+      handler: async (req) => await todos.list(req, await principalOf(req)),
+      openapi: LIST_TODOS,
+    },
+    {
+      method: "POST",
+      pattern: "/v1/todos",
+      handler: async (req) => await todos.create(req, await principalOf(req)),
+      openapi: CREATE_TODO,
+    },
+    {
+      method: "GET",
+      pattern: "/v1/todos/:id",
+      handler: async (req, ctx) =>
+        await todos.get(req, await principalOf(req), pathId(ctx.params.id)),
+      openapi: GET_TODO,
+    },
+    {
+      method: "POST",
+      pattern: "/v1/todos/:id/complete",
+      handler: async (req, ctx) =>
+        await todos.complete(req, await principalOf(req), pathId(ctx.params.id)),
+      openapi: COMPLETE_TODO,
+    },
+    {
+      method: "GET",
+      pattern: `${SCHEMAS_PATH}/:name.json`,
+      label: `${SCHEMAS_PATH}/{name}`,
+      handler: (_req, ctx) => {
+        const name = ctx.params.name!;
+        const schema = /^[A-Za-z]+$/.test(name) ? standaloneSchema(name) : undefined;
+        if (!schema) throw new HttpError(404, "not_found", "no schema of this name");
+        return Response.json(schema);
+      },
+    },
+  ];
 
-  return async (req) => {
-    try {
-      return await route(req);
-    } catch (err) {
-      return errorSchemaJson(req, unmigrated(err) ?? databaseUnavailable(err) ?? err, {
+  return withDefaultStack(createRouter(routes), {
+    logger: deps.logger,
+    metrics: deps.metrics,
+    requestTimeoutMs: deps.requestTimeoutMs ?? 15_000,
+    renderError: (req, err) =>
+      errorSchemaJson(req, unmigrated(err) ?? databaseUnavailable(err) ?? err, {
         logger: deps.logger,
-      });
-    }
-  };
+      }),
+  });
 }

@@ -24,6 +24,13 @@ export { extendTimeout, timeoutSignalOf, withTimeout } from "./timeout.ts";
 export { clientIp } from "./client_ip.ts";
 export { withReadTimeout, withWriteTimeout, WriteTimeoutError } from "./io_timeouts.ts";
 export {
+  type RateDecision,
+  RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitOptions,
+  withRateLimit,
+} from "./rate_limit.ts";
+export {
   createRouter,
   type FallbackContext,
   openapiPaths,

@@ -3,6 +3,14 @@
  * suites), call `/_mock`, post protocol forms.
  */
 import { type ServiceProcess, startService } from "@svc/shared/testing";
+import { SERVICES } from "../../deploy/services.ts";
+
+/**
+ * The permissions mock-oidc is deployed with (`deploy/services.ts`): every end-to-end test runs
+ * the service inside that sandbox, so a missing grant fails here first.
+ */
+export const PERMISSIONS: readonly string[] = SERVICES.find((s) => s.name === "mock-oidc")!
+  .permissions;
 
 /** Path of the service entry point. */
 export const MAIN = new URL("../../services/mock-oidc/main.ts", import.meta.url).pathname;
@@ -12,6 +20,8 @@ export function startMock(
   options: {
     args?: string[];
     env?: Record<string, string>;
+    /** Grants on top of {@linkcode PERMISSIONS} (e.g. `--allow-ffi` for `--signer openssl`). */
+    extraPermissions?: string[];
     listeners?: string[];
     /** `null` skips the health poll (e.g. TLS with a private CA). */
     healthPath?: string | null;
@@ -22,6 +32,7 @@ export function startMock(
     args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...(options.args ?? [])],
     env: { JSON_CONFIG: "{}", ...options.env },
     listeners: options.listeners ?? ["api", "metrics"],
+    permissions: [...PERMISSIONS, ...(options.extraPermissions ?? [])],
     healthPath: options.healthPath,
     timeoutMs: 20_000,
   });
@@ -72,6 +83,7 @@ export function startOidc(
     args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...(options.args ?? [])],
     env: { JSON_CONFIG: JSON.stringify(config), ...options.env },
     listeners: ["api"],
+    permissions: [...PERMISSIONS],
     timeoutMs: 20_000,
   });
 }

@@ -73,6 +73,7 @@ export class ExecutePool {
       return { type: "canceled" };
     }
     let healthy = false;
+    slot.worker.ref(); // a running job keeps the process alive; an idle worker does not
     try {
       await slot.ready;
       const outcome = await this.#runOn(slot, job, options);
@@ -100,7 +101,6 @@ export class ExecutePool {
         maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.#opts.heapMb / 8)),
       },
     });
-    worker.unref();
     const ready = new Promise<void>((resolve, reject) => {
       worker.once("message", () => resolve());
       worker.once("error", reject);
@@ -142,7 +142,10 @@ export class ExecutePool {
     }
     const waiter = this.#waiters.shift();
     if (waiter) waiter(slot);
-    else this.#idle.push(slot);
+    else {
+      slot.worker.unref();
+      this.#idle.push(slot);
+    }
   }
 
   #discard(slot: Slot): void {

@@ -101,6 +101,11 @@ function resultOf(result: DoneMessage["result"]): unknown {
       throw new ToolError(result.hostText ?? ErrorText.capabilityFailed);
     default:
       if (result.hostText) throw new ToolError(result.hostText);
+      // starlark-go's fixed allocation guard ("excessive repeat (1 * 1073741824 elements)",
+      // "repeat count N too large") is a size bound, not a program error.
+      if (/^(excessive repeat|repeat count \S+ too large)/.test(result.message)) {
+        throw new ToolError(ErrorText.resourceLimit);
+      }
       if (result.code === "host_argument_not_convertible") {
         throw new ToolError(`${ErrorText.invalidArguments}: ${result.message}`);
       }

@@ -72,7 +72,17 @@ const describeOutput = z.strictObject({
   input: z.array(fieldRow),
   output: z.array(fieldRow),
 });
-const executeOutput = z.strictObject({ result: z.unknown() });
+/** `result`: null, boolean, string, int64, finite float, array or string-keyed object. */
+const executeOutput = z.strictObject({
+  result: z.union([
+    z.null(),
+    z.boolean(),
+    z.string(),
+    z.number(),
+    z.array(z.unknown()),
+    z.record(z.string(), z.unknown()),
+  ]),
+});
 
 /** Creates the pool {@linkcode createCapabilityServer} would create for these limits. */
 export function createExecutePool(limits: Limits): ExecutePool {
@@ -80,7 +90,7 @@ export function createExecutePool(limits: Limits): ExecutePool {
     size: limits.maxConcurrentExecutions,
     heapMb: limits.workerHeapMb,
     queueMs: limits.executionQueueMs,
-    replyBytes: Math.max(1 << 16, limits.maxValueBytes * 4 + 4096),
+    replyBytes: Math.min(64 << 20, Math.max(1 << 16, limits.maxValueBytes * 4 + 4096)),
   });
 }
 

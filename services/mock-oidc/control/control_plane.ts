@@ -1,9 +1,15 @@
 /**
- * The `/_mock` router: token gate, one route per row of the spec's endpoint table, and the
- * problem responses for errors. Every response it produces carries `X-Mock-Oidc: testing-only`.
+ * The `/_mock` rows of the route table (one per row of the spec's endpoint table), the token
+ * gate, and the control plane's 404 and 405. Every response it produces carries `X-Mock-Oidc: testing-only`.
  * @module
  */
-import type { Handler } from "@svc/shared/http";
+import {
+  createRouter,
+  type FallbackContext,
+  type Handler,
+  localInfo,
+  type Route,
+} from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
 import { advanceClock, getClock, putClock } from "./clock_routes.ts";
 import { checkControlToken } from "./control_token.ts";
@@ -12,37 +18,168 @@ import { mintToken } from "./mint.ts";
 import { clearRequests, listRequests, takeRequest } from "./request_routes.ts";
 import { resetMock } from "./reset.ts";
 import { enqueueScenario, flushScenarios, listScenarios } from "./scenario_routes.ts";
+import { control, CONTROL_ERRORS, ok, ref } from "../ops/openapi_operations.ts";
 
-type Route = (req: Request, deps: ControlDeps) => Response | Promise<Response>;
+const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];
 
-const ROUTES: Record<string, Record<string, Route>> = {
-  "/_mock/clock": {
-    GET: (_req, deps) => getClock(deps.clock),
-    PUT: (req, deps) => putClock(req, deps.clock),
-  },
-  "/_mock/clock/advance": { POST: (req, deps) => advanceClock(req, deps.clock) },
-  "/_mock/mint": { POST: mintToken },
-  "/_mock/scenarios": {
-    POST: (req, deps) => enqueueScenario(req, deps.scenarios),
-    GET: (_req, deps) => listScenarios(deps.scenarios),
-    DELETE: (_req, deps) => flushScenarios(deps.scenarios),
-  },
-  "/_mock/requests": {
-    GET: (req, deps) => listRequests(req, deps.requests),
-    DELETE: (_req, deps) => clearRequests(deps.requests),
-  },
-  "/_mock/requests/take": {
-    // Not req.signal: reading it makes Deno 2.9 print a non-JSON warning line. The request
-    // timeout's signal ends a take whose client went away (or got its 503) all the same, so the
-    // waiter left behind cannot swallow a later request.
-    POST: (req, deps) => takeRequest(req, deps.requests),
-  },
-  "/_mock/reset": { POST: resetMock },
-};
+/**
+ * The `/_mock` rows of the route table, one per row of the spec's endpoint table, each with its
+ * OpenAPI operation, then a catch-all that answers 404 for unknown control paths.
+ */
+export function controlRoutes(deps: ControlDeps): Route[] {
+  return [
+    {
+      method: "GET",
+      pattern: "/_mock/clock",
+      handler: () => getClock(deps.clock),
+      openapi: control("getClock", "Read the clock", { "200": ok("ClockState") }),
+    },
+    {
+      method: "PUT",
+      pattern: "/_mock/clock",
+      handler: (req) => putClock(req, deps.clock),
+      openapi: control(
+        "setClock",
+        "Freeze at an instant or unfreeze",
+        { "200": ok("ClockState") },
+        "ClockUpdate",
+      ),
+    },
+    {
+      method: "POST",
+      pattern: "/_mock/clock/advance",
+      handler: (req) => advanceClock(req, deps.clock),
+      openapi: control(
+        "advanceClock",
+        "Freeze, then move forward",
+        { "200": ok("ClockState") },
+        "ClockAdvance",
+      ),
+    },
+    {
+      method: "POST",
+      pattern: "/_mock/mint",
+      handler: (req) => mintToken(req, deps),
+      openapi: {
+        ...control("mintToken", "Mint a token like the token endpoint grants", {
+          "200": ok("MintResponse"),
+        }, "MintRequest"),
+        parameters: READ_HEADERS.map((name) => ({
+          name,
+          in: "header",
+          required: false,
+          schema: { type: "string" },
+        })),
+      },
+    },
+    {
+      method: "POST",
+      pattern: "/_mock/scenarios",
+      handler: (req) => enqueueScenario(req, deps.scenarios),
+      openapi: control("enqueueScenario", "Enqueue a one-shot scenario", {
+        "200": ok("ScenarioEnqueued"),
+      }, "Scenario"),
+    },
+    {
+      method: "GET",
+      pattern: "/_mock/scenarios",
+      handler: () => listScenarios(deps.scenarios),
+      openapi: control("listScenarios", "List queued scenarios", { "200": ok("ScenarioList") }),
+    },
+    {
+      method: "DELETE",
+      pattern: "/_mock/scenarios",
+      handler: () => flushScenarios(deps.scenarios),
+      openapi: control("flushScenarios", "Flush the queue", { "200": ok("ScenariosFlushed") }),
+    },
+    {
+      method: "GET",
+      pattern: "/_mock/requests",
+      handler: (req) => listRequests(req, deps.requests),
+      openapi: {
+        ...control("listRequests", "List captured requests", {
+          "200": ok("CapturedRequestList"),
+        }),
+        parameters: [
+          { name: "issuer", in: "query", required: false, schema: { type: "string" } },
+          { name: "endpoint", in: "query", required: false, schema: ref("Endpoint") },
+        ],
+        responses: {
+          "200": ok("CapturedRequestList"),
+          ...CONTROL_ERRORS,
+          "422": { $ref: "#/components/responses/ValidationFailed" },
+        },
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: "/_mock/requests",
+      handler: () => clearRequests(deps.requests),
+      openapi: control("clearRequests", "Clear the request log", { "200": ok("RequestsCleared") }),
+    },
+    {
+      method: "POST",
+      pattern: "/_mock/requests/take",
+      // Not req.signal: reading it makes Deno 2.9 print a non-JSON warning line. The request
+      // timeout's signal ends a take whose client went away (or got its 503) all the same, so the
+      // waiter left behind cannot swallow a later request.
+      handler: (req) => takeRequest(req, deps.requests),
+      openapi: control("takeRequest", "Remove and return the oldest matching request (long-poll)", {
+        "200": ok("CapturedRequest"),
+      }, "TakeRequest"),
+    },
+    {
+      method: "POST",
+      pattern: "/_mock/reset",
+      handler: (req) => resetMock(req, deps),
+      openapi: control("reset", "Flush queue and log, unfreeze the clock; keys are kept", {
+        "200": ok("ResetResult"),
+      }),
+    },
+    {
+      method: "*",
+      pattern: CONTROL_PATTERN,
+      label: CONTROL_LABEL,
+      handler: (_req, ctx) => {
+        throw new HttpError(404, "not_found", `no control route ${ctx.url.pathname}`);
+      },
+    },
+  ];
+}
 
-/** The route key for metrics: the matched `/_mock` path, or `/_mock/*` for unknown ones. */
-export function controlRouteOf(path: string): string {
-  return Object.hasOwn(ROUTES, path) ? path : "/_mock/*";
+/** Every `/_mock` path, and its route label when no row owns it. */
+const CONTROL_PATTERN = "/_mock{/*}?";
+const CONTROL_LABEL = "/_mock/*";
+
+/**
+ * The row that answers every `/_mock` path when the control plane is not on this listener
+ * (`missing` is {@linkcode disabledControlPlane} or {@linkcode controlPlaneElsewhere}).
+ */
+export function controlMissingRoute(missing: (req: Request) => Response): Route {
+  return { method: "*", pattern: CONTROL_PATTERN, label: CONTROL_LABEL, handler: missing };
+}
+
+/** Whether a path belongs to the control plane. */
+export function isControlPath(path: string): boolean {
+  return path === "/_mock" || path.startsWith("/_mock/");
+}
+
+/** The control plane's 405: code `method_not_allowed`, `Allow` listing the row's methods. */
+export function controlMethodNotAllowed(req: Request, ctx: FallbackContext): never {
+  throw new HttpError(
+    405,
+    "method_not_allowed",
+    `${req.method} is not allowed on ${ctx.url.pathname}`,
+    { headers: { allow: ctx.allow.join(", ") } },
+  );
+}
+
+/** Checks `X-Mock-Control-Token` on every `/_mock` path before any row answers. */
+export function withControlGate(handler: Handler, controlToken: string | undefined): Handler {
+  return async function controlGate(req, info) {
+    if (isControlPath(new URL(req.url).pathname)) await checkControlToken(req, controlToken);
+    return await handler(req, info);
+  };
 }
 
 function markTestingOnly(response: Response): Response {
@@ -66,23 +203,18 @@ export function controlPlaneElsewhere(_req: Request): Response {
   );
 }
 
-/** Builds the `/_mock/*` handler. */
+/**
+ * The `/_mock/*` handler on its own (tests, and the dedicated control listener's core): token
+ * gate, the control rows, problems for errors, every response marked testing-only.
+ */
 export function createControlHandler(deps: ControlDeps): (req: Request) => Promise<Response> {
+  const router = createRouter(controlRoutes(deps), { methodNotAllowed: controlMethodNotAllowed });
+  const gated = withControlGate(router.handler, deps.controlToken);
   return async function controlPlane(req) {
-    const path = new URL(req.url).pathname;
     try {
-      await checkControlToken(req, deps.controlToken);
-      const methods = ROUTES[path];
-      if (!methods) throw new HttpError(404, "not_found", `no control route ${path}`);
-      const route = methods[req.method];
-      if (!route) {
-        throw new HttpError(405, "method_not_allowed", `${req.method} is not allowed on ${path}`, {
-          headers: { allow: Object.keys(methods).join(", ") },
-        });
-      }
-      return markTestingOnly(await route(req, deps));
+      return markTestingOnly(await gated(req, localInfo()));
     } catch (err) {
-      return markTestingOnly(errorResponse(err, { instance: path }));
+      return markTestingOnly(errorResponse(err, { instance: new URL(req.url).pathname }));
     }
   };
 }
@@ -94,8 +226,7 @@ export function createControlHandler(deps: ControlDeps): (req: Request) => Promi
 export function withTestingOnlyMarker(handler: Handler): Handler {
   return async function testingOnly(req, info) {
     const res = await handler(req, info);
-    const path = new URL(req.url).pathname;
-    if (path !== "/_mock" && !path.startsWith("/_mock/")) return res;
+    if (!isControlPath(new URL(req.url).pathname)) return res;
     try {
       return markTestingOnly(res);
     } catch {

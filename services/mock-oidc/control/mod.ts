@@ -3,10 +3,14 @@
  * @module
  */
 export {
+  controlMethodNotAllowed,
+  controlMissingRoute,
   controlPlaneElsewhere,
-  controlRouteOf,
+  controlRoutes,
   createControlHandler,
   disabledControlPlane,
+  isControlPath,
+  withControlGate,
   withTestingOnlyMarker,
 } from "./control_plane.ts";
 export type { ControlClock, ControlDeps, MintTokenRequest, TokenIssuer } from "./control_deps.ts";

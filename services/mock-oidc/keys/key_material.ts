@@ -1,12 +1,13 @@
 /**
  * One issuer's signing key in every form the service needs: WebCrypto keys, the public JWK,
- * the pre-serialised JWKS body, and a fast sign function.
+ * the pre-serialised JWKS body, and its sign function (through the configured {@linkcode Signer},
+ * else WebCrypto on the calling thread).
  *
  * @module
  */
 
 import { type Algorithm, algorithmSpec } from "./algorithms.ts";
-import type { OpenSsl } from "./openssl.ts";
+import type { Signer } from "./signer.ts";
 
 /** A signing key bound to an issuer (`kid` = issuer id). */
 export interface IssuerKey {
@@ -19,7 +20,7 @@ export interface IssuerKey {
   /** `{"keys":[publicJwk]}` serialised once, so JWKS requests do no work. */
   jwksJson: string;
   /** Produce a JWS signature over `data`. */
-  sign(data: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  sign(data: Uint8Array): Promise<Uint8Array>;
 }
 
 const PRIVATE_MEMBERS = new Set(["d", "p", "q", "dp", "dq", "qi", "oth", "k", "key_ops", "ext"]);
@@ -44,7 +45,7 @@ export async function generatePrivateJwk(alg: Algorithm): Promise<PrivateJwk> {
 /** Bind a private JWK to an issuer: import it everywhere and pre-serialise its JWKS. */
 export async function bindIssuerKey(
   jwk: PrivateJwk,
-  options: { kid: string; alg: Algorithm; openssl?: OpenSsl },
+  options: { kid: string; alg: Algorithm; signer?: Signer },
 ): Promise<IssuerKey> {
   const { kid, alg } = options;
   const spec = algorithmSpec(alg);
@@ -65,9 +66,9 @@ export async function bindIssuerKey(
     "verify",
   ]);
   let sign: IssuerKey["sign"];
-  if (options.openssl) {
+  if (options.signer) {
     const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", privateKey));
-    sign = options.openssl.signer(pkcs8, spec);
+    sign = options.signer.bind(pkcs8, spec);
   } else {
     sign = async (data) =>
       new Uint8Array(await crypto.subtle.sign(spec.signParams, privateKey, data as BufferSource));

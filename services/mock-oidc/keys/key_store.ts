@@ -14,7 +14,7 @@ import {
   type IssuerKey,
   type PrivateJwk,
 } from "./key_material.ts";
-import type { OpenSsl } from "./openssl.ts";
+import type { Signer } from "./signer.ts";
 
 export type { IssuerKey, PrivateJwk };
 
@@ -24,7 +24,7 @@ export interface KeyStore {
   jwks(issuerId: string): Promise<{ keys: JsonWebKey[] }>;
   /** The issuer's private key as WebCrypto sees it. */
   signingKey(issuerId: string): Promise<{ kid: string; alg: string; key: CryptoKey }>;
-  /** Everything about the issuer's key, including the fast signer and cached JWKS body. */
+  /** Everything about the issuer's key, including its sign function and cached JWKS body. */
   issuerKey(issuerId: string): Promise<IssuerKey>;
   /** The issuer's key if it already exists, without creating one. */
   peek(issuerId: string): IssuerKey | undefined;
@@ -36,8 +36,8 @@ export interface KeyStoreOptions {
   algorithm?: Algorithm;
   /** Private keys handed out, in order, to the first issuers touched (with their algorithm). */
   initialKeys?: { jwk: PrivateJwk; alg: Algorithm }[];
-  /** Fast signing backend; WebCrypto when absent. */
-  openssl?: OpenSsl;
+  /** Signing backend (worker pool or OpenSSL); WebCrypto on the calling thread when absent. */
+  signer?: Signer;
   /** How many keys to keep generated ahead. @default 1 */
   spareKeys?: number;
   /** Key generator (tests inject a fast one). */
@@ -79,7 +79,7 @@ export function createKeyStore(options: KeyStoreOptions = {}): KeyStore {
     refill();
     return await bindIssuerKey(await jwk, { kid: issuerId, alg: algorithm, ...opts() });
   }
-  const opts = () => ({ openssl: options.openssl });
+  const opts = () => ({ signer: options.signer });
 
   function issuerKey(issuerId: string): Promise<IssuerKey> {
     const done = ready.get(issuerId);

@@ -2,27 +2,42 @@ import assert from "node:assert/strict";
 import { importJWK, jwtVerify } from "jose";
 import { ALGORITHMS } from "./algorithms.ts";
 import { createKeyStore } from "./key_store.ts";
-import { openOpenSsl } from "./openssl.ts";
+import { createOpenSslSigner, openSslUnavailable } from "./openssl.ts";
+import type { Signer } from "./signer.ts";
+import { createWebCryptoPool } from "./webcrypto_pool.ts";
 import { signJwt } from "../tokens/jwt.ts";
 
-const openssl = openOpenSsl();
+const noOpenSsl = openSslUnavailable();
+const BACKENDS: Record<string, { signer?: () => Signer; ignore?: string }> = {
+  openssl: { signer: () => createOpenSslSigner(), ignore: noOpenSsl },
+  webcrypto: {},
+  "the webcrypto worker pool": { signer: () => createWebCryptoPool({ size: 2 }) },
+};
 
 for (const alg of ALGORITHMS) {
-  for (const backend of ["openssl", "webcrypto"] as const) {
-    Deno.test(`${alg} tokens signed via ${backend} verify with jose against the JWKS`, async () => {
-      const store = createKeyStore({
-        algorithm: alg,
-        openssl: backend === "openssl" ? openssl : undefined,
-        spareKeys: 0,
-      });
-      const { keys: [jwk] } = await store.jwks("issuer1");
-      assert.equal((jwk as { kid?: string }).kid, "issuer1");
-      assert.equal(jwk.alg, alg);
-      assert.equal((jwk as Record<string, unknown>).d, undefined);
-      const token = await signJwt(await store.issuerKey("issuer1"), { typ: "JWT" }, { sub: "x" });
-      const { payload, protectedHeader } = await jwtVerify(token, await importJWK(jwk, alg));
-      assert.equal(payload.sub, "x");
-      assert.equal(protectedHeader.kid, "issuer1");
+  for (const [backend, { signer: open, ignore }] of Object.entries(BACKENDS)) {
+    Deno.test({
+      name: `${alg} tokens signed via ${backend} verify with jose against the JWKS` +
+        (ignore ? ` (ignored: ${ignore})` : ""),
+      ignore: ignore !== undefined,
+      async fn() {
+        const signer = open?.();
+        try {
+          const store = createKeyStore({ algorithm: alg, signer, spareKeys: 0 });
+          const { keys: [jwk] } = await store.jwks("issuer1");
+          assert.equal((jwk as { kid?: string }).kid, "issuer1");
+          assert.equal(jwk.alg, alg);
+          assert.equal((jwk as Record<string, unknown>).d, undefined);
+          const token = await signJwt(await store.issuerKey("issuer1"), { typ: "JWT" }, {
+            sub: "x",
+          });
+          const { payload, protectedHeader } = await jwtVerify(token, await importJWK(jwk, alg));
+          assert.equal(payload.sub, "x");
+          assert.equal(protectedHeader.kid, "issuer1");
+        } finally {
+          await signer?.close();
+        }
+      },
     });
   }
 }

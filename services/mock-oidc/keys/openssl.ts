@@ -1,17 +1,18 @@
 /**
- * RSA/EC signing through the system OpenSSL (libcrypto.so.3) over Deno FFI.
- *
- * Why: Deno's WebCrypto and node:crypto sign RS256 in ≈1.4 ms (pure-Rust RSA); OpenSSL does it
- * in ≈0.3 ms, and token issuance is this service's hot path. When libcrypto or the `--allow-ffi`
- * permission is missing, {@linkcode openOpenSsl} returns undefined and callers use WebCrypto.
- * Signatures are identical in form (RSA PKCS#1 v1.5 is deterministic; ECDSA is converted from
- * DER to the JWS r||s form).
+ * `--signer openssl`: RSA/EC signing through the system OpenSSL (libcrypto) over Deno FFI, for
+ * load tests. Why opt-in: it needs `--allow-ffi`, which lifts Deno's sandbox; the default
+ * WebCrypto pool (`webcrypto_pool.ts`) needs no such grant. Why offered: WebCrypto signs RS256
+ * in ≈1.3 ms, OpenSSL in ≈0.3 ms. Each signature runs on a worker thread through nonblocking FFI
+ * (at most `threads` at once). Signatures are identical in form to WebCrypto's (RSA PKCS#1 v1.5
+ * is deterministic; ECDSA is converted from DER to the JWS r||s form). Keys loaded into OpenSSL
+ * are freed, and the library closed, by `close()`.
  *
  * @module
  */
 
 import type { AlgorithmSpec } from "./algorithms.ts";
 import { createSignSlots } from "./sign_slots.ts";
+import type { Signer } from "./signer.ts";
 
 const SYMBOLS = {
   BIO_new_mem_buf: { parameters: ["buffer", "i32"], result: "pointer" },
@@ -20,15 +21,12 @@ const SYMBOLS = {
     parameters: ["pointer", "pointer", "pointer", "pointer"],
     result: "pointer",
   },
+  EVP_PKEY_free: { parameters: ["pointer"], result: "void" },
   EVP_MD_CTX_new: { parameters: [], result: "pointer" },
   EVP_MD_CTX_free: { parameters: ["pointer"], result: "void" },
   EVP_get_digestbyname: { parameters: ["buffer"], result: "pointer" },
   EVP_DigestSignInit: {
     parameters: ["pointer", "buffer", "pointer", "pointer", "pointer"],
-    result: "i32",
-  },
-  EVP_DigestSign: {
-    parameters: ["pointer", "buffer", "buffer", "buffer", "usize"],
     result: "i32",
   },
   EVP_DigestSignAsync: {
@@ -43,45 +41,54 @@ const SYMBOLS = {
 
 type Lib = Deno.DynamicLibrary<typeof SYMBOLS>;
 
-/** A private key loaded into OpenSSL, able to produce JWS signatures. */
-export type SignFunction = (data: Uint8Array) => Uint8Array | Promise<Uint8Array>;
-
-/** The loaded library: turns PKCS#8 keys into sign functions. */
-export interface OpenSsl {
-  signer(pkcs8: Uint8Array, spec: AlgorithmSpec): SignFunction;
-  /** Whether signatures are computed on a worker thread (not `MOCK_OIDC_SIGNER=openssl`). */
-  offThread: boolean;
-}
-
 const RSA_PKCS1_PSS_PADDING = 6;
 const RSA_PSS_SALTLEN_DIGEST = -1;
 const encoder = new TextEncoder();
 
+/** The library loaded when no name is configured (`--signer-libcrypto`). */
+export const DEFAULT_LIBCRYPTO = "libcrypto.so.3";
+
+/** Options of {@linkcode createOpenSslSigner}. */
+export interface OpenSslOptions {
+  /** Name or path of the libcrypto shared library. @default {"libcrypto.so.3"} */
+  library?: string;
+  /** Signatures in flight at once, each on its own FFI thread. @default {the core count} */
+  threads?: number;
+}
+
 /**
- * Load libcrypto, or return undefined when it (or the FFI permission) is unavailable.
- * `MOCK_OIDC_SIGNER` picks the mode: `openssl-thread` (default) signs on a worker thread
- * through nonblocking FFI, so a second core signs while the event loop serves HTTP; `openssl`
- * signs on the event-loop thread; `webcrypto` skips OpenSSL altogether.
+ * Why OpenSSL signing cannot run here (no `--allow-ffi`, or libcrypto does not load), or
+ * undefined when it can. Tests of the OpenSSL path use it to be ignored with that reason.
  */
-export function openOpenSsl(
-  options: { path?: string; env?: (name: string) => string | undefined } = {},
-): OpenSsl | undefined {
-  const env = options.env ?? ((name) => Deno.env.get(name));
-  const mode = env("MOCK_OIDC_SIGNER");
-  if (mode === "webcrypto") return undefined;
-  const offThread = mode !== "openssl";
-  // In-flight off-thread signatures (`MOCK_OIDC_SIGNER_THREADS`, default: the core count).
-  const threads = Number(env("MOCK_OIDC_SIGNER_THREADS") ?? navigator.hardwareConcurrency ?? 2);
-  const slots = createSignSlots(Number.isFinite(threads) && threads > 0 ? threads : 2);
+export function openSslUnavailable(library = DEFAULT_LIBCRYPTO): string | undefined {
   // Query first: an ungranted permission would otherwise prompt on an interactive terminal.
-  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return undefined;
-  let lib: Lib;
-  try {
-    lib = Deno.dlopen(options.path ?? "libcrypto.so.3", SYMBOLS);
-  } catch {
-    return undefined;
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") {
+    return "it needs --allow-ffi";
   }
+  try {
+    Deno.dlopen(library, { EVP_MD_CTX_new: SYMBOLS.EVP_MD_CTX_new }).close();
+    return undefined;
+  } catch (err) {
+    return `cannot load ${library}: ${(err as Error).message}`;
+  }
+}
+
+/**
+ * Load libcrypto and return a signer backed by it.
+ *
+ * @throws {Error} "Cannot use --signer openssl: …" without `--allow-ffi` or when the library
+ * does not load.
+ */
+export function createOpenSslSigner(options: OpenSslOptions = {}): Signer {
+  const library = options.library ?? DEFAULT_LIBCRYPTO;
+  const why = openSslUnavailable(library);
+  if (why) throw new Error(`Cannot use --signer openssl: ${why}`);
+  const lib: Lib = Deno.dlopen(library, SYMBOLS);
+  const slots = createSignSlots(options.threads ?? navigator.hardwareConcurrency ?? 2);
+  const loaded = new Set<Deno.PointerValue>();
+  const inFlight = new Set<Promise<unknown>>();
   const digests = new Map<string, Deno.PointerValue>();
+  let closed = false;
   const digest = (name: string) => {
     let md = digests.get(name);
     if (md === undefined) {
@@ -92,14 +99,29 @@ export function openOpenSsl(
     return md;
   };
   return {
-    offThread,
-    signer(pkcs8, spec) {
+    name: "openssl",
+    bind(pkcs8, spec: AlgorithmSpec) {
+      if (closed) throw new Error("Cannot bind a key: the signer is closed");
       const key = { pkey: loadPrivateKey(lib, pkcs8), md: digest(spec.digest), pss: spec.pss };
+      loaded.add(key.pkey);
       const finish = (der: Uint8Array) => spec.ecSize ? derToJose(der, spec.ecSize) : der;
-      if (offThread) {
-        return (data) => slots.run(async () => finish(await signRawAsync(lib, key, data)));
-      }
-      return (data) => finish(signRaw(lib, key, data));
+      return (data) => {
+        if (closed) return Promise.reject(new Error("Cannot sign: the signer is closed"));
+        const done = slots.run(async () => finish(await signRawAsync(lib, key, data)));
+        inFlight.add(done);
+        done.then(() => inFlight.delete(done), () => inFlight.delete(done));
+        return done;
+      };
+    },
+    ready: () => Promise.resolve(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      // A key freed under a running EVP_DigestSign would be a use after free.
+      await Promise.allSettled([...inFlight]);
+      for (const pkey of loaded) lib.symbols.EVP_PKEY_free(pkey);
+      loaded.clear();
+      lib.close();
     },
   };
 }
@@ -148,18 +170,6 @@ function signatureBuffers() {
       return sig.slice(0, Number(len[0]));
     },
   };
-}
-
-function signRaw(lib: Lib, key: LoadedKey, data: Uint8Array): Uint8Array {
-  const ctx = initContext(lib, key);
-  const out = signatureBuffers();
-  try {
-    return out.result(
-      lib.symbols.EVP_DigestSign(ctx, out.sig, out.len, data, BigInt(data.length)),
-    );
-  } finally {
-    lib.symbols.EVP_MD_CTX_free(ctx);
-  }
 }
 
 async function signRawAsync(lib: Lib, key: LoadedKey, data: Uint8Array): Promise<Uint8Array> {

@@ -1,35 +1,36 @@
 /**
- * Operational routes outside every issuer namespace: `/isalive` and `/healthz` (liveness),
+ * Operational rows of the route table, outside every issuer namespace: the kit's `/healthz`,
  * `/readyz` (always ready, no checks), `/metrics` when it shares the API listener, `/docs` and
- * `/openapi.{json,yaml}`.
+ * `/openapi.{json,yaml}`, plus mock-oidc's `/isalive` liveness alias.
  * @module
  */
-import { healthHandler, readinessHandler } from "@svc/shared/health";
+import { healthHandler } from "@svc/shared/health";
+import type { Route } from "@svc/shared/http";
 import type { Metrics } from "@svc/shared/metrics";
-import { metricsHandler } from "@svc/shared/metrics";
-import { openapiHandler } from "@svc/shared/openapi";
-import { openapiDocument } from "./openapi_doc.ts";
+import { operationalRoutes as kitOperationalRoutes } from "@svc/shared/operational";
+import { OPERATIONAL_DOCS } from "./openapi_operations.ts";
 
 export interface OperationalOptions {
   version: string;
   /** Serve `/metrics` here (when `--metrics-addr` is empty). */
   metrics?: Metrics;
+  /** The OpenAPI document, built on first request. */
+  document: () => object;
 }
 
-/** Answers the operational paths and `undefined` for every other path. */
-export function createOperationalRoutes(
-  options: OperationalOptions,
-): (req: Request) => Promise<Response | undefined> {
-  const docs = openapiHandler(openapiDocument(options.version), { title: "mock-oidc" });
-  const readiness = readinessHandler({});
-  const metrics = options.metrics ? metricsHandler(options.metrics) : undefined;
-  const info = {} as Deno.ServeHandlerInfo;
-  return async function operational(req) {
-    const path = new URL(req.url).pathname;
-    const readOnly = req.method === "GET" || req.method === "HEAD";
-    if (readOnly && (path === "/isalive" || path === "/healthz")) return healthHandler();
-    if (readOnly && path === "/readyz") return await readiness(req);
-    if (readOnly && path === "/metrics" && metrics) return await metrics(req, info);
-    return await docs(req);
-  };
+/** The operational rows. */
+export function operationalRoutes(options: OperationalOptions): Route[] {
+  return [
+    {
+      method: ["GET", "HEAD"],
+      pattern: "/isalive",
+      handler: () => healthHandler(),
+      openapi: OPERATIONAL_DOCS["/isalive"],
+    },
+    ...kitOperationalRoutes({
+      metrics: options.metrics,
+      openapi: { document: options.document, title: "mock-oidc" },
+      docs: OPERATIONAL_DOCS,
+    }),
+  ];
 }

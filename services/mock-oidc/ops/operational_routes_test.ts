@@ -1,10 +1,23 @@
 import assert from "node:assert/strict";
+import { createRouter, localInfo } from "@svc/shared/http";
 import { createMetrics } from "@svc/shared/metrics";
-import { createOperationalRoutes } from "./operational_routes.ts";
+import { operationalRoutes } from "./operational_routes.ts";
+
+const document = () => ({ openapi: "3.0.3" });
+
+function table(metrics?: ReturnType<typeof createMetrics>) {
+  const router = createRouter(operationalRoutes({ version: "1.0.0", metrics, document }));
+  return {
+    router,
+    get: (path: string, method = "GET") =>
+      router.match(new Request(`http://x${path}`, { method })).handler
+        ? Promise.resolve(router.handler(new Request(`http://x${path}`, { method }), localInfo()))
+        : undefined,
+  };
+}
 
 Deno.test("operational routes: liveness, readiness, OpenAPI, and nothing else", async () => {
-  const routes = createOperationalRoutes({ version: "1.0.0" });
-  const get = (path: string) => routes(new Request(`http://x${path}`));
+  const { get } = table();
   assert.deepEqual(await (await get("/isalive"))!.json(), { status: "ok" });
   assert.deepEqual(await (await get("/healthz"))!.json(), { status: "ok" });
   assert.deepEqual(await (await get("/readyz"))!.json(), { status: "ready", checks: {} });
@@ -15,8 +28,17 @@ Deno.test("operational routes: liveness, readiness, OpenAPI, and nothing else", 
 
 Deno.test("operational routes serve /metrics when it shares the API listener", async () => {
   const metrics = createMetrics({ service: "mock-oidc" });
-  const routes = createOperationalRoutes({ version: "1", metrics });
-  const res = await routes(new Request("http://x/metrics"));
+  const { get } = table(metrics);
+  const res = await get("/metrics");
   assert.equal(res?.status, 200);
   assert.match(await res!.text(), /http_requests_total/);
+});
+
+Deno.test("operational routes answer wrong methods with 405 and Allow: GET, HEAD", () => {
+  const { router } = table(createMetrics({ service: "mock-oidc" }));
+  for (const path of ["/isalive", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"]) {
+    const m = router.match(new Request(`http://x${path}`, { method: "DELETE" }));
+    assert.equal(m.handler, undefined, path);
+    assert.deepEqual(m.allow, ["GET", "HEAD"], path);
+  }
 });

@@ -1,11 +1,14 @@
 /**
- * Routes `/{issuer}/...` and `/.well-known/oauth-authorization-server/{issuer}` to the
- * protocol endpoints. Issuer ids are one path segment, created on first touch; `_mock` is
- * reserved; multi-segment issuers get a clear 404.
+ * The protocol rows of the route table: `/{issuer}/...` and
+ * `/.well-known/oauth-authorization-server/{issuer}`, each with its methods and OpenAPI operation.
+ * Issuer ids are one path segment, created on first touch; `_mock` is reserved; multi-segment
+ * issuers get a clear 404. Protocol 404 and 405 answers are plain problems (no `instance`).
  *
  * @module
  */
 
+import { createRouter, type FallbackContext, localInfo, type Route } from "@svc/shared/http";
+import { problemResponse } from "@svc/shared/problem";
 import { handleAuthorize } from "./authorize.ts";
 import type { IssuerContext, ProtocolDeps } from "./deps.ts";
 import { handleDeviceAuthorization, handleDeviceVerification } from "./device_authorization.ts";
@@ -15,110 +18,245 @@ import { handleIntrospect } from "./introspect.ts";
 import { issuerUrlOf } from "./issuer_url.ts";
 import { handleJwks } from "./jwks.ts";
 import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
-import { problemResponse } from "@svc/shared/problem";
 import { handleRevoke } from "./revoke.ts";
 import { handleToken } from "./token.ts";
 import { handleUserinfo } from "./userinfo.ts";
+import { html, json, ok, protocol, redirect } from "../ops/openapi_operations.ts";
 
 export { issuerUrlOf };
 
-type Endpoint = {
-  methods: string[];
-  handle: (ctx: IssuerContext) => Response | Promise<Response>;
-};
+type EndpointHandler = (ctx: IssuerContext) => Response | Promise<Response>;
 
-const GET = ["GET"];
-const POST = ["POST"];
-const BOTH = ["GET", "POST"];
+interface Endpoint {
+  /** Path inside the issuer namespace. */
+  suffix: string;
+  method: "GET" | "POST";
+  handle: EndpointHandler;
+  openapi: Record<string, unknown>;
+}
 
-/** Endpoint suffixes inside an issuer namespace. */
-export const ENDPOINTS: Record<string, Endpoint> = {
-  "authorize": { methods: BOTH, handle: handleAuthorize },
-  "token": { methods: POST, handle: handleToken },
-  "userinfo": { methods: BOTH, handle: handleUserinfo },
-  "introspect": { methods: POST, handle: handleIntrospect },
-  "revoke": { methods: POST, handle: handleRevoke },
-  "endsession": { methods: BOTH, handle: handleEndSession },
-  "jwks": { methods: GET, handle: handleJwks },
-  "device_authorization": { methods: POST, handle: handleDeviceAuthorization },
-  "device": { methods: BOTH, handle: handleDeviceVerification },
-  ".well-known/openid-configuration": { methods: GET, handle: handleDiscovery },
-  ".well-known/oauth-authorization-server": { methods: GET, handle: handleDiscovery },
-};
+const TOKEN_401 = { description: "invalid_client", content: json("OAuthError") };
+const USERINFO_401 = { description: "invalid_token" };
+const SIGNED_OUT = { description: "Signed out", content: html };
+
+/** The endpoints of an issuer namespace: one row per method, as in the spec's table. */
+const ENDPOINTS: readonly Endpoint[] = [
+  {
+    suffix: ".well-known/openid-configuration",
+    method: "GET",
+    handle: handleDiscovery,
+    openapi: protocol("discovery", "Discovery document", { "200": ok("Discovery") }),
+  },
+  {
+    suffix: "authorize",
+    method: "GET",
+    handle: handleAuthorize,
+    openapi: protocol("authorize", "Authorization endpoint", {
+      "200": { description: "Login page", content: html },
+      "302": redirect,
+    }),
+  },
+  {
+    suffix: "authorize",
+    method: "POST",
+    handle: handleAuthorize,
+    openapi: protocol("authorizePost", "Authorization endpoint (form)", {
+      "200": { description: "Login page or form_post", content: html },
+      "302": redirect,
+    }, true),
+  },
+  {
+    suffix: "token",
+    method: "POST",
+    handle: handleToken,
+    openapi: protocol(
+      "token",
+      "Token endpoint",
+      { "200": ok("TokenResponse"), "401": TOKEN_401 },
+      true,
+    ),
+  },
+  {
+    suffix: "userinfo",
+    method: "GET",
+    handle: handleUserinfo,
+    openapi: protocol("userinfo", "Claims of a valid bearer token", {
+      "200": ok("Claims"),
+      "401": USERINFO_401,
+    }),
+  },
+  {
+    suffix: "userinfo",
+    method: "POST",
+    handle: handleUserinfo,
+    openapi: protocol("userinfoPost", "Claims of a valid bearer token (POST)", {
+      "200": ok("Claims"),
+      "401": USERINFO_401,
+    }, true),
+  },
+  {
+    suffix: "introspect",
+    method: "POST",
+    handle: handleIntrospect,
+    openapi: protocol("introspect", "Token introspection", { "200": ok("Introspection") }, true),
+  },
+  {
+    suffix: "revoke",
+    method: "POST",
+    handle: handleRevoke,
+    openapi: protocol("revoke", "Token revocation", { "200": { description: "Revoked" } }, true),
+  },
+  {
+    suffix: "endsession",
+    method: "GET",
+    handle: handleEndSession,
+    openapi: protocol("endsession", "End session", { "200": SIGNED_OUT, "302": redirect }),
+  },
+  {
+    suffix: "endsession",
+    method: "POST",
+    handle: handleEndSession,
+    openapi: protocol("endsessionPost", "End session (form)", {
+      "200": SIGNED_OUT,
+      "302": redirect,
+    }, true),
+  },
+  {
+    suffix: "jwks",
+    method: "GET",
+    handle: handleJwks,
+    openapi: protocol("jwks", "Public signing key of the issuer (kid = issuer id)", {
+      "200": ok("Jwks"),
+    }),
+  },
+  {
+    suffix: ".well-known/oauth-authorization-server",
+    method: "GET",
+    handle: handleDiscovery,
+    openapi: protocol("authorizationServerMetadata", "OAuth 2.0 metadata (same document)", {
+      "200": ok("Discovery"),
+    }),
+  },
+  {
+    suffix: "device_authorization",
+    method: "POST",
+    handle: handleDeviceAuthorization,
+    openapi: protocol("deviceAuthorization", "Device authorization (RFC 8628)", {
+      "200": { description: "Device and user codes", content: json("Claims") },
+    }, true),
+  },
+  {
+    suffix: "device",
+    method: "GET",
+    handle: handleDeviceVerification,
+    openapi: protocol("deviceVerification", "Device verification page", {
+      "200": { description: "Verification page", content: html },
+    }),
+  },
+  {
+    suffix: "device",
+    method: "POST",
+    handle: handleDeviceVerification,
+    openapi: protocol("deviceVerificationPost", "Device verification (form)", {
+      "200": { description: "Verification result", content: html },
+    }, true),
+  },
+];
 
 const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
+const MULTI_SEGMENT = "multi-segment issuer ids are not supported: an issuer is one path segment";
+const NEEDS_ISSUER = "discovery needs an issuer: use /{issuer}/.well-known/openid-configuration";
 /** Reserved issuer-id prefix (the control plane). */
 export const RESERVED_PREFIX = "_mock";
 
-/** Where a path leads: an issuer endpoint, or why none. */
-export type Route =
-  | { issuerId: string; endpoint: string }
-  | { error: string };
-
-/** Resolve a request path to an issuer id and endpoint suffix. */
-export function routeOf(pathname: string): Route {
-  let issuerId: string;
-  let rest: string;
-  if (pathname.startsWith(RFC8414_PREFIX)) {
-    issuerId = pathname.slice(RFC8414_PREFIX.length);
-    rest = ".well-known/oauth-authorization-server";
-  } else {
-    const slash = pathname.indexOf("/", 1);
-    if (slash < 0) return { error: `no route for ${pathname}` };
-    issuerId = pathname.slice(1, slash);
-    rest = pathname.slice(slash + 1);
-  }
-  if (issuerId === ".well-known" || issuerId === "") {
-    return { error: "discovery needs an issuer: use /{issuer}/.well-known/openid-configuration" };
-  }
-  if (issuerId.includes("/") || (!Object.hasOwn(ENDPOINTS, rest) && endsWithEndpoint(rest))) {
-    return { error: "multi-segment issuer ids are not supported: an issuer is one path segment" };
-  }
-  if (issuerId.startsWith(RESERVED_PREFIX)) {
+/** Why an `:issuer` segment names no issuer, or `undefined` with the decoded id. */
+function issuerOf(segment: string): { issuerId: string } | { error: string } {
+  if (segment === ".well-known") return { error: NEEDS_ISSUER };
+  if (segment.startsWith(RESERVED_PREFIX)) {
     return { error: `issuer ids starting with ${RESERVED_PREFIX} are reserved` };
   }
-  if (!Object.hasOwn(ENDPOINTS, rest)) return { error: `no route for ${pathname}` };
+  let issuerId: string;
   try {
-    issuerId = decodeURIComponent(issuerId);
+    issuerId = decodeURIComponent(segment);
   } catch {
     return { error: "issuer id is not valid percent-encoding" };
   }
-  if (issuerId.includes("/")) {
-    return { error: "multi-segment issuer ids are not supported: an issuer is one path segment" };
-  }
-  return { issuerId, endpoint: rest };
+  return issuerId.includes("/") ? { error: MULTI_SEGMENT } : { issuerId };
 }
 
-function endsWithEndpoint(rest: string): boolean {
-  return Object.keys(ENDPOINTS).some((suffix) => rest.endsWith(`/${suffix}`));
+function notFound(detail: string): Response {
+  return problemResponse({ status: 404, detail });
 }
 
 /**
- * The protocol handler. OAuth errors become RFC 6749 JSON here; anything else is rethrown for
- * the app's error boundary (500 problem, logged).
+ * The protocol rows. OAuth errors become RFC 6749 JSON here; anything else is rethrown for the
+ * app's error boundary (500 problem, logged).
  */
+export function protocolRoutes(deps: ProtocolDeps): Route[] {
+  const row = (pattern: string, endpoint: Endpoint): Route => ({
+    method: endpoint.method,
+    pattern,
+    openapi: endpoint.openapi,
+    handler: async (req, route) => {
+      const issuer = issuerOf(route.params.issuer!);
+      if ("error" in issuer) return notFound(issuer.error);
+      const ctx: IssuerContext = {
+        req,
+        issuerId: issuer.issuerId,
+        issuerUrl: issuerUrlOf(req, issuer.issuerId),
+        deps,
+      };
+      try {
+        return await endpoint.handle(ctx);
+      } catch (err) {
+        if (err instanceof OAuthError) return oauthErrorResponse(err);
+        throw err;
+      }
+    },
+  });
+  const metadata = ENDPOINTS.find((e) => e.suffix === ".well-known/oauth-authorization-server")!;
+  return [
+    ...ENDPOINTS.map((endpoint) => row(`/:issuer/${endpoint.suffix}`, endpoint)),
+    row(`${RFC8414_PREFIX}:issuer`, {
+      ...metadata,
+      openapi: protocol(
+        "authorizationServerMetadataRfc8414",
+        "RFC 8414 path-insertion form",
+        { "200": ok("Discovery") },
+      ),
+    }),
+  ];
+}
+
+/** The 404 of a path no row owns, naming why when it looks like a protocol path. */
+export function protocolNotFound(_req: Request, ctx: FallbackContext): Response {
+  const path = ctx.url.pathname;
+  if (path.startsWith(RFC8414_PREFIX)) {
+    const rest = path.slice(RFC8414_PREFIX.length);
+    return notFound(rest === "" ? NEEDS_ISSUER : MULTI_SEGMENT);
+  }
+  const slash = path.indexOf("/", 1);
+  if (slash < 0) return notFound(`no route for ${path}`);
+  const issuerId = path.slice(1, slash);
+  const rest = path.slice(slash + 1);
+  if (issuerId === ".well-known" || issuerId === "") return notFound(NEEDS_ISSUER);
+  if (ENDPOINTS.some((e) => rest.endsWith(`/${e.suffix}`))) return notFound(MULTI_SEGMENT);
+  return notFound(`no route for ${path}`);
+}
+
+/** The protocol's 405: a plain problem with `Allow`. */
+export function protocolMethodNotAllowed(req: Request, ctx: FallbackContext): Response {
+  return problemResponse(
+    { status: 405, detail: `${req.method} is not allowed here` },
+    { headers: { Allow: ctx.allow.join(", ") } },
+  );
+}
+
+/** The protocol rows on their own, as one handler (in-process tests). */
 export function createProtocolHandler(deps: ProtocolDeps): (req: Request) => Promise<Response> {
-  return async (req) => {
-    const route = routeOf(new URL(req.url).pathname);
-    if ("error" in route) return problemResponse({ status: 404, detail: route.error });
-    const endpoint = ENDPOINTS[route.endpoint];
-    if (!endpoint.methods.includes(req.method)) {
-      return problemResponse(
-        { status: 405, detail: `${req.method} is not allowed here` },
-        { headers: { Allow: endpoint.methods.join(", ") } },
-      );
-    }
-    const ctx: IssuerContext = {
-      req,
-      issuerId: route.issuerId,
-      issuerUrl: issuerUrlOf(req, route.issuerId),
-      deps,
-    };
-    try {
-      return await endpoint.handle(ctx);
-    } catch (err) {
-      if (err instanceof OAuthError) return oauthErrorResponse(err);
-      throw err;
-    }
-  };
+  const router = createRouter(protocolRoutes(deps), {
+    notFound: protocolNotFound,
+    methodNotAllowed: protocolMethodNotAllowed,
+  });
+  return async (req) => await router.handler(req, localInfo());
 }

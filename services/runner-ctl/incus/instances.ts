@@ -138,7 +138,10 @@ export class InstanceClient {
   }
 
   /** Runtime state: status code and process count (−1 for a VM until its agent answers). */
-  async state(name: string, signal?: AbortSignal) {
+  async state(
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<{ status: string; statusCode: number; processes: number }> {
     const env = await this.t.call("read an instance state", "GET", `${this.#path(name)}/state`, {
       signal,
     });

@@ -6,12 +6,11 @@
  */
 import type { Logger } from "@svc/shared/log";
 import { type RunningServer, startServer } from "@svc/shared/server";
-import { withAccessLog, withRequestId } from "@svc/shared/http";
-import { createMetrics, metricsHandler, withHttpMetrics } from "@svc/shared/metrics";
-import { openapiHandler } from "@svc/shared/openapi";
-import { createApp, routeOf } from "../app.ts";
+import { createRouter, withDefaultStack } from "@svc/shared/http";
+import { createMetrics } from "@svc/shared/metrics";
+import { metricsRoute } from "@svc/shared/operational";
+import { createApp } from "../app.ts";
 import type { Config } from "../config.ts";
-import { openapiDocument } from "../http/openapi_document.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator } from "../migrate/migrator.ts";
 import { openDb } from "../store/open_db.ts";
@@ -37,8 +36,7 @@ export async function serve(
       });
     }
     const metrics = createMetrics({ service: "todo-api" });
-    const docs = openapiHandler(openapiDocument(denoJson.version), { title: "todo-api" });
-    const app = createApp({
+    const api = createApp({
       db,
       migrator,
       logger,
@@ -47,18 +45,13 @@ export async function serve(
       maxBodyBytes: config.maxBodyBytes,
       keyCacheTtlMs: config.keyCacheTtlMs,
       bodyTimeoutMs: config.bodyTimeoutMs,
-      docs,
+      metrics,
+      version: denoJson.version,
     });
-    const quiet = new Set(["/healthz", "/readyz"]);
-    const api = withRequestId(
-      withAccessLog(
-        withHttpMetrics(app, metrics, { route: (req) => routeOf(new URL(req.url).pathname) }),
-        { logger, skip: (path) => quiet.has(path) },
-      ),
-    );
+    const scrape = withDefaultStack(createRouter([metricsRoute(metrics)]), { logger });
     return await startServer([
       { name: "api", addr: config.addr, handler: api },
-      { name: "metrics", addr: config.metricsAddr, handler: metricsHandler(metrics) },
+      { name: "metrics", addr: config.metricsAddr, handler: scrape },
     ], {
       logger,
       shutdownGrace: config.shutdownGraceMs,

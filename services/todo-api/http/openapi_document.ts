@@ -4,6 +4,7 @@
  * @module
  */
 import { HEALTH_SCHEMA, READINESS_SCHEMA } from "@svc/shared/health";
+import { openapiPaths, type Route } from "@svc/shared/http";
 import { LIMITS, SCHEMAS } from "./schemas.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -38,8 +39,129 @@ const ID = {
   schema: { type: "string" },
 };
 
-/** Builds the document; `version` is the service version. */
-export function openapiDocument(version: string): Record<string, unknown> {
+/** `GET /v1/todos`. */
+export const LIST_TODOS = {
+  operationId: "list-todos",
+  tags: ["todos"],
+  summary: "List todos, oldest first",
+  parameters: [
+    {
+      name: "limit",
+      in: "query",
+      description: "Page size.",
+      schema: {
+        type: "integer",
+        format: "int64",
+        minimum: LIMITS.limitMin,
+        maximum: LIMITS.limitMax,
+        default: LIMITS.limitDefault,
+      },
+    },
+    {
+      name: "cursor",
+      in: "query",
+      description: "A previous page's nextCursor; omit for the first page.",
+      schema: { type: "string" },
+    },
+  ],
+  responses: {
+    "200": body("A page of todos.", "ListTodosOutputBody"),
+    "400": problem("Invalid cursor."),
+    ...AUTH_ERRORS,
+    "422": problem("Invalid limit."),
+    "500": problem("Internal error."),
+  },
+};
+
+/** `POST /v1/todos`. */
+export const CREATE_TODO = {
+  operationId: "create-todo",
+  tags: ["todos"],
+  summary: "Create a todo",
+  requestBody: {
+    required: true,
+    content: { "application/json": { schema: ref("CreateTodoInputBody") } },
+  },
+  responses: {
+    "201": body("The new todo.", "Todo", {
+      Location: { description: "URL of the new todo.", schema: { type: "string" } },
+    }),
+    "400": problem("Malformed JSON or empty body."),
+    ...AUTH_ERRORS,
+    "408": problem("The request body did not arrive in time."),
+    "413": problem("Request body too large."),
+    "415": problem("Content type is not JSON."),
+    "422": problem("Validation failed."),
+    "500": problem("Internal error."),
+  },
+};
+
+/** `GET /v1/todos/{id}`. */
+export const GET_TODO = {
+  operationId: "get-todo",
+  tags: ["todos"],
+  summary: "Get a todo",
+  parameters: [ID],
+  responses: {
+    "200": body("The todo.", "Todo"),
+    ...AUTH_ERRORS,
+    "404": problem("No such todo visible to this key."),
+    "500": problem("Internal error."),
+  },
+};
+
+/** `POST /v1/todos/{id}/complete`. */
+export const COMPLETE_TODO = {
+  operationId: "complete-todo",
+  tags: ["todos"],
+  summary: "Mark a todo completed (idempotent: keeps the first completedAt)",
+  parameters: [ID],
+  responses: {
+    "200": body("The completed todo.", "Todo"),
+    ...AUTH_ERRORS,
+    "404": problem("No such todo visible to this key."),
+    "500": problem("Internal error."),
+  },
+};
+
+/** Operations of the documented operational routes, by path. */
+export const OPERATIONAL_DOCS = {
+  "/healthz": {
+    operationId: "healthz",
+    summary: "Liveness; never touches the datastore",
+    security: [],
+    responses: {
+      "200": {
+        description: "Alive.",
+        content: { "application/json": { schema: ref("Health") } },
+      },
+    },
+  },
+  "/readyz": {
+    operationId: "readyz",
+    summary: "Readiness: checks datastore and migrations",
+    security: [],
+    responses: {
+      "200": {
+        description: "Ready.",
+        content: { "application/json": { schema: ref("Readiness") } },
+      },
+      "503": {
+        description: "Not ready; failing checks carry an error.",
+        content: { "application/json": { schema: ref("Readiness") } },
+      },
+    },
+  },
+};
+
+/**
+ * Builds the document; `version` is the service version, `routes` the route table whose
+ * documented rows become `paths`.
+ */
+export function openapiDocument(
+  version: string,
+  routes: readonly Route[],
+): Record<string, unknown> {
   return {
     openapi: "3.0.3",
     info: {
@@ -51,121 +173,7 @@ export function openapiDocument(version: string): Record<string, unknown> {
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }, { bearer: [] }],
     tags: [{ name: "todos" }],
-    paths: {
-      "/v1/todos": {
-        get: {
-          operationId: "list-todos",
-          tags: ["todos"],
-          summary: "List todos, oldest first",
-          parameters: [
-            {
-              name: "limit",
-              in: "query",
-              description: "Page size.",
-              schema: {
-                type: "integer",
-                format: "int64",
-                minimum: LIMITS.limitMin,
-                maximum: LIMITS.limitMax,
-                default: LIMITS.limitDefault,
-              },
-            },
-            {
-              name: "cursor",
-              in: "query",
-              description: "A previous page's nextCursor; omit for the first page.",
-              schema: { type: "string" },
-            },
-          ],
-          responses: {
-            "200": body("A page of todos.", "ListTodosOutputBody"),
-            "400": problem("Invalid cursor."),
-            ...AUTH_ERRORS,
-            "422": problem("Invalid limit."),
-            "500": problem("Internal error."),
-          },
-        },
-        post: {
-          operationId: "create-todo",
-          tags: ["todos"],
-          summary: "Create a todo",
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: ref("CreateTodoInputBody") } },
-          },
-          responses: {
-            "201": body("The new todo.", "Todo", {
-              Location: { description: "URL of the new todo.", schema: { type: "string" } },
-            }),
-            "400": problem("Malformed JSON or empty body."),
-            ...AUTH_ERRORS,
-            "408": problem("The request body did not arrive in time."),
-            "413": problem("Request body too large."),
-            "415": problem("Content type is not JSON."),
-            "422": problem("Validation failed."),
-            "500": problem("Internal error."),
-          },
-        },
-      },
-      "/v1/todos/{id}": {
-        get: {
-          operationId: "get-todo",
-          tags: ["todos"],
-          summary: "Get a todo",
-          parameters: [ID],
-          responses: {
-            "200": body("The todo.", "Todo"),
-            ...AUTH_ERRORS,
-            "404": problem("No such todo visible to this key."),
-            "500": problem("Internal error."),
-          },
-        },
-      },
-      "/v1/todos/{id}/complete": {
-        post: {
-          operationId: "complete-todo",
-          tags: ["todos"],
-          summary: "Mark a todo completed (idempotent: keeps the first completedAt)",
-          parameters: [ID],
-          responses: {
-            "200": body("The completed todo.", "Todo"),
-            ...AUTH_ERRORS,
-            "404": problem("No such todo visible to this key."),
-            "500": problem("Internal error."),
-          },
-        },
-      },
-      "/healthz": {
-        get: {
-          operationId: "healthz",
-          summary: "Liveness; never touches the datastore",
-          security: [],
-          responses: {
-            "200": {
-              description: "Alive.",
-              content: { "application/json": { schema: ref("Health") } },
-            },
-          },
-        },
-      },
-      "/readyz": {
-        get: {
-          operationId: "readyz",
-          summary: "Readiness: checks datastore and migrations",
-          security: [],
-          responses: {
-            "200": {
-              description: "Ready.",
-              content: { "application/json": { schema: ref("Readiness") } },
-            },
-            "503": {
-              description: "Not ready; failing checks carry an error.",
-              content: { "application/json": { schema: ref("Readiness") } },
-            },
-          },
-        },
-      },
-    },
+    paths: openapiPaths(routes),
     components: {
       schemas: {
         ...SCHEMAS,

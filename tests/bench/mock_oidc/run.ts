@@ -14,17 +14,13 @@
  * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
  */
 import { parseArgs } from "node:util";
+import { SERVICES } from "../../../deploy/services.ts";
 
 const PEER_VERSION = "9.3.0";
 const MAIN = new URL("../../../services/mock-oidc/main.ts", import.meta.url).pathname;
 const RESULTS = new URL("../RESULTS.md", import.meta.url).pathname;
-const OURS_PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-env",
-  "--allow-ffi",
-  "--allow-sys",
-];
+/** mock-oidc runs with the permissions it is deployed with (plus `--allow-ffi` for OpenSSL). */
+const OURS_PERMISSIONS = SERVICES.find((s) => s.name === "mock-oidc")!.permissions;
 const LUA = `wrk.method = "POST"
 wrk.body = "grant_type=client_credentials&scope=api"
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
@@ -49,7 +45,7 @@ const { values: opts } = parseArgs({
   },
 });
 
-function ours(signer: string, label: string, extraArgs: string[] = []): Target {
+function ours(label: string, extraArgs: string[] = [], extraPermissions: string[] = []): Target {
   return {
     name: `mock-oidc (${label})`,
     command: (port) => ({
@@ -57,13 +53,13 @@ function ours(signer: string, label: string, extraArgs: string[] = []): Target {
       args: [
         "run",
         ...OURS_PERMISSIONS,
+        ...extraPermissions,
         MAIN,
         "--addr",
         `127.0.0.1:${port}`,
         "--metrics-addr=",
         ...extraArgs,
       ],
-      env: { MOCK_OIDC_SIGNER: signer },
     }),
     jwksPath: "/default/jwks",
     tokenPath: "/default/token",
@@ -175,11 +171,10 @@ async function main(): Promise<void> {
   const connections = Number(opts.connections);
   const starts = Number(opts.starts);
   const targets = [
-    ours("openssl-thread", "default: OpenSSL on a worker thread"),
-    ours("openssl", "MOCK_OIDC_SIGNER=openssl"),
-    ours("webcrypto", "MOCK_OIDC_SIGNER=webcrypto, i.e. no FFI"),
+    ours("default: WebCrypto on a worker pool, no FFI"),
+    ours("--signer openssl, with --allow-ffi", ["--signer", "openssl"], ["--allow-ffi"]),
     // A dedicated control listener turns request capture off (spec): shows what capture costs.
-    ours("openssl-thread", "--control-addr set, so no request capture", [
+    ours("default signer, --control-addr set, so no request capture", [
       "--control-addr",
       "127.0.0.1:0",
     ]),

@@ -354,6 +354,7 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
           created_at: new Date().toISOString(),
         };
         instances.set(key(project, name), inst);
+        api.peak = Math.max(api.peak, instances.size);
         if (body.start === true) {
           inst.status = "Running";
           boot(inst);
@@ -377,6 +378,8 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
     operations: ops,
     seen,
     faults,
+    /** Most instances that existed at once. */
+    peak: 0,
     /** The guest powered off (its ephemeral runner finished); the console keeps its log. */
     powerOff(name: string, project = "default") {
       const i = instances.get(key(project, name));

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { SERVICES } from "./services.ts";
+
+const root = new URL("../", import.meta.url);
+
+/** Every `deno run` of the service's entry in its `deno.json` tasks, as [task, flags]. */
+async function entryTasks(name: string, entry: string): Promise<[string, string][]> {
+  const path = new URL(`services/${name}/deno.json`, root);
+  const { tasks = {} } = JSON.parse(await Deno.readTextFile(path));
+  return Object.entries(tasks as Record<string, string>)
+    .filter(([, command]) => command.includes("main.ts"))
+    .map(([task, command]) => {
+      const match = command.match(/^cd \.\.\/\.\. && deno run (?:--watch )?(.*?) (\S+main\.ts)/);
+      assert.ok(match, `${name} task ${task} runs from the repository root: ${command}`);
+      assert.equal(match[2], entry, `${name} task ${task} runs ${entry}`);
+      return [task, match[1]];
+    });
+}
+
+Deno.test("each service's deno.json tasks run with exactly its permissions in deploy/", async () => {
+  for (const svc of SERVICES) {
+    const tasks = await entryTasks(svc.name, svc.entry);
+    assert.ok(tasks.length > 0, `${svc.name} has a task that runs ${svc.entry}`);
+    for (const [task, flags] of tasks) {
+      assert.equal(flags, svc.permissions.join(" "), `${svc.name} task ${task} has drifted`);
+    }
+  }
+});
+
+Deno.test("no deployed permission set is -A, grants FFI or leaves env unscoped", () => {
+  for (const svc of SERVICES) {
+    for (const flag of svc.permissions) {
+      assert.ok(flag.startsWith("--allow-"), `${svc.name}: ${flag}`);
+      assert.notEqual(flag, "--allow-all", svc.name);
+      assert.equal(flag.startsWith("--allow-ffi"), false, `${svc.name}: ${flag}`);
+      assert.notEqual(flag, "--allow-env", `${svc.name}: env is scoped to its settings`);
+    }
+  }
+});
+
+Deno.test("every container file runs the binary that deno task compile builds", async () => {
+  for (const svc of SERVICES) {
+    const file = await Deno.readTextFile(new URL(`deploy/${svc.name}/Containerfile`, root));
+    assert.match(file, new RegExp(`^COPY dist/${svc.name} /usr/local/bin/${svc.name}$`, "m"));
+    assert.match(file, new RegExp(`^ENTRYPOINT \\["/usr/local/bin/${svc.name}"\\]$`, "m"));
+  }
+});

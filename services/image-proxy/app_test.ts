@@ -1,0 +1,393 @@
+import assert from "node:assert/strict";
+import { localInfo } from "@svc/shared/http";
+import { createApp } from "./app.ts";
+import { memoryStore, object, recordingLogger } from "./_test_support.ts";
+import { createStreamLimiter } from "./stream/limiter.ts";
+import { OBJECT_HEADERS } from "./object/headers.ts";
+
+const BODY = "0123456789abcdefghij"; // 20 bytes
+
+function setup(options: { maxStreams?: number; upstreamIdleMs?: number } = {}) {
+  const store = memoryStore({
+    "p/dir/file.bin": object(BODY),
+    "p/v/20250824_13:00/x": object("x"),
+  });
+  const limiter = createStreamLimiter(options.maxStreams ?? 64);
+  const { logger, records } = recordingLogger();
+  const app = createApp({
+    objects: {
+      store,
+      prefix: "p/",
+      limiter,
+      upstreamIdleMs: options.upstreamIdleMs ?? 5_000,
+      writeIdleMs: 5_000,
+    },
+    readyz: () => Response.json({ status: "ready" }),
+    logger,
+  });
+  async function call(path: string, init: RequestInit = {}) {
+    const res = await app(new Request("http://proxy.test" + path, init), localInfo());
+    return res;
+  }
+  return { store, limiter, records, call };
+}
+
+async function json(res: Response) {
+  assert.equal(res.headers.get("content-type"), "application/json");
+  return await res.json();
+}
+
+async function expectError(res: Response, status: number, code: string) {
+  assert.equal(res.status, status);
+  const body = await json(res);
+  assert.deepEqual(Object.keys(body).sort(), ["code", "request_id"]);
+  assert.equal(body.code, code);
+  assert.equal(body.request_id, res.headers.get("x-request-id"));
+}
+
+Deno.test("GET of an object answers 200 with the bytes and only the allowlisted headers", async () => {
+  const { call, store } = setup();
+  const res = await call("/dir/file.bin");
+  assert.equal(res.status, 200);
+  assert.equal(await res.text(), BODY);
+  const names = [...res.headers.keys()].filter((n) => n !== "x-request-id");
+  for (const name of names) assert.ok((OBJECT_HEADERS as readonly string[]).includes(name), name);
+  assert.equal(res.headers.get("content-length"), "20");
+  assert.equal(res.headers.get("accept-ranges"), "bytes");
+  assert.equal(res.headers.get("etag"), store.objects.get("p/dir/file.bin")!.meta!.etag);
+  assert.equal(res.headers.get("last-modified"), "Sun, 24 Aug 2025 13:00:00 GMT");
+  assert.equal(res.headers.get("content-type"), "application/octet-stream");
+  assert.deepEqual(store.calls, ["head p/dir/file.bin", "get p/dir/file.bin"]);
+});
+
+Deno.test("GET forwards every allowlisted metadata field", async () => {
+  const { call, store } = setup();
+  store.objects.set(
+    "p/meta",
+    object("m", {
+      contentType: "application/x-xz",
+      cacheControl: "max-age=60",
+      contentDisposition: 'attachment; filename="m.xz"',
+      contentEncoding: "identity",
+      expires: "Thu, 01 Dec 2044 16:00:00 GMT",
+    }),
+  );
+  const res = await call("/meta");
+  await res.body?.cancel();
+  assert.equal(res.headers.get("content-type"), "application/x-xz");
+  assert.equal(res.headers.get("cache-control"), "max-age=60");
+  assert.equal(res.headers.get("content-disposition"), 'attachment; filename="m.xz"');
+  assert.equal(res.headers.get("content-encoding"), "identity");
+  assert.equal(res.headers.get("expires"), "Thu, 01 Dec 2044 16:00:00 GMT");
+});
+
+Deno.test("paths with a colon, raw or as %3A, reach the same key", async () => {
+  const { call } = setup();
+  for (const path of ["/v/20250824_13:00/x", "/v/20250824_13%3A00/x", "/v/20250824_13%3a00/x"]) {
+    const res = await call(path);
+    assert.equal(res.status, 200, path);
+    assert.equal(await res.text(), "x");
+  }
+});
+
+Deno.test("invalid paths answer 400 invalid_input without any storage request", async () => {
+  const { call, store } = setup();
+  // (the Request constructor resolves dot segments; those are covered end to end)
+  for (const path of ["/a%2Fb", "/a%5Cb", "/a%00", "/a//b", "/a%zz", "/a/"]) {
+    await expectError(await call(path), 400, "invalid_input");
+  }
+  assert.deepEqual(store.calls, []);
+});
+
+Deno.test("Range: one bytes range is served as 206", async (t) => {
+  const { call } = setup();
+  const cases: [string, number, string, string | null][] = [
+    ["bytes=0-4", 206, "01234", "bytes 0-4/20"],
+    ["bytes=0-", 206, BODY, "bytes 0-19/20"],
+    ["bytes=15-", 206, "fghij", "bytes 15-19/20"],
+    ["bytes=-3", 206, "hij", "bytes 17-19/20"],
+    ["bytes=18-100", 206, "ij", "bytes 18-19/20"],
+    ["bytes=0-1,3-4", 200, BODY, null],
+    ["bytes=5-1", 200, BODY, null],
+    ["pages=1-2", 200, BODY, null],
+    ["garbage", 200, BODY, null],
+  ];
+  for (const [range, status, body, contentRange] of cases) {
+    await t.step(range, async () => {
+      const res = await call("/dir/file.bin", { headers: { range } });
+      assert.equal(res.status, status);
+      assert.equal(await res.text(), body);
+      assert.equal(res.headers.get("content-range"), contentRange);
+      assert.equal(res.headers.get("content-length"), String(body.length));
+    });
+  }
+});
+
+Deno.test("Range: an unsatisfiable range answers 416 with Content-Range bytes */size", async () => {
+  const { call } = setup();
+  for (const range of ["bytes=20-", "bytes=25-30", "bytes=-0"]) {
+    const res = await call("/dir/file.bin", { headers: { range } });
+    assert.equal(res.headers.get("content-range"), "bytes */20");
+    await expectError(res, 416, "range_not_satisfiable");
+  }
+});
+
+Deno.test("If-Range decides whether the Range applies", async (t) => {
+  const { call, store } = setup();
+  const etag = store.objects.get("p/dir/file.bin")!.meta!.etag!;
+  const cases: [string, string, number][] = [
+    ["matching strong ETag", etag, 206],
+    ["other ETag", '"other"', 200],
+    ["weak ETag", `W/${etag}`, 200],
+    ["exact Last-Modified", "Sun, 24 Aug 2025 13:00:00 GMT", 206],
+    ["other date", "Sun, 24 Aug 2025 13:00:01 GMT", 200],
+    ["malformed", "tomorrow", 200],
+  ];
+  for (const [name, ifRange, status] of cases) {
+    await t.step(name, async () => {
+      const res = await call("/dir/file.bin", {
+        headers: { range: "bytes=0-1", "if-range": ifRange },
+      });
+      assert.equal(res.status, status);
+      assert.equal(await res.text(), status === 206 ? "01" : BODY);
+    });
+  }
+});
+
+Deno.test("conditional GET and HEAD answer 304 without a body and 412 with one", async (t) => {
+  const { call, store } = setup();
+  const etag = store.objects.get("p/dir/file.bin")!.meta!.etag!;
+  for (const method of ["GET", "HEAD"]) {
+    await t.step(`${method} If-None-Match → 304`, async () => {
+      const res = await call("/dir/file.bin", { method, headers: { "if-none-match": etag } });
+      assert.equal(res.status, 304);
+      assert.equal(res.body, null);
+      assert.equal(res.headers.get("etag"), etag);
+      assert.equal(res.headers.get("content-length"), null);
+      assert.equal(res.headers.get("content-type"), null);
+    });
+    await t.step(`${method} If-Modified-Since → 304`, async () => {
+      const headers = { "if-modified-since": "Sun, 24 Aug 2025 13:00:00 GMT" };
+      const res = await call("/dir/file.bin", { method, headers });
+      assert.equal(res.status, 304);
+      assert.equal(res.body, null);
+    });
+  }
+  await t.step("GET If-Match mismatch → 412", async () => {
+    const res = await call("/dir/file.bin", { headers: { "if-match": '"nope"' } });
+    await expectError(res, 412, "precondition_failed");
+  });
+  await t.step("GET If-Unmodified-Since before → 412", async () => {
+    const headers = { "if-unmodified-since": "Sat, 23 Aug 2025 13:00:00 GMT" };
+    await expectError(await call("/dir/file.bin", { headers }), 412, "precondition_failed");
+  });
+  await t.step("HEAD 412 has no body", async () => {
+    const res = await call("/dir/file.bin", { method: "HEAD", headers: { "if-match": '"x"' } });
+    assert.equal(res.status, 412);
+    assert.equal(res.body, null);
+  });
+  await t.step("malformed conditional headers → 400 before storage is asked", async () => {
+    store.calls.length = 0;
+    for (
+      const [name, value] of [
+        ["if-match", "nope"],
+        ["if-none-match", "nope"],
+        ["if-modified-since", "nope"],
+        ["if-unmodified-since", "nope"],
+      ]
+    ) {
+      await expectError(
+        await call("/dir/file.bin", { headers: { [name]: value } }),
+        400,
+        "invalid_input",
+      );
+    }
+    assert.deepEqual(store.calls, []);
+  });
+});
+
+Deno.test("HEAD answers the GET headers without a body, ignoring Range", async () => {
+  const { call } = setup();
+  const res = await call("/dir/file.bin", { method: "HEAD", headers: { range: "bytes=0-1" } });
+  assert.equal(res.status, 200);
+  assert.equal(res.body, null);
+  assert.equal(res.headers.get("content-length"), "20");
+  assert.equal(res.headers.get("content-range"), null);
+  const missing = await call("/nope", { method: "HEAD" });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body, null);
+});
+
+Deno.test("storage failures map to the spec's status table", async (t) => {
+  const { call, store } = setup();
+  await t.step("missing object → 404 not_found", async () => {
+    await expectError(await call("/missing"), 404, "not_found");
+  });
+  const cases = [
+    ["denied", 502, "unauthorized_upstream"],
+    ["unavailable", 503, "unavailable"],
+    ["timeout", 504, "deadline_exceeded"],
+    ["misconfigured", 500, "internal_failure"],
+    ["failed", 500, "internal_failure"],
+  ] as const;
+  for (const [kind, status, code] of cases) {
+    await t.step(`${kind} → ${status} ${code}`, async () => {
+      store.failures.push(kind);
+      const res = await call("/dir/file.bin");
+      assert.equal(res.headers.get("retry-after"), status === 503 ? "1" : null);
+      await expectError(res, status, code);
+    });
+  }
+});
+
+Deno.test("an object replaced between metadata and body is never spliced", async (t) => {
+  await t.step("replaced once: retried, served whole from the new version", async () => {
+    const { call, store } = setup();
+    let replaced = false;
+    store.beforeGet = (key) => {
+      if (replaced) return;
+      replaced = true;
+      store.objects.set(key, object("NEW VERSION"));
+    };
+    const res = await call("/dir/file.bin");
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "NEW VERSION");
+    assert.equal(res.headers.get("etag"), store.objects.get("p/dir/file.bin")!.meta!.etag);
+    assert.equal(res.headers.get("content-length"), "11");
+  });
+  await t.step("replaced on every read: 503 unavailable", async () => {
+    const { call, store } = setup();
+    store.beforeGet = (key) => store.objects.set(key, object("again"));
+    const res = await call("/dir/file.bin", { headers: { range: "bytes=0-3" } });
+    assert.equal(res.headers.get("retry-after"), "1");
+    await expectError(res, 503, "unavailable");
+  });
+});
+
+Deno.test("methods other than GET and HEAD answer 405 with Allow on every path", async () => {
+  const { call, store } = setup();
+  for (const path of ["/dir/file.bin", "/healthz", "/readyz", "/a%2Fb"]) {
+    for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW", "CONNECTX"]) {
+      const res = await call(path, { method });
+      assert.equal(res.headers.get("allow"), "GET, HEAD");
+      await expectError(res, 405, "method_not_allowed");
+    }
+  }
+  assert.deepEqual(store.calls, []);
+});
+
+Deno.test("X-Request-ID: the client's value when valid, else a generated one, on every answer", async (t) => {
+  const { call } = setup();
+  const valid = ["a", "A-b_c.9", "x".repeat(128)];
+  const invalid = ["", "x".repeat(129), "a b", "a/b", "é", "a:b", "<script>"];
+  for (const id of valid) {
+    await t.step(`kept: ${id.slice(0, 20)}`, async () => {
+      for (const path of ["/dir/file.bin", "/missing", "/healthz"]) {
+        const res = await call(path, { headers: { "x-request-id": id } });
+        await res.body?.cancel();
+        assert.equal(res.headers.get("x-request-id"), id);
+      }
+    });
+  }
+  for (const id of invalid) {
+    await t.step(`replaced: ${JSON.stringify(id.slice(0, 20))}`, async () => {
+      const res = await call("/missing", { headers: { "x-request-id": id } });
+      const got = res.headers.get("x-request-id")!;
+      assert.notEqual(got, id);
+      assert.match(got, /^[A-Za-z0-9._-]{1,128}$/);
+      assert.equal((await res.json()).request_id, got);
+    });
+  }
+});
+
+Deno.test("/healthz answers 200 {status: ok} without touching storage; HEAD has no body", async () => {
+  const { call, store } = setup();
+  const res = await call("/healthz");
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { status: "ok" });
+  const head = await call("/healthz", { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.equal(head.body, null);
+  assert.deepEqual(store.calls, []);
+});
+
+Deno.test("the stream limit refuses the next download at once and frees slots", async (t) => {
+  const { call, limiter } = setup({ maxStreams: 2 });
+  const first = await call("/dir/file.bin");
+  const second = await call("/dir/file.bin");
+  assert.equal(limiter.active, 2);
+  await t.step("at the limit: 503 stream_limit with Retry-After: 1", async () => {
+    const res = await call("/dir/file.bin");
+    assert.equal(res.headers.get("retry-after"), "1");
+    await expectError(res, 503, "stream_limit");
+  });
+  await t.step("HEAD, 304 and errors take no slot", async () => {
+    assert.equal((await call("/dir/file.bin", { method: "HEAD" })).status, 200);
+    assert.equal((await call("/healthz")).status, 200);
+  });
+  await t.step("a completed download frees its slot", async () => {
+    assert.equal(await first.text(), BODY);
+    assert.equal(limiter.active, 1);
+    const third = await call("/dir/file.bin");
+    assert.equal(third.status, 200);
+    await third.body!.cancel();
+  });
+  await t.step("a client abort frees its slot", async () => {
+    await second.body!.cancel();
+    assert.equal(limiter.active, 0);
+  });
+  await t.step("404 and 412 free their slots", async () => {
+    await (await call("/missing")).body?.cancel();
+    await (await call("/dir/file.bin", { headers: { "if-match": '"x"' } })).body?.cancel();
+    const res = await call("/dir/file.bin", { headers: { "if-none-match": "*" } });
+    assert.equal(res.status, 304);
+    assert.equal(limiter.active, 0);
+  });
+});
+
+Deno.test("a stalled upstream ends the body short and frees the slot", async () => {
+  const { call, store, limiter, records } = setup({ upstreamIdleMs: 50 });
+  store.stallAfter = 5;
+  const res = await call("/dir/file.bin");
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-length"), "20");
+  const got = new Uint8Array(await res.arrayBuffer());
+  assert.equal(got.byteLength, 5, "truncated, not padded");
+  assert.equal(limiter.active, 0);
+  await new Promise((r) => setTimeout(r, 0));
+  const record = records.find((r) => r.msg === "request completed");
+  assert.equal(record?.["error.kind"], "upstream_timeout");
+  assert.equal(record?.["http.response.body.size"], 5);
+});
+
+Deno.test("each request writes one 'request completed' record with the spec's fields", async () => {
+  const { call, records } = setup();
+  const res = await call("/dir/file.bin", {
+    headers: { range: "bytes=0-1", "x-request-id": "r1" },
+  });
+  await res.text();
+  await (await call("/missing?token=secret")).body?.cancel();
+  await (await call("/healthz")).body?.cancel();
+  await new Promise((r) => setTimeout(r, 0));
+  const lines = records.filter((r) => r.msg === "request completed");
+  assert.equal(lines.length, 3);
+  const [object, missing, health] = lines;
+  assert.equal(object.level, "info");
+  assert.equal(object.request_id, "r1");
+  assert.equal(object["http.request.method"], "GET");
+  assert.equal(object["http.route"], "object");
+  assert.equal(object["http.response.status_code"], 206);
+  assert.equal(object["http.response.body.size"], 2);
+  assert.equal(object.range_requested, true);
+  assert.equal(typeof object.duration_ms, "number");
+  assert.equal(object["error.kind"], undefined);
+  assert.equal(object.component, "http");
+  assert.equal(missing["error.kind"], "not_found");
+  assert.equal(missing.range_requested, false);
+  assert.equal(health.level, "debug");
+  assert.equal(health["http.route"], "health");
+  const text = JSON.stringify(records);
+  for (const secret of ["dir/file.bin", "missing", "token", "127.0.0.1"]) {
+    assert.ok(!text.includes(secret), `logs never contain ${secret}`);
+  }
+});

@@ -1,0 +1,84 @@
+/**
+ * `deno task dev` for image-proxy: starts a local S3-compatible server (`@20minutes/s3rver`, on
+ * loopback, signature checks on), seeds it with the sample simplestreams mirror, and runs the
+ * proxy in front of it as its own process, with the proxy's scoped permissions.
+ *
+ * ```sh
+ * curl -s http://127.0.0.1:8082/streams/v1/index.json
+ * ```
+ *
+ * @module
+ */
+import { S3Client } from "@aws-sdk/client-s3";
+import { createLogger } from "@svc/shared/log";
+import { sampleMirror } from "./mirror.ts";
+import { S3RVER_CREDENTIALS, startS3Server } from "./s3_server.ts";
+import { seedMirror } from "./seed.ts";
+
+/** Where `deno task dev` puts things. */
+export const DEV = { listen: "127.0.0.1:8082", s3Port: 8092, bucket: "images" } as const;
+
+/** The proxy's permissions in development: its listen address and the local store only. */
+export function devPermissions(listen: string, s3Endpoint: string): string[] {
+  return [
+    `--allow-net=${listen},${new URL(s3Endpoint).host}`,
+    "--allow-env=IMGPROXY_*,AWS_*,OTEL_*",
+    "--ignore-env",
+    "--allow-sys=osRelease,homedir,uid",
+    "--ignore-read",
+  ];
+}
+
+async function main(): Promise<number> {
+  const logger = createLogger({ fields: { "service.name": "image-proxy-dev", component: "dev" } });
+  const s3 = await startS3Server({ buckets: [DEV.bucket], port: DEV.s3Port });
+  const client = new S3Client({
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    region: "us-east-1",
+    credentials: S3RVER_CREDENTIALS,
+  });
+  await seedMirror(client, { bucket: DEV.bucket, prefix: "", files: await sampleMirror() });
+  client.destroy();
+  logger.info("local S3 ready and seeded", { endpoint: s3.endpoint, bucket: DEV.bucket });
+  const entry = new URL("../main.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      ...devPermissions(DEV.listen, s3.endpoint),
+      entry,
+      "--bucket",
+      DEV.bucket,
+      "--listen",
+      DEV.listen,
+      "--s3.endpoint",
+      s3.endpoint,
+      "--s3.force-path-style",
+      "--region",
+      "us-east-1",
+      "--proxy.shutdown-delay",
+      "0s",
+    ],
+    env: {
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    },
+    stdin: "null",
+  }).spawn();
+  const forward = (signal: Deno.Signal) => () => {
+    try {
+      child.kill(signal);
+    } catch { /* already gone */ }
+  };
+  const onInt = forward("SIGINT");
+  const onTerm = forward("SIGTERM");
+  Deno.addSignalListener("SIGINT", onInt);
+  Deno.addSignalListener("SIGTERM", onTerm);
+  const { code } = await child.status;
+  Deno.removeSignalListener("SIGINT", onInt);
+  Deno.removeSignalListener("SIGTERM", onTerm);
+  await s3.close();
+  return code;
+}
+
+if (import.meta.main) Deno.exit(await main());

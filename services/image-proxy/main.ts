@@ -1,0 +1,47 @@
+/**
+ * image-proxy entry: read the settings, build the store, the readiness probe and the handler,
+ * listen, and shut down as the spec's readiness table says (SIGTERM/SIGINT → `draining` for
+ * `proxy.shutdown_delay`, then drain downloads up to `proxy.shutdown_grace`; exit 0 when the
+ * drain was clean, 1 when downloads had to be cut).
+ *
+ * @module
+ */
+import { createLogger, type LogLevel } from "@svc/shared/log";
+import { type MainIo, runMain } from "@svc/shared/main";
+import { helpRequested } from "@svc/shared/settings";
+import type { EnvLookup } from "@svc/shared/settings";
+import { startProxy } from "./proxy.ts";
+import { SETTINGS } from "./settings.ts";
+import { VERSION } from "./version.ts";
+
+/**
+ * Runs the proxy until it is shut down; resolves to the exit code.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { main } from "./main.ts";
+ * const code = await main(["--bucket", "mirror"], (n) => Deno.env.get(n), io);
+ * ```
+ */
+export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
+  if (helpRequested(args)) {
+    io.out(
+      "image-proxy: read-only HTTP proxy serving an image mirror out of S3\n\n" +
+        "Usage: image-proxy --bucket NAME [flags]\n\n" + SETTINGS.help() +
+        "\n\nStorage credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID/" +
+        "AWS_SECRET_ACCESS_KEY, AWS_PROFILE with the shared files, web identity, container and " +
+        "instance metadata). Collector headers come from OTEL_EXPORTER_OTLP_HEADERS.",
+    );
+    return 0;
+  }
+  const { values } = await SETTINGS.load({ args, env });
+  const logger = createLogger({
+    level: values["log.level"] as LogLevel,
+    fields: { "service.name": "image-proxy", "service.version": VERSION },
+  });
+  const proxy = await startProxy(values, { env, logger });
+  const report = await proxy.finished;
+  return report.forced ? 1 : 0;
+}
+
+if (import.meta.main) await runMain(main, { name: "image-proxy" });

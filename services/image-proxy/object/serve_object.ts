@@ -1,0 +1,209 @@
+/**
+ * GET and HEAD of one object (the spec's "any other path" row): validate the raw target, evaluate
+ * the conditional headers against the object's metadata, then read exactly that version, ranged
+ * if asked, and relay it with stall bounds under the stream limit.
+ *
+ * Metadata first, body second (reference B2.2): S3 has no If-Range and S3-compatible stores skip
+ * If-Match, so preconditions are evaluated here. The body read carries `If-Match: <etag>` and its
+ * answer's ETag and length are checked, so a replacement between the two reads is never spliced:
+ * it is retried once from the metadata read, then answered 503 `unavailable`.
+ *
+ * @module
+ */
+import { proxyError } from "../errors.ts";
+import { StoreError } from "../store/errors.ts";
+import { storeHttpError } from "../store/errors.ts";
+import type { ObjectMeta, ObjectStore } from "../store/store.ts";
+import { relay, type RelayOutcome } from "../stream/relay.ts";
+import type { StreamLimiter, StreamSlot } from "../stream/limiter.ts";
+import { notModifiedHeaders, objectHeaders } from "./headers.ts";
+import {
+  type Conditions,
+  evaluatePreconditions,
+  rangeAllowed,
+  readConditions,
+  type Validators,
+} from "./preconditions.ts";
+import { contentRange, parseRange } from "./range.ts";
+import { objectKeyOf, rawPathOf } from "./target.ts";
+
+/** Hooks for the stream metrics. */
+export interface StreamEvents {
+  /** A download was refused by the stream limit. */
+  rejected?(): void;
+  /** A download ended; `outcome` is not `complete` when it ended early. */
+  ended?(result: { outcome: RelayOutcome; bytes: number }): void;
+}
+
+/** Options of {@linkcode serveObject}. */
+export interface ServeObjectOptions {
+  store: ObjectStore;
+  /** Normalised key prefix (empty or ending in `/`). */
+  prefix: string;
+  limiter: StreamLimiter;
+  upstreamIdleMs: number;
+  writeIdleMs: number;
+  events?: StreamEvents;
+}
+
+/** What the request log needs beyond the response. */
+export interface ObjectAnswer {
+  response: Response;
+  /** Resolves when the body is over: bytes sent and, when it ended early, why. */
+  done: Promise<{ bytes: number; failure?: RelayOutcome }>;
+}
+
+function validatorsOf(meta: ObjectMeta): Validators {
+  const ms = meta.lastModified?.getTime();
+  return { etag: meta.etag, lastModified: ms === undefined ? undefined : Math.floor(ms / 1000) };
+}
+
+const finished = (bytes = 0) => Promise.resolve({ bytes });
+
+/**
+ * Answers a GET or HEAD of an object path. Errors are thrown as `HttpError`s with the spec's
+ * codes; the caller renders them.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { serveObject } from "./serve_object.ts";
+ * const { response, done } = await serveObject(req, options);
+ * ```
+ * @throws {HttpError} 400, 404, 412, 416, 500, 502, 503, 504 as the spec's status table says.
+ */
+export async function serveObject(
+  req: Request,
+  options: ServeObjectOptions,
+): Promise<ObjectAnswer> {
+  const key = objectKeyOf(rawPathOf(req.url), options.prefix);
+  const conditions = readConditions(req.headers);
+  if (req.method === "HEAD") return await headObject(key, conditions, options);
+  const slot = options.limiter.tryAcquire();
+  if (slot === null) {
+    options.events?.rejected?.();
+    throw proxyError("stream_limit", "Cannot start download: too many downloads in progress", {
+      headers: { "Retry-After": "1" },
+    });
+  }
+  try {
+    return await getObject(req, key, conditions, slot, options);
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
+}
+
+async function metaOf(key: string, store: ObjectStore): Promise<ObjectMeta> {
+  try {
+    return await store.head(key);
+  } catch (err) {
+    throw err instanceof StoreError ? storeHttpError(err.kind) : err;
+  }
+}
+
+function decide(conditions: Conditions, meta: ObjectMeta): ObjectAnswer | undefined {
+  const outcome = evaluatePreconditions(conditions, validatorsOf(meta));
+  if (outcome === "precondition_failed") {
+    throw proxyError("precondition_failed", "Cannot read object: a precondition failed");
+  }
+  if (outcome === "not_modified") {
+    return {
+      response: new Response(null, { status: 304, headers: notModifiedHeaders(meta) }),
+      done: finished(),
+    };
+  }
+  return undefined;
+}
+
+async function headObject(
+  key: string,
+  conditions: Conditions,
+  options: ServeObjectOptions,
+): Promise<ObjectAnswer> {
+  const meta = await metaOf(key, options.store);
+  const early = decide(conditions, meta);
+  if (early) return early;
+  const headers = objectHeaders(meta, { length: meta.size });
+  return { response: new Response(null, { status: 200, headers }), done: finished() };
+}
+
+async function getObject(
+  req: Request,
+  key: string,
+  conditions: Conditions,
+  slot: StreamSlot,
+  options: ServeObjectOptions,
+): Promise<ObjectAnswer> {
+  const { store } = options;
+  for (let attempt = 1;; attempt++) {
+    const meta = await metaOf(key, store);
+    const early = decide(conditions, meta);
+    if (early) {
+      slot.release();
+      return early;
+    }
+    const wanted = rangeAllowed(conditions, validatorsOf(meta))
+      ? parseRange(req.headers.get("range"), meta.size)
+      : { kind: "none" as const };
+    if (wanted.kind === "unsatisfiable") {
+      throw proxyError("range_not_satisfiable", "Cannot read object: range not satisfiable", {
+        headers: { "Content-Range": contentRange(meta.size) },
+      });
+    }
+    const range = wanted.kind === "range" ? { start: wanted.start, end: wanted.end } : undefined;
+    const length = range ? range.end - range.start + 1 : meta.size;
+    const upstream = new AbortController();
+    try {
+      const read = await store.get(key, { range, ifMatch: meta.etag, signal: upstream.signal });
+      if (read.meta.size !== length) {
+        await read.body.cancel().catch(() => {});
+        throw new StoreError("changed", "Cannot read object: its length changed");
+      }
+      return answer(read.meta, read.body, {
+        range,
+        length,
+        total: meta.size,
+        upstream,
+        slot,
+        options,
+      });
+    } catch (err) {
+      if (err instanceof StoreError && err.kind === "changed" && attempt < 2) continue;
+      if (err instanceof StoreError) throw storeHttpError(err.kind);
+      throw err;
+    }
+  }
+}
+
+function answer(
+  meta: ObjectMeta,
+  upstreamBody: ReadableStream<Uint8Array>,
+  ctx: {
+    range?: { start: number; end: number };
+    length: number;
+    total: number;
+    upstream: AbortController;
+    slot: StreamSlot;
+    options: ServeObjectOptions;
+  },
+): ObjectAnswer {
+  const { range, length, total, upstream, slot, options } = ctx;
+  let resolveDone!: (r: { bytes: number; failure?: RelayOutcome }) => void;
+  const done = new Promise<{ bytes: number; failure?: RelayOutcome }>((r) => resolveDone = r);
+  const body = relay(upstreamBody, {
+    expectedBytes: length,
+    upstreamIdleMs: options.upstreamIdleMs,
+    writeIdleMs: options.writeIdleMs,
+    abortUpstream: () => upstream.abort(),
+    onEnd: ({ outcome, bytes }) => {
+      slot.release();
+      options.events?.ended?.({ outcome, bytes });
+      resolveDone(outcome === "complete" ? { bytes } : { bytes, failure: outcome });
+    },
+  });
+  const headers = objectHeaders(meta, {
+    length,
+    contentRange: range && contentRange(total, range),
+  });
+  return { response: new Response(body, { status: range ? 206 : 200, headers }), done };
+}

@@ -1,0 +1,151 @@
+/**
+ * Assembles a running proxy from resolved settings: the S3 store, the stream limiter, the cached
+ * readiness probe on the lifecycle's shutdown signal, the handler, and the kit's server with the
+ * shutdown delay and grace. Writes the spec's lifecycle records (`server_starting`,
+ * `server_listening`, `shutdown_started`, `shutdown_completed` / `shutdown_forced`).
+ *
+ * @module
+ */
+import { createLifecycle, createReadinessProbe, type ReadinessProbe } from "@svc/shared/lifecycle";
+import type { Logger } from "@svc/shared/log";
+import { type ShutdownReport, startServer } from "@svc/shared/server";
+import type { EnvLookup } from "@svc/shared/settings";
+import type { S3ClientConfig } from "@aws-sdk/client-s3";
+import { createApp } from "./app.ts";
+import { normalizePrefix } from "./object/target.ts";
+import type { ProxySettings } from "./settings.ts";
+import { s3EndpointOf } from "./settings.ts";
+import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
+import { createS3Store } from "./store/s3_store.ts";
+import { createStreamLimiter, type StreamLimiter } from "./stream/limiter.ts";
+import { NO_TELEMETRY, type Telemetry } from "./telemetry.ts";
+
+/** Options of {@linkcode startProxy}. */
+export interface StartProxyOptions {
+  env: EnvLookup;
+  /** Carries `service.name` and `service.version`. */
+  logger: Logger;
+  telemetry?: Telemetry;
+  /** Flushes telemetry at the end of the shutdown. */
+  onShutdown?: () => Promise<void>;
+  /** Storage credentials. @default the AWS SDK's default provider chain */
+  credentials?: S3ClientConfig["credentials"];
+  /** Listen for SIGTERM/SIGINT. @default {true} */
+  handleSignals?: boolean;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  url: string;
+  probe: ReadinessProbe;
+  limiter: StreamLimiter;
+  /** Starts the shutdown (as SIGTERM does) and resolves when it is over. */
+  shutdown(): Promise<ShutdownReport>;
+  finished: Promise<ShutdownReport>;
+}
+
+/**
+ * Starts the proxy.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { startProxy } from "./proxy.ts";
+ * const proxy = await startProxy(SETTINGS.resolve({ args }).values, { env, logger });
+ * await proxy.finished;
+ * ```
+ */
+export async function startProxy(
+  values: ProxySettings,
+  options: StartProxyOptions,
+): Promise<RunningProxy> {
+  const { env, logger, telemetry = NO_TELEMETRY } = options;
+  const serverLog = logger.child({ component: "server" });
+  serverLog.info("server_starting", { listen: values.listen });
+  const lifecycle = createLifecycle({
+    logger: logger.child({ component: "lifecycle" }),
+    handleSignals: options.handleSignals ?? true,
+  });
+  const prefix = normalizePrefix(values.prefix);
+  const store = createS3Store({
+    bucket: values.bucket,
+    region: values.region,
+    endpoint: s3EndpointOf(values["s3.endpoint"], env),
+    forcePathStyle: values["s3.force_path_style"],
+    timeoutMs: values["proxy.upstream_idle_timeout"],
+    maxSockets: values["proxy.max_streams"] + 16,
+    credentials: options.credentials,
+    observe: (event) => telemetry.storeRequest(event),
+  });
+  const limiter = createStreamLimiter(values["proxy.max_streams"]);
+  const probe = createReadinessProbe({
+    check: (signal) => checkCatalog(store, prefix, signal),
+    reasonOf: catalogReasonOf,
+    staleReason: "s3_unavailable",
+    intervalMs: values["proxy.readiness_interval"],
+    stalenessMs: values["proxy.readiness_staleness"],
+    shutdownSignal: lifecycle.signal,
+    logger: logger.child({ component: "readiness" }),
+    onChange: (state) => telemetry.readiness(state.ready),
+  });
+  const app = createApp({
+    objects: {
+      store,
+      prefix,
+      limiter,
+      upstreamIdleMs: values["proxy.upstream_idle_timeout"],
+      writeIdleMs: values["proxy.write_idle_timeout"],
+      events: {
+        rejected: () => telemetry.streamRejected(),
+        ended: (result) => telemetry.streamEnded(result),
+      },
+    },
+    readyz: probe.handler,
+    logger,
+    telemetry,
+  });
+  lifecycle.signal.addEventListener("abort", () => {
+    serverLog.info("shutdown_started", {
+      "delay_ms": values["proxy.shutdown_delay"],
+      "grace_ms": values["proxy.shutdown_grace"],
+      "active_streams": limiter.active,
+    });
+  }, { once: true });
+  // The kit's own lifecycle lines duplicate the spec's records; only its warnings remain.
+  const kitLogger = warningsOf(serverLog);
+  const server = await startServer([{ name: "api", addr: values.listen, handler: app }], {
+    logger: kitLogger,
+    lifecycle,
+    shutdownDelay: values["proxy.shutdown_delay"],
+    shutdownGrace: values["proxy.shutdown_grace"],
+    async onShutdown() {
+      store.destroy();
+      await options.onShutdown?.();
+    },
+  });
+  lifecycle.spawn("readiness", probe.run);
+  serverLog.info("server_listening", { listener: "api", url: server.urls.api });
+  const finished = server.finished.then((report) => {
+    serverLog.info(report.forced ? "shutdown_forced" : "shutdown_completed", {
+      "active_streams": limiter.active,
+    });
+    return report;
+  });
+  return {
+    url: server.urls.api,
+    probe,
+    limiter,
+    shutdown: () => server.shutdown().then(() => finished),
+    finished,
+  };
+}
+
+function warningsOf(logger: Logger): Logger {
+  return {
+    level: "warn",
+    debug() {},
+    info() {},
+    warn: (msg, fields) => logger.warn(msg, fields),
+    error: (msg, fields) => logger.error(msg, fields),
+    child: (fields) => warningsOf(logger.child(fields)),
+  };
+}

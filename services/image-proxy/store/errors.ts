@@ -1,0 +1,122 @@
+/**
+ * What went wrong with a storage request, in a fixed vocabulary, from the errors
+ * `@aws-sdk/client-s3` throws. Classified by HTTP status first and by the error name only where
+ * a body carried one (reference B3.1): HEAD errors have no body, so a HEAD 403 is `denied`
+ * whatever its reason.
+ *
+ * @module
+ */
+import { proxyError } from "../errors.ts";
+import type { HttpError } from "@svc/shared/problem";
+
+/** Kinds of storage failure; also the `error.kind` of logs and metrics. */
+export type StoreErrorKind =
+  | "not_found"
+  | "denied"
+  | "misconfigured"
+  | "unavailable"
+  | "timeout"
+  | "changed"
+  | "aborted"
+  | "failed";
+
+/** A storage request failed; `kind` says how, `cause` keeps the SDK's error (never logged raw). */
+export class StoreError extends Error {
+  readonly kind: StoreErrorKind;
+  constructor(kind: StoreErrorKind, message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = "StoreError";
+    this.kind = kind;
+  }
+}
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNABORTED",
+]);
+const DENIED_NAMES = new Set([
+  "AccessDenied",
+  "InvalidAccessKeyId",
+  "SignatureDoesNotMatch",
+  "ExpiredToken",
+  "InvalidToken",
+  "TokenRefreshRequired",
+  "AuthorizationHeaderMalformed",
+  "InvalidSecurity",
+  "CredentialsProviderError",
+]);
+
+interface SdkLikeError {
+  name?: string;
+  code?: string;
+  $metadata?: { httpStatusCode?: number };
+}
+
+/**
+ * Classifies anything a storage call threw.
+ *
+ * @example Usage
+ * ```ts
+ * import { classifyStoreError } from "./errors.ts";
+ * classifyStoreError({ name: "NoSuchKey", $metadata: { httpStatusCode: 404 } }); // "not_found"
+ * classifyStoreError({ name: "Error", code: "ECONNREFUSED" }); // "unavailable"
+ * ```
+ */
+export function classifyStoreError(err: unknown): StoreErrorKind {
+  if (err instanceof StoreError) return err.kind;
+  if (typeof err !== "object" || err === null) return "failed";
+  const { name = "", code = "", $metadata } = err as SdkLikeError;
+  if (name === "AbortError") return "aborted";
+  const status = $metadata?.httpStatusCode;
+  if (status === undefined || status < 300) {
+    if (name === "TimeoutError" || code === "ETIMEDOUT") return "timeout";
+    if (NETWORK_CODES.has(code) || /socket hang up|ECONNRESET|ECONNREFUSED/.test(String(err))) {
+      return "unavailable";
+    }
+    if (DENIED_NAMES.has(name)) return "denied";
+    return "failed";
+  }
+  if (status === 404) return name === "NoSuchBucket" ? "misconfigured" : "not_found";
+  if (status === 401 || status === 403 || DENIED_NAMES.has(name)) return "denied";
+  if (status === 301 || status === 307 || name === "PermanentRedirect") return "misconfigured";
+  if (status === 412 || status === 416) return "changed";
+  if (status === 504 || name === "RequestTimeout") return "timeout";
+  if (status >= 500 || status === 429 || name === "SlowDown") return "unavailable";
+  return "failed";
+}
+
+/**
+ * The client-facing error of a storage failure (the spec's status table).
+ *
+ * @example Usage
+ * ```ts
+ * import { storeHttpError } from "./errors.ts";
+ * storeHttpError("denied").status; // 502
+ * ```
+ */
+export function storeHttpError(kind: StoreErrorKind): HttpError {
+  switch (kind) {
+    case "not_found":
+      return proxyError("not_found", "Cannot read object: it does not exist");
+    case "denied":
+      return proxyError(
+        "unauthorized_upstream",
+        "Cannot read object: storage rejected the proxy's credentials",
+      );
+    case "unavailable":
+    case "changed":
+      return proxyError("unavailable", "Cannot read object: storage is unavailable", {
+        headers: { "Retry-After": "1" },
+      });
+    case "timeout":
+      return proxyError("deadline_exceeded", "Cannot read object: storage timed out");
+    default:
+      return proxyError("internal_failure", "Cannot read object: storage failed");
+  }
+}
