@@ -83,27 +83,40 @@ export function withReadTimeout(handler: Handler, options: { ms: number }): Hand
   };
 }
 
-/** What a response body can have ready without waiting: a string or bytes body, in full. */
+/** Largest piece of a response body handed to the runtime at once. */
+const SLICE = 64 * 1024;
+
+/**
+ * Reads what a response body has ready without waiting (a string or bytes body is ready in full),
+ * stopping one chunk after `limit` bytes.
+ */
 async function readReady(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   limit: number,
-): Promise<
-  { chunks: Uint8Array[]; done: boolean; next?: Promise<ReadableStreamReadResult<Uint8Array>> }
-> {
+): Promise<{
+  chunks: Uint8Array[];
+  size: number;
+  done: boolean;
+  next?: Promise<ReadableStreamReadResult<Uint8Array>>;
+}> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  while (size <= limit) {
+  let over = false;
+  for (;;) {
+    if (size > limit) {
+      if (over) return { chunks, size, done: false };
+      over = true; // one more look, to learn whether the body ends here
+    }
     const next = reader.read();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const later = new Promise<"later">((r) => timer = setTimeout(() => r("later"), 0));
     const result = await Promise.race([next, later]);
     clearTimeout(timer);
-    if (result === "later") return { chunks, done: false, next };
-    if (result.done) return { chunks, done: true };
+    if (result === "later") return { chunks, size, done: false, next };
+    if (result.done) return { chunks, size, done: true };
     chunks.push(result.value);
     size += result.value.byteLength;
   }
-  return { chunks, done: false };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
@@ -123,9 +136,10 @@ function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * Bounds the time the client may take to receive a response body: counted from the moment the
  * handler returns, a body the socket has not taken within `ms` is cut off with a
  * {@linkcode WriteTimeoutError} and `Deno.serve` closes the connection. A body that is ready at
- * once and small (up to `readyBytes`) is sent as bytes (`Content-Length` kept): it fits the
- * socket's buffers, so no client can hold it up. Streams (downloads, server-sent events) keep
- * streaming, each chunk passed on as it comes.
+ * once and small (up to `readyBytes`) is sent as bytes: it fits the socket's buffers, so no
+ * client can hold it up. Larger bodies go out in slices of at most 64 KiB (a ready one keeps its
+ * `Content-Length`), so the socket's backpressure applies; streams (downloads, server-sent
+ * events) keep streaming, each chunk passed on as it comes.
  *
  * @example Usage
  * ```ts
@@ -151,7 +165,13 @@ export function withWriteTimeout(
     const reader = res.body.getReader();
     const ready = await readReady(reader, readyBytes);
     const init = { status: res.status, statusText: res.statusText, headers: res.headers };
-    if (ready.done) return new Response(ready.chunks.length ? concat(ready.chunks) : null, init);
+    if (ready.done && ready.size <= readyBytes) {
+      return new Response(ready.chunks.length ? concat(ready.chunks) : null, init);
+    }
+    if (ready.done && !init.headers.has("content-length")) {
+      init.headers = new Headers(init.headers);
+      init.headers.set("content-length", String(ready.size));
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     let pending = ready.next;
     const queued = ready.chunks;
@@ -163,15 +183,24 @@ export function withWriteTimeout(
         }, ms);
       },
       async pull(controller) {
-        const chunk = queued.shift();
-        if (chunk) return controller.enqueue(chunk);
         try {
-          const { done, value } = await (pending ?? reader.read());
-          pending = undefined;
-          if (done) {
-            clearTimeout(timer);
-            controller.close();
-          } else controller.enqueue(value);
+          let chunk = queued.shift();
+          if (!chunk) {
+            const { done, value } = await (pending ?? reader.read());
+            pending = undefined;
+            if (done) {
+              clearTimeout(timer);
+              return controller.close();
+            }
+            chunk = value;
+          }
+          // One huge chunk would be taken by the runtime's write buffer whole, out of reach of
+          // the bound; slices keep the socket's backpressure in play.
+          if (chunk.byteLength > SLICE) {
+            queued.unshift(chunk.subarray(SLICE));
+            chunk = chunk.subarray(0, SLICE);
+          }
+          controller.enqueue(chunk);
         } catch (err) {
           clearTimeout(timer);
           controller.error(err);

@@ -105,10 +105,12 @@ Deno.test("withWriteTimeout() bounds the delivery of a response body", async (t)
 Deno.test("startServer() enforces the read and write timeouts on real connections", async (t) => {
   const CHUNK = new Uint8Array(64 * 1024);
   const TOTAL = 512 * 1024 * 1024; // far more than loopback socket buffers hold
+  const BYTES = 48 * 1024 * 1024; // one in-memory chunk, still far more than they hold
   const app = withErrors((req) => {
     const path = new URL(req.url).pathname;
     if (path === "/echo") return req.text().then((text) => new Response(text));
     if (path === "/small") return new Response("small body");
+    if (path === "/bytes") return new Response(new Uint8Array(BYTES));
     let sent = 0;
     return new Response(
       new ReadableStream<Uint8Array>({
@@ -169,6 +171,30 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
       conn.close();
       assert.match(head, /^HTTP\/1\.1 200 /);
       assert.ok(bytes < TOTAL, `the whole body arrived (${bytes} bytes)`);
+    });
+    await t.step("one big in-memory body is cut for a client that does not read", async () => {
+      const conn = await connect();
+      await conn.write(enc.encode("GET /bytes HTTP/1.1\r\nHost: x\r\n\r\n"));
+      await new Promise((r) => setTimeout(r, 3_000));
+      const { head, bytes } = await readAll(conn);
+      conn.close();
+      assert.match(head, /content-length: 50331648/i);
+      assert.ok(bytes < BYTES, `the whole body arrived (${bytes} bytes)`);
+    });
+    await t.step("and arrives whole, with Content-Length, for a client that reads", async () => {
+      // Its own server with a bound no transfer on loopback comes near, however loaded.
+      const patient = await startServer([{ name: "api", addr: "127.0.0.1:0", handler: app }], {
+        logger: quiet,
+        handleSignals: false,
+        timeouts: { writeMs: 120_000 },
+      });
+      try {
+        const res = await fetch(`${patient.urls.api}/bytes`);
+        assert.equal(res.headers.get("content-length"), String(BYTES));
+        assert.equal((await res.arrayBuffer()).byteLength, BYTES);
+      } finally {
+        await patient.shutdown();
+      }
     });
     await t.step("small responses keep Content-Length; the server still answers", async () => {
       const res = await fetch(`${server.urls.api}/small`);
