@@ -6,6 +6,7 @@
  * @module
  */
 
+import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
@@ -17,7 +18,7 @@ import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
-import { createSigner } from "./keys/signer.ts";
+import { createSigner, type Signer } from "./keys/signer.ts";
 import { planListeners } from "./ops/listener_plan.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
@@ -53,14 +54,10 @@ export const main: ServiceMain = async (args, env, io) => {
   checkListenAddr(plan.api, values.addr ? "--addr" : "--server-hostname/--server-port");
   if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
   if (plan.control) checkListenAddr(plan.control, "--control-addr");
-  // Worker threads keep the process alive until closed at shutdown; a failed start exits.
-  const signer = await createSigner({
-    signer: values.signer,
-    threads: values.signer_threads,
-    libcrypto: values.signer_libcrypto,
-  }).catch((err) => {
-    throw configError("--signer", (err as Error).message);
-  });
+  const signer = signerOf(values);
+  // Worker threads start beside the listeners (JWKS needs no signing); closed at shutdown.
+  const signerReady = signer.ready();
+  signerReady.catch(() => {}); // awaited below
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
   const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
@@ -71,6 +68,10 @@ export const main: ServiceMain = async (args, env, io) => {
       route: (req) => app.routeOf(req),
     })
     : undefined;
+  // SIGTERM/SIGINT start the shutdown; /readyz reports draining from then on.
+  const lifecycle = createLifecycle({ logger });
+  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
+  lifecycle.signal.addEventListener("abort", () => state.requests.endWaiters(), { once: true });
   // Set once the API listener is up; mint on a dedicated control listener names this origin.
   const api: { origin?: string } = {};
   const app = createApp({
@@ -92,6 +93,7 @@ export const main: ServiceMain = async (args, env, io) => {
       tracing,
       version: service.version,
       apiOrigin: () => api.origin,
+      shutdownSignal: lifecycle.signal,
     },
   });
   const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
@@ -99,21 +101,23 @@ export const main: ServiceMain = async (args, env, io) => {
   if (plan.control && app.control) {
     listeners.push({ name: "control", addr: plan.control, handler: app.control });
   }
-  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
-  const endTakes = () => state.requests.endWaiters();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
-  for (const signal of signals) Deno.addSignalListener(signal, endTakes);
   const server = await startServer(listeners, {
     logger,
+    lifecycle,
     shutdownGrace: values.shutdown_grace,
     timeouts: { readMs: values.read_timeout, writeMs: values.write_timeout },
     onShutdown: async () => {
-      for (const signal of signals) Deno.removeSignalListener(signal, endTakes);
       await tracing?.shutdown();
       await signer.close();
     },
   });
   api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
+  try {
+    await signerReady;
+  } catch (err) {
+    await server.shutdown();
+    throw configError("--signer", (err as Error).message);
+  }
   logger.info("mock-oidc ready", {
     signer: core.signer,
     signerThreads: values.signer_threads || navigator.hardwareConcurrency,
@@ -122,6 +126,20 @@ export const main: ServiceMain = async (args, env, io) => {
   await server.finished;
   return 0;
 };
+
+function signerOf(
+  values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },
+): Signer {
+  try {
+    return createSigner({
+      signer: values.signer,
+      threads: values.signer_threads,
+      libcrypto: values.signer_libcrypto,
+    });
+  } catch (err) {
+    throw configError("--signer", (err as Error).message);
+  }
+}
 
 async function tlsOf(
   values: { tls_cert_file: string; tls_key_file: string },

@@ -78,6 +78,12 @@ export const SETTINGS = defineSettings({
       max: 1000,
       help: "Connections to a Postgres server",
     },
+    "shutdown_delay": {
+      type: "duration",
+      default: 0,
+      help:
+        "How long serving goes on after SIGTERM, with /readyz reporting draining, before the drain",
+    },
     "shutdown_grace": {
       type: "duration",
       default: 10000,
@@ -129,6 +135,7 @@ export interface Config {
   bodyTimeoutMs: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
+  shutdownDelayMs: number;
   shutdownGraceMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
   lockTimeoutMs: number;
@@ -160,6 +167,7 @@ export function loadConfig(
       bodyTimeoutMs: v.body_read_timeout,
       keyCacheTtlMs: v.key_cache_ttl,
       dbPoolSize: v.db_pool_size,
+      shutdownDelayMs: v.shutdown_delay,
       shutdownGraceMs: v.shutdown_grace,
       logLevel: v.log_level,
       lockTimeoutMs: v.lock_timeout,

@@ -102,3 +102,14 @@ Deno.test("main exits 2 on a bad flag and with usage when no command is given", 
   assert.equal(await main([], env({}), io), 2);
   assert.match(err[1], /^Usage:/);
 });
+
+Deno.test("--shutdown-delay: 0 by default, Go durations from flag or TODOAPI_SHUTDOWN_DELAY", () => {
+  assert.equal(loadConfig(["serve"], env({})).config.shutdownDelayMs, 0);
+  const vars = env({ TODOAPI_SHUTDOWN_DELAY: "2s" });
+  assert.equal(loadConfig(["serve"], vars).config.shutdownDelayMs, 2000);
+  assert.equal(
+    loadConfig(["serve", "--shutdown-delay", "1m"], vars).config.shutdownDelayMs,
+    60_000,
+  );
+  assert.throws(() => loadConfig(["serve", "--shutdown-delay", "soon"], env({})), /shutdown-delay/);
+});
