@@ -16,6 +16,10 @@ import type { Handler } from "./handler.ts";
 
 /** Thrown into a response body the client did not take within the write timeout. */
 export class WriteTimeoutError extends Error {
+  /**
+   * Creates the error for a response cut off after `ms` milliseconds.
+   * @param ms The write timeout that passed, for the message.
+   */
   constructor(ms: number) {
     super(`Cannot send response: the client did not read it within ${ms}ms`);
     this.name = "WriteTimeoutError";
