@@ -16,7 +16,7 @@ import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
-import { createSigner, type SignerName } from "./keys/signer.ts";
+import { createSigner, type Signer, type SignerName } from "./keys/signer.ts";
 import { planListeners } from "./ops/listener_plan.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
@@ -51,14 +51,10 @@ export async function main(options: MainOptions): Promise<void> {
   checkListenAddr(plan.api, values["addr"] ? "--addr" : "--server-hostname/--server-port");
   if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
   if (plan.control) checkListenAddr(plan.control, "--control-addr");
-  // Worker threads keep the process alive until closed at shutdown; a failed start exits.
-  const signer = await createSigner({
-    signer: values["signer"] as SignerName,
-    threads: values["signer-threads"] as number,
-    libcrypto: values["signer-libcrypto"] as string,
-  }).catch((err) => {
-    throw new ConfigError("--signer", (err as Error).message);
-  });
+  const signer = signerOf(values);
+  // Worker threads start beside the listeners (JWKS needs no signing); closed at shutdown.
+  const signerReady = signer.ready();
+  signerReady.catch(() => {}); // awaited below
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
   const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
@@ -118,12 +114,30 @@ export async function main(options: MainOptions): Promise<void> {
     },
   });
   api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
+  try {
+    await signerReady;
+  } catch (err) {
+    await server.shutdown();
+    throw new ConfigError("--signer", (err as Error).message);
+  }
   logger.info("mock-oidc ready", {
     signer: core.signer,
     signerThreads: values["signer-threads"] || navigator.hardwareConcurrency,
     algorithm: config.algorithm,
   });
   await server.finished;
+}
+
+function signerOf(values: Record<string, unknown>): Signer {
+  try {
+    return createSigner({
+      signer: values["signer"] as SignerName,
+      threads: values["signer-threads"] as number,
+      libcrypto: values["signer-libcrypto"] as string,
+    });
+  } catch (err) {
+    throw new ConfigError("--signer", (err as Error).message);
+  }
 }
 
 async function tlsOf(

@@ -14,6 +14,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "todo_api", args: [] },
   { name: "starlark", args: [] },
   { name: "mcp_server", args: ["--write"] },
+  { name: "runner_ctl", args: [] },
 ];
 
 const wanted = Deno.args;
