@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError } from "./config_error.ts";
+import { SettingsError } from "@svc/shared/settings";
 import { parseJsonConfig } from "./json_config.ts";
 import { loadJsonConfig } from "./load_config.ts";
 
@@ -146,7 +146,7 @@ Deno.test("invalid configuration names the key in one line", () => {
   ];
   for (const [text, key] of cases) {
     assert.throws(() => parseJsonConfig(text, "JSON_CONFIG"), (err: unknown) => {
-      assert.ok(err instanceof ConfigError, text);
+      assert.ok(err instanceof SettingsError, text);
       assert.equal(err.key, key, text);
       assert.ok(!err.message.includes("\n"));
       return true;
@@ -212,7 +212,7 @@ Deno.test("a JSON_CONFIG_PATH naming no file starts with defaults and a warning"
         env,
         readTextFile: (p) => Promise.reject(new Deno.errors.PermissionDenied(p)),
       }),
-      (err: ConfigError) => err.key === "JSON_CONFIG_PATH",
+      (err: SettingsError) => err.key === "JSON_CONFIG_PATH",
     );
   });
   await t.step("present: its content, no warning", async () => {
@@ -228,7 +228,7 @@ Deno.test("a JSON_CONFIG_PATH naming no file starts with defaults and a warning"
 Deno.test("httpServer.ssl.keystoreFile is refused with the openssl commands to convert it", () => {
   assert.throws(
     () => parseJsonConfig('{"httpServer":{"ssl":{"keystoreFile":"k.p12"}}}', "JSON_CONFIG"),
-    (err: ConfigError) =>
+    (err: SettingsError) =>
       err.key === "httpServer.ssl.keystoreFile" &&
       /openssl pkcs12 -in keystore\.p12/.test(err.message),
   );
@@ -243,8 +243,8 @@ Deno.test("a tokenCallbacks pattern that could backtrack catastrophically stops 
   });
   assert.throws(
     () => parseJsonConfig(config, "JSON_CONFIG"),
-    (err: ConfigError) =>
-      err instanceof ConfigError &&
+    (err: SettingsError) =>
+      err instanceof SettingsError &&
       err.message.includes("tokenCallbacks[0].requestMappings[0].match"),
   );
 });
@@ -267,6 +267,6 @@ Deno.test("string scalars that upstream's Jackson coerces are accepted", () => {
       '{"tokenCallbacks":[{"issuerId":"a","tokenExpiry":"1.5"}]}',
     ]
   ) {
-    assert.throws(() => parseJsonConfig(bad, "JSON_CONFIG"), ConfigError, bad);
+    assert.throws(() => parseJsonConfig(bad, "JSON_CONFIG"), SettingsError, bad);
   }
 });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ConfigError } from "./config_error.ts";
+import { configError } from "./config_error.ts";
 import { DEFAULT_CONFIG, type OidcConfig, parseJsonConfig } from "./json_config.ts";
 
 /** Where the configuration came from, and what it says. */
@@ -52,7 +52,7 @@ async function loadConfigText(
       text = await read(path);
     } catch (err) {
       if (!(err instanceof Deno.errors.NotFound)) {
-        throw new ConfigError("JSON_CONFIG_PATH", `cannot read file (${(err as Error).name})`);
+        throw configError("JSON_CONFIG_PATH", `cannot read file (${(err as Error).name})`);
       }
       return {
         config: { ...DEFAULT_CONFIG },
@@ -72,7 +72,7 @@ async function loadConfigText(
     text = await read(local);
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) {
-      throw new ConfigError("./config.json", `cannot read file (${(err as Error).name})`);
+      throw configError("./config.json", `cannot read file (${(err as Error).name})`);
     }
   }
   if (text !== undefined) {
