@@ -165,6 +165,17 @@ function withIoTimeouts(handler: Handler, timeouts: ServerTimeouts): Handler {
   return withWriteTimeout(read, { ms: timeouts.writeMs ?? 0 });
 }
 
+/** Rewrites a listen failure so its message names the listener and its address. */
+function listenError(err: unknown, spec: ListenerSpec): unknown {
+  const kinds = [Deno.errors.AddrInUse, Deno.errors.AddrNotAvailable, Deno.errors.PermissionDenied];
+  const Kind = kinds.find((k) => err instanceof k);
+  if (!Kind || !(err instanceof Error)) return err;
+  const reason = err.message.replace(/ \(os error \d+\)$/, "").toLowerCase();
+  return new Kind(`Cannot listen on ${spec.addr} (${spec.name} listener): ${reason}`, {
+    cause: err,
+  });
+}
+
 function urlOf(addr: Deno.NetAddr, tls: boolean): string {
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   return `${tls ? "https" : "http"}://${host}:${addr.port}`;
@@ -219,7 +230,7 @@ export async function startServer(
             },
           }, drain.track(withIoTimeouts(spec.handler, timeouts))));
         } catch (err) {
-          reject(err);
+          reject(listenError(err, spec));
         }
       });
     }

@@ -46,7 +46,14 @@ Deno.test("startServer() fails cleanly when an address is taken", async () => {
       { name: "free", addr: "127.0.0.1:0", handler: () => new Response() },
       { name: "api", addr: taken, handler: () => new Response() },
     ], { logger: silentLogger(), handleSignals: false }),
-    Deno.errors.AddrInUse,
+    (err: Error) => {
+      assert.ok(err instanceof Deno.errors.AddrInUse);
+      assert.equal(
+        err.message,
+        `Cannot listen on ${taken} (api listener): address already in use`,
+      );
+      return true;
+    },
   );
   await first.shutdown();
 });
