@@ -72,7 +72,6 @@ export async function startProxy(
     endpoint: s3EndpointOf(values["s3.endpoint"], env),
     forcePathStyle: values["s3.force_path_style"],
     timeoutMs: values["proxy.upstream_idle_timeout"],
-    maxSockets: values["proxy.max_streams"] + 16,
     credentials: options.credentials,
     observe: (event) => telemetry.storeRequest(event),
   });
