@@ -231,6 +231,13 @@ async function main() {
       "and GET (time to first byte through the proxy includes both storage round trips).",
       "",
       ...rows,
+      "",
+      "Reading: the machine is shared (up to 9 agents on 2 cores), so single rounds swing by 2× " +
+      "either way; the median of per-round ratios is the figure. The proxy's own cost is the CPU " +
+      "line (each chunk crosses the JS heap once, for the stall watchdogs and the byte count). " +
+      "In an exploratory run, handing storage's body to the server untouched (Deno pipes it " +
+      "natively, no stall bounds possible) gave 95 % and a flat 91 MiB: that is the price of the " +
+      "stall bounds, and of the RSS over 100 MB (Deno + the AWS SDK idle at ≈ 90 MiB).",
     ].join("\n");
     console.log("\n" + text);
     if (opts.write) await writeSection(text);
