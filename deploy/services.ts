@@ -28,6 +28,8 @@ export interface ServiceDeployment {
    * process (image-proxy's local S3 server, which then starts the service with `permissions`).
    */
   dev?: { entry: string; permissions: string[] };
+  /** Whether `deploy/<name>/Containerfile` runs the binary. @default {true} */
+  container?: boolean;
 }
 
 /** Every service, in start order. Services whose entry does not exist yet are skipped. */
@@ -125,6 +127,25 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--issuer",
       "http://127.0.0.1:8080/default",
     ],
+  },
+  {
+    name: "runner-ctl",
+    entry: "services/runner-ctl/main.ts",
+    // Reads its configuration, credential and key files and writes console captures (paths the
+    // operator chooses); talks to GitHub over the network and to Incus over its Unix socket.
+    permissions: [
+      "--allow-net",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env=RUNNER_CTL_*,INCUS_DIR",
+      "--allow-sys=hostname",
+    ],
+    include: [],
+    devSetup: [],
+    devArgs: [],
+    // A systemd service on the Incus host (its unit and packaging come with issue 16).
+    container: false,
+    dev: { entry: "tests/fakes/runner_ctl_dev.ts", permissions: ["--allow-all"] },
   },
 ];
 

@@ -17,6 +17,7 @@ import { limitsOf, SETTINGS } from "./settings.ts";
 import { createExecutePool } from "./tools/server.ts";
 import { createHttpApp } from "./transport/http_app.ts";
 import { serveStdio } from "./transport/stdio.ts";
+import { toolMetrics } from "./tool_metrics.ts";
 
 const USAGE = `Usage: mcp-server [--transport stdio|http] [flags]
 
@@ -74,6 +75,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       logger,
       verifier: createBearerVerifier({ issuer: values.issuer, audience: values.audience }),
       metrics: values.metrics_addr ? undefined : metrics,
+      observe: toolMetrics(metrics),
       publicOrigin: values.public_origin || undefined,
     });
     const listeners: ListenerSpec[] = [{ name: "api", addr: values.addr, handler }];

@@ -76,6 +76,8 @@ export interface AppOptions {
   tracing?: Tracing;
   /** Service version for the OpenAPI document. @default "0.0.0" */
   version?: string;
+  /** The lifecycle's shutdown-started signal: once aborted, `/readyz` reports `draining`. */
+  shutdownSignal?: AbortSignal;
 }
 
 /** The process state shared by the control plane and the protocol side. */
@@ -152,6 +154,7 @@ export function createApp(deps: AppDeps): App {
     operationalRoutes({
       version: options.version ?? "0.0.0",
       metrics,
+      shutdownSignal: options.shutdownSignal,
       document: (): object => openapiDocument(options.version ?? "0.0.0", documentedRoutes),
     });
   const documentedRoutes: Route[] = [...ops(state.metrics), ...control, ...protocol, staticFiles];

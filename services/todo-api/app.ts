@@ -56,6 +56,8 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Service version in the OpenAPI document. @default "0.0.0" */
   version?: string;
+  /** The lifecycle's shutdown-started signal: once aborted, `/readyz` reports `draining`. */
+  shutdownSignal?: AbortSignal;
 }
 
 function pathId(segment: string | undefined): string {
@@ -115,7 +117,7 @@ export function createApp(deps: AppDeps): Handler {
         throw new Error(`${pending.length} pending: ${pending.map((m) => m.version).join(", ")}`);
       }
     },
-  }, { timeoutMs: 2000 });
+  }, { timeoutMs: 2000, shutdownSignal: deps.shutdownSignal });
 
   async function principalOf(req: Request): Promise<Principal> {
     return authzEnabled ? await authenticate(req) : ANONYMOUS;

@@ -14,6 +14,8 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "todo_api", args: [] },
   { name: "starlark", args: [] },
   { name: "image_proxy", args: ["--write"] },
+  { name: "mcp_server", args: ["--write"] },
+  { name: "runner_ctl", args: [] },
 ];
 
 const wanted = Deno.args;

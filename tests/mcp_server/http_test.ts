@@ -73,6 +73,11 @@ Deno.test("http: bearer tokens from mock-oidc, 401 with RFC 9728 metadata, SDK c
       }
       const metrics = await (await fetch(`${stack.server.url}/metrics`)).text();
       assert.match(metrics, /http_requests_total\{method="POST",route="\/mcp",status="200"/);
+      assert.match(metrics, /mcp_tool_calls_total\{tool="execute",outcome="ok"[^}]*\} 1/);
+      assert.match(
+        metrics,
+        /mcp_tool_calls_total\{tool="describe_api",outcome="capability not found"/,
+      );
     });
   } finally {
     await stack.stop();

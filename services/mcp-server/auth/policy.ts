@@ -28,19 +28,25 @@ import type { AuthorizationRequest, Authorizer } from "./authorizer.ts";
 export interface Condition {
   /** Dotted path into the canonical arguments. */
   argument: string;
+  /** Holds when the argument equals this value (`"$subject"`: the caller's id). */
   equals?: unknown;
+  /** Holds when the argument equals one of these values. */
   in?: unknown[];
 }
 
 /** One allow rule. */
 export interface PolicyRule {
+  /** Subject ids; `"*"` is any authenticated subject. */
   subjects: string[];
+  /** Exact names, `"ns.*"` or `"*"`. */
   capabilities: string[];
+  /** Conditions that must all hold. */
   when?: Condition[];
 }
 
 /** A parsed policy. */
 export interface Policy {
+  /** Allow rules; a call no rule allows is denied. */
   rules: PolicyRule[];
 }
 

@@ -44,6 +44,8 @@ export interface HttpAppOptions {
   verifier: BearerVerifier;
   logger: Logger;
   metrics?: Metrics;
+  /** Observes tool calls (tool, `ok` or the error text without detail, seconds). */
+  observe?: (tool: string, outcome: string, seconds: number) => void;
   /** Public origin for metadata URLs (e.g. behind a proxy). @default the request's origin */
   publicOrigin?: string;
   /** Largest accepted request body, bytes. @default 4 MiB */
@@ -104,6 +106,7 @@ export function createHttpApp(options: HttpAppOptions): Handler {
       limits: options.limits,
       pool: options.pool,
       logger,
+      observe: options.observe,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

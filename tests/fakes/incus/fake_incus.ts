@@ -301,8 +301,8 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
                 : String((b as Record<string, unknown>)[f] ?? ""),
           );
         });
-      } catch {
-        return incusError(400, "Invalid filter");
+      } catch (err) {
+        return incusError(400, (err as Error).message);
       }
     }
     if (recursion === "0") return sync(list.map((i) => `/1.0/instances/${i.name}`));
