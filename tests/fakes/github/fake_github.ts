@@ -506,6 +506,17 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
       }
       if (r) options.onRunnerDone?.(r.name);
     },
+    /** The workflow run is cancelled before a runner took the job: JobCompleted (canceled). */
+    cancelJob(runnerRequestId: number) {
+      const job = jobs.get(runnerRequestId);
+      if (!job || (job.state !== "assigned" && job.state !== "available")) return;
+      job.state = "completed";
+      job.result = "canceled";
+      const set = anySet();
+      if (set !== undefined) {
+        post(set, [jobMessage("JobCompleted", job, { result: "canceled" })], true);
+      }
+    },
     /** The service deletes the scale set (inactivity, broker incident). */
     deleteScaleSet(id = anySet()) {
       if (id === undefined) return;
