@@ -26,6 +26,12 @@ Deno.test({
       assert.match(text, /swagger-ui-dist/, "docs assets are embedded");
       // Workers load their module by URL at run time: compile only embeds it when included.
       assert.match(text, /sign_worker\.ts/, "mock-oidc's signing worker is embedded");
+      assert.match(text, /compile: mcp-server -> /);
+      assert.match(
+        text,
+        /─┬ execute \([^)]*\)(?:\n[^\n┬]*\.ts \([^)]*\))*\n[^\n┬]*worker\.ts/,
+        "mcp-server's execute worker (execute/worker.ts) is embedded",
+      );
     } finally {
       await Deno.remove(out, { recursive: true });
     }

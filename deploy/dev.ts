@@ -20,8 +20,9 @@ async function pipe(name: string, stream: ReadableStream<Uint8Array>, out: typeo
 }
 
 function run(svc: ServiceDeployment, args: string[]): Deno.ChildProcess {
+  const { entry, permissions } = svc.dev ?? svc;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...svc.permissions, svc.entry, ...args],
+    args: ["run", ...permissions, entry, ...args],
     cwd: root,
     stdin: "null",
     stdout: "piped",

@@ -21,6 +21,13 @@ export interface ServiceDeployment {
   devSetup: string[][];
   /** Arguments `deno task dev` runs the service with: its own ports, embedded defaults. */
   devArgs: string[];
+  /**
+   * What `deno task dev` runs instead of `entry`, when the embedded default needs a helper
+   * process (image-proxy's local S3 server, which then starts the service with `permissions`).
+   */
+  dev?: { entry: string; permissions: string[] };
+  /** Whether `deploy/<name>/Containerfile` runs the binary. @default {true} */
+  container?: boolean;
 }
 
 /** Every service, in start order. Services whose entry does not exist yet are skipped. */
@@ -62,7 +69,93 @@ export const SERVICES: readonly ServiceDeployment[] = [
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
   },
+  {
+    name: "image-proxy",
+    entry: "services/image-proxy/main.ts",
+    permissions: [
+      // The listen address and the store: AWS S3 (and STS for web identity) under
+      // amazonaws.com, instance and container credential endpoints. Another store, listen
+      // address or an OTLP collector: compile with their host:port in IMGPROXY_ALLOW_NET.
+      `--allow-net=${imageProxyNet()}`,
+      // Its settings, the AWS SDK's variables (credentials chain, endpoints, the home
+      // directory of the shared files, the Lambda trace id it always reads), the OpenTelemetry
+      // SDK's, and the two the YAML parser reads.
+      "--allow-env=IMGPROXY_*,AWS_*,OTEL_*,HOME,USERPROFILE,HOMEPATH,HOMEDRIVE,_X_AMZN_TRACE_ID," +
+      "LOG_TOKENS,LOG_STREAM",
+      "--allow-sys=osRelease,homedir,uid",
+      // The --config file, the AWS shared config/credentials files and the web-identity token
+      // are operator-chosen paths. No write: the proxy keeps no state.
+      "--allow-read",
+    ],
+    include: [],
+    devSetup: [],
+    devArgs: [],
+    // A local S3 server seeded with a sample mirror; it runs the proxy with `permissions`
+    // narrowed to its loopback addresses.
+    dev: {
+      entry: "services/image-proxy/dev/run.ts",
+      permissions: [
+        "--allow-net=127.0.0.1",
+        "--allow-read",
+        "--allow-write=./.data",
+        "--allow-env",
+        "--allow-sys",
+        "--allow-run",
+      ],
+    },
+  },
+  {
+    name: "mcp-server",
+    entry: "services/mcp-server/main.ts",
+    // Net: the todo API (demo host), the OIDC issuer's discovery/JWKS, its own listeners. Read:
+    // the policy file (an operator-chosen path) and the execute worker's modules.
+    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
+    include: ["services/mcp-server/execute/worker.ts"],
+    devSetup: [],
+    devArgs: [
+      "--transport",
+      "http",
+      "--addr",
+      "127.0.0.1:8090",
+      "--metrics-addr",
+      "127.0.0.1:9092",
+      "--issuer",
+      "http://127.0.0.1:8080/default",
+    ],
+  },
+  {
+    name: "runner-ctl",
+    entry: "services/runner-ctl/main.ts",
+    // Reads its configuration, credential and key files and writes console captures (paths the
+    // operator chooses); talks to GitHub over the network and to Incus over its Unix socket.
+    permissions: [
+      "--allow-net",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env=RUNNER_CTL_*,INCUS_DIR",
+      "--allow-sys=hostname",
+    ],
+    include: [],
+    devSetup: [],
+    devArgs: [],
+    // A systemd service on the Incus host (its unit and packaging come with issue 16).
+    container: false,
+    dev: { entry: "tests/fakes/runner_ctl_dev.ts", permissions: ["--allow-all"] },
+  },
 ];
+
+/**
+ * image-proxy's network grant: `IMGPROXY_ALLOW_NET` (read when compiling or starting the dev
+ * runner) or the listen default plus AWS.
+ */
+function imageProxyNet(): string {
+  const given = Deno.permissions.querySync({ name: "env", variable: "IMGPROXY_ALLOW_NET" })
+      .state === "granted"
+    ? Deno.env.get("IMGPROXY_ALLOW_NET")
+    : undefined;
+  return given ||
+    "0.0.0.0:8080,*.amazonaws.com,169.254.169.254,169.254.170.2,169.254.170.23";
+}
 
 /** The services whose entry module exists in this checkout. */
 export function existingServices(root: URL): ServiceDeployment[] {

@@ -11,10 +11,15 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** Structured logger. */
 export interface Logger {
+  /** Lines below this level are dropped. */
   readonly level: LogLevel;
+  /** Writes a `debug` line. */
   debug(msg: string, fields?: Record<string, unknown>): void;
+  /** Writes an `info` line. */
   info(msg: string, fields?: Record<string, unknown>): void;
+  /** Writes a `warn` line. */
   warn(msg: string, fields?: Record<string, unknown>): void;
+  /** Writes an `error` line. */
   error(msg: string, fields?: Record<string, unknown>): void;
   /** A logger that adds `fields` to every line. */
   child(fields: Record<string, unknown>): Logger;
@@ -22,9 +27,9 @@ export interface Logger {
 
 /** Options of {@linkcode createLogger}. */
 export interface LoggerOptions {
-  /** @default {"info"} */
+  /** Lowest level written. @default {"info"} */
   level?: LogLevel;
-  /** @default {"json"} */
+  /** One JSON object per line, or `key=value` text. @default {"json"} */
   format?: "json" | "text";
   /** Where lines go. @default writes to stdout */
   write?: (line: string) => void;

@@ -41,11 +41,11 @@ export interface RunMainOptions {
   name: string;
   /** Exit code of a {@linkcode SettingsError} (any other error exits 1). @default {2} */
   settingsExitCode?: number;
-  /** @default {Deno.args} */
+  /** Command-line arguments. @default {Deno.args} */
   args?: string[];
-  /** @default {(name) => Deno.env.get(name)} */
+  /** Environment lookup. @default {(name) => Deno.env.get(name)} */
   env?: EnvLookup;
-  /** @default {processIo()} */
+  /** Where output and the error line go. @default {processIo()} */
   io?: MainIo;
   /** Ends the process. @default {Deno.exit} */
   exit?: (code: number) => void;

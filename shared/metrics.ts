@@ -5,16 +5,20 @@
  *
  * @module
  */
-import { Counter, Gauge, Histogram, Registry } from "./prometheus.ts";
+import { Counter, Gauge, Histogram, Metric, Registry } from "./prometheus.ts";
 import type { Handler } from "./http/handler.ts";
 import { methodLabel } from "./http/method_label.ts";
 
-export { Counter, Gauge, Histogram, Registry };
+export { Counter, Gauge, Histogram, Metric, Registry };
+export type { HistogramOptions, Labels, MetricOptions, Series } from "./prometheus.ts";
 
 /** A service's metrics. Services add their own instruments to `registry`. */
 export interface Metrics {
+  /** Every instrument, exposed as Prometheus text by `/metrics`. */
   registry: Registry;
+  /** `http_requests_total` by method, route label and status. */
   httpRequests: Counter<"method" | "route" | "status">;
+  /** `http_request_duration_seconds` by method and route label. */
   httpDuration: Histogram<"method" | "route">;
 }
 

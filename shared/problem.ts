@@ -11,28 +11,41 @@ import type { Logger } from "./log.ts";
 export interface ErrorDetail {
   /** e.g. `body.title`, `query.limit`. */
   location?: string;
+  /** Why the input was rejected. */
   message: string;
+  /** The rejected value, when it is safe to echo. */
   value?: unknown;
 }
 
 /** An RFC 9457 problem body. */
 export interface Problem {
+  /** URI reference naming the problem type. @default {"about:blank"} */
   type?: string;
+  /** Short summary of the problem type. */
   title?: string;
+  /** The HTTP status code. */
   status: number;
+  /** Explanation of this occurrence. */
   detail?: string;
+  /** URI reference of this occurrence. */
   instance?: string;
+  /** Every input that was rejected. */
   errors?: ErrorDetail[] | null;
+  /** Extension members. */
   [extension: string]: unknown;
 }
 
 /** Options of {@linkcode HttpError}. */
 export interface HttpErrorOptions {
+  /** The problem's title. @default {the status text} */
   title?: string;
-  /** @default {"about:blank"} */
+  /** The problem's type. @default {"about:blank"} */
   type?: string;
+  /** Every input that was rejected. */
   errors?: ErrorDetail[];
+  /** Headers added to the response (e.g. `Allow`, `Retry-After`). */
   headers?: HeadersInit;
+  /** The underlying error, logged, never shown. */
   cause?: unknown;
   /** Extension members added to the problem body. */
   extra?: Record<string, unknown>;
@@ -44,18 +57,36 @@ export interface HttpErrorOptions {
  *
  * @example Usage
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HttpError } from "@svc/shared/problem";
- * throw new HttpError(404, "todo_not_found", "Cannot find todo: no todo has this id");
+ * const err = new HttpError(404, "todo_not_found", "Cannot find todo: no todo has this id");
+ * assert.equal(err.status, 404);
+ * assert.equal(err.code, "todo_not_found");
  * ```
  */
 export class HttpError extends Error {
+  /** The HTTP status of the response. */
   readonly status: number;
+  /** Stable code callers switch on (not part of the body). */
   readonly code: string;
+  /** See {@linkcode HttpErrorOptions.title}. */
   readonly title?: string;
+  /** See {@linkcode HttpErrorOptions.type}. */
   readonly type?: string;
+  /** See {@linkcode HttpErrorOptions.errors}. */
   readonly errors?: ErrorDetail[];
+  /** See {@linkcode HttpErrorOptions.headers}. */
   readonly headers?: HeadersInit;
+  /** See {@linkcode HttpErrorOptions.extra}. */
   readonly extra?: Record<string, unknown>;
+  /**
+   * Creates the error; it becomes a problem response where errors are rendered.
+   *
+   * @param status The HTTP status.
+   * @param code The stable code.
+   * @param detail The problem's detail. @default {the status text}
+   * @param options Title, type, errors, headers, cause, extension members.
+   */
   constructor(status: number, code: string, detail?: string, options: HttpErrorOptions = {}) {
     super(detail ?? STATUS_TEXT[status] ?? code, { cause: options.cause });
     this.name = "HttpError";

@@ -8,19 +8,28 @@
  * @module
  */
 
-type Labels<L extends string> = Partial<Record<L, string | number>>;
+/** Label values of one series, by label name. */
+export type Labels<L extends string> = Partial<Record<L, string | number>>;
 
-interface Series {
+/** One labelled series of a metric. */
+export interface Series {
+  /** Its label values. */
   labels: Record<string, string>;
+  /** Counter or gauge value; a histogram's count. */
   value: number;
+  /** A histogram's per-bucket counts (not cumulative). */
   buckets?: number[];
+  /** A histogram's sum of observations. */
   sum?: number;
 }
 
 /** Options shared by every metric type. */
 export interface MetricOptions<L extends string> {
+  /** Metric name (`[a-zA-Z_:][a-zA-Z0-9_:]*`). */
   name: string;
+  /** The `# HELP` text. */
   help: string;
+  /** Names of the labels its series carry. @default {[]} */
   labelNames?: readonly L[];
   /** Registries to add the metric to. */
   registers?: Registry[];
@@ -44,13 +53,20 @@ function labelText(labels: Record<string, string>, extra?: Record<string, string
   return parts.length ? `{${parts.join(",")}}` : "";
 }
 
-abstract class Metric<L extends string> {
+/** What counters, gauges and histograms share: a name, help, labels and series. */
+export abstract class Metric<L extends string> {
+  /** See {@linkcode MetricOptions.name}. */
   readonly name: string;
+  /** See {@linkcode MetricOptions.help}. */
   readonly help: string;
+  /** See {@linkcode MetricOptions.labelNames}. */
   readonly labelNames: readonly L[];
+  /** Series by their label values. */
   protected readonly series: Map<string, Series> = new Map();
+  /** The `# TYPE` of the metric. */
   abstract readonly type: "counter" | "gauge" | "histogram";
 
+  /** Creates the metric and adds it to `options.registers`. */
   constructor(options: MetricOptions<L>) {
     if (!NAME.test(options.name)) {
       throw new TypeError(`Cannot create metric: invalid name "${options.name}"`);
@@ -61,6 +77,7 @@ abstract class Metric<L extends string> {
     for (const registry of options.registers ?? []) registry.register(this);
   }
 
+  /** The series of `labels`, created on first use. */
   protected seriesFor(labels: Labels<L> = {}): Series {
     let key = "";
     for (const name of this.labelNames) key += String(labels[name] ?? "") + "\u0001";
@@ -81,6 +98,7 @@ abstract class Metric<L extends string> {
     return series;
   }
 
+  /** A fresh series with `labels`. */
   protected newSeries(labels: Record<string, string>): Series {
     return { labels, value: 0 };
   }
@@ -99,6 +117,7 @@ abstract class Metric<L extends string> {
     return out;
   }
 
+  /** Exposition lines of one series. */
   protected renderSeries(series: Series, defaults: Record<string, string>): string {
     return `${this.name}${labelText({ ...series.labels, ...defaults })} ${
       formatValue(series.value)
@@ -118,6 +137,7 @@ abstract class Metric<L extends string> {
  * ```
  */
 export class Counter<L extends string = string> extends Metric<L> {
+  /** Always `counter`. */
   readonly type: "counter" = "counter";
   /** Adds `value` (default 1) to the series of `labels`. */
   inc(labels?: Labels<L> | number, value = 1): void {
@@ -138,16 +158,19 @@ export class Counter<L extends string = string> extends Metric<L> {
  * ```
  */
 export class Gauge<L extends string = string> extends Metric<L> {
+  /** Always `gauge`. */
   readonly type: "gauge" = "gauge";
   /** Sets the series of `labels` (or the unlabelled series) to `value`. */
   set(labels: Labels<L> | number, value?: number): void {
     if (typeof labels === "number") this.seriesFor().value = labels;
     else this.seriesFor(labels).value = value ?? 0;
   }
+  /** Adds `value` (default 1) to the series of `labels`. */
   inc(labels?: Labels<L> | number, value = 1): void {
     if (typeof labels === "number") [labels, value] = [undefined, labels];
     this.seriesFor(labels).value += value;
   }
+  /** Subtracts `value` (default 1) from the series of `labels`. */
   dec(labels?: Labels<L> | number, value = 1): void {
     if (typeof labels === "number") [labels, value] = [undefined, labels];
     this.seriesFor(labels).value -= value;
@@ -171,8 +194,11 @@ export interface HistogramOptions<L extends string> extends MetricOptions<L> {
  * ```
  */
 export class Histogram<L extends string = string> extends Metric<L> {
+  /** Always `histogram`. */
   readonly type: "histogram" = "histogram";
+  /** Upper bounds of the buckets, ascending. */
   readonly buckets: readonly number[];
+  /** Creates the histogram and adds it to `options.registers`. */
   constructor(options: HistogramOptions<L>) {
     super(options);
     this.buckets = [
@@ -180,6 +206,7 @@ export class Histogram<L extends string = string> extends Metric<L> {
     ]
       .sort((a, b) => a - b);
   }
+  /** A fresh series with empty buckets. */
   protected override newSeries(labels: Record<string, string>): Series {
     return { labels, value: 0, sum: 0, buckets: this.buckets.map(() => 0) };
   }
@@ -193,6 +220,7 @@ export class Histogram<L extends string = string> extends Metric<L> {
     const i = this.buckets.findIndex((b) => v <= b);
     if (i >= 0) series.buckets![i]++;
   }
+  /** Bucket, sum and count lines of one series. */
   protected override renderSeries(series: Series, defaults: Record<string, string>): string {
     const labels = { ...series.labels, ...defaults };
     let out = "";
@@ -221,6 +249,7 @@ export class Histogram<L extends string = string> extends Metric<L> {
  * ```
  */
 export class Registry {
+  /** Content type of the exposition text. */
   readonly contentType: string = "text/plain; version=0.0.4; charset=utf-8";
   #metrics = new Map<string, Metric<string>>();
   #defaults: Record<string, string> = {};

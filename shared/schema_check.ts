@@ -7,8 +7,9 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 
+/** A decoded JSON object of any shape (OpenAPI documents and their schemas). */
 // deno-lint-ignore no-explicit-any -- OpenAPI documents are plain JSON of any shape
-type Json = Record<string, any>;
+export type Json = Record<string, any>;
 
 const DOC_ID = "openapi.json";
 

@@ -47,9 +47,13 @@ export interface ListenerSpec {
 
 /** Socket timeouts a service was configured with, in milliseconds. */
 export interface ServerTimeouts {
+  /** Time to receive the request headers. */
   readHeaderMs?: number;
+  /** Time to receive the whole request. */
   readMs?: number;
+  /** Time to send the response. */
   writeMs?: number;
+  /** Time a kept-alive connection may stay idle. */
   idleMs?: number;
 }
 
@@ -64,6 +68,7 @@ export interface StartServerOptions {
    * built on the lifecycle's signal reports `draining` meanwhile. @default {0}
    */
   shutdownDelay?: number;
+  /** Socket timeouts. */
   timeouts?: ServerTimeouts;
   /** Runs after the listeners have closed and the tasks stopped: close pools, flush telemetry. */
   onShutdown?: () => Promise<void> | void;

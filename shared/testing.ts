@@ -24,8 +24,11 @@ export interface ServiceProcess {
 export interface StartServiceOptions {
   /** Path or URL of the entry module (`main.ts`). */
   entry: string;
+  /** Arguments after the entry. */
   args?: string[];
+  /** Extra environment variables. */
   env?: Record<string, string>;
+  /** Working directory. @default {the current one} */
   cwd?: string;
   /** Listener names to wait for. @default {["api"]} */
   listeners?: string[];

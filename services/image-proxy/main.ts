@@ -11,8 +11,10 @@ import { type MainIo, runMain } from "@svc/shared/main";
 import { helpRequested } from "@svc/shared/settings";
 import type { EnvLookup } from "@svc/shared/settings";
 import { startProxy } from "./proxy.ts";
-import { SETTINGS } from "./settings.ts";
-import { VERSION } from "./version.ts";
+import { metricsUrlOf, SETTINGS } from "./settings.ts";
+import { SERVICE_NAME, VERSION } from "./version.ts";
+import { meteredTelemetry } from "./metrics.ts";
+import { createOtlpMetrics } from "@svc/shared/otlp-metrics";
 
 /**
  * Runs the proxy until it is shut down; resolves to the exit code.
@@ -37,9 +39,26 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   const { values } = await SETTINGS.load({ args, env });
   const logger = createLogger({
     level: values["log.level"] as LogLevel,
-    fields: { "service.name": "image-proxy", "service.version": VERSION },
+    fields: { "service.name": SERVICE_NAME, "service.version": VERSION },
   });
-  const proxy = await startProxy(values, { env, logger });
+  const url = metricsUrlOf(values["metrics.endpoint"], values["metrics.insecure"]);
+  // No provider at all unless a collector is configured: metrics off costs nothing.
+  const metrics = url
+    ? createOtlpMetrics({
+      url,
+      serviceName: SERVICE_NAME,
+      serviceVersion: VERSION,
+      intervalMs: values["metrics.interval"],
+      shutdownTimeoutMs: values["metrics.timeout"] ?? 3_000,
+      logger: logger.child({ component: "metrics" }),
+    })
+    : undefined;
+  const proxy = await startProxy(values, {
+    env,
+    logger,
+    telemetry: metrics ? meteredTelemetry(metrics.meter) : undefined,
+    onShutdown: () => metrics?.shutdown() ?? Promise.resolve(),
+  });
   const report = await proxy.finished;
   return report.forced ? 1 : 0;
 }

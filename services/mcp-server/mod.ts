@@ -16,6 +16,23 @@ export type {
 export { type Field, type Schema, t } from "./capabilities/schema.ts";
 export { AgentError } from "./tools/agent_error.ts";
 export { DEFAULT_LIMITS, type Limits, resolveLimits } from "./limits.ts";
-export { allowAll, type Authorizer, PermissionDenied } from "./auth/authorizer.ts";
-export { loadPolicy, parsePolicy, policyAuthorizer } from "./auth/policy.ts";
+export {
+  allowAll,
+  type AuthorizationRequest,
+  type Authorizer,
+  PermissionDenied,
+} from "./auth/authorizer.ts";
+export {
+  type Condition,
+  loadPolicy,
+  parsePolicy,
+  type Policy,
+  policyAuthorizer,
+  type PolicyRule,
+} from "./auth/policy.ts";
+export { ExecutePool, type ExecutePoolOptions } from "./execute/pool.ts";
+export type { PoolOutcome, RunOptions as PoolRunOptions } from "./execute/pool.ts";
+export type { CallMessage, CallReply, DoneMessage, JobMessage } from "./execute/protocol.ts";
+export type { Budgets, ErrorCode, ErrorKind } from "@svc/starlark";
+export type { FieldOptions } from "./capabilities/schema.ts";
 export { ErrorText } from "./tools/errors.ts";

@@ -76,26 +76,37 @@ export interface AppOptions {
   tracing?: Tracing;
   /** Service version for the OpenAPI document. @default "0.0.0" */
   version?: string;
+  /** The lifecycle's shutdown-started signal: once aborted, `/readyz` reports `draining`. */
+  shutdownSignal?: AbortSignal;
 }
 
 /** The process state shared by the control plane and the protocol side. */
 export interface AppState {
+  /** One-shot scenarios queued through `/_mock`. */
   scenarios: ScenarioQueue;
+  /** Captured protocol requests. */
   requests: RequestLog;
+  /** HTTP metrics of the kit. */
   metrics: Metrics;
+  /** mock-oidc's own metrics. */
   mockMetrics: MockMetrics;
 }
 
 /** Dependencies of {@linkcode createApp}. */
 export interface AppDeps {
+  /** Clock, keys, tokens and protocol state. */
   core: Core;
+  /** State shared by the control plane and the protocol side. */
   state: AppState;
+  /** Gets access and error lines. */
   logger: Logger;
+  /** Settings-derived options. */
   options?: AppOptions;
 }
 
 /** One handler per listener. */
 export interface App {
+  /** The API listener's handler. */
   api: Handler;
   /** Present when `/_mock` has its own listener. */
   control?: Handler;
@@ -143,6 +154,7 @@ export function createApp(deps: AppDeps): App {
     operationalRoutes({
       version: options.version ?? "0.0.0",
       metrics,
+      shutdownSignal: options.shutdownSignal,
       document: (): object => openapiDocument(options.version ?? "0.0.0", documentedRoutes),
     });
   const documentedRoutes: Route[] = [...ops(state.metrics), ...control, ...protocol, staticFiles];

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
@@ -15,14 +16,16 @@ import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
-import { createSigner, type SignerName } from "./keys/signer.ts";
+import { createSigner, type Signer, type SignerName } from "./keys/signer.ts";
 import { planListeners } from "./ops/listener_plan.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
 /** Options of {@linkcode main}. */
 export interface MainOptions {
+  /** Command-line arguments. */
   args: string[];
+  /** Environment lookup. */
   env: (name: string) => string | undefined;
 }
 
@@ -48,14 +51,10 @@ export async function main(options: MainOptions): Promise<void> {
   checkListenAddr(plan.api, values["addr"] ? "--addr" : "--server-hostname/--server-port");
   if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
   if (plan.control) checkListenAddr(plan.control, "--control-addr");
-  // Worker threads keep the process alive until closed at shutdown; a failed start exits.
-  const signer = await createSigner({
-    signer: values["signer"] as SignerName,
-    threads: values["signer-threads"] as number,
-    libcrypto: values["signer-libcrypto"] as string,
-  }).catch((err) => {
-    throw new ConfigError("--signer", (err as Error).message);
-  });
+  const signer = signerOf(values);
+  // Worker threads start beside the listeners (JWKS needs no signing); closed at shutdown.
+  const signerReady = signer.ready();
+  signerReady.catch(() => {}); // awaited below
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
   const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
@@ -66,6 +65,10 @@ export async function main(options: MainOptions): Promise<void> {
       route: (req) => app.routeOf(req),
     })
     : undefined;
+  // SIGTERM/SIGINT start the shutdown; /readyz reports draining from then on.
+  const lifecycle = createLifecycle({ logger });
+  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
+  lifecycle.signal.addEventListener("abort", () => state.requests.endWaiters(), { once: true });
   // Set once the API listener is up; mint on a dedicated control listener names this origin.
   const api: { origin?: string } = {};
   const app = createApp({
@@ -87,6 +90,7 @@ export async function main(options: MainOptions): Promise<void> {
       tracing,
       version: service.version,
       apiOrigin: () => api.origin,
+      shutdownSignal: lifecycle.signal,
     },
   });
   const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
@@ -94,12 +98,9 @@ export async function main(options: MainOptions): Promise<void> {
   if (plan.control && app.control) {
     listeners.push({ name: "control", addr: plan.control, handler: app.control });
   }
-  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
-  const endTakes = () => state.requests.endWaiters();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
-  for (const signal of signals) Deno.addSignalListener(signal, endTakes);
   const server = await startServer(listeners, {
     logger,
+    lifecycle,
     shutdownGrace: values["shutdown-grace"] as number,
     timeouts: {
       readHeaderMs: values["read-header-timeout"] as number,
@@ -108,18 +109,35 @@ export async function main(options: MainOptions): Promise<void> {
       idleMs: values["idle-timeout"] as number,
     },
     onShutdown: async () => {
-      for (const signal of signals) Deno.removeSignalListener(signal, endTakes);
       await tracing?.shutdown();
       await signer.close();
     },
   });
   api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
+  try {
+    await signerReady;
+  } catch (err) {
+    await server.shutdown();
+    throw new ConfigError("--signer", (err as Error).message);
+  }
   logger.info("mock-oidc ready", {
     signer: core.signer,
     signerThreads: values["signer-threads"] || navigator.hardwareConcurrency,
     algorithm: config.algorithm,
   });
   await server.finished;
+}
+
+function signerOf(values: Record<string, unknown>): Signer {
+  try {
+    return createSigner({
+      signer: values["signer"] as SignerName,
+      threads: values["signer-threads"] as number,
+      libcrypto: values["signer-libcrypto"] as string,
+    });
+  } catch (err) {
+    throw new ConfigError("--signer", (err as Error).message);
+  }
 }
 
 async function tlsOf(

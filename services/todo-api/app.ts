@@ -34,17 +34,19 @@ import { createTodoStore } from "./todos/todo_store.ts";
 
 /** What {@linkcode createApp} needs. */
 export interface AppDeps {
+  /** The datastore. */
   db: Db;
   /** Only `pending()` is used: readiness reports unapplied migrations. */
   migrator: Pick<Migrator, "pending">;
+  /** Gets access and error lines. */
   logger: Logger;
-  /** @default true */
+  /** Whether API keys are required on `/v1`. @default true */
   authzEnabled?: boolean;
   /** Operator-set cursor key; when empty the key stored in the database is used. */
   cursorSecret?: string;
-  /** @default 1048576 (Huma's MaxBodyBytes) */
+  /** Largest accepted request body. @default 1048576 (Huma's MaxBodyBytes) */
   maxBodyBytes?: number;
-  /** @default 5000 */
+  /** How long a looked-up API key is cached. @default 5000 */
   keyCacheTtlMs?: number;
   /** A request body must arrive within this time (408 otherwise). @default 5000 */
   bodyTimeoutMs?: number;
@@ -54,6 +56,8 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Service version in the OpenAPI document. @default "0.0.0" */
   version?: string;
+  /** The lifecycle's shutdown-started signal: once aborted, `/readyz` reports `draining`. */
+  shutdownSignal?: AbortSignal;
 }
 
 function pathId(segment: string | undefined): string {
@@ -113,7 +117,7 @@ export function createApp(deps: AppDeps): Handler {
         throw new Error(`${pending.length} pending: ${pending.map((m) => m.version).join(", ")}`);
       }
     },
-  }, { timeoutMs: 2000 });
+  }, { timeoutMs: 2000, shutdownSignal: deps.shutdownSignal });
 
   async function principalOf(req: Request): Promise<Principal> {
     return authzEnabled ? await authenticate(req) : ANONYMOUS;

@@ -95,6 +95,14 @@ export const SETTINGS: SettingSpec[] = [
     help: "Connections to a Postgres server",
   },
   {
+    name: "shutdown-delay",
+    type: "duration",
+    default: 0,
+    env: "TODOAPI_SHUTDOWN_DELAY",
+    help:
+      "How long serving goes on after SIGTERM, with /readyz reporting draining, before the drain",
+  },
+  {
     name: "shutdown-grace",
     type: "duration",
     default: 10000,
@@ -144,6 +152,7 @@ export interface Config {
   bodyTimeoutMs: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
+  shutdownDelayMs: number;
   shutdownGraceMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
   lockTimeoutMs: number;
@@ -173,6 +182,7 @@ export function loadConfig(
       bodyTimeoutMs: v["body-read-timeout"] as number,
       keyCacheTtlMs: v["key-cache-ttl"] as number,
       dbPoolSize: v["db-pool-size"] as number,
+      shutdownDelayMs: v["shutdown-delay"] as number,
       shutdownGraceMs: v["shutdown-grace"] as number,
       logLevel: v["log-level"] as Config["logLevel"],
       lockTimeoutMs: v["lock-timeout"] as number,

@@ -34,3 +34,14 @@ Deno.test("bad listen addresses and body limits are refused without echoing secr
   assert.throws(() => loadConfig(["--max-body-bytes", "0"], env({})), /max-body-bytes/);
   assert.throws(() => loadConfig(["--bogus"], env({})));
 });
+
+Deno.test("--shutdown-delay: 0 by default, Go durations from flag or TODOAPI_SHUTDOWN_DELAY", () => {
+  assert.equal(loadConfig(["serve"], env({})).config.shutdownDelayMs, 0);
+  const vars = env({ TODOAPI_SHUTDOWN_DELAY: "2s" });
+  assert.equal(loadConfig(["serve"], vars).config.shutdownDelayMs, 2000);
+  assert.equal(
+    loadConfig(["serve", "--shutdown-delay", "1m"], vars).config.shutdownDelayMs,
+    60_000,
+  );
+  assert.throws(() => loadConfig(["serve", "--shutdown-delay", "soon"], env({})), /shutdown-delay/);
+});

@@ -11,11 +11,15 @@ import type { Setting } from "./types.ts";
 
 /** A normalized row: the key, its flag and variables resolved from the table's conventions. */
 export interface SettingRow {
+  /** The configuration-file key, e.g. `proxy.shutdown_grace`. */
   key: string;
+  /** The row as the table declares it. */
   spec: Setting;
   /** Flag name without dashes, `_` written as `-`; absent when the setting has no flag. */
   flag?: string;
+  /** Variables feeding the setting, first set wins. */
   env: string[];
+  /** Whether the configuration file may set it (secrets may not). */
   file: boolean;
 }
 

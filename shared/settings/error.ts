@@ -25,6 +25,8 @@ export class SettingsError extends Error {
   /** The setting, flag or configuration path at fault. */
   readonly key: string;
   /**
+   * Creates the error.
+   *
    * @param key The setting, flag or configuration path at fault.
    * @param message One line naming `key`, never its value.
    */

@@ -15,6 +15,7 @@ import type { SettingSource, SettingType } from "./types.ts";
 export interface SettingSpec {
   /** Flag name without the leading dashes, e.g. `read-timeout`. */
   name: string;
+  /** Kind of the value. */
   type: SettingType;
   /** Value used when no source sets it (durations in milliseconds, lists as arrays). */
   default: unknown;
@@ -24,8 +25,9 @@ export interface SettingSpec {
   help: string;
   /** Allowed values of a string setting. */
   choices?: readonly string[];
-  /** Inclusive bounds of a numeric or duration (ms) setting. */
+  /** Inclusive lower bound of a numeric or duration (ms) setting. */
   min?: number;
+  /** Inclusive upper bound of a numeric or duration (ms) setting. */
   max?: number;
   /** Marks a value that must never be printed (help shows no default). */
   secret?: boolean;
@@ -45,7 +47,9 @@ export interface SettingsInput {
 
 /** The resolved settings. */
 export interface LegacyResolvedSettings {
+  /** Every setting's value, by name. */
   values: Record<string, unknown>;
+  /** Where each value came from. */
   sources: Record<string, SettingSource>;
   /** Arguments that are not flags (subcommands, file names), in order. */
   positionals: string[];

@@ -40,8 +40,11 @@ export interface SettingBase {
 
 /** A text setting, optionally limited to `choices`. */
 export interface StringSetting extends SettingBase {
+  /** Kind of the setting. */
   type: "string";
+  /** Default value. */
   default?: string;
+  /** The values allowed; the value's type is their union. */
   choices?: readonly string[];
   /** Returns why the value is not acceptable; the reason must not quote the value. */
   validate?: (value: string) => string | undefined;
@@ -49,6 +52,7 @@ export interface StringSetting extends SettingBase {
 
 /** An integer, a number, or a Go duration (`1m30s`) held in milliseconds. */
 export interface NumberSetting extends SettingBase {
+  /** Kind of the setting. */
   type: "int" | "float" | "duration";
   /** Default value (durations in milliseconds). */
   default?: number;
@@ -62,13 +66,17 @@ export interface NumberSetting extends SettingBase {
 
 /** `true` or `false`; a bare flag (`--enabled`) means `true`. */
 export interface BoolSetting extends SettingBase {
+  /** Kind of the setting. */
   type: "bool";
+  /** Default value. */
   default?: boolean;
 }
 
 /** A list of strings: comma-separated in flags and variables, a sequence in the file. */
 export interface ListSetting extends SettingBase {
+  /** Kind of the setting. */
   type: "list";
+  /** Default value. */
   default?: readonly string[];
   /** Returns why the value is not acceptable; the reason must not quote the value. */
   validate?: (value: string[]) => string | undefined;
@@ -80,7 +88,8 @@ export type Setting = StringSetting | NumberSetting | BoolSetting | ListSetting;
 /** The settings of a service, keyed by their configuration-file key (`proxy.shutdown_grace`). */
 export type SettingsShape = Record<string, Setting>;
 
-type BaseValue<S> = S extends { type: "string"; choices: readonly (infer C)[] } ? C
+/** The type of a setting's value, before optionality. */
+export type BaseValue<S> = S extends { type: "string"; choices: readonly (infer C)[] } ? C
   : S extends { type: "string" } ? string
   : S extends { type: "bool" } ? boolean
   : S extends { type: "list" } ? string[]

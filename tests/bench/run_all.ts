@@ -13,6 +13,8 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "mock_oidc_control", args: ["--write"] },
   { name: "todo_api", args: [] },
   { name: "starlark", args: [] },
+  { name: "mcp_server", args: ["--write"] },
+  { name: "runner_ctl", args: [] },
 ];
 
 const wanted = Deno.args;

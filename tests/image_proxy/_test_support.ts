@@ -15,7 +15,7 @@ import {
   startS3Server,
 } from "../../services/image-proxy/dev/s3_server.ts";
 import { seedMirror } from "../../services/image-proxy/dev/seed.ts";
-import { devPermissions } from "../../services/image-proxy/dev/main.ts";
+import { devPermissions } from "../../services/image-proxy/dev/run.ts";
 import { type FaultProxy, startFaultProxy } from "./fault_proxy.ts";
 
 export const BUCKET = "images";
@@ -68,6 +68,8 @@ export interface ProxyProcessOptions {
   env?: Record<string, string>;
   /** Wait for /readyz 200 before returning. @default {true} */
   waitReady?: boolean;
+  /** More hosts the process may reach (a metrics collector). */
+  extraHosts?: string[];
 }
 
 /** The proxy process and helpers. */
@@ -88,7 +90,7 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
   const listen = `127.0.0.1:${port}`;
   const svc = await startService({
     entry: ENTRY,
-    permissions: devPermissions(listen, options.endpoint),
+    permissions: devPermissions(listen, options.endpoint, options.extraHosts),
     args: [
       "--bucket",
       BUCKET,

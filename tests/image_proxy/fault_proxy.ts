@@ -1,8 +1,8 @@
 /**
  * A fault-injecting TCP proxy for the end-to-end tests: sits between the image proxy and the S3
  * server and, per connection, passes bytes through or misbehaves the way real networks and
- * stores do. The mode can change at any time; it applies to connections opened afterwards
- * (`stall_body` and `slow` also to the responses of open ones).
+ * stores do. Setting `mode` closes every open connection, so the next request of a keep-alive
+ * client meets the new behaviour.
  *
  * @module
  */
@@ -34,6 +34,10 @@ export interface FaultProxy {
   slow: { chunkBytes: number; pauseMs: number };
   /** Connections accepted so far. */
   readonly connections: number;
+  /** Request lines seen (`GET /bucket/key HTTP/1.1`), in order, whatever the mode. */
+  readonly requests: string[];
+  /** Runs (and is awaited) before a request that passes through is forwarded. */
+  beforeRequest?: (line: string) => Promise<void> | void;
   /** Closes the listener and every connection. */
   close(): Promise<void>;
 }
@@ -58,17 +62,25 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const open = new Set<Deno.Conn>();
   const tasks = new Set<Promise<void>>();
   let connections = 0;
+  let mode: FaultMode = "pass";
   let closeAll!: () => void;
   const closing = new Promise<void>((r) => closeAll = r);
   const proxy: FaultProxy = {
     endpoint: `http://127.0.0.1:${listener.addr.port}`,
     port: listener.addr.port,
-    mode: "pass",
+    get mode() {
+      return mode;
+    },
+    set mode(next: FaultMode) {
+      mode = next;
+      for (const c of [...open]) closeQuietly(c);
+    },
     stallAfterBytes: 1024,
     slow: { chunkBytes: 4096, pauseMs: 20 },
     get connections() {
       return connections;
     },
+    requests: [],
     async close() {
       closeAll();
       listener.close();
@@ -87,13 +99,15 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
 
   async function handle(client: Deno.Conn) {
     open.add(client);
-    const mode = proxy.mode;
+    const connMode = mode;
     const first = new Uint8Array(64 * 1024);
     const n = await client.read(first).catch(() => null);
     if (n === null) return closeQuietly(client);
-    if (mode === "reset") return closeQuietly(client);
-    if (mode === "stall") return; // held open, unanswered, until close()
-    if (mode === "http503") {
+    const lines = requestLines(first.subarray(0, n));
+    proxy.requests.push(...lines);
+    if (connMode === "reset") return closeQuietly(client);
+    if (connMode === "stall") return; // held open, unanswered, until close()
+    if (connMode === "http503") {
       await client.write(new TextEncoder().encode(SLOW_DOWN)).catch(() => {});
       return closeQuietly(client);
     }
@@ -104,21 +118,32 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       return closeQuietly(client);
     }
     open.add(server);
+    for (const line of lines) await proxy.beforeRequest?.(line);
     await server.write(first.subarray(0, n)).catch(() => {});
-    const up = pump(client, server, () => "pass");
-    const down = pump(server, client, () => proxy.mode === "pass" ? mode : proxy.mode);
+    const up = pump(client, server, () => "pass", true);
+    const down = pump(server, client, () => connMode);
     await Promise.allSettled([up, down]);
     closeQuietly(client);
     closeQuietly(server);
   }
 
-  async function pump(from: Deno.Conn, to: Deno.Conn, modeOf: () => FaultMode) {
+  async function pump(
+    from: Deno.Conn,
+    to: Deno.Conn,
+    modeOf: () => FaultMode,
+    requests = false,
+  ) {
     const buf = new Uint8Array(64 * 1024);
     let sent = 0;
     for (;;) {
       const n = await from.read(buf).catch(() => null);
       if (n === null) break;
       let chunk = buf.subarray(0, n);
+      if (requests) {
+        const lines = requestLines(chunk);
+        proxy.requests.push(...lines);
+        for (const line of lines) await proxy.beforeRequest?.(line);
+      }
       const mode = modeOf();
       if (mode === "stall_body") {
         const room = Math.max(0, proxy.stallAfterBytes - sent);
@@ -159,4 +184,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
 async function writeAll(conn: Deno.Conn, bytes: Uint8Array) {
   let at = 0;
   while (at < bytes.byteLength) at += await conn.write(bytes.subarray(at));
+}
+
+const REQUEST_LINE = /^(GET|HEAD|PUT|POST|DELETE) \S+ HTTP\/1\.1\r$/gm;
+
+function requestLines(bytes: Uint8Array): string[] {
+  const text = new TextDecoder().decode(bytes);
+  return [...text.matchAll(REQUEST_LINE)].map((m) => m[0].trimEnd());
 }

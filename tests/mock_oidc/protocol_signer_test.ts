@@ -58,6 +58,27 @@ Deno.test("--signer openssl without --allow-ffi stops startup naming the setting
   ]);
 });
 
+Deno.test("signing workers that cannot load their module stop startup naming --signer", async () => {
+  // The deployed set grants all reads; a narrower one must still cover the worker's module.
+  const permissions = PERMISSIONS.map((p) =>
+    p === "--allow-read" ? "--allow-read=/nonexistent" : p
+  );
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...permissions, MAIN, "--addr", "127.0.0.1:0", "--metrics-addr="],
+    env: { JSON_CONFIG: "{}" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr).split("\n")
+    .filter((line) => line.startsWith("mock-oidc:"));
+  assert.equal(out.code, 2);
+  assert.equal(stderr.length, 1, stderr.join("\n"));
+  assert.match(
+    stderr[0],
+    /^mock-oidc: Invalid configuration: --signer: Cannot sign: a signing worker failed: .*sign_worker\.ts/,
+  );
+});
+
 const missing = openSslUnavailable();
 Deno.test({
   name: "--signer openssl with --allow-ffi signs tokens that verify" +

@@ -256,3 +256,49 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "after SIGTERM serve keeps serving for --shutdown-delay with /readyz draining, then exits 0",
+  sanitizeResources: false,
+  async fn() {
+    const t = await target("pglite");
+    try {
+      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
+      const svc = await startService({
+        entry: ENTRY,
+        args: ["serve", ...LISTEN, "--shutdown-delay", "5s"],
+        env: t.env,
+        timeoutMs: 60_000,
+      });
+      const ready = await fetch(`${svc.url}/readyz`);
+      assert.equal(ready.status, 200);
+      await ready.body?.cancel();
+      const exit = svc.stop("SIGTERM");
+      // The signal is delivered asynchronously: wait for the readiness answer to turn.
+      let draining = await fetch(`${svc.url}/readyz`);
+      while (draining.status === 200) {
+        await draining.body?.cancel();
+        await new Promise((r) => setTimeout(r, 20));
+        draining = await fetch(`${svc.url}/readyz`);
+      }
+      assert.equal(draining.status, 503);
+      assert.deepEqual(await draining.json(), {
+        status: "not_ready",
+        reason: "draining",
+        checks: {},
+      });
+      const health = await fetch(`${svc.url}/healthz`);
+      assert.equal(health.status, 200, "liveness holds during the delay");
+      await health.body?.cancel();
+      const api = await fetch(`${svc.url}/v1/todos`);
+      assert.equal(api.status, 401, "the API is still served during the delay");
+      await api.body?.cancel();
+      assert.equal(await exit, 0);
+      assert.match(svc.output(), /"msg":"shutting down".*"delayMs":5000/);
+      assert.match(svc.output(), /"msg":"datastore closed"/);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});

@@ -75,10 +75,10 @@ export function classifyStoreError(err: unknown): StoreErrorKind {
   if (name === "AbortError") return "aborted";
   const status = $metadata?.httpStatusCode;
   if (status === undefined || status < 300) {
+    // The Node handler renames ECONNRESET and EPIPE errors "TimeoutError": the code decides.
+    if (NETWORK_CODES.has(code)) return "unavailable";
     if (name === "TimeoutError" || code === "ETIMEDOUT") return "timeout";
-    if (NETWORK_CODES.has(code) || /socket hang up|ECONNRESET|ECONNREFUSED/.test(String(err))) {
-      return "unavailable";
-    }
+    if (/socket hang up|ECONNRESET|ECONNREFUSED/.test(String(err))) return "unavailable";
     if (DENIED_NAMES.has(name)) return "denied";
     return "failed";
   }

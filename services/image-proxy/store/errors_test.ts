@@ -31,6 +31,12 @@ Deno.test("classifyStoreError() maps what client-s3 throws", async (t) => {
     ["ETIMEDOUT", sdk("Error", undefined, "ETIMEDOUT"), "timeout"],
     ["connection refused", sdk("Error", undefined, "ECONNREFUSED"), "unavailable"],
     ["connection reset", sdk("Error", undefined, "ECONNRESET"), "unavailable"],
+    [
+      "reset renamed by the Node handler",
+      sdk("TimeoutError", undefined, "ECONNRESET"),
+      "unavailable",
+    ],
+    ["broken pipe renamed too", sdk("TimeoutError", undefined, "EPIPE"), "unavailable"],
     ["socket hang up", new Error("socket hang up"), "unavailable"],
     ["unknown host", sdk("Error", undefined, "ENOTFOUND"), "unavailable"],
     ["aborted", sdk("AbortError"), "aborted"],

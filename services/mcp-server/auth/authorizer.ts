@@ -9,7 +9,9 @@ import type { Subject } from "../capabilities/registry.ts";
 
 /** What is being authorized. */
 export interface AuthorizationRequest {
+  /** The trusted caller. */
   subject: Subject;
+  /** Dotted capability name. */
   capability: string;
   /** Canonical arguments: bound values, nil pointers omitted. */
   arguments: Record<string, unknown>;
@@ -20,6 +22,10 @@ export type Authorizer = (request: AuthorizationRequest) => boolean | Promise<bo
 
 /** A recognized denial. */
 export class PermissionDenied extends Error {
+  /**
+   * Creates a denial.
+   * @param message Kept for logs; the client only ever sees `permission denied`.
+   */
   constructor(message = "permission denied") {
     super(message);
     this.name = "PermissionDenied";

@@ -1,40 +1,52 @@
 /**
- * The declarative authorization policy file (YAML or JSON). Deny by default: a call is allowed
- * only when some rule matches its subject, its capability name and every argument condition.
+ * The declarative authorization policy file (JSON). Deny by default: a call is allowed only when
+ * some rule matches its subject, its capability name and every argument condition.
  *
- * ```yaml
- * rules:
- *   - subjects: ["alice", "ci-bot"]     # subject ids; "*" is any authenticated subject
- *     capabilities: ["records.*", "time.now"]  # exact names, "ns.*" (any below ns), or "*"
- *     when:                              # optional; every condition must hold
- *       - { argument: "owner", equals: "$subject" }   # "$subject" is the caller's id
- *       - { argument: "filter.state", in: ["open", "done"] }
+ * ```json
+ * {"rules": [{
+ *   "subjects": ["alice", "ci-bot"],
+ *   "capabilities": ["records.*", "time.now"],
+ *   "when": [
+ *     {"argument": "owner", "equals": "$subject"},
+ *     {"argument": "filter.state", "in": ["open", "done"]}
+ *   ]
+ * }]}
  * ```
+ *
+ * `subjects` are subject ids (`"*"`: any authenticated subject); `capabilities` are exact names,
+ * `"ns.*"` (anything below `ns`) or `"*"`; `when` is optional and every condition must hold;
+ * `"$subject"` stands for the caller's id. (JSON rather than YAML: the yaml package reads
+ * `LOG_TOKENS` from the environment while parsing, which the deployed permissions do not grant.)
  *
  * A condition whose argument is absent does not hold. A condition on a list or dict value cannot
  * be evaluated: the call fails with `authorization policy failure`.
  * @module
  */
-import { parse } from "yaml";
 import type { AuthorizationRequest, Authorizer } from "./authorizer.ts";
 
 /** One argument condition. */
 export interface Condition {
   /** Dotted path into the canonical arguments. */
   argument: string;
+  /** Holds when the argument equals this value (`"$subject"`: the caller's id). */
   equals?: unknown;
+  /** Holds when the argument equals one of these values. */
   in?: unknown[];
 }
 
 /** One allow rule. */
 export interface PolicyRule {
+  /** Subject ids; `"*"` is any authenticated subject. */
   subjects: string[];
+  /** Exact names, `"ns.*"` or `"*"`. */
   capabilities: string[];
+  /** Conditions that must all hold. */
   when?: Condition[];
 }
 
 /** A parsed policy. */
 export interface Policy {
+  /** Allow rules; a call no rule allows is denied. */
   rules: PolicyRule[];
 }
 
@@ -53,7 +65,7 @@ const strings = (v: unknown): v is string[] =>
 export function parsePolicy(text: string): Policy {
   let doc: unknown;
   try {
-    doc = parse(text, { uniqueKeys: true, merge: false, maxAliasCount: 0 });
+    doc = JSON.parse(text);
   } catch (err) {
     throw new PolicyError(`Cannot parse policy: ${(err as Error).message.split("\n")[0]}`);
   }

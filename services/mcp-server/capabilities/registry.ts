@@ -25,12 +25,15 @@ import { signature } from "./notation.ts";
 
 /** Who is calling: the trusted subject the resolver produced. */
 export interface Subject {
+  /** Stable, non-empty id of the caller. */
   id: string;
+  /** Further claims the resolver chose to keep. */
   [claim: string]: unknown;
 }
 
 /** What a handler gets besides its canonical arguments. */
 export interface CapabilityContext {
+  /** The trusted caller. */
   subject: Subject;
   /** Aborted when the request is canceled or the execute call ends. */
   signal: AbortSignal;
@@ -50,6 +53,7 @@ export interface CapabilityDefinition {
   id?: string;
   /** Compact one-line summary shown in search results. */
   summary: string;
+  /** Longer text, searched with the lowest weight. @default "" */
   description?: string;
   /** Extra words search should match. */
   searchTerms?: string[];
@@ -57,36 +61,57 @@ export interface CapabilityDefinition {
   input?: Field[];
   /** Root output fields, in declaration order. @default [] */
   output?: Field[];
-  /** @default true */
+  /** Visible to search, describe and execute. @default true */
   enabled?: boolean;
+  /** The implementation. */
   handler: CapabilityHandler;
 }
 
 /** A registered capability with its derived signature. */
 export interface Capability {
+  /** Dotted name. */
   readonly name: string;
+  /** The host's stable id (never shown to clients). */
   readonly id?: string;
+  /** Compact summary. */
   readonly summary: string;
+  /** Longer description ("" when none). */
   readonly description: string;
+  /** Extra search words. */
   readonly searchTerms: readonly string[];
+  /** Root input fields in declaration order. */
   readonly input: readonly Field[];
+  /** Root output fields in declaration order. */
   readonly output: readonly Field[];
+  /** `name(*, key: str, …)` or `name()`. */
   readonly signature: string;
+  /** The implementation. */
   readonly handler: CapabilityHandler;
+  /** Visible to search, describe and execute. */
   enabled: boolean;
 }
 
 /** Registration was refused; `message` says why ("Cannot register <name>: <reason>"). */
 export class RegistrationError extends Error {
-  constructor(readonly capability: string, reason: string) {
+  /** The name that was refused. */
+  readonly capability: string;
+  /**
+   * Creates the error.
+   * @param capability The name that was refused.
+   * @param reason Why, e.g. `root "json" is reserved`.
+   */
+  constructor(capability: string, reason: string) {
     super(`Cannot register capability "${capability}": ${reason}`);
     this.name = "RegistrationError";
+    this.capability = capability;
   }
 }
 
 /** Holds the capabilities of one host; `version` changes whenever visibility changes. */
 export class CapabilityRegistry {
   #byName = new Map<string, Capability>();
+  /** Every proper dotted prefix of a registered name (`a`, `a.b` for `a.b.c`). */
+  #namespaces = new Set<string>();
   #version = 0;
 
   /** Bumped on every registration and enable/disable; search indexes key on it. */
@@ -94,17 +119,23 @@ export class CapabilityRegistry {
     return this.#version;
   }
 
-  /** @throws {RegistrationError} when a name, field or type is not acceptable. */
+  /**
+   * Registers a capability.
+   * @returns The registered capability with its signature.
+   * @throws {RegistrationError} when a name, field or type is not acceptable.
+   */
   register(def: CapabilityDefinition): Capability {
     const name = def.name;
     const fail = (reason: string) => new RegistrationError(name, reason);
     const nameProblem = capabilityNameProblem(name);
     if (nameProblem) throw fail(nameProblem);
     if (this.#byName.has(name)) throw fail("already registered");
-    for (const other of this.#byName.keys()) {
-      if (other.startsWith(`${name}.`) || name.startsWith(`${other}.`)) {
-        throw fail(`conflicts with "${other}" (a name cannot also be a namespace)`);
-      }
+    const prefixes = name.split(".").slice(0, -1).map((_, i, segs) =>
+      segs.slice(0, i + 1).join(".")
+    );
+    const clash = this.#namespaces.has(name) ? name : prefixes.find((p) => this.#byName.has(p));
+    if (clash !== undefined) {
+      throw fail(`conflicts with "${clash}" (a name cannot also be a namespace)`);
     }
     if (typeof def.summary !== "string") throw fail("summary must be a string");
     if (typeof def.handler !== "function") throw fail("handler must be a function");
@@ -125,6 +156,7 @@ export class CapabilityRegistry {
       enabled: def.enabled ?? true,
     };
     this.#byName.set(name, cap);
+    for (const p of prefixes) this.#namespaces.add(p);
     this.#version++;
     return cap;
   }

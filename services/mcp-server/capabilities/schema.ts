@@ -36,6 +36,7 @@ export type Schema =
 export interface Field {
   /** JSON tag name; for root inputs also the Starlark keyword. */
   name: string;
+  /** The field's type. */
   type: Schema;
   /** Omit-when-empty (only legal on pointer fields). */
   omitEmpty?: boolean;

@@ -44,6 +44,7 @@ export interface RunOptions {
   deadlineMs: number;
   /** Answers a capability call. */
   onCall: (call: CallMessage) => Promise<CallReply>;
+  /** Cancels the job (the worker is terminated and replaced). */
   signal?: AbortSignal;
 }
 
@@ -61,6 +62,7 @@ export class ExecutePool {
   #closed = false;
   readonly #opts: Required<ExecutePoolOptions>;
 
+  /** Creates an empty pool; workers start on demand. */
   constructor(options: ExecutePoolOptions) {
     this.#opts = { replyBytes: 8 << 20, jobsPerWorker: 500, ...options };
   }

@@ -6,19 +6,27 @@ import type { Budgets, ErrorCode, ErrorKind } from "@svc/starlark";
 
 /** Main → worker: run one program. */
 export interface JobMessage {
+  /** Message kind. */
   type: "job";
+  /** The Starlark program. */
   source: string;
   /** Dotted names of the enabled capabilities, bound as host functions. */
   capabilities: string[];
+  /** Interpreter budgets of this run. */
   budgets: Budgets;
+  /** Reply slot for capability calls. */
   slot: SharedArrayBuffer;
 }
 
 /** Worker → main: a capability call; the worker blocks until the reply is in the slot. */
 export interface CallMessage {
+  /** Message kind. */
   type: "call";
+  /** Dotted capability name. */
   name: string;
+  /** Positional arguments (always refused). */
   args: unknown[];
+  /** Keyword arguments as the interpreter converted them. */
   kwargs: Record<string, unknown>;
 }
 
@@ -27,7 +35,9 @@ export type CallReply = { ok: true; value: unknown } | { ok: false; text: string
 
 /** Worker → main: the program finished. */
 export interface DoneMessage {
+  /** Message kind. */
   type: "done";
+  /** The final value, or the interpreter's error (with the reply text of a failed call). */
   result:
     | { ok: true; value: unknown }
     | { ok: false; kind: ErrorKind; code: ErrorCode; message: string; hostText?: string };

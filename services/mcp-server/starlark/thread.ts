@@ -1,7 +1,15 @@
 /** Per-run execution state: budgets, step counter, allocation meter, host-call log. */
 import type { ErrorCode } from "./api_types.ts";
+import { getHeapStatistics } from "node:v8";
 import { LimitError } from "./errors.ts";
 import type { Value } from "./values/value.ts";
+
+/**
+ * Allocation ceiling whatever the budgets: a fifth of V8's heap limit, so that even a program
+ * run with `maxAllocBytes: Infinity` stops with `max_alloc` before V8 would abort the process
+ * (the live heap stays within a small multiple of the bytes charged).
+ */
+export const HARD_ALLOC_CAP = Math.floor(getHeapStatistics().heap_size_limit / 5);
 
 /** Steps between wall-clock checks (keeps the hot path to one comparison). */
 const TIME_CHECK_INTERVAL = 2048;
@@ -58,7 +66,7 @@ export class Thread {
     this.maxHostCalls = opts.maxHostCalls ?? Infinity;
     this.maxDepth = opts.maxDepth ?? Infinity;
     this.maxBytes = opts.maxBytes ?? Infinity;
-    this.maxAllocBytes = opts.maxAllocBytes ?? Infinity;
+    this.maxAllocBytes = Math.min(opts.maxAllocBytes ?? Infinity, HARD_ALLOC_CAP);
     this.print = opts.print ?? (() => {});
     this.resetLimit();
   }
@@ -121,7 +129,10 @@ export class Thread {
   allocFailed(): never {
     this.fail(
       "max_alloc",
-      `Starlark computation cancelled: allocation budget of ${this.maxAllocBytes} bytes exceeded`,
+      this.maxAllocBytes === HARD_ALLOC_CAP
+        ? `Starlark computation cancelled: allocations reached ${HARD_ALLOC_CAP} bytes, ` +
+          "a fifth of the JS heap limit"
+        : `Starlark computation cancelled: allocation budget of ${this.maxAllocBytes} bytes exceeded`,
     );
   }
 
@@ -135,7 +146,9 @@ export class Thread {
 }
 
 /** Bytes charged for a value's fixed part and per element (a small fraction of V8's sizes). */
-export const SEQ_BYTES = 32, ELEM_BYTES = 8, DICT_BYTES = 64, ENTRY_BYTES = 96, STR_BYTES = 16;
+export const SEQ_BYTES = 64, ELEM_BYTES = 8, DICT_BYTES = 128, ENTRY_BYTES = 96, STR_BYTES = 24;
+/** Floats are boxed (an object and a heap number); most die young, so charged lightly. */
+export const FLOAT_BYTES = 16;
 
 /** A thread with no budgets: the meter of code running outside any program. */
 const UNMETERED = new Thread();
@@ -146,6 +159,12 @@ const UNMETERED = new Thread();
  * thread (equality, ordering, hashing) charge their work and allocations.
  */
 export let current: Thread = UNMETERED;
+
+/** Charge a new string of `s.length` bytes to the current thread; returns `s`. */
+export function newStr(s: string): string {
+  current.alloc(STR_BYTES + s.length);
+  return s;
+}
 
 /** Make `th` the current thread; returns the previous one (restore it with `enter` again). */
 export function enter(th: Thread | null): Thread {

@@ -9,6 +9,10 @@ export const MAX_AGENT_MESSAGE_BYTES = 256;
 
 /** Throw (or return) this from a handler to show `message` to the agent. */
 export class AgentError extends Error {
+  /**
+   * Creates an agent error.
+   * @param message Shown to the agent after sanitizing (at most 256 bytes).
+   */
   constructor(message: string) {
     super(message);
     this.name = "AgentError";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { run } from "@svc/starlark";
-import { CapabilityRegistry } from "../capabilities/registry.ts";
+import type { CapabilityRegistry } from "../capabilities/registry.ts";
 import { t } from "../capabilities/schema.ts";
 import type { Limits } from "../limits.ts";
 import { connect, errorOf, sampleRegistry, valueOf } from "./_test_support.ts";

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { run } from "@svc/starlark";
-import { CapabilityRegistry } from "../capabilities/registry.ts";
+import type { CapabilityRegistry } from "../capabilities/registry.ts";
 import { t } from "../capabilities/schema.ts";
 import { PermissionDenied } from "../auth/authorizer.ts";
 import { AgentError } from "./agent_error.ts";

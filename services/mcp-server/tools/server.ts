@@ -42,17 +42,26 @@ export type InvocationResolver = (context: ToolContext) => Subject | Promise<Sub
 
 /** Options of {@linkcode createCapabilityServer}. */
 export interface CapabilityServerOptions {
+  /** The host's capabilities. */
   registry: CapabilityRegistry;
+  /** Resolves the trusted subject of every valid call, before any service work. */
   resolver: InvocationResolver;
+  /** Decides every capability call (with canonical arguments). */
   authorizer: Authorizer;
   /** Bounds; missing fields take {@linkcode DEFAULT_LIMITS}. */
   limits?: Partial<Limits>;
+  /** Receives unexpected failures (never resolver details or secrets). */
   logger?: Logger;
   /**
    * Execute workers to use. Pass one pool when building a server per request (stateless HTTP);
    * without it the server owns a pool and closes it when the server closes.
    */
   pool?: ExecutePool;
+  /**
+   * Observes each valid tool call: its tool, `ok` or the stable error text without its detail
+   * (a bounded set, fit for a metric label), and its duration in seconds.
+   */
+  observe?: (tool: string, outcome: string, seconds: number) => void;
   /** Server name and version announced at initialization. */
   info?: { name: string; version: string };
 }
@@ -72,7 +81,17 @@ const describeOutput = z.strictObject({
   input: z.array(fieldRow),
   output: z.array(fieldRow),
 });
-const executeOutput = z.strictObject({ result: z.unknown() });
+/** `result`: null, boolean, string, int64, finite float, array or string-keyed object. */
+const executeOutput = z.strictObject({
+  result: z.union([
+    z.null(),
+    z.boolean(),
+    z.string(),
+    z.number(),
+    z.array(z.unknown()),
+    z.record(z.string(), z.unknown()),
+  ]),
+});
 
 /** Creates the pool {@linkcode createCapabilityServer} would create for these limits. */
 export function createExecutePool(limits: Limits): ExecutePool {
@@ -95,6 +114,20 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
   if (!options.pool) server.server.onclose = () => pool.close();
 
   const handle = async (
+    tool: string,
+    context: ToolContext,
+    work: (subject: Subject) => Promise<object> | object,
+  ): Promise<CallToolResult> => {
+    const started = performance.now();
+    const result = await run(context, work);
+    if (options.observe) {
+      const text = result.isError ? (result.content[0] as { text: string }).text : "ok";
+      options.observe(tool, text.split(":")[0], (performance.now() - started) / 1000);
+    }
+    return result;
+  };
+
+  const run = async (
     context: ToolContext,
     work: (subject: Subject) => Promise<object> | object,
   ): Promise<CallToolResult> => {
@@ -119,13 +152,18 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
     }
   };
 
-  server.registerTool("search_api", {
-    title: "Search capabilities",
-    description: SEARCH_DESCRIPTION,
-    inputSchema: z.strictObject({ query: z.string() }),
-    outputSchema: searchOutput,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, ({ query }: { query: string }, context: ToolContext) => handle(context, () => search(query)));
+  server.registerTool(
+    "search_api",
+    {
+      title: "Search capabilities",
+      description: SEARCH_DESCRIPTION,
+      inputSchema: z.strictObject({ query: z.string() }),
+      outputSchema: searchOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ query }: { query: string }, context: ToolContext) =>
+      handle("search_api", context, () => search(query)),
+  );
 
   server.registerTool(
     "describe_api",
@@ -137,7 +175,7 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ name }: { name: string }, context: ToolContext) =>
-      handle(context, () => describeCapability(registry, name)),
+      handle("describe_api", context, () => describeCapability(registry, name)),
   );
 
   server.registerTool(
@@ -149,7 +187,7 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
       outputSchema: executeOutput,
     },
     ({ source }: { source: string }, context: ToolContext) =>
-      handle(context, (subject) => execute(source, subject, context.signal)),
+      handle("execute", context, (subject) => execute(source, subject, context.signal)),
   );
 
   return server;

@@ -128,3 +128,27 @@ Deno.test("internal failure hides unknown service errors", async () => {
     await c.close();
   }
 });
+
+Deno.test("observe reports each valid call with a bounded outcome label", async () => {
+  const seen: Array<[string, string]> = [];
+  const c = await connect({
+    registry: sampleRegistry(),
+    observe: (tool, outcome, seconds) => {
+      assert.ok(seconds >= 0);
+      seen.push([tool, outcome]);
+    },
+  });
+  try {
+    valueOf(await c.call("search_api", { query: "records" }));
+    errorOf(await c.call("describe_api", { name: "nope.x" }));
+    errorOf(await c.call("execute", { source: "def main():\n  return records.lookup(key=1)\n" }));
+    await c.call("search_api", { query: 1 }); // invalid input: not observed
+    assert.deepEqual(seen, [
+      ["search_api", "ok"],
+      ["describe_api", "capability not found"],
+      ["execute", "invalid capability arguments"],
+    ]);
+  } finally {
+    await c.close();
+  }
+});

@@ -40,20 +40,14 @@ export interface SignerOptions {
 }
 
 /**
- * Open the configured backend and wait until it can sign.
+ * Open the configured backend. Its `ready()` tells when it can sign (worker threads start
+ * beside the rest of the startup).
  *
- * @throws {Error} "Cannot use --signer openssl: …" or "Cannot sign: …" when it cannot.
+ * @throws {Error} "Cannot use --signer openssl: …" without `--allow-ffi` or libcrypto.
  */
-export async function createSigner(options: SignerOptions): Promise<Signer> {
+export function createSigner(options: SignerOptions): Signer {
   const threads = options.threads > 0 ? options.threads : navigator.hardwareConcurrency || 1;
-  const signer = options.signer === "openssl"
+  return options.signer === "openssl"
     ? createOpenSslSigner({ library: options.libcrypto, threads })
     : createWebCryptoPool({ size: threads });
-  try {
-    await signer.ready();
-    return signer;
-  } catch (err) {
-    await signer.close();
-    throw err;
-  }
 }

@@ -1,10 +1,10 @@
 /**
  * Operational rows of the route table, outside every issuer namespace: the kit's `/healthz`,
- * `/readyz` (always ready, no checks), `/metrics` when it shares the API listener, `/docs` and
+ * `/readyz` (ready, no checks, until the shutdown starts: then 503 `draining`), `/metrics` when it shares the API listener, `/docs` and
  * `/openapi.{json,yaml}`, plus mock-oidc's `/isalive` liveness alias.
  * @module
  */
-import { healthHandler } from "@svc/shared/health";
+import { healthHandler, readinessHandler } from "@svc/shared/health";
 import type { Route } from "@svc/shared/http";
 import type { Metrics } from "@svc/shared/metrics";
 import { operationalRoutes as kitOperationalRoutes } from "@svc/shared/operational";
@@ -16,6 +16,8 @@ export interface OperationalOptions {
   metrics?: Metrics;
   /** The OpenAPI document, built on first request. */
   document: () => object;
+  /** The lifecycle's shutdown-started signal (`/readyz` turns `draining`). */
+  shutdownSignal?: AbortSignal;
 }
 
 /** The operational rows. */
@@ -28,6 +30,7 @@ export function operationalRoutes(options: OperationalOptions): Route[] {
       openapi: OPERATIONAL_DOCS["/isalive"],
     },
     ...kitOperationalRoutes({
+      readiness: readinessHandler({}, { shutdownSignal: options.shutdownSignal }),
       metrics: options.metrics,
       openapi: { document: options.document, title: "mock-oidc" },
       docs: OPERATIONAL_DOCS,

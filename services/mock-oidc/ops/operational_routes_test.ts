@@ -42,3 +42,18 @@ Deno.test("operational routes answer wrong methods with 405 and Allow: GET, HEAD
     assert.deepEqual(m.allow, ["GET", "HEAD"], path);
   }
 });
+
+Deno.test("/readyz turns 503 draining once the shutdown starts; liveness stays 200", async () => {
+  const shutdown = new AbortController();
+  const router = createRouter(
+    operationalRoutes({ version: "1.0.0", document, shutdownSignal: shutdown.signal }),
+  );
+  const get = (path: string) => router.handler(new Request(`http://x${path}`), localInfo());
+  assert.equal((await get("/readyz")).status, 200);
+  shutdown.abort();
+  const res = await get("/readyz");
+  assert.equal(res.status, 503);
+  assert.deepEqual(await res.json(), { status: "not_ready", reason: "draining", checks: {} });
+  assert.equal((await get("/healthz")).status, 200);
+  assert.equal((await get("/isalive")).status, 200);
+});

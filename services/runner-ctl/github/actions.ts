@@ -12,7 +12,11 @@ import { call, type CallResult, type HttpDeps, jsonOf } from "./http.ts";
 import type { JitConfig, MessageSession, RunnerReference, RunnerScaleSet } from "./types.ts";
 
 /** Joins a base URL and a relative path the way Go's `url.JoinPath` does, adding the API version. */
-export function joinServiceUrl(base: string, path: string, query: Record<string, string> = {}) {
+export function joinServiceUrl(
+  base: string,
+  path: string,
+  query: Record<string, string> = {},
+): string {
   const u = new URL(base);
   const [p, q = ""] = path.split("?");
   u.pathname = u.pathname.replace(/\/+$/, "") + "/" + p.replace(/^\/+/, "");
@@ -91,7 +95,11 @@ export class ActionsClient {
   }
 
   /** The scale set of that name in that group, or undefined. */
-  async getScaleSet(groupId: number, name: string, signal?: AbortSignal) {
+  async getScaleSet(
+    groupId: number,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<RunnerScaleSet | undefined> {
     const what = "get the runner scale set";
     const res = await this.#admin({
       what,
@@ -109,7 +117,10 @@ export class ActionsClient {
   }
 
   /** Creates a scale set (the service answers 200). */
-  async createScaleSet(set: Omit<RunnerScaleSet, "id">, signal?: AbortSignal) {
+  async createScaleSet(
+    set: Omit<RunnerScaleSet, "id">,
+    signal?: AbortSignal,
+  ): Promise<RunnerScaleSet> {
     const what = "create the runner scale set";
     const res = await this.#admin({
       what,
@@ -122,7 +133,11 @@ export class ActionsClient {
   }
 
   /** Opens a message session; a 409 (stale session of another owner) is `session_conflict`. */
-  async createSession(scaleSetId: number, ownerName: string, signal?: AbortSignal) {
+  async createSession(
+    scaleSetId: number,
+    ownerName: string,
+    signal?: AbortSignal,
+  ): Promise<MessageSession> {
     const what = "create a message session";
     const res = await this.#admin({
       what,
@@ -135,7 +150,11 @@ export class ActionsClient {
   }
 
   /** Renews the session's queue token; a 404 means the broker dropped the session. */
-  async refreshSession(scaleSetId: number, sessionId: string, signal?: AbortSignal) {
+  async refreshSession(
+    scaleSetId: number,
+    sessionId: string,
+    signal?: AbortSignal,
+  ): Promise<MessageSession> {
     const what = "refresh the message session";
     const res = await this.#admin({
       what,
@@ -147,7 +166,11 @@ export class ActionsClient {
   }
 
   /** Deletes a session (on shutdown). */
-  async deleteSession(scaleSetId: number, sessionId: string, signal?: AbortSignal) {
+  async deleteSession(
+    scaleSetId: number,
+    sessionId: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
     await this.#admin({
       what: "delete the message session",
       method: "DELETE",
@@ -157,7 +180,12 @@ export class ActionsClient {
   }
 
   /** Acquires jobs (authenticated with the queue token); returns the acquired request ids. */
-  async acquireJobs(scaleSetId: number, queueToken: string, ids: number[], signal?: AbortSignal) {
+  async acquireJobs(
+    scaleSetId: number,
+    queueToken: string,
+    ids: number[],
+    signal?: AbortSignal,
+  ): Promise<number[]> {
     const what = "acquire jobs";
     const res = await this.#admin({
       what,
@@ -171,7 +199,11 @@ export class ActionsClient {
   }
 
   /** Registers a just-in-time runner; `agent_exists` when the name is taken. */
-  async generateJitConfig(scaleSetId: number, name: string, signal?: AbortSignal) {
+  async generateJitConfig(
+    scaleSetId: number,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<JitConfig> {
     const what = "generate a runner JIT config";
     const res = await this.#admin({
       what,
@@ -188,7 +220,10 @@ export class ActionsClient {
   }
 
   /** The runner registered under `name`, or undefined. */
-  async getRunnerByName(name: string, signal?: AbortSignal) {
+  async getRunnerByName(
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<RunnerReference | undefined> {
     const what = "look up a runner";
     const res = await this.#admin({
       what,

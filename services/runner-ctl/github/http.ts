@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { delay } from "@svc/shared/lifecycle";
 import { ActionsError, errorOfResponse, stripBom } from "./errors.ts";
 
 /** Backoff bounds (`retry.initial`, `retry.maximum`) in milliseconds. */
@@ -50,20 +51,9 @@ export interface CallResult {
   text: string;
 }
 
-/** Sleeps `ms`, or rejects when `signal` aborts. */
+/** Sleeps `ms`, or rejects with the reason when `signal` aborts (the kit's `delay`). */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  return delay(ms, { signal });
 }
 
 /** Backoff before retry `attempt` (0-based): initial·2^attempt, capped at maximum. */

@@ -138,7 +138,10 @@ export class InstanceClient {
   }
 
   /** Runtime state: status code and process count (−1 for a VM until its agent answers). */
-  async state(name: string, signal?: AbortSignal) {
+  async state(
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<{ status: string; statusCode: number; processes: number }> {
     const env = await this.t.call("read an instance state", "GET", `${this.#path(name)}/state`, {
       signal,
     });
@@ -148,11 +151,12 @@ export class InstanceClient {
 
   /**
    * Instances tagged with this owner: a server-side filter when the owner is a plain token
-   * (Incus filter values have no escaping), always checked again here.
+   * (Incus filter values have no usable quoting), always checked again here.
    */
   async listOwned(owner: string, signal?: AbortSignal): Promise<InstanceInfo[]> {
     const query: Record<string, string> = { recursion: "1" };
-    if (/^[A-Za-z0-9._:@-]+$/.test(owner)) query.filter = `config.${TAG.owner} eq "${owner}"`;
+    // Incus 6.0.4 answers 400 "Invalid filter: unterminated quote" to a double-quoted value.
+    if (/^[A-Za-z0-9._:@-]+$/.test(owner)) query.filter = `config.${TAG.owner} eq ${owner}`;
     const env = await this.t.call("list instances", "GET", "/1.0/instances", { query, signal });
     const list = (env.metadata as Record<string, unknown>[] | null) ?? [];
     return list.map(infoOf).filter((i) => i.config[TAG.owner] === owner);

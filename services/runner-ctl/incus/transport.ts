@@ -112,7 +112,12 @@ export class IncusTransport {
   }
 
   /** One call to a project-scoped path; resolves the sync metadata or the async Operation. */
-  async call(what: string, method: string, path: string, r: IncusRequest = {}) {
+  async call(
+    what: string,
+    method: string,
+    path: string,
+    r: IncusRequest = {},
+  ): Promise<{ type: string; metadata: unknown }> {
     const project = !path.startsWith("/1.0/operations") && !path.startsWith("/1.0/projects") &&
       path !== "/1.0";
     return await this.envelope(what, await this.raw(method, this.url(path, r.query, project), r));

@@ -8,17 +8,25 @@ import type { Queryable } from "../store/db.ts";
 
 /** What a key authenticates as. */
 export interface Principal {
+  /** Who the key belongs to. */
   subject: string;
+  /** The key's roles (`user`, `admin`, …). */
   roles: string[];
 }
 
 /** An operator's view of a key (never the key or its full digest). */
 export interface ApiKeyRecord {
+  /** The key's id (for `keys revoke`). */
   id: string;
+  /** Who the key belongs to. */
   subject: string;
+  /** The key's roles. */
   roles: string[];
+  /** When it was created (ISO 8601). */
   createdAt: string;
+  /** When it was revoked (ISO 8601), if it was. */
   revokedAt?: string;
+  /** The first characters of the key's digest, to tell keys apart. */
   digestPrefix: string;
 }
 
@@ -57,6 +65,7 @@ export interface ApiKeyStore {
   create(principal: Principal): Promise<{ key: string; id: string }>;
   /** The principal of an active key with this digest, if any. */
   findByDigest(digest: string): Promise<Principal | undefined>;
+  /** Every key, active and revoked. */
   list(): Promise<ApiKeyRecord[]>;
   /** Revokes by id; false when no active key has that id. */
   revoke(id: string): Promise<boolean>;

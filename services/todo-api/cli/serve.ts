@@ -1,11 +1,13 @@
 /**
  * `serve`: opens the datastore (never migrates), listens on the API and metrics addresses, and
- * on SIGTERM/SIGINT stops accepting, drains in-flight requests, then closes the pool (PGlite:
- * checkpoints and releases the data-directory lock).
+ * on SIGTERM/SIGINT keeps serving for `--shutdown-delay` with `/readyz` reporting `draining`,
+ * then stops accepting, drains in-flight requests, and closes the pool (PGlite: checkpoints and
+ * releases the data-directory lock).
  * @module
  */
 import type { Logger } from "@svc/shared/log";
 import { type RunningServer, startServer } from "@svc/shared/server";
+import { createLifecycle } from "@svc/shared/lifecycle";
 import { createRouter, withDefaultStack } from "@svc/shared/http";
 import { createMetrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
@@ -22,10 +24,15 @@ export async function serve(
   options: { logger: Logger; handleSignals?: boolean },
 ): Promise<RunningServer> {
   const { logger } = options;
+  // SIGTERM during startup is kept: the server then stops as soon as it listens.
+  const lifecycle = createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   const db = await openDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
+  }).catch((err) => {
+    lifecycle.close();
+    throw err;
   });
   try {
     const migrator = createMigrator(db, loadMigrations());
@@ -47,6 +54,7 @@ export async function serve(
       bodyTimeoutMs: config.bodyTimeoutMs,
       metrics,
       version: denoJson.version,
+      shutdownSignal: lifecycle.signal,
     });
     const scrape = withDefaultStack(createRouter([metricsRoute(metrics)]), { logger });
     return await startServer([
@@ -54,14 +62,16 @@ export async function serve(
       { name: "metrics", addr: config.metricsAddr, handler: scrape },
     ], {
       logger,
+      lifecycle,
+      shutdownDelay: config.shutdownDelayMs,
       shutdownGrace: config.shutdownGraceMs,
-      handleSignals: options.handleSignals,
       onShutdown: async () => {
         await db.close();
         logger.info("datastore closed");
       },
     });
   } catch (err) {
+    lifecycle.close();
     await db.close();
     throw err;
   }

@@ -8,9 +8,13 @@ import { MIGRATION_FILES } from "../migrations/mod.ts";
 
 /** One numbered migration with both directions. */
 export interface Migration {
+  /** The number in the file name (`000001`). */
   version: number;
+  /** The rest of the file name (`create_todos`). */
   name: string;
+  /** SQL applying it. */
   up: string;
+  /** SQL reverting it. */
   down: string;
   /** SHA-256 hex of the up script, recorded when applied so edited files are noticed. */
   checksum: string;

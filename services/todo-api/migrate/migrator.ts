@@ -13,9 +13,13 @@ const LOCK_KEY = "7309425061180001";
 
 /** One line of `migrate status`. */
 export interface MigrationStatus {
+  /** The migration's number. */
   version: number;
+  /** The migration's name. */
   name: string;
+  /** `modified`: its file changed since it was applied; `unknown`: applied, not in this build. */
   state: "applied" | "pending" | "modified" | "unknown";
+  /** When it was applied (ISO 8601). */
   appliedAt?: string;
 }
 
@@ -29,7 +33,9 @@ export interface MigratorOptions {
 
 /** Thrown when another process holds the migration lock past the timeout. */
 export class MigrationLockedError extends Error {
+  /** Stable code. */
   readonly code = "migration_locked";
+  /** Creates the error. */
   constructor() {
     super("Cannot migrate: another migration is running (advisory lock held)");
     this.name = "MigrationLockedError";

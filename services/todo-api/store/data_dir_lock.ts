@@ -8,7 +8,9 @@
 
 /** Thrown when another process (or another open in this one) holds the directory. */
 export class DataDirLockedError extends Error {
+  /** Stable code. */
   readonly code = "data_dir_locked";
+  /** Creates the error for `dataDir`; `holder` describes the other process (may be empty). */
   constructor(dataDir: string, holder: string) {
     super(
       `Cannot open data directory ${dataDir}: it is in use by another process${holder}. ` +

@@ -17,6 +17,7 @@ export interface Queryable {
 
 /** The datastore: a pool (or PGlite's single connection) plus lifecycle. */
 export interface Db extends Queryable {
+  /** Which backend this is. */
   readonly kind: "postgres" | "pglite";
   /**
    * Runs `fn` on one dedicated session. Session-scoped state (advisory locks, BEGIN/COMMIT

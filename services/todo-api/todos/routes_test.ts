@@ -266,6 +266,25 @@ backendSuite("todo API", {
     assert.equal(body.checks.datastore.status, "ok");
   },
 
+  "GET /readyz is 503 draining once the shutdown starts, while the API keeps serving": async (
+    env,
+  ) => {
+    const shutdown = new AbortController();
+    const app = env.app({ shutdownSignal: shutdown.signal });
+    const key = await env.key("alice", ["user"]);
+    assert.equal((await app(call("GET", "/readyz"))).status, 200);
+    shutdown.abort();
+    const res = await app(call("GET", "/readyz"));
+    assert.equal(res.status, 503);
+    assert.deepEqual(await res.json(), { status: "not_ready", reason: "draining", checks: {} });
+    const health = await app(call("GET", "/healthz"));
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
+    const list = await app(call("GET", "/v1/todos", { key }));
+    assert.equal(list.status, 200);
+    await list.body?.cancel();
+  },
+
   "concurrent creates all succeed with distinct ids": async (env) => {
     const app = env.app();
     const key = await env.key("alice", ["user"]);

@@ -409,18 +409,17 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     };
     let msg = pick();
     if (!msg) {
+      // A poll whose client went away still waits out its time (the fake does not read
+      // req.signal): its message, if any, stays unacknowledged and is delivered again.
       const woken = await new Promise<boolean>((resolve) => {
         const w: Waiter = { scaleSetId: s.scaleSetId, wake: () => done(true) };
         const t = setTimeout(() => done(false), longPollMs);
-        const onAbort = () => done(false);
         function done(v: boolean) {
           clearTimeout(t);
           waiters.delete(w);
-          req.signal.removeEventListener("abort", onAbort);
           resolve(v);
         }
         waiters.add(w);
-        req.signal.addEventListener("abort", onAbort);
       });
       if (woken && sessions.get(sid)?.token === s.token) msg = pick();
     }

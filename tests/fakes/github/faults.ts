@@ -23,6 +23,8 @@ export interface Faults {
   failNext(count: number, status: number, path?: RegExp, retryAfterS?: number): void;
   /** The injected response for this request, if one is due. */
   take(path: string): Response | undefined;
+  /** Injected failures not yet delivered. */
+  pending(): number;
 }
 
 /** Fresh switches, all off. */
@@ -37,6 +39,7 @@ export function newFaults(): Faults {
     failNext(count, status, path, retryAfterS) {
       queue.push({ count, status, path, retryAfterS });
     },
+    pending: () => queue.reduce((n, q) => n + q.count, 0),
     take(path) {
       const f = queue.find((q) => q.count > 0 && (!q.path || q.path.test(path)));
       if (!f) return undefined;

@@ -1,6 +1,6 @@
 /**
  * The Incus REST envelope as the real 6.0 server sends it (all seven keys), and the filter subset
- * (`config.user.x eq "v"` joined by `and`/`or`, with `not`) the controller relies on.
+ * (`config.user.x eq v` joined by `and`/`or`, with `not`) the controller relies on.
  *
  * @module
  */
@@ -46,10 +46,9 @@ export function asyncResponse(op: { id: string }) {
 }
 
 function tokenize(text: string): string[] {
-  const out: string[] = [];
-  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (const m of text.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3]);
-  return out;
+  // Incus 6.0.4 rejects a double-quoted value ("Invalid filter: unterminated quote").
+  if (text.includes('"')) throw new Error("Invalid filter: unterminated quote");
+  return text.split(/\s+/).filter((t) => t !== "");
 }
 
 /** Evaluates an Incus filter against an object's fields (`config.<key>` reads its config). */
@@ -67,14 +66,14 @@ export function matchesFilter(
       i++;
     }
     const [name, op, value] = [t[i], t[i + 1], t[i + 2]];
-    if (value === undefined || (op !== "eq" && op !== "ne")) throw new Error("invalid filter");
+    if (value === undefined || (op !== "eq" && op !== "ne")) throw new Error("Invalid filter");
     let v = field(name) === value;
     if (op === "ne") v = !v;
     if (negate) v = !v;
     result = result === undefined ? v : join === "and" ? result && v : result || v;
     i += 3;
     if (i < t.length) {
-      if (t[i] !== "and" && t[i] !== "or") throw new Error("invalid filter");
+      if (t[i] !== "and" && t[i] !== "or") throw new Error("Invalid filter");
       join = t[i] as "and" | "or";
       i++;
     }

@@ -301,8 +301,8 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
                 : String((b as Record<string, unknown>)[f] ?? ""),
           );
         });
-      } catch {
-        return incusError(400, "Invalid filter");
+      } catch (err) {
+        return incusError(400, (err as Error).message);
       }
     }
     if (recursion === "0") return sync(list.map((i) => `/1.0/instances/${i.name}`));
@@ -354,6 +354,7 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
           created_at: new Date().toISOString(),
         };
         instances.set(key(project, name), inst);
+        api.peak = Math.max(api.peak, instances.size);
         if (body.start === true) {
           inst.status = "Running";
           boot(inst);
@@ -377,6 +378,8 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
     operations: ops,
     seen,
     faults,
+    /** Most instances that existed at once. */
+    peak: 0,
     /** The guest powered off (its ephemeral runner finished); the console keeps its log. */
     powerOff(name: string, project = "default") {
       const i = instances.get(key(project, name));

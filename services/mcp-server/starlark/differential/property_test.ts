@@ -158,10 +158,20 @@ const properties: {
  * a name then a string there), the `%F` conversion, and `dir()` of strings (which lists
  * `removeprefix`/`removesuffix`).
  */
-const NEWER_THAN_REFERENCE = /(^|[^A-Za-z0-9_])b['"]|%F|dir\(/;
+const NEWER_SYNTAX = /(^|[^A-Za-z0-9_])b['"]|%F|dir\(/;
+
+/**
+ * Also newer: `break`/`continue` in a def nested in a loop is a static error (the snapshot
+ * resolves it), and `isalnum` counts only decimal digits (the snapshot took any \p{N}).
+ */
+function newerThanReference(src: string): boolean {
+  return NEWER_SYNTAX.test(src) ||
+    (/\b(break|continue)\b/.test(src) && (src.match(/\bdef\b|\blambda\b/g)?.length ?? 0) > 1) ||
+    (/isalnum/.test(src) && /[^\x00-\x7f]/.test(src));
+}
 
 async function agree(go: GoBatch, src: string, compare: Compare): Promise<void> {
-  fc.pre(!NEWER_THAN_REFERENCE.test(src) && knownBug(src) === undefined);
+  fc.pre(!newerThanReference(src) && knownBug(src) === undefined);
   const reference = await go.run({ src });
   // No reference answer when starlark-go itself crashes (an old compiler bug); skip the program.
   fc.pre(reference.errorClass !== "panic");
@@ -216,7 +226,7 @@ Deno.test({
     try {
       await fc.assert(
         fc.asyncProperty(syntaxProgram, async (src) => {
-          fc.pre(!NEWER_THAN_REFERENCE.test(src) && knownBug(src) === undefined);
+          fc.pre(!newerThanReference(src) && knownBug(src) === undefined);
           const theirs = await go.run({ src, maxSteps: 1 });
           fc.pre(theirs.errorClass !== "panic");
           let ours: string | undefined;

@@ -19,7 +19,7 @@ import {
 } from "../values/value.ts";
 import { callValue, type Frame } from "./call.ts";
 
-import { DICT_BYTES, ELEM_BYTES, ENTRY_BYTES, SEQ_BYTES } from "../thread.ts";
+import { ELEM_BYTES, ENTRY_BYTES, STR_BYTES } from "../thread.ts";
 import { type Ctx, type E, NORMAL } from "./compile_types.ts";
 import { assignTo, forEach, makeFunction } from "./compile_stmt.ts";
 
@@ -38,21 +38,17 @@ export function expr(c: Ctx, e: Expr): E {
       return expr(c, e.x);
     case "tuple": {
       const es = e.elems.map((x) => expr(c, x));
-      const size = SEQ_BYTES + ELEM_BYTES * es.length;
       return (fr) => {
         const out = new Array(es.length);
         for (let i = 0; i < es.length; i++) out[i] = es[i](fr);
-        fr.th.alloc(size);
         return new Tuple(out);
       };
     }
     case "list": {
       const es = e.elems.map((x) => expr(c, x));
-      const size = SEQ_BYTES + ELEM_BYTES * es.length;
       return (fr) => {
         const out = new Array(es.length);
         for (let i = 0; i < es.length; i++) out[i] = es[i](fr);
-        fr.th.alloc(size);
         return new List(out);
       };
     }
@@ -60,7 +56,7 @@ export function expr(c: Ctx, e: Expr): E {
       const ks = e.entries.map((en) => expr(c, en.k));
       const vs = e.entries.map((en) => expr(c, en.v));
       const KP = e.entries.map((en) => packPos(en.k.line, en.k.col));
-      const size = DICT_BYTES + ENTRY_BYTES * ks.length;
+      const size = ENTRY_BYTES * ks.length;
       return (fr) => {
         const d = new Dict();
         for (let i = 0; i < ks.length; i++) {
@@ -230,6 +226,7 @@ export function binaryExpr(op: string, x: E, y: E, P: number): E {
           const r = a + b;
           if (r <= 9007199254740991 && r >= -9007199254740991) return r;
         } else if (typeof a === "string" && typeof b === "string" && a.length + b.length < 4096) {
+          fr.th.alloc(STR_BYTES + a.length + b.length);
           return a + b;
         }
         fr.pos = P;
@@ -443,17 +440,15 @@ export function comprehension(c: Ctx, e: Expr & { t: "comp" }): E {
   const run = clauses(c, e.clauses, 0, emit);
   if (e.dict) {
     return (fr) => {
-      fr.th.alloc(DICT_BYTES);
       const d = new Dict();
       run(fr, d);
       return d;
     };
   }
   return (fr) => {
-    fr.th.alloc(SEQ_BYTES);
-    const out: Value[] = [];
-    run(fr, out);
-    return new List(out);
+    const l = new List([]);
+    run(fr, l.elems);
+    return l;
   };
 }
 

@@ -4,9 +4,11 @@ import type { DefStmt, Expr, FnInfo, LambdaExpr, Param, Stmt } from "../syntax/a
 import { getAttr, setAttr } from "../lib/attr.ts";
 import { binary } from "../values/binary.ts";
 import { truth, typeName } from "../values/ops.ts";
+import { dictPut } from "../values/hash.ts";
 import {
   elements,
   endIteration,
+  extendList,
   getIndex,
   mustElements,
   setIndex,
@@ -342,15 +344,15 @@ export function assignStmt(c: Ctx, s: Stmt & { t: "assign" }): S {
     fr.pos = P;
     if (op === "+" && old instanceof List && elements(y) !== null) {
       old.checkMutable("apply += to", "list");
-      const el = mustElements(y, undefined, fr.th);
-      fr.th.charge(el.length >> 3);
-      fr.th.checkAlloc((old.elems.length + el.length) * 8);
-      if (el === old.elems) old.elems.push(...el.slice());
-      else for (const v of el) old.elems.push(v);
+      extendList(fr.th, old, mustElements(y, undefined, fr.th));
       return old;
     }
     if (op === "|" && old instanceof Dict && y instanceof Dict) {
-      return binary(op, old, y, fr.th);
+      // in place, as starlark-go: an alias of `old` sees the update
+      old.checkMutable("apply |= to", "hash table");
+      fr.th.charge(y.map.size >> 2);
+      for (const [k, v] of [...y.map.values()]) dictPut(old, k, v);
+      return old;
     }
     if (op === "+" && typeof old === "number" && typeof y === "number") {
       const r = old + y;

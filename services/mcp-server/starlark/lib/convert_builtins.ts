@@ -1,7 +1,9 @@
 /** Built-ins that convert between types: bool, bytes, chr, float, hash, int, ord, repr, str, type. */
+import { current, newStr, STR_BYTES } from "../thread.ts";
+import { chargeScan } from "../values/text_search.ts";
 import { EvalError } from "../errors.ts";
 import { decodeRune, encodeRune, runes } from "../values/bytes_text.ts";
-import { floatToInt, intToFloat, truth, typeName } from "../values/ops.ts";
+import { floatToInt, intToFloat, MAX_INT_BITS, truth, typeName } from "../values/ops.ts";
 import { repr, str } from "../values/repr.ts";
 import { elements } from "../values/seq.ts";
 import { Bytes, Float, type NativeFn, normInt, type Value } from "../values/value.ts";
@@ -11,7 +13,8 @@ function javaStringHash(bin: string): number {
   // starlark-go's javaStringHash: h = 31*h + rune over code points (int32 wrap-around);
   // its surrogate branch never fires for runes decoded from UTF-8
   let h = 0;
-  for (let i = 0; i < bin.length;) {
+  for (let i = 0, k = 0; i < bin.length;) {
+    if ((++k & 0x3fff) === 0) current.charge(4096);
     const [r, n] = decodeRune(bin, i);
     h = (Math.imul(h, 31) + r) | 0;
     i += n;
@@ -54,9 +57,22 @@ function parseIntString(s: string, base: number | undefined): Value {
     // Go's big.Int.SetString accepts underscores only with base 0 prefixes; reject here
     throw invalid();
   }
+  // refuse past the int size cap before any quadratic conversion work, then let V8 parse
+  const bits = s.length * Math.log2(b);
+  if (bits > MAX_INT_BITS + 64) {
+    current.fail(
+      "max_bytes",
+      `Starlark computation cancelled: int result exceeds ${MAX_INT_BITS} bits`,
+    );
+  }
+  if (s.length > 64) current.charge(Math.floor((bits * bits) / 65536));
+  const prefixed = { 2: "0b", 8: "0o", 10: "", 16: "0x" }[b as 2 | 8 | 10 | 16];
   let v = 0n;
-  const B = BigInt(b);
-  for (const c of s.toLowerCase()) v = v * B + BigInt(digits.indexOf(c));
+  if (prefixed !== undefined) v = BigInt(prefixed + s);
+  else {
+    const B = BigInt(b);
+    for (const c of s.toLowerCase()) v = v * B + BigInt(digits.indexOf(c));
+  }
   return normInt(neg ? -v : v);
 }
 
@@ -148,13 +164,15 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     if (typeof x === "string") return new Float(floatFromString(x));
     throw new EvalError(`float got ${typeName(x)}, want number or string`);
   }],
-  ["hash", (_th, a, k) => {
+  ["hash", (th, a, k) => {
     const [x] = positional("hash", a, k, 1, 1);
     if (typeof x === "string") return javaStringHash(x);
     if (x instanceof Bytes) {
+      // FNV-1a, unsigned as starlark-go's uint32 (hash(b"") == 2166136261)
+      th.charge(x.s.length >> 5);
       let h = 0x811c9dc5;
-      for (let i = 0; i < x.s.length; i++) h = Math.imul(h ^ x.s.charCodeAt(i), 0x01000193) >>> 0;
-      return h | 0;
+      for (let i = 0; i < x.s.length; i++) h = Math.imul(h ^ x.s.charCodeAt(i), 0x01000193);
+      return h >>> 0;
     }
     // starlark-go converts the argument to a string before anything else: no "unhashable" error
     throw new EvalError(`hash: for parameter 1: got ${typeName(x)}, want string`);
@@ -204,7 +222,7 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     const [x] = positional("repr", a, k, 1, 1);
     const s = repr(x, th.maxBytes, th);
     th.charge(s.length >> 6);
-    return s;
+    return newStr(s);
   }],
   ["str", (th, a, k) => {
     if (k !== null && k.length > 0) throw new EvalError("str does not accept keyword arguments");
@@ -213,6 +231,8 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     if (x instanceof Bytes) {
       // decode bytes, replacing invalid UTF-8
       let out = "";
+      chargeScan(x.s.length);
+      th.alloc(STR_BYTES + x.s.length * 3);
       for (let i = 0; i < x.s.length;) {
         const [r, n] = decodeRune(x.s, i);
         out += r === 0xfffd && n === 1 ? encodeRune(0xfffd) : x.s.slice(i, i + n);
@@ -222,7 +242,7 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     }
     const s = str(x, th.maxBytes, th);
     th.charge(s.length >> 6);
-    return s;
+    return s === x ? s : newStr(s);
   }],
   ["type", (_th, a, k) => {
     if (k !== null && k.length > 0) throw new EvalError("type does not accept keyword arguments");

@@ -1,4 +1,5 @@
 /** The `json` module: encode, decode, indent (starlark-go's starlarkjson semantics). */
+import { newStr, STR_BYTES } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import { typeName } from "../values/ops.ts";
 import { Builtin, Module, type NativeFn } from "../values/value.ts";
@@ -14,7 +15,7 @@ const fns: [string, NativeFn][] = [
   ["encode", (th, a, k) => {
     const [x] = positional("json.encode", a, k, 1, 1);
     try {
-      return encode(th, x);
+      return newStr(encode(th, x));
     } catch (e) {
       if (e instanceof EvalError && e.kind === "runtime") {
         throw new EvalError(`json.encode: ${e.message}`);
@@ -28,6 +29,7 @@ const fns: [string, NativeFn][] = [
       throw new EvalError(`json.decode: for parameter 1: got ${typeName(x)}, want string`);
     }
     th.charge(x.length >> 4);
+    th.alloc(STR_BYTES + x.length); // strings and scalars; lists and dicts charge when built
     return decode(th, x);
   }],
   ["indent", (th, a, k) => {
@@ -43,7 +45,7 @@ const fns: [string, NativeFn][] = [
     th.charge(x.length >> 4);
     const s = indent(x, p, d);
     th.checkAlloc(s.length);
-    return s;
+    return newStr(s);
   }],
 ];
 

@@ -1,4 +1,5 @@
 /** json.decode: JSON text → Starlark values (exact big ints; offsets in error messages). */
+import { current, ENTRY_BYTES } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { encodeRune, utf8Decode, utf8Encode } from "../values/bytes_text.ts";
@@ -107,6 +108,7 @@ export function decode(th: Thread, s: string): Value {
         let j = i + 1;
         let closed = false;
         while (j < s.length) {
+          if ((j & 0xfff) === 0) th.charge(512);
           const c = s[j];
           if (c === "\\") j += 2;
           else if (c === '"') {
@@ -170,7 +172,10 @@ export function decode(th: Thread, s: string): Value {
             const v = parse();
             const old = d.map.get(key);
             if (old) old[1] = v;
-            else d.map.set(key, [key, v]);
+            else {
+              current.alloc(ENTRY_BYTES);
+              d.map.set(key, [key, v]);
+            }
             b = next();
             if (b !== ",") {
               if (b !== "}") fail(`in object, got ${goQ(b)}, want ',' or '}'`);

@@ -1,9 +1,10 @@
 /** json.encode: Starlark values → JSON text (starlarkjson semantics: sorted keys, Go quoting). */
+import { current } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, encodeRune } from "../values/bytes_text.ts";
 import { formatFloat, formatG } from "../values/float_format.ts";
-import { typeName } from "../values/ops.ts";
+import { intToDecimal, typeName } from "../values/ops.ts";
 import { quote as goQuote, repr } from "../values/repr.ts";
 import { elements } from "../values/seq.ts";
 import { Builtin, Dict, Float, Module, type Value } from "../values/value.ts";
@@ -16,7 +17,8 @@ export function jsonQuote(s: string): string {
   if (/^[\x20-\x7e]*$/.test(s)) return goQuote(s);
   // encoding/json.Marshal rules
   let out = '"';
-  for (let i = 0; i < s.length;) {
+  for (let i = 0, k = 0; i < s.length;) {
+    if ((++k & 0xfff) === 0) current.charge(1024);
     const [r, n] = decodeRune(s, i);
     i += n;
     if (r === 0x22) out += '\\"';
@@ -44,7 +46,7 @@ export function encode(th: Thread, x: Value): string {
     if (v === null) out += "null";
     else if (v === true) out += "true";
     else if (v === false) out += "false";
-    else if (typeof v === "number" || typeof v === "bigint") out += String(v);
+    else if (typeof v === "number" || typeof v === "bigint") out += intToDecimal(v);
     else if (typeof v === "string") out += jsonQuote(v);
     else if (v instanceof Float) {
       if (!Number.isFinite(v.v)) {

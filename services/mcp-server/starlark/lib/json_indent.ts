@@ -2,6 +2,7 @@
  * json.indent: Go's encoding/json.Indent over a binary string. The input is validated with the
  * states and error texts of Go's JSON scanner; tokens are copied verbatim (number text kept).
  */
+import { current } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import { goQ } from "./json_decode.ts";
 
@@ -65,6 +66,7 @@ export function indent(src: string, prefix: string, ind: string): string {
     const start = i;
     i++;
     for (;;) {
+      if ((i & 0xfff) === 0) current.charge(512); // per-byte JS work, with time checks
       if (i >= n) fail("unexpected end of JSON input");
       const c = src[i];
       if (c === '"') break;

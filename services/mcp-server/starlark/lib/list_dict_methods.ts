@@ -2,7 +2,8 @@
 import { EvalError } from "../errors.ts";
 import { clearDict, deleteKey, keyOf } from "../values/hash.ts";
 import { equals } from "../values/ops.ts";
-import { dictSet, indices, mustElements } from "../values/seq.ts";
+import { current, ELEM_BYTES } from "../thread.ts";
+import { dictSet, extendList, indices, mustElements } from "../values/seq.ts";
 import {
   type Dict,
   List,
@@ -46,6 +47,7 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   ["append", (_th, a, k, r) => {
     const [x] = positional("append", a, k, 1, 1);
     mutable("append", L(r), "append to", "list");
+    current.alloc(ELEM_BYTES);
     L(r).elems.push(x);
     return null;
   }],
@@ -58,18 +60,17 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   ["extend", (th, a, k, r) => {
     const [it] = positional("extend", a, k, 1, 1);
     mutable("extend", L(r), "extend", "list");
-    const el = mustElements(it, "extend", th);
-    th.charge(el.length >> 3);
-    th.checkAlloc((L(r).elems.length + el.length) * 8);
-    if (el === L(r).elems) L(r).elems.push(...el.slice());
-    else for (const v of el) L(r).elems.push(v);
+    extendList(th, L(r), mustElements(it, "extend", th));
     return null;
   }],
   ["index", (_th, a, k, r) => {
     const [x, start, end] = positional("index", a, k, 1, 3);
     const el = L(r).elems;
     const [i0, i1] = clampIndices(start, end, el.length);
-    for (let i = i0; i < i1; i++) if (equals(el[i], x)) return i;
+    for (let i = i0; i < i1; i++) {
+      if ((i & 7) === 7) current.step();
+      if (equals(el[i], x)) return i;
+    }
     throw new EvalError("index: value not in list");
   }],
   ["insert", (_th, a, k, r) => {
@@ -78,6 +79,8 @@ export const LIST_METHODS = new Map<string, NativeFn>([
     mutable("insert", L(r), "insert into", "list");
     const el = L(r).elems;
     if (i < 0) i += el.length;
+    current.alloc(ELEM_BYTES);
+    current.charge(el.length >> 5); // moving the tail
     if (i >= el.length) el.push(x);
     else el.splice(i < 0 ? 0 : i, 0, x);
     return null;
@@ -100,6 +103,8 @@ export const LIST_METHODS = new Map<string, NativeFn>([
       );
     }
     mutable("pop", L(r), "pop from", "list");
+    if (i === n - 1) return el.pop()!;
+    current.charge(n >> 5);
     return el.splice(i, 1)[0];
   }],
   ["remove", (_th, a, k, r) => {
@@ -107,7 +112,9 @@ export const LIST_METHODS = new Map<string, NativeFn>([
     mutable("remove", L(r), "remove from", "list");
     const el = L(r).elems;
     for (let i = 0; i < el.length; i++) {
+      if ((i & 7) === 7) current.step();
       if (equals(el[i], x)) {
+        current.charge(el.length >> 5);
         el.splice(i, 1);
         return null;
       }
@@ -138,17 +145,20 @@ export const DICT_METHODS = new Map<string, NativeFn>([
   ["items", (_th, a, k, r) => {
     positional("items", a, k, 0, 0);
     const out: Value[] = [];
+    current.charge(D(r).map.size >> 2);
     for (const [kk, v] of D(r).map.values()) out.push(new Tuple([kk, v]));
     return new List(out);
   }],
   ["keys", (_th, a, k, r) => {
     positional("keys", a, k, 0, 0);
+    current.charge(D(r).map.size >> 3);
     const out: Value[] = [];
     for (const e of D(r).map.values()) out.push(e[0]);
     return new List(out);
   }],
   ["values", (_th, a, k, r) => {
     positional("values", a, k, 0, 0);
+    current.charge(D(r).map.size >> 3);
     const out: Value[] = [];
     for (const e of D(r).map.values()) out.push(e[1]);
     return new List(out);

@@ -1,9 +1,10 @@
 /** The `%` string interpolation operator (starlark-go's `interpolate`). */
+import { newStr } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { decodeRune, encodeRune } from "../values/bytes_text.ts";
 import { formatE, formatF, formatFloat, formatG } from "../values/float_format.ts";
-import { floatToInt, toBig, typeName } from "../values/ops.ts";
+import { floatToInt, intToDecimal, toBig, typeName } from "../values/ops.ts";
 import { repr, str } from "../values/repr.ts";
 import { Dict, Float, Tuple, type Value } from "../values/value.ts";
 
@@ -84,7 +85,8 @@ export function interpolate(format: string, x: Value, th: Thread): string {
           );}
         const b = toBig(n);
         const radix = c === "o" ? 8 : c === "x" || c === "X" ? 16 : 10;
-        const txt = (b < 0n ? "-" : "") + (b < 0n ? -b : b).toString(radix);
+        const mag = b < 0n ? -b : b;
+        const txt = (b < 0n ? "-" : "") + (radix === 10 ? intToDecimal(mag) : mag.toString(radix));
         buf += c === "X" ? txt.toUpperCase() : txt;
         break;
       }
@@ -128,5 +130,5 @@ export function interpolate(format: string, x: Value, th: Thread): string {
   }
   if (index < nargs) throw new EvalError("too many arguments for format string");
   th.charge(buf.length >> 6);
-  return buf;
+  return newStr(buf);
 }

@@ -1,5 +1,5 @@
 /** Built-ins over sequences: all any dict enumerate len list max min range reversed sorted sum tuple zip. */
-import { EvalError } from "../errors.ts";
+import { EvalError, LimitError } from "../errors.ts";
 import { callValue } from "../eval/call.ts";
 import type { Thread } from "../thread.ts";
 import { addInt, compare, truth, typeName } from "../values/ops.ts";
@@ -146,10 +146,13 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
     const keys = key === undefined ? values : values.map((v) => callValue(th, key, [v], null));
     const reverse = rev === true;
     let err: unknown = null;
+    let compares = 0;
     const less = (i: number, j: number): boolean => {
+      if ((++compares & 0xfff) === 0) th.checkTime(); // (the comparisons are charged above)
       try {
         return compare("<", keys[i], keys[j]) < 0;
       } catch (e) {
+        if (e instanceof LimitError) throw e;
         err = e;
         return false;
       }
@@ -212,8 +215,10 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
       return el;
     });
     if (cols.length === 0) return new List([]);
-    const n = Math.min(...cols.map((c) => c.length));
+    let n = Infinity;
+    for (const c of cols) if (c.length < n) n = c.length;
     th.charge((n * cols.length) >> 3);
+    th.checkAlloc(n * cols.length * 8);
     const out: Value[] = new Array(n);
     for (let i = 0; i < n; i++) out[i] = new Tuple(cols.map((c) => c[i]));
     return new List(out);

@@ -1,4 +1,5 @@
 /** str.format (starlark-go subset: {}, {0}, {name}, !s/!r, {{ }}; no format specs). */
+import { newStr } from "../thread.ts";
 import { EvalError } from "../errors.ts";
 import type { Thread } from "../thread.ts";
 import { repr, str } from "../values/repr.ts";
@@ -106,5 +107,5 @@ export function strFormat(th: Thread, format: string, args: Value[], kwargs: Kwa
     th.checkAlloc(buf.length);
   }
   th.charge(buf.length >> 6);
-  return buf;
+  return newStr(buf);
 }

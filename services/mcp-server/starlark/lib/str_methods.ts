@@ -1,6 +1,7 @@
 /** Methods of string and bytes values. Strings are binary (UTF-8 byte) strings. */
 import { EvalError } from "../errors.ts";
-import type { Thread } from "../thread.ts";
+import { current, ELEM_BYTES, newStr, STR_BYTES, type Thread } from "../thread.ts";
+import { chargeScan, countIn, indexOfFrom, lastIndexIn } from "../values/text_search.ts";
 import { decodeRune, runes, utf8Decode, utf8Encode } from "../values/bytes_text.ts";
 import { typeName } from "../values/ops.ts";
 import { indices, mustElements } from "../values/seq.ts";
@@ -38,23 +39,31 @@ function find(
   const str = s(recv);
   const needle = stringParam(fname, sub, 1);
   const [a, b] = span(fname, str.length, start, end);
-  const hay = str.slice(a, b);
-  const i = last ? hay.lastIndexOf(needle) : hay.indexOf(needle);
+  if (b - a < needle.length) {
+    if (raise) throw new EvalError(`${fname}: substring not found`);
+    return -1;
+  }
+  const i = last ? lastIndexIn(str, needle, a, b) : indexOfFrom(str, needle, a, b);
   if (i < 0) {
     if (raise) throw new EvalError(`${fname}: substring not found`);
     return -1;
   }
-  return i + a;
+  return i;
 }
 
 function mapText(recv: Value, f: (t: string) => string): string {
-  return utf8Encode(f(utf8Decode(s(recv))));
+  const str = s(recv);
+  chargeScan(str.length);
+  return newStr(utf8Encode(f(utf8Decode(str))));
 }
 
 /** Go's unicode.ToUpper/ToLower are per-rune simple mappings (ß stays ß, İ lowers to i). */
 function simpleCase(t: string, upper: boolean): string {
+  if (/^[\x00-\x7f]*$/.test(t)) return upper ? t.toUpperCase() : t.toLowerCase();
   let out = "";
+  let n = 0;
   for (const ch of t) {
+    if ((++n & 0xfff) === 0) current.charge(4096); // per-rune JS work: a step a rune
     const m = upper ? ch.toUpperCase() : ch.toLowerCase();
     if ([...m].length === 1) out += m;
     else out += !upper && ch === "\u0130" ? "i" : ch;
@@ -71,7 +80,10 @@ function isSpaceRune(r: number): boolean {
 function runeTest(recv: Value, pred: (ch: string, r: number) => boolean): boolean {
   const rs = runes(s(recv));
   if (rs.length === 0) return false;
-  return rs.every((r) => pred(String.fromCodePoint(r), r));
+  return rs.every((r, i) => {
+    if ((i & 0xfff) === 0xfff) current.charge(4096);
+    return pred(String.fromCodePoint(r), r);
+  });
 }
 
 const isLowerCh = (c: string) => /\p{Ll}/u.test(c);
@@ -108,6 +120,7 @@ function strip(
   const [chars] = positional(fname, args, kwargs, 0, 1);
   if (chars !== undefined) stringParam(fname, chars, 1);
   const str = s(recv);
+  chargeScan(str.length);
   let i = 0, j = str.length;
   if (chars === undefined || chars === null || chars === "") {
     while (i < j) {
@@ -146,9 +159,11 @@ function strip(
 
 function splitWhitespace(str: string, max: number, fromRight: boolean): string[] {
   // split on runs of Unicode whitespace
+  chargeScan(str.length);
   const fields: [number, number][] = [];
   let i = 0, start = -1;
   while (i < str.length) {
+    if ((i & 0xffff) < 4) current.charge(2048); // (rune widths ≤ 4: once per 64 KiB)
     const [r, n] = decodeRune(str, i);
     if (isSpaceRune(r)) {
       if (start >= 0) {
@@ -194,10 +209,26 @@ function split(
       throw new EvalError(`split: got ${typeName(sep)} for separator, want string`); // sic, as starlark-go
     }
     if (sep === "") throw new EvalError("split: empty separator"); // sic, also for rsplit
-    const all = str.split(sep);
+    // pieces are charged before they are built
+    const pieces = countIn(str, sep) + 1;
+    current.alloc(pieces * (ELEM_BYTES + STR_BYTES) + str.length);
+    th.checkAlloc(pieces * 8);
+    const all: string[] = [];
+    for (let i = 0;;) {
+      const j = indexOfFrom(str, sep, i);
+      if (j < 0) {
+        all.push(str.slice(i));
+        break;
+      }
+      all.push(str.slice(i, j));
+      i = j + sep.length;
+    }
     if (max < 0 || all.length <= max + 1) parts = all;
     else if (!fromRight) parts = [...all.slice(0, max), all.slice(max).join(sep)];
     else parts = [all.slice(0, all.length - max).join(sep), ...all.slice(all.length - max)];
+  }
+  if (sep === undefined || sep === null) {
+    current.alloc(parts.length * (ELEM_BYTES + STR_BYTES) + str.length);
   }
   return new List(parts);
 }
@@ -234,15 +265,18 @@ function partition(fname: string, recv: Value, args: Value[], kwargs: never, las
   }
   if (sep === "") throw new EvalError(`${fname}: empty separator`);
   const str = s(recv);
-  const i = last ? str.lastIndexOf(sep) : str.indexOf(sep);
+  const i = last ? lastIndexIn(str, sep) : indexOfFrom(str, sep);
   if (i < 0) return last ? new Tuple(["", "", str]) : new Tuple([str, "", ""]);
+  newStr(str);
   return new Tuple([str.slice(0, i), sep, str.slice(i + sep.length)]);
 }
 
 function titleCase(t: string): string {
   let out = "";
   let prevCased = false;
+  let n = 0;
   for (const ch of t) {
+    if ((++n & 0xfff) === 0) current.charge(4096);
     const r = prevCased ? simpleCase(ch, false) : toTitle(ch);
     prevCased = isCased(r);
     out += r;
@@ -259,10 +293,11 @@ export const STRING_METHODS = new Map<string, NativeFn>([
     "capitalize",
     m((_th, a, k, r) => {
       positional("capitalize", a, k, 0, 0);
+      chargeScan(s(r).length);
       const t = utf8Decode(s(r));
-      const cps = [...t];
-      if (cps.length === 0) return "";
-      return utf8Encode(toTitle(cps[0]) + simpleCase(cps.slice(1).join(""), false));
+      if (t === "") return "";
+      const first = String.fromCodePoint(t.codePointAt(0)!);
+      return newStr(utf8Encode(toTitle(first) + simpleCase(t.slice(first.length), false)));
     }),
   ],
   [
@@ -273,9 +308,8 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       const str = s(r);
       const [i, j] = span("count", str.length, start, end);
       if (i > j) return 0;
-      const hay = str.slice(i, j);
-      if (needle === "") return runes(hay).length + 1;
-      return hay.split(needle).length - 1;
+      if (needle === "") return runes(str.slice(i, j)).length + 1;
+      return countIn(str, needle, i, j);
     }),
   ],
   [
@@ -330,7 +364,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       a,
       k,
       r,
-    ) => (positional("isalnum", a, k, 0, 0), runeTest(r, (c) => /[\p{L}\p{N}]/u.test(c)))),
+    ) => (positional("isalnum", a, k, 0, 0), runeTest(r, (c) => /[\p{L}\p{Nd}]/u.test(c)))),
   ],
   [
     "isalpha",
@@ -353,6 +387,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
     "islower",
     m((_th, a, k, r) => {
       positional("islower", a, k, 0, 0);
+      chargeScan(s(r).length * 4);
       const t = utf8Decode(s(r));
       return [...t].some(isCased) && t === simpleCase(t, false);
     }),
@@ -361,6 +396,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
     "isupper",
     m((_th, a, k, r) => {
       positional("isupper", a, k, 0, 0);
+      chargeScan(s(r).length * 4);
       const t = utf8Decode(s(r));
       return [...t].some(isCased) && t === simpleCase(t, true);
     }),
@@ -369,6 +405,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
     "istitle",
     m((_th, a, k, r) => {
       positional("istitle", a, k, 0, 0);
+      chargeScan(s(r).length * 4);
       const t = utf8Decode(s(r));
       let cased = false, prevCased = false;
       for (const ch of t) {
@@ -401,6 +438,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       }
       th.charge((el.length >> 3) + (total >> 5));
       th.checkAlloc(total);
+      th.alloc(STR_BYTES + total);
       return (el as string[]).join(s(r));
     }),
   ],
@@ -425,7 +463,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       if (typeof p !== "string") {
         throw new EvalError(`removeprefix: for parameter 1: got ${typeName(p)}, want string`);
       }
-      return s(r).startsWith(p) ? s(r).slice(p.length) : s(r);
+      return s(r).startsWith(p) ? newStr(s(r).slice(p.length)) : s(r);
     }),
   ],
   [
@@ -435,7 +473,9 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       if (typeof p !== "string") {
         throw new EvalError(`removesuffix: for parameter 1: got ${typeName(p)}, want string`);
       }
-      return s(r).endsWith(p) && p.length > 0 ? s(r).slice(0, s(r).length - p.length) : s(r);
+      return s(r).endsWith(p) && p.length > 0
+        ? newStr(s(r).slice(0, s(r).length - p.length))
+        : s(r);
     }),
   ],
   [
@@ -449,11 +489,12 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       // refuse before building a result past the byte budget
       {
         const str0 = s(r);
-        let occurrences = oldv === "" ? runes(str0).length + 1 : str0.split(oldv).length - 1;
+        let occurrences = oldv === "" ? runes(str0).length + 1 : countIn(str0, oldv);
         if (count >= 0 && occurrences > count) occurrences = count;
         const size = str0.length + occurrences * (newv.length - oldv.length);
-        th.charge(size >> 6);
         th.checkAlloc(size);
+        th.charge(size >> 6);
+        th.alloc(STR_BYTES + size);
       }
       let out = "";
       let n = 0;
@@ -462,6 +503,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
         const rs: string[] = [];
         for (let i = 0; i < str.length;) {
           const [, w] = decodeRune(str, i);
+          if ((rs.length & 0xfff) === 0xfff) current.charge(4096);
           rs.push(str.slice(i, i + w));
           i += w;
         }
@@ -476,7 +518,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       } else {
         let i = 0;
         for (;;) {
-          const j = count >= 0 && n >= count ? -1 : str.indexOf(oldv, i);
+          const j = count >= 0 && n >= count ? -1 : indexOfFrom(str, oldv, i);
           if (j < 0) break;
           out += str.slice(i, j) + newv;
           i = j + oldv.length;
@@ -484,8 +526,6 @@ export const STRING_METHODS = new Map<string, NativeFn>([
         }
         out += str.slice(i);
       }
-      th.charge(out.length >> 6);
-      th.checkAlloc(out.length);
       return out;
     }),
   ],
@@ -493,7 +533,7 @@ export const STRING_METHODS = new Map<string, NativeFn>([
   ["rsplit", m((th, a, k, r) => split("rsplit", r, a, k as never, true, th))],
   [
     "splitlines",
-    m((_th, a, k, r) => {
+    m((th, a, k, r) => {
       const [keep] = positional("splitlines", a, k, 0, 1);
       if (keep !== undefined && typeof keep !== "boolean") {
         throw new EvalError(`splitlines: for parameter 1: got ${typeName(keep)}, want bool`);
@@ -501,10 +541,13 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       // starlark-go splits after each "\n" only (no \r handling)
       const str = s(r);
       if (str === "") return new List([]);
+      const pieces = countIn(str, "\n") + 1;
+      current.alloc(pieces * (ELEM_BYTES + STR_BYTES) + str.length);
+      th.checkAlloc(pieces * 8);
       const lines: string[] = [];
       let i = 0;
       for (;;) {
-        const j = str.indexOf("\n", i);
+        const j = indexOfFrom(str, "\n", i);
         if (j < 0) {
           lines.push(str.slice(i));
           break;

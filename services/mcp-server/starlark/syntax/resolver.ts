@@ -232,9 +232,10 @@ export function resolveFile(file: File, opts: ResolveOptions): StarlarkError[] {
     for (const p of params) if (p.dflt) expr(p.dflt);
     const fn = newFnInfo();
     const b: Block = { parent: env, fn, bindings: new Map(), comp: false };
-    // NB: starlark-go does not reset the loop depth inside a nested def, so `break` in a
-    // function defined within a loop body resolves; we follow it
+    // a nested def starts outside any loop: `break` there is "break not in a loop" (newer
+    // starlark-go; the 2021 snapshot let it resolve and then silently return)
     const saved = env, savedLoops = loops;
+    loops = 0;
     env = b;
     containerUses.set(b, []);
     let seenOptional = false;

@@ -16,7 +16,7 @@ import {
   truth,
   typeName,
 } from "./ops.ts";
-import { DICT_BYTES, ELEM_BYTES, SEQ_BYTES, STR_BYTES } from "../thread.ts";
+import { STR_BYTES } from "../thread.ts";
 import { dictPut } from "./hash.ts";
 import { contains } from "./seq.ts";
 import { Bytes, Dict, Float, List, normInt, Tuple, type Value } from "./value.ts";
@@ -42,6 +42,7 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
       if (typeof x === "string" && typeof y === "string") {
         th.charge((x.length + y.length) >> 6);
         th.checkAlloc(x.length + y.length);
+        th.alloc(STR_BYTES + x.length + y.length);
         return x + y;
       }
       if ((x instanceof Float || isIntV(x)) && (y instanceof Float || isIntV(y))) {
@@ -56,7 +57,10 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
         th.charge((x.elems.length + y.elems.length) >> 3);
         return new Tuple(x.elems.concat(y.elems));
       }
-      if (x instanceof Bytes && y instanceof Bytes) return new Bytes(x.s + y.s);
+      if (x instanceof Bytes && y instanceof Bytes) {
+        th.checkAlloc(x.s.length + y.s.length);
+        return new Bytes(x.s + y.s);
+      }
       break;
     case "-":
       if (isIntV(x) && isIntV(y)) return subInt(x, y);
@@ -125,7 +129,6 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
         return normInt(toBig(x) | toBig(y));
       }
       if (x instanceof Dict && y instanceof Dict) {
-        th.alloc(DICT_BYTES);
         const d = new Dict();
         th.charge((x.map.size + y.map.size) >> 2);
         for (const e of x.map.values()) dictPut(d, e[0], e[1]);
@@ -218,7 +221,7 @@ function repeat(seq: Value, n: number | bigint, th: Thread, op: string, x: Value
   const isText = typeof seq === "string" || seq instanceof Bytes;
   th.charge(total >> 4);
   th.checkAlloc(isText ? total : total * 8);
-  th.alloc(isText ? STR_BYTES + total : SEQ_BYTES + total * ELEM_BYTES);
+  if (typeof seq === "string") th.alloc(STR_BYTES + total); // (others charge when built)
   if (total >= (isText ? MAX_ALLOC >> 1 : MAX_ALLOC >> 4)) throw excessive();
   if (typeof seq === "string") return seq.repeat(count);
   if (seq instanceof Bytes) return new Bytes(seq.s.repeat(count));

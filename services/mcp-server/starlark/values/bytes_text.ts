@@ -80,6 +80,8 @@ export function encodeRune(cp: number): string {
   return utf8Encode(String.fromCodePoint(cp));
 }
 
+import { current } from "../thread.ts";
+
 /** Code points of a binary string (invalid bytes → U+FFFD each). */
 export function runes(s: string): number[] {
   const out: number[] = [];
@@ -87,6 +89,7 @@ export function runes(s: string): number[] {
     const [r, n] = decodeRune(s, i);
     out.push(r);
     i += n;
+    if ((out.length & 0xfff) === 0) current.charge(1024); // a step per 4 runes
   }
   return out;
 }

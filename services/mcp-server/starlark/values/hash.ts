@@ -74,10 +74,10 @@ export function primKey(v: Value): unknown {
   return unhashable(v);
 }
 
-/** FNV-1a over a binary string (one char per byte); charges a step per 32 bytes. */
+/** FNV-1a over a binary string (one char per byte); charges a step per 8 bytes. */
 function strHash(s: string): number {
   const n = s.length;
-  if (n > 64) current.charge(n >> 5);
+  if (n > 64) current.charge(n >> 3);
   let h = 0x811c9dc5;
   for (let i = 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h | 0;

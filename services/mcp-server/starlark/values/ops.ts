@@ -116,7 +116,7 @@ export function equals(x: Value, y: Value, depth = 0): boolean {
   }
   if (x instanceof Dict) {
     if (!(y instanceof Dict) || x.map.size !== y.map.size) return false;
-    current.charge(x.map.size);
+    current.charge(x.map.size * 4);
     for (const [k, v] of x.map.values()) {
       const e = dictEntry(y, k);
       if (e === undefined || !equals(v, e[1], depth + 1)) return false;
@@ -139,7 +139,7 @@ export function equals(x: Value, y: Value, depth = 0): boolean {
 
 function seqEqual(a: Value[], b: Value[], depth: number): boolean {
   if (a.length !== b.length) return false;
-  if (a.length > 4) current.charge(a.length >> 2);
+  if (a.length > 2) current.charge(a.length >> 1);
   else current.step();
   for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i], depth + 1)) return false;
   return true;
@@ -179,7 +179,7 @@ export function compare(op: string, x: Value, y: Value, depth = 0): number {
     const a = x.elems, b = y.elems;
     current.step();
     for (let i = 0; i < a.length && i < b.length; i++) {
-      if ((i & 3) === 3) current.step();
+      if ((i & 1) === 1) current.step();
       if (!equals(a[i], b[i], depth + 1)) return compare(op, a[i], b[i], depth + 1);
     }
     return a.length - b.length;
@@ -205,6 +205,26 @@ export function subInt(a: number | bigint, b: number | bigint): number | bigint 
     if (Number.isSafeInteger(r)) return r;
   }
   return normInt(toBig(a) - toBig(b));
+}
+
+/** Largest int (in bits) converted to decimal text: V8's conversion is superlinear (~40 ms). */
+export const MAX_DECIMAL_BITS = 1 << 18;
+
+/** Decimal text of an int, charged (quadratic in its size) and refused past MAX_DECIMAL_BITS. */
+export function intToDecimal(v: number | bigint): string {
+  if (typeof v === "number") return String(v);
+  const f = Math.abs(Number(v));
+  if (f === Infinity) {
+    const bits = v.toString(16).length * 4;
+    if (bits > MAX_DECIMAL_BITS) {
+      current.fail(
+        "max_bytes",
+        `Starlark computation cancelled: int of ${bits} bits too large to convert to decimal`,
+      );
+    }
+    current.charge(Math.floor((bits * bits) / 16384));
+  }
+  return v.toString();
 }
 
 /** Ints larger than this many bits are refused (one multiplication cannot be interrupted). */

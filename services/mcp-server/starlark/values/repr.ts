@@ -1,8 +1,9 @@
 /** str() and repr() of values, matching starlark-go's output. */
+import { current } from "../thread.ts";
 import { LimitError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { formatFloat } from "./float_format.ts";
-import { typeName } from "./ops.ts";
+import { intToDecimal, typeName } from "./ops.ts";
 import {
   Builtin,
   Bytes,
@@ -23,9 +24,11 @@ const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 /** Go strconv.Quote over a binary (UTF-8) string; `prefix` "b" for bytes. */
 export function quote(s: string, prefix = ""): string {
   // common case: printable ASCII with nothing to escape
+  if (s.length > 256) current.charge(s.length >> 4);
   if (/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(s)) return prefix + '"' + s + '"';
   let out = prefix + '"';
-  for (let i = 0; i < s.length;) {
+  for (let i = 0, k = 0; i < s.length;) {
+    if ((++k & 0x3fff) === 0) current.charge(2048); // per-byte JS work, with time checks
     const c = s.charCodeAt(i);
     if (c < 0x80) {
       i++;
@@ -97,7 +100,7 @@ export function repr(v: Value, limit = MAX_REPR, meter?: Meter): string {
     case "number":
       return String(v);
     case "bigint":
-      return v.toString();
+      return intToDecimal(v);
     case "boolean":
       return v ? "True" : "False";
   }
@@ -114,8 +117,9 @@ class Sink {
   constructor(readonly limit: number, readonly meter?: Meter) {}
   push(...xs: string[]): void {
     for (const x of xs) {
-      // one step per 64 pieces: long conversions hit the step and time budgets
+      // a step per 64 pieces and per 64 bytes: long conversions hit the step and time budgets
       if (this.meter !== undefined && (this.parts.length & 63) === 0) this.meter.charge(1);
+      if (x.length > 64) current.charge(x.length >> 6);
       this.size += x.length;
       if (this.size > this.limit) {
         throw new LimitError(

@@ -2,8 +2,9 @@
 import { EvalError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { LimitError } from "../errors.ts";
-import { current, ELEM_BYTES, SEQ_BYTES } from "../thread.ts";
+import { current, ELEM_BYTES, newStr, SEQ_BYTES } from "../thread.ts";
 import { dictEntry, dictPut, keyOf } from "./hash.ts";
+import { chargeScan, indexOfFrom } from "./text_search.ts";
 import { equals, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
@@ -52,13 +53,13 @@ export function contains(y: Value, x: Value): boolean {
     if (typeof x !== "string") {
       throw new EvalError(`'in <string>' requires string as left operand, not ${typeName(x)}`);
     }
-    return searchCost(y, x).includes(x);
+    return indexOfFrom(y, x) >= 0;
   }
   if (y instanceof Bytes) {
-    if (x instanceof Bytes) return searchCost(y.s, x.s).includes(x.s);
+    if (x instanceof Bytes) return indexOfFrom(y.s, x.s) >= 0;
     if (typeof x === "number") {
       if (x < 0 || x > 255) throw new EvalError(`int in bytes: ${x} out of range`);
-      return y.s.includes(String.fromCharCode(x));
+      return indexOfFrom(y.s, String.fromCharCode(x)) >= 0;
     }
     throw new EvalError(`'in bytes' requires bytes or int as left operand, not ${typeName(x)}`);
   }
@@ -76,20 +77,11 @@ export function contains(y: Value, x: Value): boolean {
   throw new EvalError(`unknown binary op: ${typeName(x)} in ${typeName(y)}`);
 }
 
-/**
- * Charge a substring search of `needle` in `hay` (V8's Boyer-Moore search is linear: a step
- * per 16 bytes) and return `hay`.
- */
-export function searchCost(hay: string, needle: string): string {
-  const n = hay.length + needle.length;
-  if (n > 256) current.charge(n >> 4);
-  return hay;
-}
-
 /** Work/allocation accounting used when materialising lazy sequences (a Thread). */
 export interface Meter {
   charge(n: number): void;
   checkAlloc(bytes: number): void;
+  alloc(bytes: number): void;
 }
 
 /** Ranges larger than this are never materialised, whatever the budgets. */
@@ -141,6 +133,8 @@ function stringIterElements(v: StringIterable): Value[] {
   const s = v.s;
   const out: Value[] = [];
   const isBytes = v.type.startsWith("bytes");
+  current.charge(s.length >> 3);
+  current.alloc(SEQ_BYTES + s.length * ELEM_BYTES);
   if (v.mode === "elems" || v.mode === "elem_ords") {
     for (let i = 0; i < s.length; i++) {
       out.push(v.mode === "elem_ords" || isBytes ? s.charCodeAt(i) : s[i]);
@@ -223,7 +217,7 @@ export function getIndex(x: Value, y: Value): Value {
   if (i < 0 || i >= n) throw outOfRange(y, n, typeName(x));
   if (x instanceof List || x instanceof Tuple) return x.elems[i];
   if (typeof x === "string") return x[i];
-  if (x instanceof Bytes) return x.s.charCodeAt(i);
+  if (x instanceof Bytes) return new Bytes(x.s[i]); // a 1-byte bytes, as newer starlark-go
   const r = x as Range;
   return r.start + i * r.step;
 }
@@ -315,11 +309,12 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
     let out: string;
     if (step === 1) out = start < end ? s.slice(start, end) : "";
     else {
+      chargeScan(Math.abs(end - start));
       out = "";
       if (step > 0) { for (let i = start; i < end; i += step) out += s[i]; }
       else for (let i = start; i > end; i += step) out += s[i];
     }
-    return typeof x === "string" ? out : new Bytes(out);
+    return typeof x === "string" ? newStr(out) : new Bytes(out);
   }
   const e = x.elems;
   let out: Value[];
@@ -330,6 +325,15 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
     else for (let i = start; i > end; i += step) out.push(e[i]);
   }
   return x instanceof List ? new List(out) : new Tuple(out);
+}
+
+/** `l.extend(el)` / `l += el` (el may be l's own elements), charged and bounded. */
+export function extendList(th: Meter, l: List, el: Value[]): void {
+  th.charge(el.length >> 3);
+  th.checkAlloc((l.elems.length + el.length) * 8);
+  th.alloc(ELEM_BYTES * el.length);
+  const out = l.elems;
+  for (let i = 0, n = el.length; i < n; i++) out.push(el[i]); // n read first: el may be out
 }
 
 export function moduleAttr(m: Module, name: string): Value | undefined {

@@ -4,6 +4,7 @@
  * normalised), string = binary JS string (one char per byte), everything else a class below.
  */
 import { EvalError } from "../errors.ts";
+import { current, DICT_BYTES, ELEM_BYTES, FLOAT_BYTES, SEQ_BYTES, STR_BYTES } from "../thread.ts";
 
 export type Value = null | boolean | number | bigint | string | SObject;
 
@@ -16,6 +17,7 @@ export class Float extends SObject {
   readonly type = "float";
   constructor(readonly v: number) {
     super();
+    current.alloc(FLOAT_BYTES);
   }
 }
 
@@ -25,6 +27,7 @@ export class Bytes extends SObject {
   hc: number | undefined = undefined;
   constructor(readonly s: string) {
     super();
+    current.alloc(STR_BYTES + s.length);
   }
 }
 
@@ -38,10 +41,12 @@ export abstract class Mutable extends SObject {
   }
 }
 
+/** Lists, tuples and dicts charge their allocation (thread.ts) when constructed. */
 export class List extends Mutable {
   readonly type = "list";
   constructor(public elems: Value[]) {
     super();
+    current.alloc(SEQ_BYTES + ELEM_BYTES * elems.length);
   }
 }
 
@@ -51,6 +56,7 @@ export class Tuple extends SObject {
   hc: number | undefined = undefined;
   constructor(readonly elems: Value[]) {
     super();
+    current.alloc(SEQ_BYTES + ELEM_BYTES * elems.length);
   }
 }
 
@@ -65,6 +71,10 @@ export class Dict extends Mutable {
   readonly type = "dict";
   map = new Map<unknown, [Value, Value]>();
   chains: Map<number, Value[]> | null = null;
+  constructor() {
+    super();
+    current.alloc(DICT_BYTES);
+  }
 }
 
 /** Cell holding a captured local variable. */
@@ -114,7 +124,18 @@ export function isInt(v: Value): v is number | bigint {
 
 /** Normalise a bigint result to a number when it is a safe integer. */
 export function normInt(b: bigint): number | bigint {
-  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+  if (b >= -9007199254740991n && b <= 9007199254740991n) return Number(b);
+  current.alloc(bigBytes(b));
+  return b;
+}
+
+/** Bytes charged for a big int: a header and its magnitude. */
+export function bigBytes(b: bigint): number {
+  const f = Math.abs(Number(b));
+  if (f !== Infinity) return 16 + 8 * Math.ceil(Math.log2(f + 1) / 64);
+  const hex = b.toString(16).length;
+  current.charge(hex >> 6);
+  return 16 + (hex >> 1);
 }
 
 /** Signature of native built-ins. `recv` is the receiver of a bound method. */

@@ -14,24 +14,44 @@ import { createLogger } from "@svc/shared/log";
 import { sampleMirror } from "./mirror.ts";
 import { S3RVER_CREDENTIALS, startS3Server } from "./s3_server.ts";
 import { seedMirror } from "./seed.ts";
+import { SERVICES } from "../../../deploy/services.ts";
+
+/** The proxy's deployed permissions other than network (`deploy/services.ts`). */
+export const PERMISSIONS_BESIDES_NET: readonly string[] = SERVICES
+  .find((s) => s.name === "image-proxy")!.permissions.filter((p) => !p.startsWith("--allow-net"));
 
 /** Where `deno task dev` puts things. */
-export const DEV = { listen: "127.0.0.1:8082", s3Port: 8092, bucket: "images" } as const;
+export const DEV = {
+  listen: "127.0.0.1:8082",
+  s3Port: 8092,
+  bucket: "images",
+  directory: ".data/image-proxy-s3",
+} as const;
 
-/** The proxy's permissions in development: its listen address and the local store only. */
-export function devPermissions(listen: string, s3Endpoint: string): string[] {
+/**
+ * The proxy's permissions in development and tests: its listen address, the local store and any
+ * `extraHosts` (a metrics collector) only; no write.
+ */
+export function devPermissions(
+  listen: string,
+  s3Endpoint: string,
+  extraHosts: string[] = [],
+): string[] {
   return [
-    `--allow-net=${listen},${new URL(s3Endpoint).host}`,
-    "--allow-env=IMGPROXY_*,AWS_*,OTEL_*",
-    "--ignore-env",
-    "--allow-sys=osRelease,homedir,uid",
-    "--ignore-read",
+    `--allow-net=${[listen, new URL(s3Endpoint).host, ...extraHosts].join(",")}`,
+    ...PERMISSIONS_BESIDES_NET,
   ];
 }
 
 async function main(): Promise<number> {
   const logger = createLogger({ fields: { "service.name": "image-proxy-dev", component: "dev" } });
-  const s3 = await startS3Server({ buckets: [DEV.bucket], port: DEV.s3Port });
+  // Objects are kept in ./.data (like todo-api's embedded database) and re-seeded on each start.
+  await Deno.mkdir(DEV.directory, { recursive: true });
+  const s3 = await startS3Server({
+    buckets: [DEV.bucket],
+    port: DEV.s3Port,
+    directory: DEV.directory,
+  });
   const client = new S3Client({
     endpoint: s3.endpoint,
     forcePathStyle: true,

@@ -1,0 +1,103 @@
+/**
+ * mcp-server entry: `main.ts [--transport stdio|http] [flags]` (see `--help`). Builds the demo
+ * host's registry, the authorizer (policy file, or the demo rule), the execute pool, then serves
+ * MCP over stdio or stateless Streamable HTTP.
+ * @module
+ */
+import { createLogger, stderrWriter } from "@svc/shared/log";
+import { type MainIo, runMain } from "@svc/shared/main";
+import { createMetrics } from "@svc/shared/metrics";
+import { type ListenerSpec, startServer } from "@svc/shared/server";
+import { SettingsError } from "@svc/shared/settings";
+import type { EnvLookup } from "@svc/shared/settings";
+import { loadPolicy, policyAuthorizer } from "./auth/policy.ts";
+import { createBearerVerifier } from "./auth/bearer.ts";
+import { createDemoRegistry, demoAuthorizer } from "./demo/host.ts";
+import { limitsOf, SETTINGS } from "./settings.ts";
+import { createExecutePool } from "./tools/server.ts";
+import { createHttpApp } from "./transport/http_app.ts";
+import { serveStdio } from "./transport/stdio.ts";
+import { toolMetrics } from "./tool_metrics.ts";
+
+const USAGE = `Usage: mcp-server [--transport stdio|http] [flags]
+
+MCP server with three tools (search_api, describe_api, execute) over the demo host's
+capabilities (todos.*, records.*, time.now). Flags (each also MCP_<KEY> in the environment):
+`;
+
+/** Runs the server; resolves to the exit code. */
+export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.out(USAGE + SETTINGS.help());
+    return 0;
+  }
+  const { values, positionals } = SETTINGS.resolve({ args, env });
+  if (positionals.length > 0) {
+    throw new SettingsError("args", `Cannot start: unexpected argument (see --help)`);
+  }
+  const limits = limitsOf(values);
+  // stdout carries JSON-RPC under stdio, so logs always go to stderr
+  const logger = createLogger({
+    level: values.log_level,
+    write: stderrWriter(),
+    fields: { service: "mcp-server" },
+  });
+  const registry = createDemoRegistry({
+    todos: { baseUrl: values.todo_api_url, apiKey: values.todo_api_key },
+  });
+  let authorizer;
+  if (values.policy) {
+    authorizer = policyAuthorizer(await loadPolicy(values.policy));
+    logger.info("authorization policy loaded", { policy: values.policy });
+  } else {
+    authorizer = demoAuthorizer();
+    logger.warn(
+      "no --policy: the demo host allows its own demo capabilities (todos.*, records.*, time.*) " +
+        "to any subject",
+    );
+  }
+  const pool = createExecutePool(limits);
+  try {
+    if (values.transport === "stdio") {
+      logger.info("serving MCP on stdio", { subject: values.subject });
+      await serveStdio({ registry, authorizer, limits, pool, logger, subject: values.subject });
+      return 0;
+    }
+    if (!values.issuer) {
+      throw new SettingsError("issuer", "Cannot start the http transport: --issuer is required");
+    }
+    const metrics = createMetrics({ service: "mcp-server" });
+    const handler = createHttpApp({
+      registry,
+      authorizer,
+      limits,
+      pool,
+      logger,
+      verifier: createBearerVerifier({ issuer: values.issuer, audience: values.audience }),
+      metrics: values.metrics_addr ? undefined : metrics,
+      observe: toolMetrics(metrics),
+      publicOrigin: values.public_origin || undefined,
+    });
+    const listeners: ListenerSpec[] = [{ name: "api", addr: values.addr, handler }];
+    if (values.metrics_addr) {
+      const { metricsHandler } = await import("@svc/shared/metrics");
+      listeners.push({
+        name: "metrics",
+        addr: values.metrics_addr,
+        handler: metricsHandler(metrics),
+      });
+    }
+    const server = await startServer(listeners, { logger });
+    logger.info("serving MCP over Streamable HTTP", {
+      url: `${server.urls.api}/mcp`,
+      issuer: values.issuer,
+      audience: values.audience,
+    });
+    await server.finished;
+    return 0;
+  } finally {
+    pool.close();
+  }
+}
+
+if (import.meta.main) await runMain(main, { name: "mcp-server" });

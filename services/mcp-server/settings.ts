@@ -1,0 +1,167 @@
+/**
+ * The settings table of mcp-server: flag > environment variable (`MCP_<KEY>`) > default.
+ * Every limit of the capability tools is a setting.
+ * @module
+ */
+import { defineSettings } from "@svc/shared/settings";
+import { DEFAULT_LIMITS, type Limits } from "./limits.ts";
+
+const d = DEFAULT_LIMITS;
+const positive = { min: 1 } as const;
+
+/** The table. */
+export const SETTINGS = defineSettings({
+  prefix: "MCP",
+  settings: {
+    transport: {
+      type: "string",
+      choices: ["stdio", "http"],
+      default: "stdio",
+      help: "stdio or http (stateless Streamable HTTP)",
+    },
+    addr: { type: "string", default: "127.0.0.1:8090", help: "HTTP listen address (host:port)" },
+    metrics_addr: {
+      type: "string",
+      default: "",
+      help: "separate metrics listener (host:port); empty serves /metrics on --addr",
+    },
+    policy: {
+      type: "string",
+      default: "",
+      help:
+        "authorization policy file (YAML/JSON); empty: the demo host's allow-own-capabilities rule",
+    },
+    subject: { type: "string", default: "local", help: "stdio: the subject every call runs as" },
+    issuer: {
+      type: "string",
+      default: "",
+      help: "http: OIDC issuer URL whose JWKS verifies bearer tokens (required for http)",
+    },
+    audience: { type: "string", default: "mcp", help: "http: required audience of bearer tokens" },
+    public_origin: {
+      type: "string",
+      default: "",
+      help: "http: public origin for metadata URLs (default: the request's origin)",
+    },
+    todo_api_url: {
+      type: "string",
+      default: "http://127.0.0.1:8081",
+      help: "demo host: base URL of the todo API",
+    },
+    todo_api_key: {
+      type: "string",
+      secret: true,
+      help: "demo host: todo API key (env MCP_TODO_API_KEY)",
+    },
+    log_level: {
+      type: "string",
+      choices: ["debug", "info", "warn", "error"],
+      default: "info",
+      help: "log level",
+    },
+    max_query_bytes: {
+      type: "int",
+      default: d.maxQueryBytes,
+      ...positive,
+      help: "search: raw query bytes, before trimming",
+    },
+    max_search_results: {
+      type: "int",
+      default: d.maxSearchResults,
+      ...positive,
+      help: "search: results per call",
+    },
+    max_search_response_bytes: {
+      type: "int",
+      default: d.maxSearchResponseBytes,
+      min: 64,
+      help: "search: compact JSON bytes of {results, truncated}",
+    },
+    max_source_bytes: {
+      type: "int",
+      default: d.maxSourceBytes,
+      ...positive,
+      help: "execute: source bytes",
+    },
+    max_execution_steps: {
+      type: "int",
+      default: d.maxExecutionSteps,
+      ...positive,
+      help: "execute: Starlark steps",
+    },
+    max_execution_time: {
+      type: "duration",
+      default: d.maxExecutionMs,
+      ...positive,
+      help: "execute: elapsed time",
+    },
+    max_native_calls: {
+      type: "int",
+      default: d.maxNativeCalls,
+      min: 0,
+      help: "execute: capability calls",
+    },
+    max_value_depth: {
+      type: "int",
+      default: d.maxValueDepth,
+      ...positive,
+      help: "execute: depth of each argument, result and final value",
+    },
+    max_value_bytes: {
+      type: "int",
+      default: d.maxValueBytes,
+      ...positive,
+      help: "execute: bytes of each argument, result and final value",
+    },
+    max_intermediate_bytes: {
+      type: "int",
+      default: d.maxIntermediateBytes,
+      min: 0,
+      help: "execute: sum of capability result bytes per call",
+    },
+    max_alloc_bytes: {
+      type: "int",
+      default: d.maxAllocBytes,
+      ...positive,
+      help: "execute: bytes a program may allocate",
+    },
+    worker_heap_mb: {
+      type: "int",
+      default: d.workerHeapMb,
+      min: 16,
+      help: "execute: V8 heap limit of each worker (MiB)",
+    },
+    max_concurrent_executions: {
+      type: "int",
+      default: d.maxConcurrentExecutions,
+      ...positive,
+      help: "execute: programs running at once",
+    },
+    execution_queue_timeout: {
+      type: "duration",
+      default: d.executionQueueMs,
+      ...positive,
+      help: "execute: wait for a free worker",
+    },
+  },
+}); // deno-fmt-ignore
+
+/** The limits a resolved settings table describes. */
+export function limitsOf(v: ReturnType<typeof SETTINGS.resolve>["values"]): Limits {
+  return {
+    maxQueryBytes: v.max_query_bytes,
+    maxSearchResults: v.max_search_results,
+    maxSearchResponseBytes: v.max_search_response_bytes,
+    maxSourceBytes: v.max_source_bytes,
+    maxExecutionSteps: v.max_execution_steps,
+    maxExecutionMs: v.max_execution_time,
+    maxNativeCalls: v.max_native_calls,
+    maxValueDepth: v.max_value_depth,
+    maxValueBytes: v.max_value_bytes,
+    maxIntermediateBytes: v.max_intermediate_bytes,
+    maxAllocBytes: v.max_alloc_bytes,
+    workerHeapMb: v.worker_heap_mb,
+    maxConcurrentExecutions: v.max_concurrent_executions,
+    executionQueueMs: v.execution_queue_timeout,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Every hostile program of hostile_test_support.ts ends with a budget error (kind "limit") under
+ * the budgets of issue 12 and under the defaults; timings and peak RSS are measured by the
+ * benchmark (tests/bench/starlark/hostile.ts), not here.
+ */
+import assert from "node:assert/strict";
+import { run } from "./mod.ts";
+import { HOSTILE, hostileProgram } from "./hostile_test_support.ts";
+
+const MiB = 1024 * 1024;
+/** The budgets the issue's hostile programs were run with, plus a 64 MiB allocation budget. */
+const ISSUE_BUDGETS = {
+  maxSteps: 1_000_000,
+  timeoutMs: 5000,
+  maxBytes: MiB,
+  maxDepth: 64,
+  maxAllocBytes: 64 * MiB,
+};
+/** Safety net only: no hostile program may run away (timing is the benchmark's job). */
+const RUNAWAY_MS = 30_000;
+
+Deno.test("hostile programs end with a budget error under the issue's budgets", async (t) => {
+  for (const h of HOSTILE) {
+    await t.step(h.name, async () => {
+      const start = performance.now();
+      const r = await run(hostileProgram(h), { budgets: ISSUE_BUDGETS });
+      const ms = performance.now() - start;
+      assert.ok(!r.ok, `${h.name}: finished with ${JSON.stringify(r.ok && r.value)?.slice(0, 60)}`);
+      assert.equal(r.error.kind, "limit", `${h.name}: ${r.error.code} ${r.error.message}`);
+      assert.ok(h.codes.includes(r.error.code), `${h.name}: ${r.error.code}`);
+      assert.ok(ms < RUNAWAY_MS, `${h.name}: ${ms} ms`);
+    });
+  }
+});
+
+Deno.test("hostile programs end with a budget error under the default budgets", async (t) => {
+  // a sample across the families (all of them run under defaults in the benchmark)
+  const names = [
+    "tuple keys sharing a 10 MB tuple (issue: 4.2 GB crash)",
+    "== of shared nested lists",
+    "many small lists kept",
+    "returning a shared 10^9-element list (issue: out of memory)",
+    "a million-deep list, str",
+  ];
+  for (const h of HOSTILE.filter((x) => names.includes(x.name))) {
+    await t.step(h.name, async () => {
+      const r = await run(hostileProgram(h));
+      assert.ok(!r.ok, h.name);
+      assert.equal(r.error.kind, "limit", `${h.name}: ${r.error.code} ${r.error.message}`);
+      assert.ok(h.codes.includes(r.error.code), `${h.name}: ${r.error.code}`);
+    });
+  }
+});

@@ -1,0 +1,136 @@
+/**
+ * The Streamable HTTP transport (stateless): `POST /mcp` with a verified bearer token gets a fresh
+ * MCP server and transport per request (sharing the registry and the execute pool); JSON
+ * responses, no sessions, no server-initiated streams. Also the RFC 9728 metadata and the kit's
+ * health, readiness and metrics routes, inside the kit's default middleware stack.
+ *
+ * @example
+ * ```ts ignore
+ * const handler = createHttpApp({ registry, authorizer, limits, pool, verifier, logger });
+ * Deno.serve({ hostname: "127.0.0.1", port: 8090 }, handler);
+ * ```
+ * @module
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import {
+  createRouter,
+  type Handler,
+  readBody,
+  type Route,
+  withDefaultStack,
+} from "@svc/shared/http";
+import type { Logger } from "@svc/shared/log";
+import type { Metrics } from "@svc/shared/metrics";
+import { operationalRoutes } from "@svc/shared/operational";
+import type { CapabilityRegistry } from "../capabilities/registry.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
+import { type BearerVerifier, InvalidToken } from "../auth/bearer.ts";
+import type { ExecutePool } from "../execute/pool.ts";
+import type { Limits } from "../limits.ts";
+import { createCapabilityServer, type ToolContext } from "../tools/server.ts";
+import {
+  METADATA_PATH,
+  protectedResourceMetadata,
+  unauthorizedResponse,
+} from "./protected_resource.ts";
+
+/** Options of {@linkcode createHttpApp}. */
+export interface HttpAppOptions {
+  registry: CapabilityRegistry;
+  authorizer: Authorizer;
+  limits: Limits;
+  pool: ExecutePool;
+  verifier: BearerVerifier;
+  logger: Logger;
+  metrics?: Metrics;
+  /** Observes tool calls (tool, `ok` or the error text without detail, seconds). */
+  observe?: (tool: string, outcome: string, seconds: number) => void;
+  /** Public origin for metadata URLs (e.g. behind a proxy). @default the request's origin */
+  publicOrigin?: string;
+  /** Largest accepted request body, bytes. @default 4 MiB */
+  maxBodyBytes?: number;
+  /** Time a request body may take to arrive, ms. @default 10000 */
+  bodyTimeoutMs?: number;
+  /** Bound on time to the response head, ms (execute time plus queueing). @default 60000 */
+  requestTimeoutMs?: number;
+}
+
+/** The subject of an HTTP call: the `sub` of its verified bearer token. */
+export function bearerResolver(context: ToolContext): { id: string } {
+  const subject = context.authInfo?.extra?.subject;
+  if (typeof subject !== "string" || subject === "") throw new Error("no verified subject");
+  return { id: subject };
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+}
+
+/** Builds the HTTP handler. */
+export function createHttpApp(options: HttpAppOptions): Handler {
+  const { verifier, logger, maxBodyBytes = 4 << 20, bodyTimeoutMs = 10_000 } = options;
+  const originOf = (url: URL) => options.publicOrigin ?? url.origin;
+
+  const authenticate = async (req: Request, origin: string): Promise<AuthInfo | Response> => {
+    const header = req.headers.get("authorization");
+    const match = header ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header) : null;
+    if (!header) return unauthorizedResponse(origin, false);
+    if (!match) return unauthorizedResponse(origin, true);
+    try {
+      return await verifier.verify(match[1]);
+    } catch (err) {
+      if (err instanceof InvalidToken) return unauthorizedResponse(origin, true);
+      logger.warn("bearer verification unavailable", { error: (err as Error).message });
+      return jsonRpcError(503, -32603, "Authorization server unavailable");
+    }
+  };
+
+  const mcp = async (req: Request, url: URL): Promise<Response> => {
+    const auth = await authenticate(req, originOf(url));
+    if (auth instanceof Response) {
+      await req.body?.cancel().catch(() => {});
+      return auth;
+    }
+    const bytes = await readBody(req, { limit: maxBodyBytes, timeoutMs: bodyTimeoutMs });
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: malformed JSON");
+    }
+    const server = createCapabilityServer({
+      registry: options.registry,
+      resolver: bearerResolver,
+      authorizer: options.authorizer,
+      limits: options.limits,
+      pool: options.pool,
+      logger,
+      observe: options.observe,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(req, { authInfo: auth, parsedBody });
+    } finally {
+      await server.close();
+    }
+  };
+
+  const metadata = (_req: Request, ctx: { url: URL }) =>
+    Response.json(protectedResourceMetadata(originOf(ctx.url), verifier.issuer));
+  const routes: Route[] = [
+    ...operationalRoutes({ metrics: options.metrics }),
+    { method: ["GET", "HEAD"], pattern: METADATA_PATH, handler: metadata },
+    { method: ["GET", "HEAD"], pattern: `${METADATA_PATH}/mcp`, handler: metadata },
+    { method: "POST", pattern: "/mcp", handler: (req, ctx) => mcp(req, ctx.url) },
+  ];
+  return withDefaultStack(createRouter(routes), {
+    logger,
+    metrics: options.metrics,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+  });
+}

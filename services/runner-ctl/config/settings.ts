@@ -1,0 +1,215 @@
+/**
+ * The controller's configuration table, row for row the spec's key table: YAML keys, their
+ * `RUNNER_CTL_*` variables (`incus.profiles` is YAML-only), the seven CLI flags, defaults and
+ * per-key bounds. Rules that span keys live in `load_config.ts`.
+ *
+ * @module
+ */
+import { defineSettings, type SettingsShape, type SettingsTable } from "@svc/shared/settings";
+
+/** The packaged default configuration path (optional when absent). */
+export const DEFAULT_CONFIG_PATH = "/etc/runner-ctl/config.yaml";
+
+const positive = (v: number) => v > 0 ? undefined : "must be greater than 0";
+const nonEmpty = (v: string) => v === "" ? "must not be empty" : undefined;
+
+/**
+ * Text that is the same whether or not a query string is decoded: no `%` or `+` (which decoding
+ * would turn into other characters), no control characters, no lone surrogates.
+ */
+export function exactlyRepresentable(v: string): string | undefined {
+  if (v === "") return "must not be empty";
+  // deno-lint-ignore no-control-regex -- control characters are what this rejects
+  if (/[%+\x00-\x1f\x7f]/.test(v) || !v.isWellFormed()) {
+    return "must be representable exactly (no %, +, control characters or broken Unicode)";
+  }
+  return undefined;
+}
+
+/** The rows: key → type, default, flag, bounds. */
+const SETTINGS = {
+  "github.config_url": {
+    type: "string",
+    required: true,
+    flag: false,
+    help: "organization or repository URL (https)",
+  },
+  "github.scale_set": {
+    type: "string",
+    required: true,
+    flag: false,
+    validate: exactlyRepresentable,
+    help: "scale set name, also the sole runner label",
+  },
+  "github.runner_group": {
+    type: "string",
+    default: "default",
+    flag: false,
+    validate: exactlyRepresentable,
+    help: "runner group: default at repository scope, a named group at organization scope",
+  },
+  "github.message_poll_timeout": {
+    type: "duration",
+    default: 0,
+    flag: false,
+    validate: (v: number): string | undefined =>
+      v === 0 || v >= 5000 ? undefined : "must be 0s or at least 5s",
+    help: "client-side cut of the message long poll (0s keeps the upstream ~50s poll)",
+  },
+  "github.token_file": {
+    type: "string",
+    flag: false,
+    validate: nonEmpty,
+    help: "file holding a personal access token (read once at startup)",
+  },
+  "github.token": {
+    type: "string",
+    flag: false,
+    file: false,
+    secret: true,
+    env: "RUNNER_CTL_GITHUB_TOKEN",
+    help: "personal access token value (environment only)",
+  },
+  "github.app.client_id": {
+    type: "string",
+    flag: false,
+    validate: nonEmpty,
+    help: "GitHub App client ID",
+  },
+  "github.app.installation_id": {
+    type: "int",
+    flag: false,
+    min: 1,
+    help: "GitHub App installation ID",
+  },
+  "github.app.private_key_file": {
+    type: "string",
+    flag: false,
+    validate: nonEmpty,
+    help: "GitHub App private key PEM file (read once at startup)",
+  },
+  "incus.socket": {
+    type: "string",
+    default: "",
+    flag: false,
+    help: "Incus Unix socket (empty: $INCUS_DIR/unix.socket or /var/lib/incus/unix.socket)",
+  },
+  "incus.project": {
+    type: "string",
+    required: true,
+    flag: false,
+    validate: nonEmpty,
+    help: "Incus project (must exist)",
+  },
+  "incus.image": {
+    type: "string",
+    required: true,
+    flag: false,
+    validate: nonEmpty,
+    help: "image alias or fingerprint",
+  },
+  "incus.profiles": {
+    type: "list",
+    default: [],
+    flag: false,
+    env: false,
+    validate: (v: string[]): string | undefined =>
+      v.some((p) => p === "") ? "must not hold empty entries" : undefined,
+    help: "profiles whose config and devices are pinned at preflight (YAML only)",
+  },
+  "incus.owner": {
+    type: "string",
+    required: true,
+    flag: false,
+    validate: nonEmpty,
+    help: "owner tag written to every managed instance (cleanup selector)",
+  },
+  "incus.bootstrap_timeout": {
+    type: "duration",
+    default: 300_000,
+    flag: false,
+    validate: positive,
+    help: "time a runner VM has to report Ready",
+  },
+  "incus.diagnostics_dir": {
+    type: "string",
+    default: "",
+    flag: false,
+    help: "directory for serial console captures of terminal runners (empty: off)",
+  },
+  "job_proof.host_id": {
+    type: "string",
+    default: "",
+    flag: false,
+    help: "stable host identity recorded in every job proof",
+  },
+  "job_proof.signing_key_file": {
+    type: "string",
+    default: "",
+    flag: false,
+    help: "PKCS#8 PEM Ed25519 private key file of at most 16 KiB",
+  },
+  "capacity.min_runners": {
+    type: "int",
+    default: 0,
+    min: 0,
+    flag: "min-runners",
+    help: "runners kept warm",
+  },
+  "capacity.max_runners": {
+    type: "int",
+    default: 1,
+    min: 0,
+    flag: "max-runners",
+    help: "runners at most (at least min_runners)",
+  },
+  "concurrency.incus_operations": {
+    type: "int",
+    default: 2,
+    min: 1,
+    flag: "incus-operations",
+    help: "Incus operations in parallel",
+  },
+  "timeouts.incus_operation": {
+    type: "duration",
+    default: 300_000,
+    flag: "operation-timeout",
+    validate: positive,
+    help: "time limit of each Incus operation",
+  },
+  "timeouts.shutdown": {
+    type: "duration",
+    default: 30_000,
+    flag: "shutdown-timeout",
+    validate: positive,
+    help: "drain time on SIGTERM (the whole shutdown takes at most twice this)",
+  },
+  "retry.initial": {
+    type: "duration",
+    default: 1000,
+    flag: false,
+    validate: positive,
+    help: "first retry backoff",
+  },
+  "retry.maximum": {
+    type: "duration",
+    default: 30_000,
+    flag: false,
+    validate: positive,
+    help: "largest retry backoff (at least retry.initial)",
+  },
+  "reconcile_interval": {
+    type: "duration",
+    default: 1000,
+    flag: "reconcile-interval",
+    validate: positive,
+    help: "reconcile period",
+  },
+} as const satisfies SettingsShape;
+
+/** The settings table. */
+export const settings: SettingsTable<typeof SETTINGS> = defineSettings({
+  prefix: "RUNNER_CTL",
+  configFile: { flag: "config", env: false, defaultPath: DEFAULT_CONFIG_PATH },
+  settings: SETTINGS,
+});

@@ -1,0 +1,299 @@
+/**
+ * The reconcile loop. Every `reconcile_interval` (and at once when new statistics arrive) it
+ * lists the instances carrying our owner tag, adopts or sweeps the ones it has no record of
+ * (after a restart: a running instance whose registration still exists is adopted, anything else
+ * is removed), moves runners along (Ready → idle, stopped → removed, bootstrap timeout → removed)
+ * and scales to min(max, min + totalAssignedJobs) without ever holding more than max instances.
+ *
+ * @module
+ */
+import type { Logger } from "@svc/shared/log";
+import { delay } from "@svc/shared/lifecycle";
+import type { ActionsClient } from "../github/actions.ts";
+import { backoffMs, type RetryPolicy } from "../github/http.ts";
+import type { ListenerHandler } from "../github/listener.ts";
+import type { JobMessage, RunnerScaleSet, Statistics } from "../github/types.ts";
+import { type InstanceClient, type InstanceInfo, TAG } from "../incus/instances.ts";
+import type { PinnedTemplate } from "../incus/preflight.ts";
+import { desiredRunners, runnerName, RunnerPool, type RunnerRecord } from "./pool.ts";
+import { removeRunner, type RunnerOpsDeps, startRunner } from "./runner_ops.ts";
+
+const STOPPED = 102;
+const READY = 113;
+
+/** Options of {@linkcode Controller}. */
+export interface ControllerOptions {
+  actions: ActionsClient;
+  instances: InstanceClient;
+  template: PinnedTemplate;
+  logger: Logger;
+  scaleSet: string;
+  owner: string;
+  minRunners: number;
+  maxRunners: number;
+  bootstrapTimeoutMs: number;
+  diagnosticsDir: string;
+  reconcileIntervalMs: number;
+  retry: RetryPolicy;
+  now?: () => number;
+  random?: () => string;
+  /** Called for every JobStarted of one of our runners (job proofs hook in here). */
+  onJobStarted?: (job: JobMessage, runner: RunnerRecord) => void;
+}
+
+/** The controller: the listener's handler and the reconcile loop. */
+export class Controller implements ListenerHandler {
+  readonly pool: RunnerPool;
+  readonly o: ControllerOptions;
+  scaleSetId: number | undefined;
+  assignedJobs = 0;
+  stopping = false;
+  #ops: RunnerOpsDeps;
+  #inFlight = new Map<string, Promise<void>>();
+  #spawnFailures = 0;
+  #spawnAfter = 0;
+  #wake: (() => void) | undefined;
+  #now: () => number;
+  #random: () => string;
+  /** Set when an instance could not be accounted for this pass: scaling waits. */
+  #unaccounted = false;
+
+  constructor(o: ControllerOptions) {
+    this.o = o;
+    this.#now = o.now ?? Date.now;
+    this.#random = o.random ??
+      (() => crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0"));
+    this.pool = new RunnerPool(this.#now);
+    this.#ops = {
+      actions: o.actions,
+      instances: o.instances,
+      template: o.template,
+      pool: this.pool,
+      logger: o.logger,
+      owner: o.owner,
+      scaleSet: o.scaleSet,
+      diagnosticsDir: o.diagnosticsDir,
+      now: this.#now,
+    };
+  }
+
+  // ---- ListenerHandler ----
+  onScaleSet(set: RunnerScaleSet): void {
+    this.scaleSetId = set.id;
+  }
+  onStatistics(stats: Statistics): void {
+    const changed = stats.totalAssignedJobs !== this.assignedJobs;
+    this.assignedJobs = stats.totalAssignedJobs;
+    if (changed) this.wake();
+  }
+  onJob(job: JobMessage): void {
+    const rec = job.runnerName ? this.pool.runners.get(job.runnerName) : undefined;
+    if (job.messageType === "JobStarted" && rec) {
+      this.pool.set(rec.name, "busy", { jobRequestId: job.runnerRequestId });
+      this.o.logger.info("job started", { runner: rec.name, job_id: job.jobId });
+      this.o.onJobStarted?.(job, rec);
+    } else if (job.messageType === "JobCompleted" && rec) {
+      if (rec.state !== "removing") this.pool.set(rec.name, "done");
+      this.o.logger.info("job completed", { runner: rec.name, result: job.result });
+      this.wake();
+    }
+  }
+
+  /** Runs a reconcile pass soon. */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** The operations still running (spawns and removals). */
+  inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  #track(name: string, work: () => Promise<void>): void {
+    if (this.#inFlight.has(name)) return;
+    const p = work().catch((err) =>
+      this.o.logger.warn("runner operation failed", { runner: name, error: String(err) })
+    ).finally(() => {
+      this.#inFlight.delete(name);
+      this.wake();
+    });
+    this.#inFlight.set(name, p);
+  }
+
+  /** Removes a runner in the background (once at a time per runner). */
+  remove(
+    rec: RunnerRecord,
+    reason: string,
+    o: { onlyIfIdle?: boolean; signal?: AbortSignal } = {},
+  ) {
+    if (this.#inFlight.has(rec.name)) return;
+    const previous = rec.state;
+    this.pool.set(rec.name, "removing");
+    this.#track(rec.name, async () => {
+      try {
+        await removeRunner(this.#ops, rec, { reason, ...o });
+      } catch (err) {
+        // Stays "removing": a later pass tries again.
+        this.o.logger.warn("runner not removed; retrying later", {
+          runner: rec.name,
+          from: previous,
+          error: String(err),
+        });
+      }
+    });
+  }
+
+  #spawn(setId: number, signal?: AbortSignal): void {
+    const rec = this.pool.add({
+      name: runnerName(this.o.scaleSet, this.#random),
+      state: "creating",
+    });
+    this.#track(rec.name, async () => {
+      try {
+        await startRunner(this.#ops, rec, setId, signal);
+        this.#spawnFailures = 0;
+      } catch (err) {
+        this.#spawnAfter = this.#now() + backoffMs(this.o.retry, this.#spawnFailures++);
+        this.o.logger.warn("runner not started", { runner: rec.name, error: String(err) });
+        await removeRunner(this.#ops, rec, { reason: "start failed", signal }).catch(() => {
+          this.pool.set(rec.name, "removing");
+        });
+      }
+    });
+  }
+
+  async #adoptOrSweep(inst: InstanceInfo, signal?: AbortSignal): Promise<void> {
+    const id = Number(inst.config[TAG.runnerId]);
+    const ours = inst.config[TAG.scaleSet] === this.o.scaleSet;
+    const live = inst.statusCode !== STOPPED;
+    let registered = false;
+    if (ours && live && Number.isSafeInteger(id) && id > 0) {
+      try {
+        registered = (await this.o.actions.getRunner(id, signal)) !== undefined;
+      } catch (err) {
+        this.#unaccounted = true;
+        this.o.logger.warn("cannot check an unknown instance yet", {
+          runner: inst.name,
+          error: String(err),
+        });
+        return;
+      }
+    }
+    if (registered) {
+      this.pool.add({
+        name: inst.name,
+        runnerId: id,
+        state: inst.statusCode === READY ? "idle" : "booting",
+        startedAt: this.#now(),
+      });
+      this.o.logger.info("runner adopted", { runner: inst.name, status: inst.status });
+      return;
+    }
+    const rec = this.pool.add({
+      name: inst.name,
+      runnerId: Number.isSafeInteger(id) && id > 0 ? id : undefined,
+      state: "removing",
+    });
+    this.remove(rec, "orphan sweep", { signal });
+  }
+
+  /** One reconcile pass. */
+  async reconcile(signal?: AbortSignal): Promise<void> {
+    const now = this.#now();
+    const list = await this.o.instances.listOwned(this.o.owner, signal);
+    const byName = new Map(list.map((i) => [i.name, i]));
+    this.#unaccounted = false;
+    for (const inst of list) {
+      if (!this.pool.runners.has(inst.name)) await this.#adoptOrSweep(inst, signal);
+    }
+    for (const rec of [...this.pool.runners.values()]) {
+      if (this.#inFlight.has(rec.name) || rec.state === "creating") continue;
+      const inst = byName.get(rec.name);
+      if (rec.state === "removing") {
+        this.remove(rec, "retry", { signal });
+      } else if (!inst) {
+        this.remove(rec, "instance vanished", { signal });
+      } else if (inst.statusCode === STOPPED) {
+        this.remove(
+          rec,
+          rec.state === "done" || rec.state === "busy" ? "job finished" : "instance stopped",
+          { signal },
+        );
+      } else if (rec.state === "booting" && inst.statusCode === READY) {
+        this.pool.set(rec.name, "idle");
+        this.o.logger.info("runner ready", { runner: rec.name });
+        this.#track(
+          rec.name,
+          () => this.o.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
+        );
+      } else if (
+        rec.state === "booting" && now - (rec.startedAt ?? rec.since) > this.o.bootstrapTimeoutMs
+      ) {
+        this.remove(rec, "bootstrap timed out", { signal });
+      } else if (rec.state === "done" && now - rec.since > this.o.bootstrapTimeoutMs) {
+        this.remove(rec, "still running after its job completed", { signal });
+      }
+    }
+    if (!this.stopping && !this.#unaccounted) this.#scale(signal);
+  }
+
+  #scale(signal?: AbortSignal): void {
+    if (this.scaleSetId === undefined) return;
+    const desired = desiredRunners(this.o.minRunners, this.o.maxRunners, this.assignedJobs);
+    const active = this.pool.active();
+    if (active < desired && this.#now() >= this.#spawnAfter) {
+      const n = Math.min(desired - active, this.o.maxRunners - this.pool.total());
+      for (let i = 0; i < n; i++) this.#spawn(this.scaleSetId, signal);
+    } else if (active > desired) {
+      const idle = this.pool.inState("idle").sort((a, b) => a.since - b.since);
+      for (const rec of idle.slice(0, active - desired)) {
+        this.remove(rec, "scale down", { onlyIfIdle: true, signal });
+      }
+    }
+  }
+
+  /** Reconciles until `signal` aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.reconcile(signal);
+      } catch (err) {
+        if (signal.aborted) break;
+        this.o.logger.warn("reconcile failed", { error: String(err) });
+      }
+      const woken = new Promise<void>((r) => this.#wake = r);
+      await Promise.race([delay(this.o.reconcileIntervalMs, { signal }), woken]).catch(() => {});
+      this.#wake = undefined;
+    }
+  }
+
+  /**
+   * Drains on shutdown: no new runners; idle and booting runners are removed; busy runners get
+   * until `deadline` to finish (then they are left for the next start to adopt or sweep).
+   */
+  async drain(deadline: number, signal: AbortSignal): Promise<void> {
+    this.stopping = true;
+    const log = this.o.logger;
+    while (this.#now() < deadline && !signal.aborted) {
+      for (const rec of this.pool.inState("idle", "booting")) {
+        this.remove(rec, "shutdown", { onlyIfIdle: true, signal });
+      }
+      try {
+        await this.reconcile(signal);
+      } catch (err) {
+        log.warn("reconcile failed", { error: String(err) });
+      }
+      if (this.pool.total() === 0 && this.#inFlight.size === 0) break;
+      await delay(Math.min(this.o.reconcileIntervalMs, 250), { signal }).catch(() => {});
+    }
+    await Promise.race([
+      Promise.allSettled(this.#inFlight.values()),
+      delay(Math.max(0, deadline - this.#now()), { signal }).catch(() => {}),
+    ]);
+    if (this.pool.total() > 0) {
+      log.warn("runners left at shutdown; the next start adopts or removes them", {
+        runners: [...this.pool.runners.keys()],
+      });
+    }
+  }
+}

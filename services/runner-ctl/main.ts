@@ -1,0 +1,52 @@
+/**
+ * runner-ctl: keeps ephemeral Incus VM runners for one GitHub Actions runner scale set. With no
+ * subcommand it runs the controller; `--version` prints build metadata. Logs are JSON lines on
+ * stdout; configuration errors go to stderr and exit 1.
+ *
+ * @module
+ */
+import { createLogger } from "@svc/shared/log";
+import { createLifecycle } from "@svc/shared/lifecycle";
+import { type MainIo, runMain } from "@svc/shared/main";
+import { type EnvLookup, helpRequested } from "@svc/shared/settings";
+import { loadConfig } from "./config/load_config.ts";
+import { settings } from "./config/settings.ts";
+import { runController } from "./run.ts";
+import { versionLine } from "./version.ts";
+
+const USAGE = `Usage: runner-ctl [flags]    run the controller
+       runner-ctl --version    print build metadata
+
+Flags, variables and configuration keys (flag > variable > file > default):
+`;
+
+/** The entry point: resolves the exit code. */
+export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
+  if (args.length === 1 && args[0] === "--version") {
+    io.out(versionLine());
+    return 0;
+  }
+  if (helpRequested(args)) {
+    io.out(USAGE + settings.help());
+    return 0;
+  }
+  const config = await loadConfig({ args, env });
+  const logger = createLogger({ fields: { service: "runner-ctl" } });
+  let failure: { error: unknown } | undefined;
+  const lifecycle = createLifecycle({
+    logger,
+    onTaskError: (_name, error) => {
+      failure ??= { error };
+      lifecycle.shutdown("task failed");
+    },
+  });
+  try {
+    const code = await runController({ config, env, logger, lifecycle, hostname: Deno.hostname() });
+    if (failure) throw failure.error; // runMain prints it on stderr and exits 1
+    return code;
+  } finally {
+    lifecycle.close();
+  }
+}
+
+if (import.meta.main) await runMain(main, { name: "runner-ctl", settingsExitCode: 1 });

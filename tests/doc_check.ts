@@ -1,0 +1,83 @@
+// deno-lint-ignore-file no-console -- a command-line check talks to its user on the console
+/**
+ * `deno task doc` (part of `deno task ok`): the documentation of the kit and of the deployed
+ * services stays complete and its examples run.
+ *  1. `deno doc --lint` on every export of `shared/` and of each service in
+ *     `deploy/services.ts` (a new service joins when it is deployed);
+ *  2. `deno test --doc` on the kit's modules: every `@example` runs (and must not throw).
+ *
+ * Types of npm packages the kit exposes on purpose (the OpenTelemetry `Meter` and
+ * `MeterProvider`) are documented by their packages; references to them are not errors here.
+ *
+ * @module
+ */
+import { SERVICES } from "../deploy/services.ts";
+
+const root = new URL("../", import.meta.url);
+const UPSTREAM_TYPES = new Set(["Meter", "MeterProvider"]);
+
+async function exportsOf(dir: string): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(new URL(`${dir}/deno.json`, root)));
+  const exports = typeof config.exports === "string" ? { ".": config.exports } : config.exports;
+  return Object.values(exports ?? {}).map((path) => `${dir}/${String(path).replace(/^\.\//, "")}`);
+}
+
+async function deno(args: string[]): Promise<{ success: boolean; text: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { success: out.success, text: decode(out.stdout) + decode(out.stderr) };
+}
+
+/** The lint errors of `text`, one block each, minus references to upstream types. */
+function lintErrors(text: string): string[] {
+  return text.split(/\n(?=error\[)/).filter((block) => block.startsWith("error["))
+    .map((block) => block.split("\n\n")[0])
+    .filter((block) => {
+      const ref = block.match(/^error\[private-type-ref\]: .* references private type '(\w+)'/);
+      return !(ref && UPSTREAM_TYPES.has(ref[1]));
+    });
+}
+
+async function kitModules(): Promise<string[]> {
+  const files: string[] = [];
+  async function walk(dir: string) {
+    for await (const entry of Deno.readDir(new URL(dir, root))) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory && entry.name !== "testdata") await walk(path);
+      else if (/(?<!_test|_test_support)\.ts$/.test(entry.name)) files.push(path);
+    }
+  }
+  await walk("shared");
+  return files.sort();
+}
+
+async function main(): Promise<number> {
+  const entries = [
+    ...await exportsOf("shared"),
+    ...(await Promise.all(SERVICES.map((s) => exportsOf(`services/${s.name}`)))).flat(),
+  ];
+  const lint = await deno(["doc", "--lint", ...entries]);
+  const errors = lintErrors(lint.text);
+  if (errors.length > 0 || (!lint.success && !/^error: Found \d+ documentation/m.test(lint.text))) {
+    console.error(errors.length > 0 ? errors.join("\n\n") : lint.text);
+    console.error(`doc: deno doc --lint found ${errors.length} problem(s) in ${entries.join(" ")}`);
+    return 1;
+  }
+  console.log(`doc: deno doc --lint is clean on ${entries.length} entry points`);
+  const examples = await deno(["test", "-A", "--doc", "--parallel", ...await kitModules()]);
+  if (!examples.success) {
+    console.error(examples.text);
+    console.error("doc: an example of the kit failed (deno test --doc)");
+    return 1;
+  }
+  console.log(`doc: ${examples.text.match(/ok \| (\d+) passed/)?.[1] ?? "?"} kit examples ran`);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());

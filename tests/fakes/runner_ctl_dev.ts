@@ -1,0 +1,73 @@
+// deno-lint-ignore-file no-console -- a development tool talks to its user on the console
+/**
+ * `deno task dev` for runner-ctl: starts the linked fakes (GitHub + Actions service, Incus), a
+ * simulated stream of jobs (single jobs and bursts, random durations), and the real controller
+ * process pointed at them, so a person can watch it scale. SIGINT/SIGTERM stop the controller
+ * gracefully (it drains), then the fakes.
+ *
+ * Options: `--max-runners N`, `--min-runners N` and the other controller flags are passed on.
+ *
+ * @module
+ */
+import { startSimulation } from "./simulation.ts";
+
+const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
+/** The controller's own permission set (deploy/services.ts). */
+const PERMISSIONS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env=RUNNER_CTL_*,INCUS_DIR",
+  "--allow-sys=hostname",
+];
+
+async function main(args: string[]) {
+  const sim = await startSimulation({
+    github: { jobDurationMs: 0, longPollMs: 50_000 },
+    incus: { operationMs: 150, agentDelayMs: 800 },
+  });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMISSIONS, MAIN, "--max-runners", "4", ...args],
+    env: sim.env({ RUNNER_CTL_RECONCILE_INTERVAL: "500ms" }),
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  const stop = () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  const jobs = (async () => {
+    let n = 0;
+    const running = new Set<number>();
+    while (true) {
+      await new Promise((r) => setTimeout(r, 2000 + Math.random() * 4000));
+      const burst = n % 5 === 4 ? 4 : 1;
+      for (let i = 0; i < burst; i++) {
+        const job = sim.github.queueJob();
+        n++;
+        console.log(JSON.stringify({ sim: "job queued", job: job.jobId }));
+        const duration = 3000 + Math.random() * 7000;
+        const finish = setInterval(() => {
+          if (job.state === "running" && !running.has(job.runnerRequestId)) {
+            running.add(job.runnerRequestId);
+            setTimeout(() => sim.github.completeJob(job.runnerRequestId), duration);
+          }
+          if (job.state === "completed") {
+            clearInterval(finish);
+            console.log(JSON.stringify({ sim: "job completed", job: job.jobId }));
+          }
+        }, 200);
+      }
+    }
+  })();
+  void jobs;
+  const { code } = await child.status;
+  await sim.close().catch(() => {});
+  Deno.exit(code);
+}
+
+if (import.meta.main) await main(Deno.args);

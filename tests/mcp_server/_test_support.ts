@@ -1,0 +1,127 @@
+/**
+ * Helpers for the mcp-server end-to-end tests: the deployed permissions and the real SDK client
+ * over stdio.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type ServiceProcess, startService } from "@svc/shared/testing";
+import { SERVICES } from "../../deploy/services.ts";
+import { startMock } from "../mock_oidc/_test_support.ts";
+
+/** The permissions mcp-server is deployed with (`deploy/services.ts`). */
+export const PERMISSIONS: readonly string[] = SERVICES.find((s) => s.name === "mcp-server")!
+  .permissions;
+
+/** Path of the service entry point. */
+export const MAIN = new URL("../../services/mcp-server/main.ts", import.meta.url).pathname;
+
+/** Repository root (the service runs from there, as `deno task dev` runs it). */
+export const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** A connected SDK client. */
+export interface Session {
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** Starts mcp-server over stdio as a real process and connects the SDK client to it. */
+export async function startStdio(
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...PERMISSIONS, MAIN, "--transport", "stdio", ...args],
+    cwd: ROOT,
+    env: { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", ...env },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools();
+  return {
+    client,
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: () => client.close(),
+  };
+}
+
+/** Starts mock-oidc and mcp-server (http transport) as real processes. */
+export async function startHttpStack(args: string[] = []): Promise<{
+  issuer: string;
+  mcpUrl: string;
+  server: ServiceProcess;
+  oidc: ServiceProcess;
+  token(clientId: string, audience?: string): Promise<string>;
+  stop(): Promise<void>;
+}> {
+  const oidc = await startMock();
+  const issuer = `${oidc.url}/mcp-e2e`;
+  let server: ServiceProcess;
+  try {
+    server = await startService({
+      entry: MAIN,
+      cwd: ROOT,
+      args: [
+        "--transport",
+        "http",
+        "--addr",
+        "127.0.0.1:0",
+        "--issuer",
+        issuer,
+        "--audience",
+        "mcp",
+        ...args,
+      ],
+      env: { NO_COLOR: "1" },
+      permissions: [...PERMISSIONS],
+      timeoutMs: 30_000,
+    });
+  } catch (err) {
+    await oidc.stop();
+    throw err;
+  }
+  return {
+    issuer,
+    mcpUrl: `${server.url}/mcp`,
+    server,
+    oidc,
+    async token(clientId, audience = "mcp") {
+      const res = await fetch(`${issuer}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: clientId,
+          scope: audience,
+        }),
+      });
+      if (!res.ok) throw new Error(`token request failed: ${res.status}`);
+      return (await res.json()).access_token;
+    },
+    async stop() {
+      await server.stop();
+      await oidc.stop();
+    },
+  };
+}
+
+/** Connects the SDK client over Streamable HTTP with a bearer token. */
+export async function connectHttp(url: string, token: string): Promise<Session> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: "e2e-http", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools();
+  return {
+    client,
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { connectHttp, startHttpStack } from "./_test_support.ts";
+
+Deno.test("http: bearer tokens from mock-oidc, 401 with RFC 9728 metadata, SDK client calls", async (t) => {
+  const stack = await startHttpStack();
+  try {
+    await t.step("missing token: 401 naming the protected-resource metadata", async () => {
+      const res = await fetch(stack.mcpUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      assert.equal(res.status, 401);
+      const challenge = res.headers.get("www-authenticate") ?? "";
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
+      assert.equal(metadataUrl, `${stack.server.url}/.well-known/oauth-protected-resource`);
+      assert.ok(!challenge.includes("invalid_token"));
+      await res.body?.cancel();
+      const meta = await (await fetch(metadataUrl!)).json();
+      assert.deepEqual(meta.authorization_servers, [stack.issuer]);
+      assert.equal(meta.resource, stack.mcpUrl);
+      const suffixed =
+        await (await fetch(`${stack.server.url}/.well-known/oauth-protected-resource/mcp`)).json();
+      assert.deepEqual(suffixed, meta);
+    });
+    await t.step("invalid, foreign-audience and garbage tokens: 401 invalid_token", async () => {
+      const wrongAudience = await stack.token("alice", "other");
+      for (const token of ["not-a-jwt", wrongAudience, "a.b.c"]) {
+        const res = await fetch(stack.mcpUrl, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${token}`,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+        assert.equal(res.status, 401);
+        assert.match(res.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+        await res.body?.cancel();
+      }
+    });
+    await t.step("the SDK client over Streamable HTTP with a verified token", async () => {
+      const session = await connectHttp(stack.mcpUrl, await stack.token("alice"));
+      try {
+        const { tools } = await session.client.listTools();
+        assert.equal(tools.length, 3);
+        const found = await session.call("search_api", { query: "clock" });
+        assert.deepEqual(
+          (found.structuredContent as { results: { name: string }[] }).results.map((r) => r.name),
+          ["time.now"],
+        );
+        const ran = await session.call("execute", {
+          source: "def main():\n  records.put(key='a', value='1')\n  return records.get(key='a')\n",
+        });
+        assert.deepEqual(ran.structuredContent, {
+          result: { record: { key: "a", value: "1", labels: {} } },
+        });
+        const err = await session.call("describe_api", { name: "nope.x" });
+        assert.deepEqual(err.content, [{ type: "text", text: "capability not found" }]);
+      } finally {
+        await session.close();
+      }
+    });
+    await t.step("health, readiness and metrics", async () => {
+      for (const path of ["/healthz", "/readyz"]) {
+        const res = await fetch(`${stack.server.url}${path}`);
+        assert.equal(res.status, 200);
+        await res.body?.cancel();
+      }
+      const metrics = await (await fetch(`${stack.server.url}/metrics`)).text();
+      assert.match(metrics, /http_requests_total\{method="POST",route="\/mcp",status="200"/);
+      assert.match(metrics, /mcp_tool_calls_total\{tool="execute",outcome="ok"[^}]*\} 1/);
+      assert.match(
+        metrics,
+        /mcp_tool_calls_total\{tool="describe_api",outcome="capability not found"/,
+      );
+    });
+  } finally {
+    await stack.stop();
+  }
+});
+
+Deno.test("http: hostile input never yields a 5xx and the server stays alive", async () => {
+  const stack = await startHttpStack();
+  try {
+    const token = await stack.token("mallory");
+    const auth = {
+      authorization: `Bearer ${token}`,
+      accept: "application/json, text/event-stream",
+    };
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const cases: Array<[string, RequestInit & { path?: string }]> = [
+      ["deep JSON", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: deep,
+      }],
+      ["huge body", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: "x".repeat(5 << 20),
+      }],
+      ["malformed JSON", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: "{",
+      }],
+      ["control characters", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: '{"jsonrpc":"2.0","id":1,"method":"\u0000\u0001"}',
+      }],
+      ["lowercase method", { method: "post", headers: auth, body: "{}" }],
+      ["odd method", { method: "PURGE", headers: auth }],
+      ["GET /mcp (no SSE stream)", { method: "GET", headers: auth }],
+      ["DELETE /mcp", { method: "DELETE", headers: auth }],
+      ["wrong accept", {
+        method: "POST",
+        headers: {
+          authorization: auth.authorization,
+          "content-type": "application/json",
+          accept: "text/plain",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      }],
+      ["batch of garbage", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: "[1,2,3]",
+      }],
+      ["unknown path", { method: "GET", path: "/nope" }],
+      ["oversized bearer", {
+        method: "POST",
+        headers: { authorization: `Bearer ${"a".repeat(20_000)}` },
+      }],
+      ["bearer with control characters", {
+        method: "POST",
+        headers: { authorization: "Bearer a\tb" },
+      }],
+    ];
+    for (const [what, init] of cases) {
+      const res = await fetch(`${stack.server.url}${init.path ?? "/mcp"}`, init);
+      assert.ok(res.status >= 400 && res.status < 500, `${what}: ${res.status}`);
+      await res.body?.cancel();
+    }
+    // invalid Host header, via a raw connection
+    const conn = await Deno.connect({
+      hostname: "127.0.0.1",
+      port: Number(new URL(stack.server.url).port),
+    });
+    await conn.write(
+      new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHost: \u0001bad host\r\n\r\n"),
+    );
+    const buf = new Uint8Array(256);
+    const n = await conn.read(buf);
+    conn.close();
+    assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 [24]\d\d/);
+    // stalled body: headers promise more than arrives
+    const stalled = await Deno.connect({
+      hostname: "127.0.0.1",
+      port: Number(new URL(stack.server.url).port),
+    });
+    await stalled.write(new TextEncoder().encode(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+        "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
+        "Content-Length: 1000\r\n\r\n{",
+    ));
+    const health = await fetch(`${stack.server.url}/healthz`);
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
+    stalled.close();
+    const session = await connectHttp(stack.mcpUrl, token);
+    try {
+      const r = await session.call("execute", { source: "def main():\n  return 'alive'\n" });
+      assert.deepEqual(r.structuredContent, { result: "alive" });
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await stack.stop();
+  }
+});

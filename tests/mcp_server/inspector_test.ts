@@ -1,0 +1,109 @@
+/**
+ * The MCP Inspector CLI (`@modelcontextprotocol/inspector --cli`, run with npx) as an external
+ * client: lists and calls the tools over stdio and over Streamable HTTP. Skipped, loudly, when
+ * npx is missing or the package cannot be fetched.
+ */
+import assert from "node:assert/strict";
+import { MAIN, PERMISSIONS, ROOT, startHttpStack } from "./_test_support.ts";
+
+const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
+
+async function inspector(
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command("npx", {
+    args: ["-y", INSPECTOR, "--cli", ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+async function available(): Promise<string | undefined> {
+  try {
+    const r = await inspector(["--help"]);
+    return r.code === 0
+      ? undefined
+      : `inspector --help exited ${r.code}: ${r.stderr.slice(0, 200)}`;
+  } catch (err) {
+    return `npx is not runnable: ${(err as Error).message}`;
+  }
+}
+
+const why = await available();
+if (why) console.error(`SKIPPED inspector tests: ${why}`);
+
+const stdioServer = [Deno.execPath(), "run", ...PERMISSIONS, MAIN, "--"];
+
+Deno.test({
+  name: "Inspector CLI lists and calls the tools over stdio",
+  ignore: why !== undefined,
+  async fn() {
+    const list = await inspector([...stdioServer, "--method", "tools/list"]);
+    assert.equal(list.code, 0, list.stderr);
+    const names = JSON.parse(list.stdout).tools.map((t: { name: string }) => t.name).sort();
+    assert.deepEqual(names, ["describe_api", "execute", "search_api"]);
+    const call = await inspector([
+      ...stdioServer,
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "execute",
+      "--tool-args-json",
+      JSON.stringify({ source: "def main():\n  return [x * 2 for x in range(3)]\n" }),
+      "--format",
+      "json",
+    ]);
+    assert.equal(call.code, 0, call.stderr);
+    assert.deepEqual(JSON.parse(call.stdout).result.structuredContent, { result: [0, 2, 4] });
+    const err = await inspector([
+      ...stdioServer,
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "describe_api",
+      "--tool-arg",
+      "name=nope.x",
+      "--format",
+      "json",
+    ]);
+    assert.equal(err.code, 5); // Inspector v2: tool returned isError
+    assert.deepEqual(JSON.parse(err.stdout).result.content, [
+      { type: "text", text: "capability not found" },
+    ]);
+  },
+});
+
+Deno.test({
+  name: "Inspector CLI calls the tools over Streamable HTTP with a bearer token",
+  ignore: why !== undefined,
+  async fn() {
+    const stack = await startHttpStack();
+    try {
+      const token = await stack.token("inspector");
+      const r = await inspector([
+        stack.mcpUrl,
+        "--transport",
+        "http",
+        "--header",
+        `Authorization: Bearer ${token}`,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "search_api",
+        "--tool-arg",
+        "query=records",
+        "--format",
+        "json",
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      const results = JSON.parse(r.stdout).result.structuredContent.results;
+      assert.ok(results.some((x: { name: string }) => x.name === "records.get"));
+    } finally {
+      await stack.stop();
+    }
+  },
+});

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { startStdio } from "./_test_support.ts";
+
+Deno.test("stdio: the SDK client lists and calls the three tools of the real process", async (t) => {
+  const s = await startStdio(["--subject", "alice"]);
+  try {
+    await t.step("tools/list", async () => {
+      const { tools } = await s.client.listTools();
+      assert.deepEqual(tools.map((x: { name: string }) => x.name).sort(), [
+        "describe_api",
+        "execute",
+        "search_api",
+      ]);
+    });
+    await t.step("search, describe, execute against the demo host", async () => {
+      const found = await s.call("search_api", { query: "store a record" });
+      const names = (found.structuredContent as { results: { name: string }[] }).results
+        .map((r) => r.name);
+      assert.equal(names[0], "records.put");
+      const described = await s.call("describe_api", { name: "records.put" });
+      assert.equal(
+        (described.structuredContent as { signature: string }).signature,
+        "records.put(*, key: str, value: str, labels: dict[str, str] | None)",
+      );
+      const ran = await s.call("execute", {
+        source: "def main():\n" +
+          "  records.put(key='k1', value='v1', labels={'env': 'dev'})\n" +
+          "  got = records.get(key='k1')['record']\n" +
+          "  return {'value': got['value'], 'now': type(time.now()['unix_ms'])}\n",
+      });
+      assert.deepEqual(ran.structuredContent, { result: { value: "v1", now: "int" } });
+      assert.equal(ran.content.length, 1);
+      assert.deepEqual(
+        JSON.parse((ran.content[0] as { text: string }).text),
+        ran.structuredContent,
+      );
+    });
+    await t.step("errors are isError results with the stable text", async () => {
+      const r = await s.call("describe_api", { name: "records.nope" });
+      assert.equal(r.isError, true);
+      assert.deepEqual(r.content, [{ type: "text", text: "capability not found" }]);
+      const bad = await s.call("execute", { source: "def main():\n  return records.get()\n" });
+      assert.deepEqual(bad.content, [{
+        type: "text",
+        text: "invalid capability arguments: missing argument key",
+      }]);
+    });
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("stdio: a policy file denies by default", async () => {
+  const dir = await Deno.makeTempDir();
+  const policy = `${dir}/policy.json`;
+  await Deno.writeTextFile(
+    policy,
+    JSON.stringify({ rules: [{ subjects: ["alice"], capabilities: ["time.now"] }] }),
+  );
+  for (const [subject, want] of [["alice", undefined], ["bob", "permission denied"]]) {
+    const s = await startStdio(["--subject", subject!, "--policy", policy]);
+    try {
+      const r = await s.call("execute", {
+        source: "def main():\n  return time.now()['iso'][:2]\n",
+      });
+      if (want) assert.deepEqual(r.content, [{ type: "text", text: want }]);
+      else assert.deepEqual(r.structuredContent, { result: "20" });
+      const denied = await s.call("execute", {
+        source: "def main():\n  return records.get(key='x')\n",
+      });
+      assert.deepEqual(denied.content, [{ type: "text", text: "permission denied" }]);
+    } finally {
+      await s.close();
+    }
+  }
+  await Deno.remove(dir, { recursive: true });
+});

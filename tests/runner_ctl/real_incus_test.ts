@@ -1,0 +1,202 @@
+/**
+ * The Incus client against a real Incus daemon (Debian bookworm-backports `incus-base` 6.0.x):
+ * preflight, create with owner tags, config injection, start, the console log, tag filters,
+ * "Instance is running" on delete, stop, delete. These machines run system containers only (no
+ * vhost_vsock for VMs), so the client's instance-type switch selects `container` and a tiny
+ * busybox image is built locally (no image server is reachable).
+ *
+ * The test starts its own `incusd` in a temporary INCUS_DIR and stops it afterwards. Where
+ * incusd is not installed or cannot start (not root, no cgroups), it is skipped and says why.
+ */
+// deno-lint-ignore-file no-console -- a skipped integration test says loudly why
+import assert from "node:assert/strict";
+import { InstanceClient, TAG } from "../../services/runner-ctl/incus/instances.ts";
+import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
+import { IncusError, IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
+
+const INCUSD = "/usr/libexec/incus/incusd";
+
+function skipReason(): string | undefined {
+  try {
+    Deno.statSync(INCUSD);
+  } catch {
+    return `${INCUSD} is not installed (apt-get install -t bookworm-backports incus-base incus-client busybox-static)`;
+  }
+  if (Deno.uid() !== 0) return "incusd needs root";
+  try {
+    Deno.statSync("/bin/busybox");
+  } catch {
+    return "/bin/busybox (busybox-static) is needed to build the test image";
+  }
+  return undefined;
+}
+
+async function run(cmd: string, args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(cmd, { args, env, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) {
+    throw new Error(`${cmd} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** Starts incusd in `dir`; resolves its process once the socket answers. */
+async function startIncusd(dir: string) {
+  const child = new Deno.Command(INCUSD, {
+    args: ["--group", "root"],
+    env: { INCUS_DIR: dir, INCUS_SKIP_INSTANCE_TYPES: "true" },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const socket = `${dir}/unix.socket`;
+  for (let i = 0; i < 480; i++) {
+    try {
+      await run("incus", ["query", "/1.0"], { INCUS_DIR: dir });
+      return { child, socket };
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  child.kill("SIGKILL");
+  await child.status;
+  throw new Error("incusd did not answer on its socket within 120 s");
+}
+
+async function buildImage(dir: string, env: Record<string, string>) {
+  const root = `${dir}/img/rootfs`;
+  for (const d of ["bin", "sbin", "etc", "dev", "proc", "sys", "tmp", "run"]) {
+    await Deno.mkdir(`${root}/${d}`, { recursive: true });
+  }
+  await Deno.copyFile("/bin/busybox", `${root}/bin/busybox`);
+  await Deno.chmod(`${root}/bin/busybox`, 0o755);
+  await Deno.symlink("busybox", `${root}/bin/sh`);
+  await Deno.symlink("../bin/busybox", `${root}/sbin/init`);
+  await Deno.writeTextFile(
+    `${root}/etc/inittab`,
+    "::sysinit:/bin/busybox echo runner-ctl-probe: booted\n::respawn:/bin/busybox sleep 3600\n",
+  );
+  await Deno.writeTextFile(
+    `${dir}/img/metadata.yaml`,
+    "architecture: x86_64\ncreation_date: 1700000000\nproperties:\n  description: busybox\n",
+  );
+  await run("tar", ["-cJf", `${dir}/img/metadata.tar.xz`, "-C", `${dir}/img`, "metadata.yaml"]);
+  await run("tar", ["-cJf", `${dir}/img/rootfs.tar.xz`, "-C", root, "."]);
+  await run("incus", ["storage", "create", "default", "dir"], env);
+  await run("incus", [
+    "profile",
+    "device",
+    "add",
+    "default",
+    "root",
+    "disk",
+    "path=/",
+    "pool=default",
+  ], env);
+  await run("incus", [
+    "image",
+    "import",
+    `${dir}/img/metadata.tar.xz`,
+    `${dir}/img/rootfs.tar.xz`,
+    "--alias",
+    "bb",
+  ], env);
+}
+
+const reason = skipReason();
+if (reason) console.error(`SKIPPED real Incus integration test: ${reason}`);
+
+Deno.test({
+  name: "Incus client against a real incusd (containers)",
+  ignore: reason !== undefined,
+  async fn(t) {
+    const dir = await Deno.makeTempDir({ prefix: "runner-ctl-incus-" });
+    const env = { INCUS_DIR: dir };
+    let daemon;
+    try {
+      daemon = await startIncusd(dir);
+    } catch (err) {
+      console.error(`SKIPPED real Incus integration test: incusd cannot start here: ${err}`);
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      return;
+    }
+    const transport = new IncusTransport({ socket: daemon.socket, project: "default" });
+    const client = new InstanceClient({ transport, operationTimeoutMs: 120_000, concurrency: 2 });
+    try {
+      await buildImage(dir, env);
+      await t.step(
+        "preflight resolves the alias and pins the default profile",
+        async () => {
+          const p = await preflight(transport, { image: "bb", profiles: [], type: "container" });
+          assert.match(p.fingerprint, /^[0-9a-f]{64}$/);
+          assert.deepEqual(p.profiles, ["default"]);
+          assert.equal(p.devices.root?.type, "disk");
+          const again = await preflight(transport, {
+            image: p.fingerprint.slice(0, 12),
+            profiles: ["default"],
+            type: "container",
+          });
+          assert.equal(again.fingerprint, p.fingerprint);
+          await assert.rejects(
+            preflight(transport, { image: "bb", profiles: [], type: "virtual-machine" }),
+            /no qemu driver|not a virtual-machine image/,
+          );
+          await assert.rejects(
+            preflight(transport, { image: "bb", profiles: ["ghost"], type: "container" }),
+            /profile "ghost" does not exist/,
+          );
+        },
+      );
+      const p = await preflight(transport, { image: "bb", profiles: [], type: "container" });
+      await t.step("create, inject, start, console, filters, stop, delete", async () => {
+        await client.create({
+          name: "rc-probe-1",
+          type: "container",
+          fingerprint: p.fingerprint,
+          config: { ...p.config, [TAG.owner]: "it-owner", [TAG.scaleSet]: "s" },
+          devices: p.devices,
+        });
+        await assert.rejects(
+          client.create({
+            name: "rc-probe-1",
+            type: "container",
+            fingerprint: p.fingerprint,
+            config: {},
+            devices: p.devices,
+          }),
+          /UNIQUE constraint failed/,
+        );
+        await client.patchConfig("rc-probe-1", { [TAG.jitConfig]: "jit-secret" });
+        assert.equal((await client.get("rc-probe-1"))?.config[TAG.jitConfig], "jit-secret");
+        await client.setState("rc-probe-1", "start");
+        assert.equal((await client.get("rc-probe-1"))?.statusCode, 103);
+        assert.deepEqual((await client.listOwned("it-owner")).map((i) => i.name), ["rc-probe-1"]);
+        assert.deepEqual(await client.listOwned("someone-else"), []);
+        let log = "";
+        for (let i = 0; i < 480 && !log.includes("booted"); i++) {
+          log = new TextDecoder().decode(await client.consoleLog("rc-probe-1"));
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        assert.match(log, /runner-ctl-probe: booted/);
+        await client.patchConfig("rc-probe-1", { [TAG.jitConfig]: "" });
+        assert.equal((await client.get("rc-probe-1"))?.config[TAG.jitConfig], undefined);
+        await assert.rejects(
+          client.delete("rc-probe-1"),
+          (e: unknown) => e instanceof IncusError && /Instance is running/.test(e.message),
+        );
+        await client.setState("rc-probe-1", "stop");
+        assert.equal((await client.get("rc-probe-1"))?.statusCode, 102);
+        assert.match(new TextDecoder().decode(await client.consoleLog("rc-probe-1")), /booted/);
+        await client.delete("rc-probe-1");
+        assert.equal(await client.get("rc-probe-1"), undefined);
+      });
+    } finally {
+      transport.close();
+      await run("incus", ["delete", "-f", "rc-probe-1"], env).catch(() => {});
+      await run("incus", ["admin", "shutdown"], env).catch(() => {});
+      try {
+        daemon.child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await daemon.child.status;
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
