@@ -94,33 +94,46 @@ function urlPatternExec(): Handler {
   return withDefaultStack(router, { logger, metrics: createMetrics({ service: "bench" }) });
 }
 
-async function measure(handler: Handler): Promise<number> {
+/** µs per request with `inFlight` requests outstanding at a time (1: sequential; 16: like wrk). */
+async function measure(handler: Handler, inFlight: number): Promise<number> {
   const info = localInfo();
+  let next = 0;
   const start = performance.now();
-  for (let i = 0; i < REQUESTS; i++) {
-    const method = i % 5 === 2 ? "POST" : "GET";
-    const res = await handler(new Request(`http://127.0.0.1${PATHS[i % 5]}`, { method }), info);
-    await res.body?.cancel();
-  }
-  return (performance.now() - start) * 1000 / REQUESTS; // µs per request
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    for (let i = next++; i < REQUESTS; i = next++) {
+      const method = i % 5 === 2 ? "POST" : "GET";
+      const res = await handler(new Request(`http://127.0.0.1${PATHS[i % 5]}`, { method }), info);
+      await res.body?.cancel();
+    }
+  }));
+  return (performance.now() - start) * 1000 / REQUESTS;
 }
 
 const variants = { before: before(), after: after(), "URLPattern.exec": urlPatternExec() };
-for (const h of Object.values(variants)) await measure(h); // warm-up
-const samples: Record<string, number[]> = { before: [], after: [], "URLPattern.exec": [] };
+for (const h of Object.values(variants)) await measure(h, 16); // warm-up
+const samples: Record<string, { seq: number[]; conc: number[] }> = {};
+for (const name of Object.keys(variants)) samples[name] = { seq: [], conc: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, h] of Object.entries(variants)) samples[name].push(await measure(h));
+  for (const [name, h] of Object.entries(variants)) {
+    samples[name].seq.push(await measure(h, 1));
+    samples[name].conc.push(await measure(h, 16));
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const base = median(samples.before);
+const base = { seq: median(samples.before.seq), conc: median(samples.before.conc) };
 console.log(
   `Run ${new Date().toISOString()}, ${ROUNDS} interleaved rounds of ${REQUESTS} ` +
     `in-process requests (5 paths: list, get, complete, healthz, 404), medians.\n`,
 );
-console.log("| handler | µs per request | vs before |");
-console.log("| --- | --- | --- |");
-for (const [name, xs] of Object.entries(samples)) {
-  const m = median(xs);
-  console.log(`| ${name} | ${m.toFixed(2)} | ${(m / base).toFixed(2)}× |`);
+console.log(
+  "| handler | µs/request, 1 in flight | vs before | µs/request, 16 in flight | vs before |",
+);
+console.log("| --- | --- | --- | --- | --- |");
+for (const [name, { seq, conc }] of Object.entries(samples)) {
+  const [s1, c1] = [median(seq), median(conc)];
+  console.log(
+    `| ${name} | ${s1.toFixed(2)} | ${(s1 / base.seq).toFixed(2)}× | ${c1.toFixed(2)} | ` +
+      `${(c1 / base.conc).toFixed(2)}× |`,
+  );
 }
 console.log(`\nLoad average at the end: ${Deno.loadavg().join(" ")}.`);
