@@ -78,6 +78,11 @@ export interface StartServerOptions {
   lifecycle?: Lifecycle;
   /** Listens for SIGTERM and SIGINT (when no `lifecycle` is given). @default {true} */
   handleSignals?: boolean;
+  /**
+   * Answers requests that arrive once accepting has stopped (`Connection: close` is added).
+   * @default a 503 problem with code `shutting_down`
+   */
+  refuse?: Handler;
 }
 
 /** How a shutdown went. */
@@ -195,7 +200,7 @@ export async function startServer(
     createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   const controller = new AbortController();
   const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
-  const drain = createDrain();
+  const drain = createDrain({ refuse: options.refuse });
   const urls: Record<string, string> = {};
   try {
     for (const spec of listeners) {
