@@ -10,7 +10,7 @@ import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
-import { runMain, type ServiceMain } from "@svc/shared/main";
+import { runMain } from "@svc/shared/main";
 import { helpRequested } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
 import { configError } from "./config/config_error.ts";
@@ -25,11 +25,19 @@ import service from "./deno.json" with { type: "json" };
 
 /**
  * Resolves configuration, starts the listeners and waits until shutdown; `--help` prints the
- * settings. Resolves to the exit code.
+ * settings. Resolves to the exit code (the kit's `ServiceMain` shape).
  *
+ * @param args Command-line arguments without the program name.
+ * @param env Environment lookup.
+ * @param io Where `--help` goes.
+ * @returns The process exit code.
  * @throws {SettingsError} naming the setting or configuration key that is not acceptable.
  */
-export const main: ServiceMain = async (args, env, io) => {
+export async function main(
+  args: string[],
+  env: (name: string) => string | undefined,
+  io: { out(line: string): void; err(line: string): void },
+): Promise<number> {
   if (helpRequested(args)) {
     io.out(USAGE + SETTINGS.help());
     return 0;
@@ -135,7 +143,7 @@ export const main: ServiceMain = async (args, env, io) => {
   });
   await server.finished;
   return 0;
-};
+}
 
 function signerOf(
   values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },
