@@ -1,13 +1,14 @@
 // deno-lint-ignore-file no-console -- a command-line tool talks to its user on the console
 /**
- * `deno task compile [service...] [--out DIR]`: one self-contained binary per service under
- * `dist/` (or DIR), with
- * the service's explicit permissions baked in. `deno compile` needs the `denort` runtime of the
+ * `deno task compile [service...] [--out DIR] [--no-build-info]`: one self-contained binary per
+ * service under `dist/` (or DIR), with the service's explicit permissions baked in, and the
+ * release version, commit and date in services that print them (`deploy/build_info.ts`). `deno compile` needs the `denort` runtime of the
  * same Deno version; it downloads it, or takes it from `DENORT_BIN` when the download is not
  * possible (this workplace has no route to the download host).
  *
  * @module
  */
+import { releaseBuildInfo, withBuildInfo } from "./build_info.ts";
 import { existingServices } from "./services.ts";
 
 const root = new URL("../", import.meta.url);
@@ -33,6 +34,9 @@ async function canDownload(): Promise<boolean> {
 }
 
 async function main(args: string[]) {
+  // --no-build-info leaves build_info.json alone (the compile test: other tests read it then).
+  const buildInfo = !args.includes("--no-build-info");
+  args = args.filter((a) => a !== "--no-build-info");
   const outAt = args.indexOf("--out");
   const outDir = outAt >= 0 ? args[outAt + 1] : "dist";
   const names = outAt >= 0 ? args.filter((_, i) => i !== outAt && i !== outAt + 1) : args;
@@ -60,7 +64,13 @@ async function main(args: string[]) {
       svc.entry,
     ];
     console.log(`compile: ${svc.name} -> ${output}`);
-    const { success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).spawn().status;
+    const run = () => new Deno.Command(Deno.execPath(), { args, cwd: root }).spawn().status;
+    const dir = new URL(`services/${svc.name}/`, root);
+    const infoFile = new URL("build_info.json", dir);
+    const hasInfo = buildInfo && await Deno.stat(infoFile).then(() => true, () => false);
+    const { success } = hasInfo
+      ? await withBuildInfo(infoFile, await releaseBuildInfo(dir), run)
+      : await run();
     if (!success) {
       console.error(`Cannot compile ${svc.name}: deno compile failed (see above)`);
       Deno.exit(1);

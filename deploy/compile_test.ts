@@ -10,7 +10,14 @@ Deno.test({
     const out = await Deno.makeTempDir();
     try {
       const result = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", new URL("./compile.ts", import.meta.url).pathname, "--out", out],
+        args: [
+          "run",
+          "-A",
+          new URL("./compile.ts", import.meta.url).pathname,
+          "--no-build-info",
+          "--out",
+          out,
+        ],
         cwd: new URL("../", import.meta.url),
         env: { DENORT_BIN: "/bin/true", NO_COLOR: "1" },
         stdout: "piped",
@@ -27,6 +34,7 @@ Deno.test({
       // Workers load their module by URL at run time: compile only embeds it when included.
       assert.match(text, /sign_worker\.ts/, "mock-oidc's signing worker is embedded");
       assert.match(text, /compile: mcp-server -> /);
+      assert.match(text, /compile: runner-ctl -> /);
       assert.match(
         text,
         /─┬ execute \([^)]*\)(?:\n[^\n┬]*\.ts \([^)]*\))*\n[^\n┬]*worker\.ts/,

@@ -3,11 +3,13 @@
  * control), optional TLS from PEM text, one startup line per listener, and graceful shutdown on
  * SIGTERM/SIGINT within a grace period.
  *
- * Timeouts, as far as Deno 2.9 allows: `Deno.serve` exposes no read-header, read, write or idle
- * timeout, so those settings cannot be applied to the socket. We cover what can be covered in
- * the handler: the per-request timeout is {@linkcode withTimeout} (`@svc/shared/http`), the body
- * read timeout is `readBody`'s `timeoutMs`; header-read, write and idle limits remain Deno's own
- * (hyper's defaults) and are logged at debug level as `unenforced`.
+ * Timeouts: `Deno.serve` (2.9) has none, so the server applies the two that can be built around
+ * a handler (`timeouts.readMs`: a request body must arrive in time, else 408; `timeouts.writeMs`:
+ * the client must take the response body in time, else the connection is cut; see
+ * `@svc/shared/http`'s `withReadTimeout` and `withWriteTimeout`). The per-request handler
+ * timeout is `withTimeout`. Header-read and keep-alive idle timeouts cannot be enforced: Deno
+ * hands over a request only once its head is complete and never exposes the connection, and
+ * keeps slow or idle connections open indefinitely (measured on 2.9.6).
  *
  * Shutdown follows a {@linkcode Lifecycle} (`@svc/shared/lifecycle`): when its signal aborts
  * (SIGTERM, SIGINT, or {@linkcode RunningServer.shutdown}), the server keeps serving for the
@@ -27,6 +29,7 @@
 import type { Handler } from "./http/handler.ts";
 import type { Logger } from "./log.ts";
 import { errorResponse } from "./problem.ts";
+import { withReadTimeout, withWriteTimeout, WriteTimeoutError } from "./http/io_timeouts.ts";
 import { SettingsError } from "./settings.ts";
 import { createLifecycle, type Lifecycle } from "./lifecycle/lifecycle.ts";
 import type { TasksReport } from "./lifecycle/background_tasks.ts";
@@ -45,16 +48,12 @@ export interface ListenerSpec {
   tls?: { cert: string; key: string };
 }
 
-/** Socket timeouts a service was configured with, in milliseconds. */
+/** Timeouts the server enforces, in milliseconds; 0 or absent turns one off. */
 export interface ServerTimeouts {
-  /** Time to receive the request headers. */
-  readHeaderMs?: number;
-  /** Time to receive the whole request. */
+  /** A request body must have arrived this long after the request was handed over (408). */
   readMs?: number;
-  /** Time to send the response. */
+  /** A response body must have been taken by the client this long after the handler returned. */
   writeMs?: number;
-  /** Time a kept-alive connection may stay idle. */
-  idleMs?: number;
 }
 
 /** Options of {@linkcode startServer}. */
@@ -161,6 +160,11 @@ export async function readTlsFiles(
   return { cert: await read(certFile, names.cert), key: await read(keyFile, names.key) };
 }
 
+function withIoTimeouts(handler: Handler, timeouts: ServerTimeouts): Handler {
+  const read = withReadTimeout(handler, { ms: timeouts.readMs ?? 0 });
+  return withWriteTimeout(read, { ms: timeouts.writeMs ?? 0 });
+}
+
 function urlOf(addr: Deno.NetAddr, tls: boolean): string {
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   return `${tls ? "https" : "http"}://${host}:${addr.port}`;
@@ -208,8 +212,12 @@ export async function startServer(
               logger.info("listening", { listener: spec.name, url: urls[spec.name] });
               resolve();
             },
-            onError: (err) => errorResponse(err, { logger }),
-          }, drain.track(spec.handler)));
+            onError: (err) => {
+              if (!(err instanceof WriteTimeoutError)) return errorResponse(err, { logger });
+              logger.info("write timeout: connection closed", { listener: spec.name });
+              return new Response(null, { status: 408 }); // never sent: the body had begun
+            },
+          }, drain.track(withIoTimeouts(spec.handler, timeouts))));
         } catch (err) {
           reject(err);
         }
@@ -221,8 +229,7 @@ export async function startServer(
     await Promise.allSettled(servers.map((s) => s.finished));
     throw err;
   }
-  const unenforced = Object.entries(timeouts).filter(([k]) => k !== "readMs").map(([k]) => k);
-  if (unenforced.length) logger.debug("socket timeouts left to the runtime", { unenforced });
+  logger.debug("server timeouts", { readMs: timeouts.readMs ?? 0, writeMs: timeouts.writeMs ?? 0 });
 
   async function stop(): Promise<ShutdownReport> {
     const started = performance.now();

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseAddr, readTlsFiles, startServer } from "./server.ts";
 import { SettingsError } from "./settings.ts";
 import { createLogger, silentLogger } from "./log.ts";
+import { evalUntilSigterm } from "./_test_support.ts";
 
 Deno.test("parseAddr() reads Go-style listen addresses", () => {
   assert.deepEqual(parseAddr(":8080"), { hostname: "0.0.0.0", port: 8080 });
@@ -120,22 +121,8 @@ Deno.test("a SIGTERM starts the graceful shutdown", async () => {
       { logger: createLogger(), shutdownGrace: 1000 });
     await s.finished;
   `;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["eval", code],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!out.includes('"listening"')) out += (await reader.read()).value ?? "";
-  child.kill("SIGTERM");
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    out += value;
-  }
-  const status = await child.status;
-  assert.equal(status.code, 0);
+  const { code: status, out } = await evalUntilSigterm(code, '"listening"');
+  assert.equal(status, 0);
   assert.match(out, /"msg":"stopped"/);
 });
 

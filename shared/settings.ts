@@ -38,10 +38,3 @@ export {
 } from "./settings/define.ts";
 export type { SettingRow } from "./settings/convert.ts";
 export { helpRequested } from "./settings/flags.ts";
-export {
-  type LegacyResolvedSettings,
-  resolveSettings,
-  settingsHelp,
-  type SettingsInput,
-  type SettingSpec,
-} from "./settings/legacy.ts";

@@ -1,6 +1,7 @@
 /**
  * mock-oidc entry: read flags and JSON configuration, build the core and app, listen.
- * Invalid configuration stops startup with one line naming the key (exit code 2).
+ * Invalid configuration stops startup with one line naming the key (exit code 2, through the
+ * kit's `runMain`).
  *
  * @module
  */
@@ -9,46 +10,48 @@ import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
-import { resolveSettings, settingsHelp } from "@svc/shared/settings";
+import { runMain, type ServiceMain } from "@svc/shared/main";
+import { helpRequested } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
-import { ConfigError } from "./config/config_error.ts";
+import { configError } from "./config/config_error.ts";
 import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./core.ts";
-import { createSigner, type Signer, type SignerName } from "./keys/signer.ts";
+import { createSigner, type Signer } from "./keys/signer.ts";
 import { planListeners } from "./ops/listener_plan.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
-/** Options of {@linkcode main}. */
-export interface MainOptions {
-  /** Command-line arguments. */
-  args: string[];
-  /** Environment lookup. */
-  env: (name: string) => string | undefined;
-}
-
-/** Resolve configuration, start the listeners and wait until shutdown. */
-export async function main(options: MainOptions): Promise<void> {
-  const { values } = resolveSettings(SETTINGS, { args: options.args, env: options.env });
-  const { config } = await loadJsonConfig({ env: options.env });
+/**
+ * Resolves configuration, starts the listeners and waits until shutdown; `--help` prints the
+ * settings. Resolves to the exit code.
+ *
+ * @throws {SettingsError} naming the setting or configuration key that is not acceptable.
+ */
+export const main: ServiceMain = async (args, env, io) => {
+  if (helpRequested(args)) {
+    io.out(USAGE + SETTINGS.help());
+    return 0;
+  }
+  const { values } = SETTINGS.resolve({ args, env });
+  const { config } = await loadJsonConfig({ env });
   const tls = await tlsOf(values, config.selfSignedTls);
   const logger = createLogger({
-    level: values["log-level"] as "info",
-    format: values["log-format"] as "json",
+    level: values.log_level,
+    format: values.log_format,
     fields: { service: "mock-oidc" },
   });
   const plan = planListeners({
     api: resolveListenAddr({
-      addr: values["addr"] as string,
-      serverHostname: values["server-hostname"] as string,
-      serverPort: values["server-port"] as number,
+      addr: values.addr,
+      serverHostname: values.server_hostname,
+      serverPort: values.server_port,
     }),
-    metricsAddr: values["metrics-addr"] as string,
-    controlAddr: values["control-addr"] as string,
+    metricsAddr: values.metrics_addr,
+    controlAddr: values.control_addr,
   });
-  checkListenAddr(plan.api, values["addr"] ? "--addr" : "--server-hostname/--server-port");
+  checkListenAddr(plan.api, values.addr ? "--addr" : "--server-hostname/--server-port");
   if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
   if (plan.control) checkListenAddr(plan.control, "--control-addr");
   const signer = signerOf(values);
@@ -58,7 +61,7 @@ export async function main(options: MainOptions): Promise<void> {
   const state = createAppState(createMetrics({ service: "mock-oidc" }));
   const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
-  const tracing = values["tracing-enabled"]
+  const tracing = values.tracing_enabled
     ? (await import("@svc/shared/tracing")).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
@@ -76,16 +79,16 @@ export async function main(options: MainOptions): Promise<void> {
     state,
     logger,
     options: {
-      controlEnabled: values["control-enabled"] as boolean,
-      controlToken: values["control-token"] as string,
+      controlEnabled: values.control_enabled,
+      controlToken: values.control_token,
       dedicatedControl: plan.control !== undefined,
       metricsOnApi: plan.metrics === undefined,
-      corsAllowedOrigins: values["cors-allowed-origins"] as string[],
-      trustedProxyHeader: values["trusted-proxy-header"] as string,
-      rateLimit: values["rate-limit-enabled"]
-        ? { rps: values["rate-limit-rps"] as number, burst: values["rate-limit-burst"] as number }
+      corsAllowedOrigins: values.cors_allowed_origins,
+      trustedProxyHeader: values.trusted_proxy_header,
+      rateLimit: values.rate_limit_enabled
+        ? { rps: values.rate_limit_rps, burst: values.rate_limit_burst }
         : undefined,
-      requestTimeoutMs: values["request-timeout"] as number,
+      requestTimeoutMs: values.request_timeout,
       staticAssetsPath: config.staticAssetsPath,
       tracing,
       version: service.version,
@@ -101,13 +104,8 @@ export async function main(options: MainOptions): Promise<void> {
   const server = await startServer(listeners, {
     logger,
     lifecycle,
-    shutdownGrace: values["shutdown-grace"] as number,
-    timeouts: {
-      readHeaderMs: values["read-header-timeout"] as number,
-      readMs: values["read-timeout"] as number,
-      writeMs: values["write-timeout"] as number,
-      idleMs: values["idle-timeout"] as number,
-    },
+    shutdownGrace: values.shutdown_grace,
+    timeouts: { readMs: values.read_timeout, writeMs: values.write_timeout },
     onShutdown: async () => {
       await tracing?.shutdown();
       await signer.close();
@@ -118,63 +116,49 @@ export async function main(options: MainOptions): Promise<void> {
     await signerReady;
   } catch (err) {
     await server.shutdown();
-    throw new ConfigError("--signer", (err as Error).message);
+    throw configError("--signer", (err as Error).message);
   }
   logger.info("mock-oidc ready", {
     signer: core.signer,
-    signerThreads: values["signer-threads"] || navigator.hardwareConcurrency,
+    signerThreads: values.signer_threads || navigator.hardwareConcurrency,
     algorithm: config.algorithm,
   });
   await server.finished;
-}
+  return 0;
+};
 
-function signerOf(values: Record<string, unknown>): Signer {
+function signerOf(
+  values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },
+): Signer {
   try {
     return createSigner({
-      signer: values["signer"] as SignerName,
-      threads: values["signer-threads"] as number,
-      libcrypto: values["signer-libcrypto"] as string,
+      signer: values.signer,
+      threads: values.signer_threads,
+      libcrypto: values.signer_libcrypto,
     });
   } catch (err) {
-    throw new ConfigError("--signer", (err as Error).message);
+    throw configError("--signer", (err as Error).message);
   }
 }
 
 async function tlsOf(
-  values: Record<string, unknown>,
+  values: { tls_cert_file: string; tls_key_file: string },
   selfSigned: boolean,
 ): Promise<TlsPair | undefined> {
   const files = await readTlsFiles({
-    certFile: values["tls-cert-file"] as string,
-    keyFile: values["tls-key-file"] as string,
+    certFile: values.tls_cert_file,
+    keyFile: values.tls_key_file,
   }, { cert: "--tls-cert-file", key: "--tls-key-file" });
   return files ?? (selfSigned ? await selfSignedCertificate() : undefined);
-}
-
-function fail(message: string): never {
-  Deno.stderr.writeSync(new TextEncoder().encode(`mock-oidc: ${message}\n`));
-  Deno.exit(2);
 }
 
 const USAGE = `Usage: mock-oidc [flags]
 
 A test-only OpenID Connect / OAuth 2.0 provider with a /_mock control plane.
-Every flag also reads MOCK_OIDC_<FLAG> (flag > environment > default); the JSON configuration
+Every flag also reads MOCK_OIDC_<KEY> (flag > environment > default); the JSON configuration
 comes from JSON_CONFIG, JSON_CONFIG_PATH or ./config.json.
 
 Flags:
 `;
 
-if (import.meta.main) {
-  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
-    Deno.stdout.writeSync(new TextEncoder().encode(USAGE + settingsHelp(SETTINGS) + "\n"));
-    Deno.exit(0);
-  }
-  try {
-    await main({ args: Deno.args, env: (name) => Deno.env.get(name) });
-  } catch (err) {
-    const known = err instanceof ConfigError || (err as Error)?.name === "SettingsError";
-    if (!known) throw err;
-    fail((err as Error).message.split("\n")[0]);
-  }
-}
+if (import.meta.main) await runMain(main, { name: "mock-oidc" });

@@ -1,74 +1,144 @@
 /**
- * The flag table of mock-oidc (spec "Configuration inputs"). Every flag has an environment
- * variable `MOCK_OIDC_<FLAG>`; a few also read upstream's unprefixed names.
+ * The settings table of mock-oidc (spec "Configuration inputs"). Every setting has a flag
+ * (`--read-timeout`) and an environment variable `MOCK_OIDC_<KEY>`; a few also read upstream's
+ * unprefixed names.
  *
  * @module
  */
 
-import type { SettingSpec } from "@svc/shared/settings";
+import { defineSettings } from "@svc/shared/settings";
 
-const env = (name: string, ...aliases: string[]) => [
-  `MOCK_OIDC_${name.toUpperCase().replace(/-/g, "_")}`,
-  ...aliases,
-];
-
-function spec(
-  name: string,
-  type: SettingSpec["type"],
-  value: unknown,
-  help: string,
-  extra: Partial<SettingSpec> & { aliases?: string[] } = {},
-): SettingSpec {
-  const { aliases = [], ...rest } = extra;
-  return { name, type, default: value, env: env(name, ...aliases), help, ...rest };
-}
+const WHY_NO_HEADER_TIMEOUT = "Deno.serve (2.9) hands a request over only once its header has " +
+  "arrived and has no header-read timeout, so a slow header cannot be bounded here; " +
+  "put a reverse proxy in front where slow clients matter";
+const WHY_NO_IDLE_TIMEOUT = "Deno.serve (2.9) has no keep-alive idle timeout and never exposes " +
+  "the connection, so an idle connection cannot be closed here; put a reverse proxy in front " +
+  "where idle connections matter";
 
 /** All settings, in the spec's order. */
-export const SETTINGS: SettingSpec[] = [
-  spec("addr", "string", "", "API listener host:port; overrides hostname/port when set"),
-  spec("server-hostname", "string", "", "host part of the listen address when --addr is empty", {
-    aliases: ["SERVER_HOSTNAME"],
-  }),
-  spec("server-port", "int", 8080, "port of the listen address when --addr is empty", {
-    aliases: ["SERVER_PORT", "PORT"],
-    min: 0,
-    max: 65535,
-  }),
-  spec("metrics-addr", "string", ":9090", "metrics listener; empty serves /metrics on the API"),
-  spec("log-level", "string", "info", "log level", {
-    aliases: ["LOG_LEVEL"],
-    choices: ["debug", "info", "warn", "error"],
-  }),
-  spec("log-format", "string", "json", "log format", { choices: ["json", "text"] }),
-  spec("read-timeout", "duration", 5_000, "whole-request read limit"),
-  spec("read-header-timeout", "duration", 5_000, "header read limit"),
-  spec("write-timeout", "duration", 10_000, "response write limit"),
-  spec("idle-timeout", "duration", 120_000, "keep-alive idle limit"),
-  spec("request-timeout", "duration", 15_000, "per-request handler timeout"),
-  spec("shutdown-grace", "duration", 15_000, "grace for in-flight requests at shutdown"),
-  spec("cors-allowed-origins", "list", [], "origin allowlist; empty reflects any Origin"),
-  spec("trusted-proxy-header", "string", "", "header holding the client IP, e.g. X-Real-IP"),
-  spec("tls-cert-file", "string", "", "TLS certificate (PEM); pair with --tls-key-file"),
-  spec("tls-key-file", "string", "", "TLS private key (PEM); pair with --tls-cert-file"),
-  spec("control-enabled", "bool", true, "mount /_mock; when false every /_mock route is 404"),
-  spec("control-addr", "string", "", "dedicated control listener; empty co-locates on --addr"),
-  spec("control-token", "string", "", "token required in X-Mock-Control-Token", {
-    secret: true,
-  }),
-  spec("rate-limit-enabled", "bool", false, "enable request rate limiting"),
-  spec("rate-limit-rps", "float", 10, "sustained requests per second", { min: 0 }),
-  spec("rate-limit-burst", "int", 20, "burst allowance", { min: 1 }),
-  spec("tracing-enabled", "bool", false, "export OTLP traces"),
-  spec(
-    "signer",
-    "string",
-    "webcrypto",
-    "token signer: webcrypto (worker threads, no extra " +
-      "permission) or openssl (libcrypto over FFI, needs --allow-ffi; for load tests)",
-    {
-      choices: ["webcrypto", "openssl"],
+export const SETTINGS = defineSettings({
+  prefix: "MOCK_OIDC",
+  settings: {
+    "addr": {
+      type: "string",
+      default: "",
+      help: "API listener host:port; overrides hostname/port when set",
     },
-  ),
-  spec("signer-threads", "int", 0, "signing threads; 0 = one per core", { min: 0, max: 256 }),
-  spec("signer-libcrypto", "string", "libcrypto.so.3", "libcrypto name or path (--signer openssl)"),
-];
+    "server_hostname": {
+      type: "string",
+      default: "",
+      env: ["MOCK_OIDC_SERVER_HOSTNAME", "SERVER_HOSTNAME"],
+      help: "host part of the listen address when --addr is empty",
+    },
+    "server_port": {
+      type: "int",
+      default: 8080,
+      min: 0,
+      max: 65535,
+      env: ["MOCK_OIDC_SERVER_PORT", "SERVER_PORT", "PORT"],
+      help: "port of the listen address when --addr is empty",
+    },
+    "metrics_addr": {
+      type: "string",
+      default: ":9090",
+      help: "metrics listener; empty serves /metrics on the API",
+    },
+    "log_level": {
+      type: "string",
+      default: "info",
+      choices: ["debug", "info", "warn", "error"],
+      env: ["MOCK_OIDC_LOG_LEVEL", "LOG_LEVEL"],
+      help: "log level",
+    },
+    "log_format": {
+      type: "string",
+      default: "json",
+      choices: ["json", "text"],
+      help: "log format",
+    },
+    "read_timeout": {
+      type: "duration",
+      default: 5_000,
+      help: "whole-request read limit: a request body still arriving after it is answered 408",
+    },
+    "write_timeout": {
+      type: "duration",
+      default: 10_000,
+      help: "response write limit: a response the client has not taken after it is cut off",
+    },
+    "request_timeout": { type: "duration", default: 15_000, help: "per-request handler timeout" },
+    "shutdown_grace": {
+      type: "duration",
+      default: 15_000,
+      help: "grace for in-flight requests at shutdown",
+    },
+    "cors_allowed_origins": {
+      type: "list",
+      default: [],
+      help: "origin allowlist; empty reflects any Origin",
+    },
+    "trusted_proxy_header": {
+      type: "string",
+      default: "",
+      help: "header holding the client IP, e.g. X-Real-IP",
+    },
+    "tls_cert_file": {
+      type: "string",
+      default: "",
+      help: "TLS certificate (PEM); pair with --tls-key-file",
+    },
+    "tls_key_file": {
+      type: "string",
+      default: "",
+      help: "TLS private key (PEM); pair with --tls-cert-file",
+    },
+    "control_enabled": {
+      type: "bool",
+      default: true,
+      help: "mount /_mock; when false every /_mock route is 404",
+    },
+    "control_addr": {
+      type: "string",
+      default: "",
+      help: "dedicated control listener; empty co-locates on --addr",
+    },
+    "control_token": {
+      type: "string",
+      default: "",
+      secret: true,
+      help: "token required in X-Mock-Control-Token",
+    },
+    "rate_limit_enabled": { type: "bool", default: false, help: "enable request rate limiting" },
+    "rate_limit_rps": {
+      type: "float",
+      default: 10,
+      min: 0,
+      help: "sustained requests per second",
+    },
+    "rate_limit_burst": { type: "int", default: 20, min: 1, help: "burst allowance" },
+    "tracing_enabled": { type: "bool", default: false, help: "export OTLP traces" },
+    "signer": {
+      type: "string",
+      default: "webcrypto",
+      choices: ["webcrypto", "openssl"],
+      help: "token signer: webcrypto (worker threads, no extra permission) or openssl " +
+        "(libcrypto over FFI, needs --allow-ffi; for load tests)",
+    },
+    "signer_threads": {
+      type: "int",
+      default: 0,
+      min: 0,
+      max: 256,
+      help: "signing threads; 0 = one per core",
+    },
+    "signer_libcrypto": {
+      type: "string",
+      default: "libcrypto.so.3",
+      help: "libcrypto name or path (--signer openssl)",
+    },
+  },
+  unsupported: {
+    "read_header_timeout": WHY_NO_HEADER_TIMEOUT,
+    "idle_timeout": WHY_NO_IDLE_TIMEOUT,
+  },
+});

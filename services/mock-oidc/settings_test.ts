@@ -1,36 +1,45 @@
 import assert from "node:assert/strict";
-import { resolveSettings } from "@svc/shared/settings";
+import { runMain } from "@svc/shared/main";
+import { SettingsError } from "@svc/shared/settings";
+import { main } from "./main.ts";
 import { SETTINGS } from "./settings.ts";
 
-/** The spec's configuration table: flag → default (durations in ms). */
+const resolveSettings = (
+  table: typeof SETTINGS,
+  input: { args: string[]; env: (name: string) => string | undefined },
+) => table.resolve(input);
+
+/**
+ * The spec's configuration table: key → default (durations in ms). The flag is the key with `-`
+ * for `_`. `--read-header-timeout` and `--idle-timeout` are refused (see the test below): Deno
+ * cannot enforce them.
+ */
 const SPEC_DEFAULTS: Record<string, unknown> = {
   "addr": "",
-  "server-hostname": "",
-  "server-port": 8080,
-  "metrics-addr": ":9090",
-  "log-level": "info",
-  "log-format": "json",
-  "read-timeout": 5_000,
-  "read-header-timeout": 5_000,
-  "write-timeout": 10_000,
-  "idle-timeout": 120_000,
-  "request-timeout": 15_000,
-  "shutdown-grace": 15_000,
-  "cors-allowed-origins": [],
-  "trusted-proxy-header": "",
-  "tls-cert-file": "",
-  "tls-key-file": "",
-  "control-enabled": true,
-  "control-addr": "",
-  "control-token": "",
-  "rate-limit-enabled": false,
-  "rate-limit-rps": 10,
-  "rate-limit-burst": 20,
-  "tracing-enabled": false,
+  "server_hostname": "",
+  "server_port": 8080,
+  "metrics_addr": ":9090",
+  "log_level": "info",
+  "log_format": "json",
+  "read_timeout": 5_000,
+  "write_timeout": 10_000,
+  "request_timeout": 15_000,
+  "shutdown_grace": 15_000,
+  "cors_allowed_origins": [],
+  "trusted_proxy_header": "",
+  "tls_cert_file": "",
+  "tls_key_file": "",
+  "control_enabled": true,
+  "control_addr": "",
+  "control_token": "",
+  "rate_limit_enabled": false,
+  "rate_limit_rps": 10,
+  "rate_limit_burst": 20,
+  "tracing_enabled": false,
   // Issue 9: the signer (no longer read from the environment outside this table).
   "signer": "webcrypto",
-  "signer-threads": 0,
-  "signer-libcrypto": "libcrypto.so.3",
+  "signer_threads": 0,
+  "signer_libcrypto": "libcrypto.so.3",
 };
 
 /** Two distinct valid inputs per flag (text) and what the first resolves to. */
@@ -50,40 +59,44 @@ function samples(name: string, type: string): [string, string, unknown] {
         "https://b.example",
       ]];
     default:
-      if (name === "log-level") return ["debug", "warn", "debug"];
-      if (name === "log-format") return ["text", "json", "text"];
+      if (name === "log_level") return ["debug", "warn", "debug"];
+      if (name === "log_format") return ["text", "json", "text"];
       if (name === "signer") return ["openssl", "webcrypto", "openssl"];
       if (name.endsWith("addr")) return ["127.0.0.1:7001", "127.0.0.1:7002", "127.0.0.1:7001"];
       return ["first-value", "second-value", "first-value"];
   }
 }
 
+const SETTINGS_VALUES = SETTINGS.resolve().values;
+
 Deno.test("the settings table has exactly the spec's flags and defaults", () => {
   const defaults = resolveSettings(SETTINGS, { args: [], env: () => undefined }).values;
   assert.deepEqual(Object.keys(defaults).sort(), Object.keys(SPEC_DEFAULTS).sort());
   for (const [name, value] of Object.entries(SPEC_DEFAULTS)) {
-    assert.deepEqual(defaults[name], value, name);
+    assert.deepEqual(defaults[name as keyof typeof defaults], value, name);
   }
 });
 
 Deno.test("every flag reads MOCK_OIDC_<FLAG>, and the flag beats the environment", async (t) => {
-  for (const spec of SETTINGS) {
-    await t.step(`--${spec.name}`, () => {
-      const envName = `MOCK_OIDC_${spec.name.toUpperCase().replaceAll("-", "_")}`;
-      assert.ok([spec.env ?? []].flat().includes(envName), `${spec.name} reads ${envName}`);
-      const [first, second, resolved] = samples(spec.name, spec.type);
+  for (const row of SETTINGS.rows) {
+    const key = row.key as keyof typeof SETTINGS_VALUES;
+    await t.step(`--${row.flag}`, () => {
+      assert.equal(row.flag, row.key.replaceAll("_", "-"));
+      const envName = `MOCK_OIDC_${row.key.toUpperCase()}`;
+      assert.ok(row.env.includes(envName), `${row.key} reads ${envName}`);
+      const [first, second, resolved] = samples(row.key, row.spec.type);
       const fromEnv = resolveSettings(SETTINGS, {
         args: [],
         env: (name) => name === envName ? first : undefined,
       });
-      assert.deepEqual(fromEnv.values[spec.name], resolved);
-      assert.equal(fromEnv.sources[spec.name], "env");
+      assert.deepEqual(fromEnv.values[key], resolved);
+      assert.equal(fromEnv.sources[key], "env");
       const fromFlag = resolveSettings(SETTINGS, {
-        args: [`--${spec.name}=${first}`],
+        args: [`--${row.flag}=${first}`],
         env: (name) => name === envName ? second : undefined,
       });
-      assert.deepEqual(fromFlag.values[spec.name], resolved);
-      assert.equal(fromFlag.sources[spec.name], "flag");
+      assert.deepEqual(fromFlag.values[key], resolved);
+      assert.equal(fromFlag.sources[key], "flag");
     });
   }
 });
@@ -96,19 +109,19 @@ Deno.test("upstream's unprefixed variables feed their flags after the prefixed o
     PORT: "8222",
   };
   const { values } = resolveSettings(SETTINGS, { args: [], env: (name) => env[name] });
-  assert.equal(values["log-level"], "warn");
-  assert.equal(values["server-hostname"], "0.0.0.0");
-  assert.equal(values["server-port"], 8111);
+  assert.equal(values.log_level, "warn");
+  assert.equal(values.server_hostname, "0.0.0.0");
+  assert.equal(values.server_port, 8111);
   const portOnly = resolveSettings(SETTINGS, {
     args: [],
     env: (n) => n === "PORT" ? "8222" : undefined,
   });
-  assert.equal(portOnly.values["server-port"], 8222);
+  assert.equal(portOnly.values.server_port, 8222);
   const prefixed = resolveSettings(SETTINGS, {
     args: [],
     env: (n) => ({ MOCK_OIDC_LOG_LEVEL: "error", LOG_LEVEL: "warn" } as Record<string, string>)[n],
   });
-  assert.equal(prefixed.values["log-level"], "error");
+  assert.equal(prefixed.values.log_level, "error");
 });
 
 Deno.test("bad flag values are rejected naming the flag, never echoing a secret", () => {
@@ -129,13 +142,71 @@ Deno.test("bad flag values are rejected naming the flag, never echoing a secret"
 Deno.test("--signer takes webcrypto or openssl; --signer-threads takes 0 (one per core) to 256", () => {
   const resolve = (...args: string[]) => resolveSettings(SETTINGS, { args, env: () => undefined });
   for (const signer of ["webcrypto", "openssl"]) {
-    assert.equal(resolve(`--signer=${signer}`).values["signer"], signer);
+    assert.equal(resolve(`--signer=${signer}`).values.signer, signer);
   }
   assert.throws(() => resolve("--signer=openssl-thread"), /signer/);
   for (const threads of [0, 1, 255, 256]) {
-    assert.equal(resolve(`--signer-threads=${threads}`).values["signer-threads"], threads);
+    assert.equal(resolve(`--signer-threads=${threads}`).values.signer_threads, threads);
   }
   for (const threads of ["-1", "257", "two"]) {
     assert.throws(() => resolve(`--signer-threads=${threads}`), /signer-threads/);
   }
+});
+
+Deno.test("--read-header-timeout and --idle-timeout are refused with the reason", async (t) => {
+  const inputs: [string, { args: string[]; env: (name: string) => string | undefined }][] = [
+    ["read_header_timeout", { args: ["--read-header-timeout=5s"], env: () => undefined }],
+    ["idle_timeout", { args: ["--idle-timeout", "2m"], env: () => undefined }],
+    ["idle_timeout", { args: [], env: (n) => n === "MOCK_OIDC_IDLE_TIMEOUT" ? "2m" : undefined }],
+  ];
+  for (const [key, input] of inputs) {
+    await t.step(`${key} ${JSON.stringify(input.args)}`, () => {
+      assert.throws(() => resolveSettings(SETTINGS, input), (e: Error) => {
+        assert.ok(e instanceof SettingsError);
+        assert.equal(e.key, key);
+        assert.match(e.message, /not supported: Deno\.serve \(2\.9\)/);
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("--help lists every setting with flag, variable and default, and why two are missing", async () => {
+  const out: string[] = [];
+  const code = await main(["--help"], () => undefined, { out: (l) => out.push(l), err: () => {} });
+  assert.equal(code, 0);
+  const help = out.join("\n");
+  assert.match(help, /^Usage: mock-oidc \[flags\]/);
+  for (const row of SETTINGS.rows) {
+    assert.ok(help.includes(`  --${row.flag} `), row.key);
+    for (const name of row.env) assert.ok(help.includes(name), name);
+  }
+  assert.match(
+    help,
+    /--signer webcrypto\|openssl\n.*\(default "webcrypto"\)\n {6}env MOCK_OIDC_SIGNER/,
+  );
+  assert.match(help, /--write-timeout duration\n.*\(default 10s\)/);
+  assert.match(help, /--control-token string\n {6}token required in X-Mock-Control-Token\n/);
+  assert.match(help, /Not supported \(refused when set\):\n {2}--read-header-timeout\n/);
+  assert.match(
+    help,
+    /\n {2}--idle-timeout\n {6}Deno\.serve \(2\.9\) has no keep-alive idle timeout/,
+  );
+});
+
+Deno.test("main exits 2 with one line naming the setting, never the secret value", async () => {
+  const err: string[] = [];
+  const code = await runMain(main, {
+    name: "mock-oidc",
+    args: ["--rate-limit-burst=0"],
+    env: (n) => n === "MOCK_OIDC_CONTROL_TOKEN" ? "s3cret-token" : undefined,
+    io: { out: () => {}, err: (l) => err.push(l) },
+    exit: () => {},
+  });
+  assert.equal(code, 2);
+  assert.equal(err.length, 1);
+  assert.match(
+    err[0],
+    /^mock-oidc: Cannot read setting "rate_limit_burst" from flag --rate-limit-burst/,
+  );
 });

@@ -3,11 +3,12 @@
  * @module
  */
 import { parseAddr } from "@svc/shared/server";
-import { resolveSettings, settingsHelp, type SettingSpec } from "@svc/shared/settings";
+import { defineSettings } from "@svc/shared/settings";
+import { databaseUrlProblem } from "./store/database_url.ts";
 
-function addrProblem(value: unknown): string | undefined {
+function addrProblem(value: string): string | undefined {
   try {
-    parseAddr(String(value));
+    parseAddr(value);
     return undefined;
   } catch {
     return 'expected host:port such as ":8080"';
@@ -15,130 +16,112 @@ function addrProblem(value: unknown): string | undefined {
 }
 
 /** Every setting of every subcommand; each subcommand reads the ones it needs. */
-export const SETTINGS: SettingSpec[] = [
-  {
-    name: "database-url",
-    type: "string",
-    default: "",
-    env: "TODOAPI_DATABASE_URL",
-    secret: true,
-    help: "Postgres server URL (postgres://…); empty uses embedded PGlite in --data-dir",
+export const SETTINGS = defineSettings({
+  prefix: "TODOAPI",
+  settings: {
+    "database_url": {
+      type: "string",
+      default: "",
+      secret: true,
+      validate: databaseUrlProblem,
+      help: "Postgres server URL (postgres://…); empty uses embedded PGlite in --data-dir",
+    },
+    "data_dir": {
+      type: "string",
+      default: "./.data/todo-api",
+      help: "PGlite data directory (locked by <dir>.lock while open)",
+    },
+    "addr": {
+      type: "string",
+      default: ":8080",
+      validate: addrProblem,
+      help: "API listen address host:port",
+    },
+    "metrics_addr": {
+      type: "string",
+      default: ":9090",
+      validate: addrProblem,
+      help: "Metrics listen address host:port",
+    },
+    "authz_enabled": {
+      type: "bool",
+      default: true,
+      help: "Require API keys on /v1 routes; false lets every call act as admin",
+    },
+    "cursor_secret": {
+      type: "string",
+      default: "",
+      secret: true,
+      help: "HMAC key for page cursors; empty uses a random key stored in the database",
+    },
+    "max_body_bytes": {
+      type: "int",
+      default: 1048576,
+      min: 1,
+      help: "Largest accepted request body (413 above)",
+    },
+    "body_read_timeout": {
+      type: "duration",
+      default: 5000,
+      min: 1,
+      help: "Time a request body may take to arrive (408 after)",
+    },
+    "key_cache_ttl": {
+      type: "duration",
+      default: 5000,
+      help: "How long a key lookup is cached; a revoked key works at most this long",
+    },
+    "db_pool_size": {
+      type: "int",
+      default: 10,
+      min: 1,
+      max: 1000,
+      help: "Connections to a Postgres server",
+    },
+    "shutdown_delay": {
+      type: "duration",
+      default: 0,
+      help:
+        "How long serving goes on after SIGTERM, with /readyz reporting draining, before the drain",
+    },
+    "shutdown_grace": {
+      type: "duration",
+      default: 10000,
+      help: "How long shutdown waits for in-flight requests",
+    },
+    "log_level": {
+      type: "string",
+      default: "info",
+      choices: ["debug", "info", "warn", "error"],
+      help: "Log level",
+    },
+    "lock_timeout": {
+      type: "duration",
+      default: 30000,
+      env: false,
+      help: "migrate: how long to wait for another migrator's advisory lock",
+    },
+    "all": {
+      type: "bool",
+      default: false,
+      env: false,
+      help: "migrate down: revert every migration",
+    },
+    "exit_code": {
+      type: "bool",
+      default: false,
+      env: false,
+      help: "migrate status: exit 3 when migrations are pending",
+    },
+    "subject": { type: "string", default: "", env: false, help: "keys create: the key's subject" },
+    "role": {
+      type: "list",
+      default: [],
+      env: false,
+      help: "keys create: role(s), comma-separated (user, admin)",
+    },
   },
-  {
-    name: "data-dir",
-    type: "string",
-    default: "./.data/todo-api",
-    env: "TODOAPI_DATA_DIR",
-    help: "PGlite data directory (locked by <dir>.lock while open)",
-  },
-  {
-    name: "addr",
-    type: "string",
-    default: ":8080",
-    env: "TODOAPI_ADDR",
-    help: "API listen address host:port",
-    validate: addrProblem,
-  },
-  {
-    name: "metrics-addr",
-    type: "string",
-    default: ":9090",
-    env: "TODOAPI_METRICS_ADDR",
-    help: "Metrics listen address host:port",
-    validate: addrProblem,
-  },
-  {
-    name: "authz-enabled",
-    type: "bool",
-    default: true,
-    env: "TODOAPI_AUTHZ_ENABLED",
-    help: "Require API keys on /v1 routes; false lets every call act as admin",
-  },
-  {
-    name: "cursor-secret",
-    type: "string",
-    default: "",
-    env: "TODOAPI_CURSOR_SECRET",
-    secret: true,
-    help: "HMAC key for page cursors; empty uses a random key stored in the database",
-  },
-  {
-    name: "max-body-bytes",
-    type: "int",
-    default: 1048576,
-    env: "TODOAPI_MAX_BODY_BYTES",
-    min: 1,
-    help: "Largest accepted request body (413 above)",
-  },
-  {
-    name: "body-read-timeout",
-    type: "duration",
-    default: 5000,
-    env: "TODOAPI_BODY_READ_TIMEOUT",
-    min: 1,
-    help: "Time a request body may take to arrive (408 after)",
-  },
-  {
-    name: "key-cache-ttl",
-    type: "duration",
-    default: 5000,
-    env: "TODOAPI_KEY_CACHE_TTL",
-    help: "How long a key lookup is cached; a revoked key works at most this long",
-  },
-  {
-    name: "db-pool-size",
-    type: "int",
-    default: 10,
-    env: "TODOAPI_DB_POOL_SIZE",
-    min: 1,
-    max: 1000,
-    help: "Connections to a Postgres server",
-  },
-  {
-    name: "shutdown-delay",
-    type: "duration",
-    default: 0,
-    env: "TODOAPI_SHUTDOWN_DELAY",
-    help:
-      "How long serving goes on after SIGTERM, with /readyz reporting draining, before the drain",
-  },
-  {
-    name: "shutdown-grace",
-    type: "duration",
-    default: 10000,
-    env: "TODOAPI_SHUTDOWN_GRACE",
-    help: "How long shutdown waits for in-flight requests",
-  },
-  {
-    name: "log-level",
-    type: "string",
-    default: "info",
-    env: "TODOAPI_LOG_LEVEL",
-    choices: ["debug", "info", "warn", "error"],
-    help: "Log level",
-  },
-  {
-    name: "lock-timeout",
-    type: "duration",
-    default: 30000,
-    help: "migrate: how long to wait for another migrator's advisory lock",
-  },
-  { name: "all", type: "bool", default: false, help: "migrate down: revert every migration" },
-  {
-    name: "exit-code",
-    type: "bool",
-    default: false,
-    help: "migrate status: exit 3 when migrations are pending",
-  },
-  { name: "subject", type: "string", default: "", help: "keys create: the key's subject" },
-  {
-    name: "role",
-    type: "list",
-    default: [],
-    help: "keys create: role(s), comma-separated (user, admin)",
-  },
-  { name: "help", type: "bool", default: false, help: "Show usage" },
-];
+});
 
 /** The resolved configuration. */
 export interface Config {
@@ -160,37 +143,38 @@ export interface Config {
   exitCode: boolean;
   subject: string;
   roles: string[];
-  help: boolean;
 }
 
-/** Resolves args and env into the config plus positionals (the subcommand words). */
+/**
+ * Resolves args and env into the config plus positionals (the subcommand words).
+ * @throws {SettingsError} naming the setting, never its value.
+ */
 export function loadConfig(
   args: string[],
   env: (name: string) => string | undefined,
 ): { config: Config; positionals: string[] } {
-  const { values: v, positionals } = resolveSettings(SETTINGS, { args, env });
+  const { values: v, positionals } = SETTINGS.resolve({ args, env });
   return {
     positionals,
     config: {
-      databaseUrl: v["database-url"] as string,
-      dataDir: v["data-dir"] as string,
-      addr: v["addr"] as string,
-      metricsAddr: v["metrics-addr"] as string,
-      authzEnabled: v["authz-enabled"] as boolean,
-      cursorSecret: v["cursor-secret"] as string,
-      maxBodyBytes: v["max-body-bytes"] as number,
-      bodyTimeoutMs: v["body-read-timeout"] as number,
-      keyCacheTtlMs: v["key-cache-ttl"] as number,
-      dbPoolSize: v["db-pool-size"] as number,
-      shutdownDelayMs: v["shutdown-delay"] as number,
-      shutdownGraceMs: v["shutdown-grace"] as number,
-      logLevel: v["log-level"] as Config["logLevel"],
-      lockTimeoutMs: v["lock-timeout"] as number,
-      all: v["all"] as boolean,
-      exitCode: v["exit-code"] as boolean,
-      subject: v["subject"] as string,
-      roles: v["role"] as string[],
-      help: v["help"] as boolean,
+      databaseUrl: v.database_url,
+      dataDir: v.data_dir,
+      addr: v.addr,
+      metricsAddr: v.metrics_addr,
+      authzEnabled: v.authz_enabled,
+      cursorSecret: v.cursor_secret,
+      maxBodyBytes: v.max_body_bytes,
+      bodyTimeoutMs: v.body_read_timeout,
+      keyCacheTtlMs: v.key_cache_ttl,
+      dbPoolSize: v.db_pool_size,
+      shutdownDelayMs: v.shutdown_delay,
+      shutdownGraceMs: v.shutdown_grace,
+      logLevel: v.log_level,
+      lockTimeoutMs: v.lock_timeout,
+      all: v.all,
+      exitCode: v.exit_code,
+      subject: v.subject,
+      roles: v.role,
     },
   };
 }
@@ -204,6 +188,8 @@ export function usage(): string {
     "  todo-api keys create --subject S --role user|admin | keys list | keys revoke <id>",
     "",
     "Flags:",
-    settingsHelp(SETTINGS),
+    "  --help, -h",
+    "      Show this text",
+    SETTINGS.help(),
   ].join("\n");
 }

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "./config.ts";
+import { runMain } from "@svc/shared/main";
+import { SettingsError } from "@svc/shared/settings";
+import { loadConfig, SETTINGS } from "./config.ts";
+import { main } from "./main.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
 
@@ -33,6 +36,71 @@ Deno.test("bad listen addresses and body limits are refused without echoing secr
   assert.throws(() => loadConfig(["--addr", "nope"], env({})), /addr/);
   assert.throws(() => loadConfig(["--max-body-bytes", "0"], env({})), /max-body-bytes/);
   assert.throws(() => loadConfig(["--bogus"], env({})));
+});
+
+Deno.test("a database URL the client cannot parse is refused without printing the password", async (t) => {
+  const secrets = ["Pa#ss", "Pa", "ss@h"];
+  for (
+    const url of ["postgres://u:Pa#ss@h/db", "postgres://u:Pa%zzss@h/db", "mysql://u:Pa#ss@h/db"]
+  ) {
+    await t.step(url.replace(/:[^:@]*@/, ":***@"), () => {
+      assert.throws(() => loadConfig(["serve"], env({ TODOAPI_DATABASE_URL: url })), (e: Error) => {
+        assert.ok(e instanceof SettingsError);
+        assert.equal(e.key, "database_url");
+        assert.match(e.message, /TODOAPI_DATABASE_URL/);
+        for (const s of secrets) assert.ok(!e.message.includes(s), e.message);
+        return true;
+      });
+    });
+  }
+  await t.step("main exits 2 with one line that names the variable", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runMain(main, {
+      name: "todo-api",
+      args: ["migrate", "status"],
+      env: env({ TODOAPI_DATABASE_URL: "postgres://u:Pa#ss@h/db" }),
+      io: { out: (l) => out.push(l), err: (l) => err.push(l) },
+      exit: () => {},
+    });
+    assert.equal(code, 2);
+    assert.deepEqual(out, []);
+    assert.equal(err.length, 1);
+    assert.match(err[0], /^todo-api: Cannot read setting "database_url" from environment variable/);
+    assert.ok(!err[0].includes("Pa#ss") && !err[0].includes("ss@h"), err[0]);
+  });
+  await t.step("a percent-encoded password is accepted", () => {
+    const url = "postgres://u:Pa%23ss@h/db";
+    assert.equal(loadConfig([], env({ TODOAPI_DATABASE_URL: url })).config.databaseUrl, url);
+  });
+});
+
+Deno.test("--help lists every setting with its flag, variable and default, secrets without", async () => {
+  const out: string[] = [];
+  const code = await main(["--help"], env({}), { out: (l) => out.push(l), err: () => {} });
+  assert.equal(code, 0);
+  const help = out.join("\n");
+  for (const row of SETTINGS.rows) {
+    assert.ok(help.includes(`--${row.flag} `), row.key);
+    for (const name of row.env) assert.ok(help.includes(name), name);
+  }
+  assert.match(help, /--addr string\n {6}API listen address host:port \(default ":8080"\)/);
+  // A secret shows no default.
+  const secretBlock = "--database-url string\n      Postgres server URL (postgres://…); empty " +
+    "uses embedded PGlite in --data-dir\n      env TODOAPI_DATABASE_URL\n";
+  assert.ok(help.includes(secretBlock), help);
+});
+
+Deno.test("main exits 2 on a bad flag and with usage when no command is given", async () => {
+  const err: string[] = [];
+  const io = { out: () => {}, err: (l: string) => err.push(l) };
+  assert.equal(
+    await runMain(main, { name: "todo-api", args: ["--bogus"], env: env({}), io, exit: () => {} }),
+    2,
+  );
+  assert.deepEqual(err, ['todo-api: Cannot parse flags: unknown flag "--bogus"']);
+  assert.equal(await main([], env({}), io), 2);
+  assert.match(err[1], /^Usage:/);
 });
 
 Deno.test("--shutdown-delay: 0 by default, Go durations from flag or TODOAPI_SHUTDOWN_DELAY", () => {

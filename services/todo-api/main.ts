@@ -2,10 +2,10 @@
  * todo-api entry: `main.ts serve | migrate up|down|status | keys create|list|revoke`.
  * @module
  */
+import { runMain, type ServiceMain } from "@svc/shared/main";
 import { runCli } from "./cli/run.ts";
-import { processIo } from "./cli/io.ts";
 
-if (import.meta.main) {
-  const code = await runCli(Deno.args, { env: (name) => Deno.env.get(name), io: processIo() });
-  Deno.exit(code);
-}
+/** Runs one command line; resolves to the process exit code. */
+export const main: ServiceMain = runCli;
+
+if (import.meta.main) await runMain(main, { name: "todo-api" });

@@ -2,7 +2,7 @@
  * The route table ({@linkcode createRouter}), the default middleware stack around it
  * ({@linkcode withDefaultStack}), and the cross-cutting HTTP wrappers it is made of, one concern
  * per file: errors → problems, request ids, CORS, body limits, access log, per-request timeout,
- * client IP, the bounded method label.
+ * body read and write timeouts, client IP, the bounded method label.
  *
  * @example Composing wrappers
  * ```ts
@@ -22,6 +22,7 @@ export { readBody, readJson } from "./body.ts";
 export { withAccessLog } from "./access_log.ts";
 export { extendTimeout, timeoutSignalOf, withTimeout } from "./timeout.ts";
 export { clientIp } from "./client_ip.ts";
+export { withReadTimeout, withWriteTimeout, WriteTimeoutError } from "./io_timeouts.ts";
 export {
   type RateDecision,
   RateLimiter,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createLifecycle, ShutdownStarted } from "./lifecycle.ts";
 import { delay } from "./delay.ts";
+import { evalUntilSigterm } from "../_test_support.ts";
 
 Deno.test("lifecycle", async (t) => {
   await t.step("shutdown() aborts the signal once, with the cause", async () => {
@@ -80,21 +81,8 @@ Deno.test("a SIGTERM starts the lifecycle's shutdown; tasks stop and the process
     lifecycle.close();
     console.log(JSON.stringify({ cause, report }));
   `;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["eval", code],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!out.includes("started")) out += (await reader.read()).value ?? "";
-  child.kill("SIGTERM");
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    out += value;
-  }
-  assert.equal((await child.status).code, 0);
+  const { code: status, out } = await evalUntilSigterm(code, "started");
+  assert.equal(status, 0);
   const last = JSON.parse(out.trim().split("\n").at(-1)!);
   assert.deepEqual(last, {
     cause: "SIGTERM",

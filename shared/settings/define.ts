@@ -35,6 +35,12 @@ export interface DefineSettingsOptions<T extends SettingsShape> {
   settings: T;
   /** Enables a YAML configuration file. */
   configFile?: ConfigFileOptions;
+  /**
+   * Settings a service cannot honour, by key, with the reason (e.g. a timeout the runtime cannot
+   * enforce). Their flag, variable and file key are refused with the reason instead of being
+   * accepted and ignored, and `--help` lists them.
+   */
+  unsupported?: Record<string, string>;
 }
 
 /** Inputs of {@linkcode SettingsTable.resolve}. */
@@ -112,6 +118,30 @@ function checkTable(rows: SettingRow[], configFlag: string | undefined): Set<str
   return sections;
 }
 
+function unsupportedRows(unsupported: Record<string, string> = {}): SettingsShape {
+  return Object.fromEntries(
+    Object.entries(unsupported).map(([key, why]) => [key, { type: "string", help: why }]),
+  );
+}
+
+/** Refuses a flag or variable of a setting the service cannot honour, giving the reason. */
+function refuseUnsupported(
+  retired: readonly SettingRow[],
+  input: { flags: Map<string, string>; env: EnvLookup },
+): void {
+  for (const row of retired) {
+    const via = row.flag && input.flags.has(row.flag)
+      ? `flag --${row.flag}`
+      : row.env.find((name) => input.env(name) !== undefined);
+    if (via === undefined) continue;
+    const where = via.startsWith("flag") ? via : `environment variable ${via}`;
+    throw new SettingsError(
+      row.key,
+      `Cannot start: setting "${row.key}" (${where}) is not supported: ${row.spec.help}`,
+    );
+  }
+}
+
 function sourcesOf(row: SettingRow, withFile: boolean): string {
   const ways = [
     ...(row.flag ? [`flag --${row.flag}`] : []),
@@ -176,6 +206,13 @@ export function defineSettings<const T extends SettingsShape>(
   const sections = checkTable(rows, configFlag);
   const known = new Set(rows.flatMap((r) => r.flag ? [r.flag] : []));
   if (configFlag) known.add(configFlag);
+  const retired = rowsOf(prefix, unsupportedRows(options.unsupported));
+  for (const row of retired) {
+    if (row.flag && known.has(row.flag)) {
+      throw new TypeError(`Cannot define setting "${row.key}": it is both defined and unsupported`);
+    }
+    if (row.flag) known.add(row.flag);
+  }
   const booleans = new Set(rows.flatMap((r) => r.flag && r.spec.type === "bool" ? [r.flag] : []));
   const schema: FileSchema = {
     rows: new Map(rows.map((r) => [r.key, r])),
@@ -186,6 +223,7 @@ export function defineSettings<const T extends SettingsShape>(
   function resolve(input: ResolveInput = {}): ResolvedSettings<T> {
     const { args = [], env = () => undefined, file } = input;
     const { flags, positionals } = parseFlags(args, known, booleans);
+    refuseUnsupported(retired, { flags, env });
     const fromFileText = file ? decodeSettingsFile(file.text, file.path, schema) : new Map();
     const values: Record<string, unknown> = {};
     const sources: Record<string, SettingSource> = {};
@@ -245,6 +283,7 @@ export function defineSettings<const T extends SettingsShape>(
   const help = () =>
     settingsHelpText(rows, {
       file: configFlag ? { ...configFile, flag: configFlag, env: configEnv } : undefined,
+      unsupported: retired,
     });
   return { rows, resolve, load, help };
 }

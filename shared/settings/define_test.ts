@@ -228,3 +228,37 @@ Deno.test("defineSettings() refuses inconsistent tables", async (t) => {
     });
   }
 });
+
+Deno.test("defineSettings() refuses unsupported settings with their reason", async (t) => {
+  const table = defineSettings({
+    prefix: "SVC",
+    settings: { "read_timeout": { type: "duration", default: 5_000, help: "body read limit" } },
+    unsupported: { "idle_timeout": "the runtime offers no keep-alive idle timeout" },
+  });
+  for (const input of [{ args: ["--idle-timeout=1s"] }, { env: env({ SVC_IDLE_TIMEOUT: "1s" }) }]) {
+    await t.step(JSON.stringify(input), () => {
+      assert.throws(() => table.resolve(input), (e: Error) => {
+        assert.ok(e instanceof SettingsError);
+        assert.equal(e.key, "idle_timeout");
+        assert.match(e.message, /is not supported: the runtime offers no keep-alive idle timeout/);
+        return true;
+      });
+    });
+  }
+  await t.step("help lists them apart, with the reason", () => {
+    assert.match(
+      table.help(),
+      /Not supported \(refused when set\):\n {2}--idle-timeout\n {6}the runtime offers no keep-alive idle timeout\n {6}env SVC_IDLE_TIMEOUT$/,
+    );
+  });
+  await t.step("a key both defined and unsupported is a table error", () => {
+    assert.throws(
+      () =>
+        defineSettings({
+          settings: { "a": { type: "int", default: 1, help: "" } },
+          unsupported: { "a": "no" },
+        }),
+      TypeError,
+    );
+  });
+});

@@ -10,7 +10,10 @@ import type { ConfigFileOptions } from "./define.ts";
 /** Renders one block per setting: flag (or key) and type, help and default, then its sources. */
 export function settingsHelpText(
   rows: readonly SettingRow[],
-  options: { file?: ConfigFileOptions & { flag: string; env?: string } },
+  options: {
+    file?: ConfigFileOptions & { flag: string; env?: string };
+    unsupported?: readonly SettingRow[];
+  },
 ): string {
   const blocks: string[] = [];
   const { file } = options;
@@ -29,6 +32,12 @@ export function settingsHelpText(
       ...(file ? [row.file ? `key ${row.key}` : "not read from the file"] : []),
     ];
     blocks.push(block(head, `${spec.help}${defaultOf(row)}`, where));
+  }
+  const retired = options.unsupported ?? [];
+  if (retired.length) blocks.push("\nNot supported (refused when set):");
+  for (const row of retired) {
+    const head = row.flag ? `--${row.flag}` : row.key;
+    blocks.push(block(head, row.spec.help, row.env.length ? [`env ${row.env.join(", ")}`] : []));
   }
   return blocks.join("\n");
 }

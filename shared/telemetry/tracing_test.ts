@@ -15,7 +15,8 @@ interface OtlpSpan {
   kind: number;
 }
 
-Deno.test("tracing exports one server span per request, child of the W3C traceparent", async () => {
+/** A loopback OTLP/HTTP JSON trace receiver. */
+function jsonCollector() {
   const received: OtlpExport[] = [];
   const collector = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -24,6 +25,11 @@ Deno.test("tracing exports one server span per request, child of the W3C tracepa
       return new Response("{}", { headers: { "content-type": "application/json" } });
     },
   );
+  return { received, collector };
+}
+
+Deno.test("tracing exports one server span per request, child of the W3C traceparent", async () => {
+  const { received, collector } = jsonCollector();
   try {
     const tracing = createTracing({
       serviceName: "mock-oidc",
@@ -85,14 +91,7 @@ Deno.test("tracing shutdown gives up on an unresponsive collector after flushTim
 });
 
 Deno.test("tracing skips the paths it is given instead of the probe paths", async () => {
-  const received: OtlpExport[] = [];
-  const collector = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (req) => {
-      received.push(await req.json());
-      return new Response("{}", { headers: { "content-type": "application/json" } });
-    },
-  );
+  const { received, collector } = jsonCollector();
   try {
     const tracing = createTracing({
       serviceName: "svc",

@@ -10,7 +10,14 @@
  * ```
  * @module
  */
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWTVerifyGetKey,
+} from "jose";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 
 /** The token is missing, malformed, expired, or not for us (maps to 401 `invalid_token`). */
@@ -55,6 +62,13 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
   return {
     issuer,
     async verify(token) {
+      try {
+        // a token that is not even a JWT is refused without touching the issuer
+        decodeProtectedHeader(token);
+        decodeJwt(token);
+      } catch {
+        throw new InvalidToken("malformed token");
+      }
       jwks ??= discover();
       let keys: JWTVerifyGetKey;
       try {

@@ -225,6 +225,16 @@ Deno.test("execute: invalid capability arguments with nested-path diagnostics", 
     ],
     ["non-finite float", `echo.typed(${good}, ratio=float('inf'))`, "invalid capability arguments"],
     [
+      "dict with a non-string key",
+      "echo.typed(filter={'owner': 'x'}, tags=[], labels={1: 'a'})",
+      "invalid capability arguments",
+    ],
+    [
+      "bytes value for a list field",
+      "echo.typed(filter={'owner': 'x'}, tags=b'ab', labels={})",
+      "invalid capability arguments",
+    ],
+    [
       "tuple is accepted as list; unknown struct key",
       "echo.typed(filter={'owner': 'x', 'y': 1}, tags=('a',), labels={})",
       "invalid capability arguments: filter: unknown field 'y'",

@@ -1,7 +1,7 @@
 /**
  * The upstream JSON configuration (`JSON_CONFIG`, `JSON_CONFIG_PATH`, `./config.json`), parsed
  * once at start into {@linkcode OidcConfig}. Unknown keys are ignored; bad values throw a
- * {@linkcode ConfigError} naming the key.
+ * `SettingsError` naming the key.
  *
  * @module
  */
@@ -9,7 +9,7 @@
 import { type Algorithm, ALGORITHMS, isAlgorithm } from "../keys/algorithms.ts";
 import { algorithmOfJwk, type PrivateJwk } from "../keys/key_material.ts";
 import type { TokenCallback } from "../tokens/callback.ts";
-import { ConfigError, isRecord } from "./config_error.ts";
+import { configError, isRecord } from "./config_error.ts";
 import { parseTokenCallback } from "./token_callbacks.ts";
 
 /** Resolved JSON configuration. */
@@ -50,9 +50,9 @@ export function parseJsonConfig(text: string, source: string): OidcConfig {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(source, `not valid JSON (${(err as Error).message})`);
+    throw configError(source, `not valid JSON (${(err as Error).message})`);
   }
-  if (!isRecord(raw)) throw new ConfigError(source, "must be a JSON object");
+  if (!isRecord(raw)) throw configError(source, "must be a JSON object");
   const config: OidcConfig = { ...DEFAULT_CONFIG, initialKeys: [], tokenCallbacks: [] };
   config.interactiveLogin = bool(raw.interactiveLogin, "interactiveLogin", false);
   config.rotateRefreshToken = bool(raw.rotateRefreshToken, "rotateRefreshToken", false);
@@ -64,7 +64,7 @@ export function parseJsonConfig(text: string, source: string): OidcConfig {
   }
   if (raw.tokenCallbacks !== undefined) {
     if (!Array.isArray(raw.tokenCallbacks)) {
-      throw new ConfigError("tokenCallbacks", "must be a list");
+      throw configError("tokenCallbacks", "must be a list");
     }
     config.tokenCallbacks = raw.tokenCallbacks.map((c, i) =>
       parseTokenCallback(c, `tokenCallbacks[${i}]`)
@@ -78,18 +78,18 @@ function parseTokenProvider(provider: Record<string, unknown>, config: OidcConfi
   if (provider.systemTime !== undefined) {
     const ms = typeof provider.systemTime === "string" ? Date.parse(provider.systemTime) : NaN;
     if (Number.isNaN(ms)) {
-      throw new ConfigError("tokenProvider.systemTime", "must be an RFC 3339 instant");
+      throw configError("tokenProvider.systemTime", "must be an RFC 3339 instant");
     }
     config.systemTime = ms;
   }
   const keyProvider = provider.keyProvider;
   if (keyProvider === undefined || keyProvider === null) return;
   if (!isRecord(keyProvider)) {
-    throw new ConfigError("tokenProvider.keyProvider", "must be an object");
+    throw configError("tokenProvider.keyProvider", "must be an object");
   }
   if (keyProvider.algorithm !== undefined) {
     if (!isAlgorithm(keyProvider.algorithm)) {
-      throw new ConfigError(
+      throw configError(
         "tokenProvider.keyProvider.algorithm",
         `unsupported algorithm (expected one of ${ALGORITHMS.join(", ")})`,
       );
@@ -114,25 +114,25 @@ function parseInitialKey(
     try {
       jwk = JSON.parse(item);
     } catch {
-      throw new ConfigError(key, "is a string but not a serialized JWK");
+      throw configError(key, "is a string but not a serialized JWK");
     }
   }
   if (!isRecord(jwk) || typeof jwk.kty !== "string") {
-    throw new ConfigError(key, "must be a JWK (object or JSON string)");
+    throw configError(key, "must be a JWK (object or JSON string)");
   }
-  if (typeof jwk.d !== "string") throw new ConfigError(key, "must be a private key (no `d`)");
+  if (typeof jwk.d !== "string") throw configError(key, "must be a private key (no `d`)");
   const alg = algorithmOfJwk(jwk as PrivateJwk, fallback);
-  if (!alg) throw new ConfigError(key, `unsupported key type or alg for ${fallback}`);
+  if (!alg) throw configError(key, `unsupported key type or alg for ${fallback}`);
   return { jwk: jwk as PrivateJwk, alg };
 }
 
 function parseHttpServer(value: unknown): boolean {
   if (value === undefined || value === null || typeof value === "string") return false;
-  if (!isRecord(value)) throw new ConfigError("httpServer", "must be a string or an object");
+  if (!isRecord(value)) throw configError("httpServer", "must be a string or an object");
   if (value.ssl === undefined || value.ssl === null) return false;
-  if (!isRecord(value.ssl)) throw new ConfigError("httpServer.ssl", "must be an object");
+  if (!isRecord(value.ssl)) throw configError("httpServer.ssl", "must be an object");
   if (value.ssl.keystoreFile !== undefined) {
-    throw new ConfigError(
+    throw configError(
       "httpServer.ssl.keystoreFile",
       "keystores are not supported; use --tls-cert-file and --tls-key-file (PEM)",
     );
@@ -142,12 +142,12 @@ function parseHttpServer(value: unknown): boolean {
 
 function bool(value: unknown, key: string, fallback: boolean): boolean {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== "boolean") throw new ConfigError(key, "must be true or false");
+  if (typeof value !== "boolean") throw configError(key, "must be true or false");
   return value;
 }
 
 function optionalString(value: unknown, key: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw new ConfigError(key, "must be a string");
+  if (typeof value !== "string") throw configError(key, "must be a string");
   return value;
 }

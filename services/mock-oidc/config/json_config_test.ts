@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError } from "./config_error.ts";
+import { SettingsError } from "@svc/shared/settings";
 import { parseJsonConfig } from "./json_config.ts";
 import { loadJsonConfig } from "./load_config.ts";
 
@@ -146,7 +146,7 @@ Deno.test("invalid configuration names the key in one line", () => {
   ];
   for (const [text, key] of cases) {
     assert.throws(() => parseJsonConfig(text, "JSON_CONFIG"), (err: unknown) => {
-      assert.ok(err instanceof ConfigError, text);
+      assert.ok(err instanceof SettingsError, text);
       assert.equal(err.key, key, text);
       assert.ok(!err.message.includes("\n"));
       return true;
@@ -175,13 +175,13 @@ Deno.test("config source order: JSON_CONFIG, JSON_CONFIG_PATH, ./config.json, de
   assert.equal(local.source, "./config.json");
   assert.equal(local.config.interactiveLogin, true);
   assert.equal((await load({}, "/empty")).source, "defaults");
-  await assert.rejects(load({ JSON_CONFIG_PATH: "/missing.json" }), (err: ConfigError) => {
+  await assert.rejects(load({ JSON_CONFIG_PATH: "/missing.json" }), (err: SettingsError) => {
     assert.equal(err.key, "JSON_CONFIG_PATH");
     return true;
   });
 });
 
-Deno.test("loginPagePath is read at load; an unreadable file is a ConfigError naming the key", async () => {
+Deno.test("loginPagePath is read at load; an unreadable file is a SettingsError naming the key", async () => {
   const read = (path: string) =>
     path === "/login.html"
       ? Promise.resolve("<form method=post><input name=username></form>")
@@ -191,7 +191,7 @@ Deno.test("loginPagePath is read at load; an unreadable file is a ConfigError na
   const loaded = await load('{"loginPagePath":"/login.html"}');
   assert.equal(loaded.config.loginPage, "<form method=post><input name=username></form>");
   assert.equal((await load("{}")).config.loginPage, undefined);
-  await assert.rejects(load('{"loginPagePath":"/missing.html"}'), (err: ConfigError) => {
+  await assert.rejects(load('{"loginPagePath":"/missing.html"}'), (err: SettingsError) => {
     assert.equal(err.key, "loginPagePath");
     return true;
   });

@@ -6,7 +6,7 @@
  */
 
 import { parseAddr } from "@svc/shared/server";
-import { ConfigError } from "./config_error.ts";
+import { configError } from "./config_error.ts";
 
 /** Inputs from the resolved settings. */
 export interface ListenInputs {
@@ -23,11 +23,11 @@ export function resolveListenAddr(inputs: ListenInputs): string {
   return `${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
 }
 
-/** Throws a {@linkcode ConfigError} naming `flag` unless `addr` is a usable `host:port`. */
+/** Throws a `SettingsError` naming `flag` unless `addr` is a usable `host:port`. */
 export function checkListenAddr(addr: string, flag: string): void {
   try {
     parseAddr(addr);
   } catch {
-    throw new ConfigError(flag, 'expected host:port such as ":8080" or "127.0.0.1:0"');
+    throw configError(flag, 'expected host:port such as ":8080" or "127.0.0.1:0"');
   }
 }

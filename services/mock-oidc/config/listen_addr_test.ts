@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ConfigError } from "./config_error.ts";
+import type { SettingsError } from "@svc/shared/settings";
 import { checkListenAddr, resolveListenAddr } from "./listen_addr.ts";
 
 Deno.test("--addr wins over hostname and port", () => {
@@ -19,7 +19,7 @@ Deno.test("hostname and port combine; default is :8080", () => {
 Deno.test("checkListenAddr names the flag of an unusable address", () => {
   checkListenAddr(":8080", "--addr");
   checkListenAddr("127.0.0.1:0", "--addr");
-  assert.throws(() => checkListenAddr("nonsense", "--metrics-addr"), (err: ConfigError) => {
+  assert.throws(() => checkListenAddr("nonsense", "--metrics-addr"), (err: SettingsError) => {
     assert.equal(err.key, "--metrics-addr");
     return true;
   });

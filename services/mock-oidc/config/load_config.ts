@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ConfigError } from "./config_error.ts";
+import { configError } from "./config_error.ts";
 import { DEFAULT_CONFIG, type OidcConfig, parseJsonConfig } from "./json_config.ts";
 
 /** Where the configuration came from, and what it says. */
@@ -30,7 +30,7 @@ export async function loadJsonConfig(options: LoadConfigOptions): Promise<Loaded
     try {
       loaded.config.loginPage = await read(path);
     } catch (err) {
-      throw new ConfigError("loginPagePath", `cannot read file (${(err as Error).name})`);
+      throw configError("loginPagePath", `cannot read file (${(err as Error).name})`);
     }
   }
   return loaded;
@@ -50,7 +50,7 @@ async function loadConfigText(
     try {
       text = await read(path);
     } catch (err) {
-      throw new ConfigError("JSON_CONFIG_PATH", `cannot read file (${(err as Error).name})`);
+      throw configError("JSON_CONFIG_PATH", `cannot read file (${(err as Error).name})`);
     }
     return { config: parseJsonConfig(text, "JSON_CONFIG_PATH"), source: "JSON_CONFIG_PATH" };
   }
@@ -60,7 +60,7 @@ async function loadConfigText(
     text = await read(local);
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) {
-      throw new ConfigError("./config.json", `cannot read file (${(err as Error).name})`);
+      throw configError("./config.json", `cannot read file (${(err as Error).name})`);
     }
   }
   if (text !== undefined) {

@@ -7,20 +7,20 @@
  */
 
 import type { RequestMapping, TokenCallback } from "../tokens/callback.ts";
-import { ConfigError, isRecord } from "./config_error.ts";
+import { configError, isRecord } from "./config_error.ts";
 
 /** Parse one callback; `path` prefixes error keys (e.g. `tokenCallbacks[0]`). */
 export function parseTokenCallback(raw: unknown, path: string): TokenCallback {
-  if (!isRecord(raw)) throw new ConfigError(path, "must be an object");
+  if (!isRecord(raw)) throw configError(path, "must be an object");
   const issuer = raw.issuer ?? raw.issuerId;
   if (typeof issuer !== "string" || issuer === "" || issuer.includes("/")) {
-    throw new ConfigError(`${path}.issuerId`, "must be a one-segment issuer id");
+    throw configError(`${path}.issuerId`, "must be a one-segment issuer id");
   }
   const callback: TokenCallback = { issuer };
   const expiry = raw.expirySeconds ?? raw.tokenExpiry;
   if (expiry !== undefined) {
     if (typeof expiry !== "number" || !Number.isInteger(expiry) || expiry < 0) {
-      throw new ConfigError(`${path}.tokenExpiry`, "must be a non-negative integer (seconds)");
+      throw configError(`${path}.tokenExpiry`, "must be a non-negative integer (seconds)");
     }
     callback.expirySeconds = expiry;
   }
@@ -28,7 +28,7 @@ export function parseTokenCallback(raw: unknown, path: string): TokenCallback {
   if (raw.audience !== undefined) {
     const aud = typeof raw.audience === "string" ? [raw.audience] : raw.audience;
     if (!Array.isArray(aud) || aud.some((a) => typeof a !== "string")) {
-      throw new ConfigError(`${path}.audience`, "must be a list of strings");
+      throw configError(`${path}.audience`, "must be a list of strings");
     }
     callback.audience = aud;
   }
@@ -37,7 +37,7 @@ export function parseTokenCallback(raw: unknown, path: string): TokenCallback {
   if (typ !== undefined) callback.typ = str(typ, `${path}.typ`);
   if (raw.requestMappings !== undefined) {
     if (!Array.isArray(raw.requestMappings)) {
-      throw new ConfigError(`${path}.requestMappings`, "must be a list");
+      throw configError(`${path}.requestMappings`, "must be a list");
     }
     callback.requestMappings = raw.requestMappings.map((m, i) =>
       parseMapping(m, `${path}.requestMappings[${i}]`)
@@ -47,10 +47,10 @@ export function parseTokenCallback(raw: unknown, path: string): TokenCallback {
 }
 
 function parseMapping(raw: unknown, path: string): RequestMapping {
-  if (!isRecord(raw)) throw new ConfigError(path, "must be an object");
+  if (!isRecord(raw)) throw configError(path, "must be an object");
   const param = raw.param ?? raw.requestParam;
   if (typeof param !== "string" || param === "") {
-    throw new ConfigError(`${path}.requestParam`, "must be a non-empty string");
+    throw configError(`${path}.requestParam`, "must be a non-empty string");
   }
   const mapping: RequestMapping = {
     param,
@@ -63,11 +63,11 @@ function parseMapping(raw: unknown, path: string): RequestMapping {
 }
 
 function str(value: unknown, key: string): string {
-  if (typeof value !== "string") throw new ConfigError(key, "must be a string");
+  if (typeof value !== "string") throw configError(key, "must be a string");
   return value;
 }
 
 function obj(value: unknown, key: string): Record<string, unknown> {
-  if (!isRecord(value)) throw new ConfigError(key, "must be an object");
+  if (!isRecord(value)) throw configError(key, "must be an object");
   return value;
 }

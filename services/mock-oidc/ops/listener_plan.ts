@@ -3,7 +3,7 @@
  * from `--addr` and `--metrics-addr` (and the metrics listener from the API listener).
  * @module
  */
-import { ConfigError } from "../config/config_error.ts";
+import { configError } from "../config/config_error.ts";
 
 export interface ListenerPlan {
   api: string;
@@ -35,12 +35,12 @@ export function sameListenAddress(a: string, b: string): boolean {
   return x.host === y.host || WILDCARDS.has(x.host) || WILDCARDS.has(y.host);
 }
 
-/** Validates the listener flags; throws a ConfigError naming the offending flag. */
+/** Validates the listener flags; throws a SettingsError naming the offending flag. */
 export function planListeners(settings: ListenerSettings): ListenerPlan {
   const plan: ListenerPlan = { api: settings.api };
   if (settings.metricsAddr !== "") {
     if (sameListenAddress(settings.metricsAddr, settings.api)) {
-      throw new ConfigError("--metrics-addr", `must differ from --addr (both ${settings.api})`);
+      throw configError("--metrics-addr", `must differ from --addr (both ${settings.api})`);
     }
     plan.metrics = settings.metricsAddr;
   }
@@ -49,7 +49,7 @@ export function planListeners(settings: ListenerSettings): ListenerPlan {
       const [flag, other] of [["--addr", settings.api], ["--metrics-addr", settings.metricsAddr]]
     ) {
       if (other !== "" && sameListenAddress(settings.controlAddr, other)) {
-        throw new ConfigError("--control-addr", `must differ from ${flag} (both ${other})`);
+        throw configError("--control-addr", `must differ from ${flag} (both ${other})`);
       }
     }
     plan.control = settings.controlAddr;

@@ -133,7 +133,9 @@ export class Controller implements ListenerHandler {
       try {
         await removeRunner(this.#ops, rec, { reason, ...o });
       } catch (err) {
-        // Stays "removing": a later pass tries again.
+        // Stays "removing": a later pass tries again, after a backoff.
+        rec.failures = (rec.failures ?? 0) + 1;
+        rec.retryAt = this.#now() + backoffMs(this.o.retry, rec.failures - 1);
         this.o.logger.warn("runner not removed; retrying later", {
           runner: rec.name,
           from: previous,
@@ -210,7 +212,7 @@ export class Controller implements ListenerHandler {
       if (this.#inFlight.has(rec.name) || rec.state === "creating") continue;
       const inst = byName.get(rec.name);
       if (rec.state === "removing") {
-        this.remove(rec, "retry", { signal });
+        if (now >= (rec.retryAt ?? 0)) this.remove(rec, "retry", { signal });
       } else if (!inst) {
         this.remove(rec, "instance vanished", { signal });
       } else if (inst.statusCode === STOPPED) {

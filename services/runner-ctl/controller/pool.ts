@@ -20,6 +20,10 @@ export interface RunnerRecord {
   /** When the instance was started (bootstrap_timeout counts from here). */
   startedAt?: number;
   jobRequestId?: number;
+  /** A failed removal is tried again from this time on (backoff between retry bounds). */
+  retryAt?: number;
+  /** Removals that failed in a row. */
+  failures?: number;
 }
 
 /** Runners counted toward demand (not finished, not being removed). */

@@ -145,17 +145,22 @@ Deno.test("sessions, JIT configs and runner removal", async (t) => {
   const g = await githubSetup();
   try {
     const { set } = await ensureScaleSet(g.actions, { name: "rs", runnerGroup: "default" });
-    await t.step("a second session is a 409 session_conflict; delete frees it", async () => {
-      const s = await g.actions.createSession(set.id, "host-a");
-      assert.ok(s.messageQueueUrl && s.messageQueueAccessToken);
-      await assert.rejects(g.actions.createSession(set.id, "host-b"), isCode("session_conflict"));
-      const r = await g.actions.refreshSession(set.id, s.sessionId);
-      assert.notEqual(r.messageQueueAccessToken, s.messageQueueAccessToken);
-      await g.actions.deleteSession(set.id, s.sessionId);
-      await assert.rejects(g.actions.refreshSession(set.id, s.sessionId), isCode("not_found"));
-      const s2 = await g.actions.createSession(set.id, "host-b");
-      await g.actions.deleteSession(set.id, s2.sessionId);
-    });
+    await t.step(
+      "a second session of one owner is a 409 session_conflict; delete frees it",
+      async () => {
+        const s = await g.actions.createSession(set.id, "host-a");
+        assert.ok(s.messageQueueUrl && s.messageQueueAccessToken);
+        await assert.rejects(g.actions.createSession(set.id, "host-a"), isCode("session_conflict"));
+        const r = await g.actions.refreshSession(set.id, s.sessionId);
+        assert.notEqual(r.messageQueueAccessToken, s.messageQueueAccessToken);
+        await g.actions.deleteSession(set.id, s.sessionId);
+        await assert.rejects(g.actions.refreshSession(set.id, s.sessionId), isCode("not_found"));
+        const s2 = await g.actions.createSession(set.id, "host-a");
+        const other = await g.actions.createSession(set.id, "host-b");
+        await g.actions.deleteSession(set.id, s2.sessionId);
+        await g.actions.deleteSession(set.id, other.sessionId);
+      },
+    );
     await t.step("JIT config; a duplicate name is agent_exists", async () => {
       const jit = await g.actions.generateJitConfig(set.id, "rs-1");
       assert.equal(jit.runner.name, "rs-1");

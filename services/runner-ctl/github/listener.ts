@@ -9,11 +9,15 @@
  */
 import type { Logger } from "@svc/shared/log";
 import type { ActionsClient } from "./actions.ts";
+import { jwtExp } from "./app_jwt.ts";
 import { ActionsError } from "./errors.ts";
 import { abortableSleep, backoffMs, type HttpDeps } from "./http.ts";
 import { deleteMessage, getMessage, jobMessagesOf } from "./message_queue.ts";
 import { ensureScaleSet, ScaleSetPolicyError } from "./scale_set.ts";
 import type { JobMessage, MessageSession, RunnerScaleSet, Statistics } from "./types.ts";
+
+/** A queue token this close to its `exp` is renewed before the next poll. */
+const QUEUE_TOKEN_RENEW_MS = 60_000;
 
 /** What the listener reports to the controller. */
 export interface ListenerHandler {
@@ -143,6 +147,11 @@ async function pollLoop(
     }
   };
   while (!o.signal.aborted) {
+    // Renew the queue token before it runs out, not only after a 401 (as GARM does).
+    const exp = jwtExp(current().messageQueueAccessToken);
+    if (exp !== undefined && exp * 1000 - Date.now() < QUEUE_TOKEN_RENEW_MS) {
+      replace(await o.client.refreshSession(set.id, current().sessionId, o.signal));
+    }
     const msg = await withToken((s) =>
       getMessage(o.http, {
         queueUrl: s.messageQueueUrl,

@@ -152,6 +152,14 @@ Deno.test("listener survives every fault switch", async (t) => {
   });
 });
 
+Deno.test("listener renews a queue token close to its expiry before polling", async () => {
+  await withListener({ queueTokenTtlMs: 30_000 }, async ({ g, jobs }) => {
+    g.fake.queueJob();
+    await waitFor("JobAssigned", () => types(jobs).includes("JobAssigned"));
+    assert.ok(g.fake.count("PATCH", /sessions\/[\w-]+$/) >= 1, "refreshed without a 401");
+  });
+});
+
 Deno.test("listener retries a 409 session conflict until the stale session clears", async () => {
   const g = await githubSetup();
   g.fake.faults.staleSessionAttempts = 3;

@@ -1,19 +1,8 @@
-/** Where commands write: injected so tests capture output. @module */
-export interface CliIo {
-  /** Results (keys, tables) — what a script would read. */
-  out(line: string): void;
-  /** Notices and errors for the operator. */
-  err(line: string): void;
-}
+/** Where commands write: the kit's entry-point I/O, injected so tests capture output. @module */
+import type { MainIo } from "@svc/shared/main";
 
-/** Writes to the process's stdout and stderr. */
-export function processIo(): CliIo {
-  const enc = new TextEncoder();
-  return {
-    out: (line) => Deno.stdout.writeSync(enc.encode(line + "\n")),
-    err: (line) => Deno.stderr.writeSync(enc.encode(line + "\n")),
-  };
-}
+/** Results (keys, tables) go to `out`; notices and errors to `err`. */
+export type CliIo = MainIo;
 
 /** Turns a missing-table error into advice; other errors pass through. */
 export function explainDbError(err: unknown): string {

@@ -1,35 +1,32 @@
 /**
  * The command line: `serve | migrate … | keys …`. Returns an exit code instead of exiting, so
- * tests can drive it.
+ * tests can drive it; `main.ts` runs it through the kit's `runMain`.
  * @module
  */
 import { createLogger } from "@svc/shared/log";
+import type { MainIo } from "@svc/shared/main";
+import { type EnvLookup, helpRequested } from "@svc/shared/settings";
 import { loadConfig, usage } from "../config.ts";
 import { DataDirLockedError } from "../store/data_dir_lock.ts";
 import { openDb } from "../store/open_db.ts";
-import type { CliIo } from "./io.ts";
 import { keysCommand } from "./keys.ts";
 import { migrateCommand } from "./migrate.ts";
 import { serve } from "./serve.ts";
 
-/** Runs one command line; resolves to the process exit code. */
-export async function runCli(
-  args: string[],
-  options: { env: (name: string) => string | undefined; io: CliIo },
-): Promise<number> {
-  const { io } = options;
-  let parsed;
-  try {
-    parsed = loadConfig(args, options.env);
-  } catch (err) {
-    io.err((err as Error).message);
-    return 2;
+/**
+ * Runs one command line; resolves to the process exit code.
+ * @throws {SettingsError} when a flag or variable is invalid (`runMain` prints it, exit 2).
+ */
+export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
+  if (helpRequested(args)) {
+    io.out(usage());
+    return 0;
   }
-  const { config, positionals } = parsed;
+  const { config, positionals } = loadConfig(args, env);
   const [command, ...rest] = positionals;
-  if (config.help || command === undefined || command === "help") {
-    (command === undefined && !config.help ? io.err : io.out)(usage());
-    return command === undefined && !config.help ? 2 : 0;
+  if (command === undefined || command === "help") {
+    (command === undefined ? io.err : io.out)(usage());
+    return command === undefined ? 2 : 0;
   }
   try {
     if (command === "serve") {

@@ -1,6 +1,7 @@
 import type { Db } from "./db.ts";
 import { openPostgresDb } from "./postgres_db.ts";
 import { openPgliteDb } from "./pglite_db.ts";
+import { databaseUrlProblem } from "./database_url.ts";
 
 /** Where the data lives, from the settings. */
 export interface DbConfig {
@@ -16,10 +17,12 @@ export interface DbConfig {
 export async function openDb(config: DbConfig): Promise<Db> {
   const url = config.databaseUrl.trim();
   if (url === "") return await openPgliteDb({ dataDir: config.dataDir });
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new Error(
-      "Cannot open datastore: the database URL must start with postgres:// or postgresql://",
-    );
+  const problem = databaseUrlProblem(url);
+  if (problem) throw new Error(`Cannot open datastore: ${problem}`);
+  try {
+    return openPostgresDb(url, { max: config.poolSize });
+  } catch {
+    // The client's own parse errors quote the URL, password included.
+    throw new Error("Cannot open datastore: the database URL cannot be parsed");
   }
-  return openPostgresDb(url, { max: config.poolSize });
 }

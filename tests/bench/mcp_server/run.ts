@@ -130,6 +130,7 @@ async function connect(registry: CapabilityRegistry) {
   await server.connect(st);
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(ct);
+  await client.listTools(); // as real clients do; it also caches the output-schema validators
   return { client, close: async () => (await client.close(), await server.close()) };
 }
 

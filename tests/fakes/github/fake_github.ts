@@ -33,6 +33,8 @@ export interface FakeGithubOptions {
   longPollMs?: number;
   /** Lifetime of admin tokens. @default {3600000} */
   adminTokenTtlMs?: number;
+  /** Lifetime of message-queue tokens. @default {3600000} */
+  queueTokenTtlMs?: number;
   /** Send JobAvailable (GHES does; github.com may not). @default {true} */
   sendJobAvailable?: boolean;
   /** A started job completes by itself after this long; 0 = only completeJob(). @default {0} */
@@ -307,7 +309,11 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     if (sub === "/sessions" && method === "POST") {
       const body = await req.json().catch(() => null);
       if (!body?.ownerName) return exception(400, "ArgumentException", "ownerName", bom());
-      const active = [...sessions.values()].find((s) => s.scaleSetId === setId);
+      // One live session per scale set and owner (a crashed listener restarting under the same
+      // host name meets its own stale session); other owners share the scale set.
+      const active = [...sessions.values()].find((s) =>
+        s.scaleSetId === setId && s.ownerName === body.ownerName
+      );
       if (active || faults.staleSessionAttempts > 0) {
         if (!active) faults.staleSessionAttempts--;
         return exception(
@@ -323,7 +329,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
         sessionId: crypto.randomUUID(),
         scaleSetId: setId,
         ownerName: body.ownerName,
-        token: fakeJwt(Date.now() + 3600_000, "queue"),
+        token: fakeJwt(Date.now() + (options.queueTokenTtlMs ?? 3600_000), "queue"),
       };
       sessions.set(s.sessionId, s);
       return json(sessionBody(s), 200, bom());
@@ -335,7 +341,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
         return exception(404, "TaskAgentSessionExpiredException", "session not found", bom());
       }
       if (method === "PATCH") {
-        s.token = fakeJwt(Date.now() + 3600_000, "queue");
+        s.token = fakeJwt(Date.now() + (options.queueTokenTtlMs ?? 3600_000), "queue");
         return json(sessionBody(s), 200, bom());
       }
       if (method === "DELETE") {
@@ -510,7 +516,9 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     },
     /** Every queue token expires: the next queue call answers 401 until the session is refreshed. */
     expireQueueTokens() {
-      for (const s of sessions.values()) s.token = fakeJwt(Date.now() + 3600_000, "queue");
+      for (const s of sessions.values()) {
+        s.token = fakeJwt(Date.now() + (options.queueTokenTtlMs ?? 3600_000), "queue");
+      }
     },
     /** The broker evicts every session: queue calls 401, refresh 404. */
     evictSessions() {
