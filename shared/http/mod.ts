@@ -43,3 +43,4 @@ export {
 } from "./route.ts";
 export { type DefaultStackOptions, type Middleware, withDefaultStack } from "./stack.ts";
 export { methodLabel } from "./method_label.ts";
+export { withValidTarget } from "./valid_target.ts";

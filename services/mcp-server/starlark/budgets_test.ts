@@ -36,11 +36,13 @@ Deno.test("maxAllocBytes: a program within it passes, the same program above it 
     assert.ok(!r.ok && r.error.kind === "limit");
     assert.match(!r.ok ? r.error.message : "", /allocation budget of 1048576 bytes exceeded/);
   });
-  await t.step("0 refuses the first allocation; scalars need none", async () => {
-    const lists = await run("def main():\n  return [1]\n", { budgets: { maxAllocBytes: 0 } });
-    assert.equal(codeOf(lists), "max_alloc");
-    const ints = await run("def main():\n  return 1 + 2\n", { budgets: { maxAllocBytes: 0 } });
-    assert.equal(codeOf(ints), "ok (3)");
+  await t.step("a list costs more than converting a scalar result", async () => {
+    const list = await run("def main():\n  return [1]\n", { budgets: { maxAllocBytes: 64 } });
+    assert.equal(codeOf(list), "max_alloc");
+    const int = await run("def main():\n  return 1 + 2\n", { budgets: { maxAllocBytes: 64 } });
+    assert.equal(codeOf(int), "ok (3)");
+    const none = await run("def main():\n  return 1 + 2\n", { budgets: { maxAllocBytes: 0 } });
+    assert.equal(codeOf(none), "max_alloc");
   });
   await t.step("garbage counts too: the budget is cumulative", async () => {
     const churn = "def main():\n  for i in range(100000):\n    x = [i, i, i]\n  return 1\n";

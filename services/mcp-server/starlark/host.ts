@@ -1,5 +1,6 @@
 /** Conversions between Starlark values and JSON-compatible host data, with depth/size budgets. */
 import { EvalError, LimitError } from "./errors.ts";
+import { current } from "./thread.ts";
 import { utf8Decode, utf8Encode } from "./values/bytes_text.ts";
 import { formatFloat } from "./values/float_format.ts";
 import { typeName } from "./values/ops.ts";
@@ -31,11 +32,17 @@ function jsonStringBytes(text: string): number {
   return enc.encode(JSON.stringify(text)).length;
 }
 
-/** Counts converted bytes and fails with `max_bytes` once they pass the limit. */
+/**
+ * Counts converted bytes and fails with `max_bytes` once they pass the limit; each converted
+ * value is also a step and an allocation of the running program (a shared structure converts
+ * to as many copies as it is reachable by, so this is what bounds it when maxBytes is off).
+ */
 function byteMeter(limits: SizeLimits, what: string): (n: number) => void {
   let bytes = 0;
   return (n) => {
     bytes += n;
+    current.step();
+    current.alloc(n + 8); // (each converted value takes at least a JS array slot)
     if (bytes > limits.maxBytes) {
       throw new LimitError(
         "max_bytes",
@@ -76,7 +83,7 @@ export function toHost(
       if (strict.int64 && (x > INT64_MAX || x < INT64_MIN)) {
         throw new EvalError(`int ${x} out of int64 range`, strict.code);
       }
-      add(x.toString().length);
+      add(Math.ceil(x.toString(16).length * 1.21) + 1); // decimal digits, without converting
       return x as unknown as Json;
     }
     if (typeof x === "string") {

@@ -51,3 +51,43 @@ Deno.test("hostile programs end with a budget error under the default budgets", 
     });
   }
 });
+
+Deno.test("after an asynchronous host call, the deadline holds inside long operations", async () => {
+  // issue 12: `"aab" in s` on a big string ran 71 s past a 5 s timeout after an async host call
+  const src = hostileProgram({
+    name: "async then search",
+    body: 'n = nap()\ns = "ab" * (1 << 19)\nfor i in range(1000000000):\n    "aab" in s',
+    codes: [],
+  });
+  const start = performance.now();
+  const r = await run(src, {
+    predeclared: { nap: () => Promise.resolve(1) },
+    budgets: { timeoutMs: 500, maxSteps: Infinity },
+  });
+  const ms = performance.now() - start;
+  assert.ok(!r.ok && r.error.code === "timeout", JSON.stringify(r));
+  assert.ok(ms < RUNAWAY_MS, `${ms} ms`);
+});
+
+Deno.test("unlimited budgets still end a runaway allocation before V8 would abort", async (t) => {
+  // in a process with a 256 MiB heap, so the ceiling (a fifth of it) is reached quickly
+  const file = await Deno.makeTempFile({ suffix: ".star" });
+  const cli = new URL("./cli.ts", import.meta.url).pathname;
+  const unlimited = ["alloc", "steps", "bytes", "depth"].map((b) => `--max-${b}=unlimited`)
+    .concat("--timeout=unlimited");
+  try {
+    for (const h of HOSTILE.filter((x) => /kept|growth|returning/.test(x.name))) {
+      await t.step(h.name, async () => {
+        await Deno.writeTextFile(file, hostileProgram(h));
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "--v8-flags=--max-old-space-size=256", "-A", cli, ...unlimited, file],
+        }).output();
+        const err = new TextDecoder().decode(out.stderr);
+        assert.equal(out.code, 1, err); // a budget error, not a crash (V8 aborts with 133/134)
+        assert.match(err, /a fifth of the JS heap limit|max_bytes|exceeds limit/);
+      });
+    }
+  } finally {
+    await Deno.remove(file);
+  }
+});
