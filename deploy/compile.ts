@@ -58,6 +58,7 @@ async function main(args: string[]) {
       "--node-modules-dir=none",
       "--exclude-unused-npm",
       ...svc.permissions,
+      ...(svc.v8Flags?.length ? [`--v8-flags=${svc.v8Flags.join(",")}`] : []),
       ...svc.include.flatMap((p) => ["--include", p]),
       "--output",
       output,

@@ -21,8 +21,9 @@ async function pipe(name: string, stream: ReadableStream<Uint8Array>, out: typeo
 
 function run(svc: ServiceDeployment, args: string[]): Deno.ChildProcess {
   const { entry, permissions } = svc.dev ?? svc;
+  const v8 = !svc.dev && svc.v8Flags?.length ? [`--v8-flags=${svc.v8Flags.join(",")}`] : [];
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...permissions, entry, ...args],
+    args: ["run", ...permissions, ...v8, entry, ...args],
     cwd: root,
     stdin: "null",
     stdout: "piped",

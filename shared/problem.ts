@@ -109,7 +109,7 @@ export class HttpError extends Error {
       detail: this.message,
     };
     if (instance) problem.instance = instance;
-    if (this.errors) problem.errors = this.errors;
+    if (this.errors) problem.errors = boundedErrors(this.errors);
     return problem;
   }
 }
@@ -132,7 +132,58 @@ export function problemResponse(problem: Problem, init: { headers?: HeadersInit 
   };
   const headers = new Headers(init.headers);
   headers.set("content-type", "application/problem+json");
-  return new Response(JSON.stringify(body), { status: problem.status, headers });
+  return new Response(problemJson(body), { status: problem.status, headers });
+}
+
+/** Deepest `errors[].value` kept in a problem body; deeper parts become a marker string. */
+export const MAX_PROBLEM_VALUE_DEPTH = 16;
+/** Most array items or object keys kept per level of an `errors[].value`. */
+export const MAX_PROBLEM_VALUE_WIDTH = 32;
+
+/**
+ * Serializes a problem whatever its `errors[].value` holds: an echoed request value can be
+ * nested 100 000 deep (JSON.stringify would overflow the stack), huge, or not JSON at all
+ * (BigInt, cycles). Values are cut at {@linkcode MAX_PROBLEM_VALUE_DEPTH} levels and
+ * {@linkcode MAX_PROBLEM_VALUE_WIDTH} entries per level; long strings at 1 024 characters.
+ *
+ * @example Usage
+ * ```ts
+ * import { problemJson } from "@svc/shared/problem";
+ * let deep: unknown = 1;
+ * for (let i = 0; i < 100_000; i++) deep = [deep];
+ * const text = problemJson({ status: 422, errors: [{ location: "body", message: "x", value: deep }] });
+ * if (!text.includes('"status":422')) throw new Error("not serialized");
+ * ```
+ */
+export function problemJson(problem: Problem): string {
+  if (!problem.errors) return JSON.stringify(problem);
+  return JSON.stringify({ ...problem, errors: boundedErrors(problem.errors) });
+}
+
+/** The first 100 error details with their values cut as {@linkcode problemJson} describes. */
+export function boundedErrors(errors: readonly ErrorDetail[]): ErrorDetail[] {
+  return errors.slice(0, 100).map((e) =>
+    "value" in e ? { ...e, value: bounded(e.value, MAX_PROBLEM_VALUE_DEPTH) } : e
+  );
+}
+
+function bounded(value: unknown, depth: number): unknown {
+  if (typeof value === "string") {
+    return value.length > 1024 ? `${value.slice(0, 1024)}…` : value;
+  }
+  if (typeof value === "bigint") return value.toString();
+  if (value === null || typeof value !== "object") {
+    return typeof value === "function" || typeof value === "symbol" ? String(value) : value;
+  }
+  if (depth <= 0) return Array.isArray(value) ? "[…]" : "{…}";
+  if (Array.isArray(value)) {
+    return value.slice(0, MAX_PROBLEM_VALUE_WIDTH).map((v) => bounded(v, depth - 1));
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).slice(0, MAX_PROBLEM_VALUE_WIDTH)) {
+    out[key] = bounded((value as Record<string, unknown>)[key], depth - 1);
+  }
+  return out;
 }
 
 /**

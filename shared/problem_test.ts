@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { errorResponse, HttpError, problemOf, problemResponse } from "./problem.ts";
+import {
+  errorResponse,
+  HttpError,
+  MAX_PROBLEM_VALUE_DEPTH,
+  MAX_PROBLEM_VALUE_WIDTH,
+  problemOf,
+  problemResponse,
+} from "./problem.ts";
 import { createLogger } from "./log.ts";
 
 Deno.test("problemResponse() sets the media type and defaults type and title", async () => {
@@ -70,4 +77,47 @@ Deno.test("problemOf() gives the problem and headers errorResponse() would send"
   const hidden = problemOf(new Error("secret internals"));
   assert.equal(hidden.problem.status, 500);
   assert.ok(!JSON.stringify(hidden.problem).includes("secret"));
+});
+
+Deno.test("problemResponse serializes echoed values whatever their depth, size or type", async () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = { a: deep };
+  const res = problemResponse({
+    status: 422,
+    errors: [
+      { location: "body", message: "deep", value: deep },
+      { location: "body.n", message: "big", value: 10n },
+      { location: "body.s", message: "long", value: "x".repeat(5000) },
+      { location: "body.l", message: "wide", value: Array.from({ length: 1000 }, (_, i) => i) },
+    ],
+  });
+  assert.equal(res.status, 422);
+  const body = await res.json();
+  let level = body.errors[0].value;
+  let depth = 0;
+  while (typeof level === "object") {
+    level = level.a;
+    depth++;
+  }
+  assert.equal(depth, MAX_PROBLEM_VALUE_DEPTH);
+  assert.equal(level, "{…}");
+  assert.equal(body.errors[1].value, "10");
+  assert.equal(body.errors[2].value.length, 1025);
+  assert.equal(body.errors[3].value.length, MAX_PROBLEM_VALUE_WIDTH);
+  // Values within the bounds are unchanged.
+  const plain = await problemResponse({
+    status: 422,
+    errors: [{ location: "body", message: "m", value: { a: [1, "two", null, true] } }],
+  }).json();
+  assert.deepEqual(plain.errors[0].value, { a: [1, "two", null, true] });
+});
+
+Deno.test("HttpError.toProblem() bounds echoed values too (services that render their own body)", () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  const err = new HttpError(422, "validation_failed", "bad", {
+    errors: [{ location: "body", message: "m", value: deep }],
+  });
+  const text = JSON.stringify(err.toProblem());
+  assert.ok(text.length < 200, text);
 });

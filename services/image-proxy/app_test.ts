@@ -240,6 +240,15 @@ Deno.test("storage failures map to the spec's status table", async (t) => {
   }
 });
 
+Deno.test("an unexpected storage failure is logged by kind, never by message", async () => {
+  const { call, store, records } = setup();
+  store.failures.push("misconfigured");
+  await (await call("/dir/file.bin")).body?.cancel();
+  const line = records.find((r) => r.msg === "request failed");
+  assert.equal(line?.level, "error");
+  assert.equal(line?.["error.type"], "HttpError < StoreError(misconfigured)");
+});
+
 Deno.test("an object replaced between metadata and body is never spliced", async (t) => {
   await t.step("replaced once: retried, served whole from the new version", async () => {
     const { call, store } = setup();

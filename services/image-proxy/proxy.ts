@@ -11,7 +11,9 @@ import type { Logger } from "@svc/shared/log";
 import { type ShutdownReport, startServer } from "@svc/shared/server";
 import type { EnvLookup } from "@svc/shared/settings";
 import type { S3ClientConfig } from "@aws-sdk/client-s3";
+import { requestIdOf, withRequestId } from "@svc/shared/http";
 import { createApp } from "./app.ts";
+import { errorBody, proxyError } from "./errors.ts";
 import { normalizePrefix } from "./object/target.ts";
 import type { ProxySettings } from "./settings.ts";
 import { s3EndpointOf } from "./settings.ts";
@@ -72,7 +74,6 @@ export async function startProxy(
     endpoint: s3EndpointOf(values["s3.endpoint"], env),
     forcePathStyle: values["s3.force_path_style"],
     timeoutMs: values["proxy.upstream_idle_timeout"],
-    maxSockets: values["proxy.max_streams"] + 16,
     credentials: options.credentials,
     observe: (event) => telemetry.storeRequest(event),
   });
@@ -117,6 +118,15 @@ export async function startProxy(
     lifecycle,
     shutdownDelay: values["proxy.shutdown_delay"],
     shutdownGrace: values["proxy.shutdown_grace"],
+    // Once the delay is over, new requests get the spec's body (and an X-Request-ID).
+    refuse: withRequestId((req) =>
+      errorBody(
+        proxyError("unavailable", "Cannot serve request: shutting down", {
+          headers: { "Retry-After": "1" },
+        }),
+        { requestId: requestIdOf(req), head: req.method === "HEAD" },
+      )
+    ),
     async onShutdown() {
       store.destroy();
       await options.onShutdown?.();

@@ -118,6 +118,20 @@ export interface App {
   documentedRoutes: readonly Route[];
 }
 
+/** `/favicon.ico` answers as upstream's does: 200 with an empty body (browsers stop asking). */
+const FAVICON: Route = {
+  method: ["GET", "HEAD"],
+  pattern: "/favicon.ico",
+  handler: () =>
+    new Response(null, { status: 200, headers: { "cache-control": "public, max-age=86400" } }),
+  openapi: {
+    operationId: "favicon",
+    summary: "Empty favicon, as upstream answers",
+    tags: ["operational"],
+    responses: { "200": { description: "Empty body" } },
+  },
+};
+
 /** The scenario queue, request log and metrics; create them before the core (it reads the queue). */
 export function createAppState(metrics: Metrics): AppState {
   const mockMetrics = createMockMetrics(metrics.registry);
@@ -157,7 +171,14 @@ export function createApp(deps: AppDeps): App {
       shutdownSignal: options.shutdownSignal,
       document: (): object => openapiDocument(options.version ?? "0.0.0", documentedRoutes),
     });
-  const documentedRoutes: Route[] = [...ops(state.metrics), ...control, ...protocol, staticFiles];
+  // The document describes what this process serves: no `/_mock` when the control plane is off.
+  const documentedRoutes: Route[] = [
+    ...ops(state.metrics),
+    ...(controlEnabled ? control : []),
+    ...protocol,
+    staticFiles,
+    FAVICON,
+  ];
 
   const colocated = controlEnabled && !options.dedicatedControl;
   const apiRouter = createRouter([
@@ -166,6 +187,7 @@ export function createApp(deps: AppDeps): App {
       ? control
       : [controlMissingRoute(controlEnabled ? controlPlaneElsewhere : disabledControlPlane)]),
     ...(options.staticAssetsPath ? [staticFiles] : []),
+    FAVICON,
     ...protocol,
   ], { notFound: protocolNotFound, methodNotAllowed: apiMethodNotAllowed });
   const controlRouter = controlEnabled && options.dedicatedControl

@@ -47,7 +47,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     settings: {
       interactiveLogin: config.interactiveLogin,
       rotateRefreshToken: config.rotateRefreshToken,
-      loginPage: config.loginPage,
+      loginPagePath: config.loginPagePath || undefined,
       tokenCallbacks: config.tokenCallbacks,
     },
     clock,

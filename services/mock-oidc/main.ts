@@ -35,13 +35,14 @@ export const main: ServiceMain = async (args, env, io) => {
     return 0;
   }
   const { values } = SETTINGS.resolve({ args, env });
-  const { config } = await loadJsonConfig({ env });
+  const { config, warnings } = await loadJsonConfig({ env });
   const tls = await tlsOf(values, config.selfSignedTls);
   const logger = createLogger({
     level: values.log_level,
     format: values.log_format,
     fields: { service: "mock-oidc" },
   });
+  for (const warning of warnings) logger.warn(warning);
   const plan = planListeners({
     api: resolveListenAddr({
       addr: values.addr,
@@ -54,6 +55,15 @@ export const main: ServiceMain = async (args, env, io) => {
   checkListenAddr(plan.api, values.addr ? "--addr" : "--server-hostname/--server-port");
   if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
   if (plan.control) checkListenAddr(plan.control, "--control-addr");
+  if (
+    values.control_enabled && !values.control_token && values.cors_allowed_origins.length === 0
+  ) {
+    logger.warn(
+      "the control plane is open: no --control-token and CORS reflects any origin, so any web " +
+        "page a browser on this machine opens can drive /_mock; set --control-token or " +
+        "--cors-allowed-origins, or --control-enabled=false",
+    );
+  }
   const signer = signerOf(values);
   // Worker threads start beside the listeners (JWKS needs no signing); closed at shutdown.
   const signerReady = signer.ready();

@@ -113,6 +113,7 @@ export const SETTINGS = defineSettings({
       type: "float",
       default: 10,
       min: 0,
+      validate: (rps) => rps > 0 ? undefined : "must be greater than 0",
       help: "sustained requests per second",
     },
     "rate_limit_burst": { type: "int", default: 20, min: 1, help: "burst allowance" },

@@ -10,7 +10,8 @@ import { HttpError } from "../problem.ts";
  * const bytes = await readBody(new Request("http://x", { method: "POST", body: "hi" }), { limit: 1024 });
  * ```
  * @throws {HttpError} 413 with code `body_too_large`; 408 `body_timeout` when `timeoutMs` passes
- * before the whole body has arrived (the server's read timeout).
+ * before the whole body has arrived (the server's read timeout); 400 `body_unreadable` when the
+ * body stream fails (malformed chunked encoding, a reset mid-body).
  */
 export async function readBody(
   req: Request,
@@ -35,6 +36,12 @@ export async function readBody(
   });
   try {
     return await readChunks(reader, limit, tooLarge, expired);
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    // The stream itself failed: a malformed chunked encoding, or the client reset mid-body.
+    throw new HttpError(400, "body_unreadable", "Cannot read request body: the stream broke off", {
+      cause: err,
+    });
   } finally {
     clearTimeout(timer);
   }

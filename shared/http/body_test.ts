@@ -77,3 +77,17 @@ Deno.test("readBody() gives up with 408 when the body arrives too slowly", async
   await rejectsWith(readBody(post(slow), { limit: 10, timeoutMs: 30 }), 408, "body_timeout");
   clearTimeout(timer);
 });
+
+Deno.test("readBody answers 400 body_unreadable when the body stream fails", async () => {
+  const broken = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array([1, 2]));
+      controller.error(new TypeError("chunked encoding error"));
+    },
+  });
+  const req = new Request("http://x", { method: "POST", body: broken });
+  await assert.rejects(
+    readBody(req, { limit: 1024 }),
+    (err: HttpError) => err.status === 400 && err.code === "body_unreadable",
+  );
+});

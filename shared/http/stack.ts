@@ -9,6 +9,7 @@ import { withAccessLog } from "./access_log.ts";
 import { type CorsOptions, withCors } from "./cors.ts";
 import { withRequestId } from "./request_id.ts";
 import { withTimeout } from "./timeout.ts";
+import { withValidTarget } from "./valid_target.ts";
 
 /** A middleware: takes a handler, returns one that wraps it. */
 export type Middleware = (handler: Handler) => Handler;
@@ -34,7 +35,8 @@ export interface DefaultStackOptions {
 }
 
 /**
- * The HTTP stack every service puts around its route table, outermost first: request id, CORS
+ * The HTTP stack every service puts around its route table, outermost first: request id, a 400
+ * for unparseable targets (`withValidTarget`: an invalid `Host` header), CORS
  * (when configured), `outer`, metrics, access log, error → problem, `inner`, request timeout,
  * then the table. Metrics, the access log and `outer` read the route label from the table, which
  * matches each request once.
@@ -76,5 +78,5 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
   if (metrics) h = withHttpMetrics(h, metrics, { route: router.routeOf });
   if (options.outer) h = options.outer(h);
   if (options.cors) h = withCors(h, options.cors);
-  return withRequestId(h);
+  return withRequestId(withValidTarget(h));
 }

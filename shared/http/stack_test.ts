@@ -125,3 +125,21 @@ Deno.test("withDefaultStack() without a timeout leaves the handler unbounded", a
   assert.equal(res.status, 200);
   await res.body?.cancel();
 });
+
+Deno.test("the default stack answers 400 invalid_host to a URL Deno built from a bad Host", async () => {
+  const router = createRouter([{
+    method: "GET",
+    pattern: "/x",
+    handler: () => new Response("ok"),
+  }]);
+  const handler = withDefaultStack(router, { logger: createLogger({ write: () => {} }) });
+  for (const url of ["http://a:99999/x", "http://a b%/x", "http://[::1/x"]) {
+    const req = new Request("http://ok/x");
+    Object.defineProperty(req, "url", { value: url });
+    const res = await handler(req, localInfo());
+    assert.equal(res.status, 400, url);
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    assert.ok(res.headers.get("x-request-id"));
+    assert.match((await res.json()).detail, /Host header/);
+  }
+});

@@ -23,6 +23,16 @@ export interface Drain {
   drain(graceMs: number): Promise<boolean>;
 }
 
+/** Options of {@linkcode createDrain}. */
+export interface DrainOptions {
+  /**
+   * Answers requests that arrive while draining, for services whose error bodies are not
+   * problems (`Connection: close` is added to its response).
+   * @default a 503 problem with code `shutting_down`
+   */
+  refuse?: Handler;
+}
+
 /**
  * Creates a drain for one or more listeners.
  *
@@ -37,7 +47,8 @@ export interface Drain {
  * assert.equal((await handler(new Request("http://x/"), info)).status, 503);
  * ```
  */
-export function createDrain(): Drain {
+export function createDrain(options: DrainOptions = {}): Drain {
+  const { refuse } = options;
   let draining = false;
   let inFlight = 0;
   let idle: (() => void) | undefined;
@@ -46,6 +57,11 @@ export function createDrain(): Drain {
     return async function tracked(req, info) {
       if (draining) {
         await req.body?.cancel().catch(() => {});
+        if (refuse) {
+          const res = await refuse(req, info);
+          res.headers.set("connection", "close");
+          return res;
+        }
         return errorResponse(
           new HttpError(
             503,

@@ -39,4 +39,4 @@ export {
   type ReadinessProbeOptions,
   STARTING,
 } from "./readiness_probe.ts";
-export { createDrain, type Drain } from "./drain.ts";
+export { createDrain, type Drain, type DrainOptions } from "./drain.ts";

@@ -13,6 +13,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "mock_oidc_control", args: ["--write"] },
   { name: "todo_api", args: [] },
   { name: "starlark", args: [] },
+  { name: "image_proxy", args: ["--write"] },
   { name: "mcp_server", args: ["--write"] },
   { name: "runner_ctl", args: [] },
 ];

@@ -125,3 +125,33 @@ Deno.test("a store that is down answers 503 unavailable and the proxy still star
     assert.equal(await proxy.stop(), 0);
   }
 });
+
+Deno.test("an object replaced between its metadata and body reads is served whole, never spliced", async () => {
+  const store = await startStore();
+  const faults = await faultsFor(store);
+  const v1 = new Uint8Array(300_000).fill(1);
+  const v2 = new Uint8Array(200_000).fill(2);
+  await store.put("swap.bin", v1);
+  const proxy = await startProxyProcess({ endpoint: faults.endpoint });
+  let swapped = false;
+  faults.beforeRequest = async (line) => {
+    if (!swapped && line.startsWith("GET ") && line.includes("swap.bin")) {
+      swapped = true;
+      await store.put("swap.bin", v2); // after the proxy's HEAD, before its GET reaches storage
+    }
+  };
+  try {
+    const res = await fetch(proxy.url + "/swap.bin");
+    assert.equal(res.status, 200);
+    const got = new Uint8Array(await res.arrayBuffer());
+    assert.ok(swapped, "the object was replaced mid-request");
+    assert.equal(res.headers.get("content-length"), String(v2.byteLength));
+    assert.deepEqual(got, v2, "one version, whole");
+    const heads = faults.requests.filter((l) => l.startsWith("HEAD ") && l.includes("swap.bin"));
+    assert.equal(heads.length, 2, "metadata read again after the replacement");
+  } finally {
+    assert.equal(await proxy.stop(), 0);
+    await faults.close();
+    await store.close();
+  }
+});

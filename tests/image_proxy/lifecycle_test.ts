@@ -123,6 +123,14 @@ Deno.test("SIGTERM drains downloads in flight, then exits 0", async () => {
     );
     await new Promise((r) => setTimeout(r, 300));
     const code = proxy.stop("SIGTERM");
+    await new Promise((r) => setTimeout(r, 700)); // past the delay, downloads still running
+    const refused = await fetch(proxy.url + "/streams/v1/index.json", {
+      headers: { "x-request-id": "late-1" },
+    });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get("retry-after"), "1");
+    assert.equal(refused.headers.get("x-request-id"), "late-1");
+    assert.deepEqual(await refused.json(), { code: "unavailable", request_id: "late-1" });
     for (const got of await Promise.all(downloads)) assert.deepEqual(got, big);
     assert.equal(await code, 0);
   } finally {

@@ -136,3 +136,39 @@ async function t_stalledBody(port: number) {
   assert.match(head, /^HTTP\/1\.1 405 /);
   conn.close();
 }
+
+Deno.test("a client that stops reading is cut after the write idle timeout and frees its slot", async () => {
+  const store = await startStore();
+  await store.put("big.bin", new Uint8Array(64 << 20));
+  const proxy = await startProxyProcess({
+    endpoint: store.s3.endpoint,
+    args: ["--proxy.max-streams", "1", "--proxy.write-idle-timeout", "500ms"],
+  });
+  const port = Number(new URL(proxy.url).port);
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const head = new Uint8Array(1024);
+    await conn.read(head); // the headers (and some body); then this client reads nothing more
+    const deadline = Date.now() + 30_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      const res = await fetch(proxy.url + "/streams/v1/index.json");
+      status = res.status;
+      await res.body?.cancel();
+      if (status === 200) break;
+      assert.equal(status, 503, "refused while the stalled download holds the only slot");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(status, 200, "the slot came back");
+  } finally {
+    conn.close();
+    assert.equal(await proxy.stop(), 0);
+    await store.close();
+  }
+  const stalled = proxy.records().find((r) =>
+    r.msg === "request completed" && r["error.kind"] === "write_timeout"
+  );
+  assert.ok(stalled, "logged as write_timeout");
+  assert.ok((stalled["http.response.body.size"] as number) < 64 << 20);
+});

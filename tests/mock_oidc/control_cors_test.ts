@@ -38,7 +38,7 @@ Deno.test("CORS with an empty allowlist reflects any Origin with credentials, ne
     // Error responses carry CORS headers too.
     const problem = await fetch(`${mock.url}/_mock/mint`, {
       method: "POST",
-      headers: { origin: "http://x.test" },
+      headers: { origin: "http://x.test", "content-type": "application/json" },
       body: "{",
     });
     await problem.body?.cancel();

@@ -41,3 +41,14 @@ Deno.test("every stdout and stderr line is JSON after takes that hit, miss and a
     assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line}`);
   }
 });
+
+Deno.test("an open control plane is warned about at start, a gated one is not", async () => {
+  const open = await startMock();
+  await open.stop();
+  const warning = /the control plane is open/;
+  assert.match(open.output(), warning);
+  const gated = await startMock({ args: ["--control-token", "t0ken"] });
+  await gated.stop();
+  assert.doesNotMatch(gated.output(), warning);
+  assert.doesNotMatch(gated.output(), /t0ken/);
+});

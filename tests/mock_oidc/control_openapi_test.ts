@@ -14,6 +14,7 @@ Deno.test("the served OpenAPI document is valid and matches what the server answ
 
     const minted = await (await fetch(`${mock.url}/_mock/mint`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ issuer: "doc" }),
     })).json();
     const form = (body: string) => ({
@@ -53,7 +54,14 @@ Deno.test("the served OpenAPI document is valid and matches what the server answ
       ["/_mock/reset", "/_mock/reset", { method: "POST" }],
     ];
     for (const [template, path, init] of calls) {
-      const res = await fetch(`${mock.url}${path}`, init);
+      const json: Record<string, string> = init?.body === undefined
+        ? {}
+        : { "content-type": "application/json" };
+      const headers = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(json)) {
+        if (!headers.has(name)) headers.set(name, value);
+      }
+      const res = await fetch(`${mock.url}${path}`, { ...init, headers });
       const method = init?.method ?? "GET";
       const documented = responseSchema(doc, template, method, res.status);
       assert.ok(documented, `${method} ${path} answered undocumented ${res.status}`);

@@ -79,6 +79,7 @@ Deno.test("--tls-cert-file/--tls-key-file serve the API over HTTPS; the metrics 
       assert.match(mock.url, /^https:/);
       const res = await fetch(`${mock.url}/_mock/mint`, {
         method: "POST",
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({ issuer: "tls" }),
         client,
       });

@@ -23,7 +23,8 @@ Deno.test("an invalid configuration stops startup with one line naming the key",
       "tokenProvider.keyProvider.algorithm",
     ],
     [{ JSON_CONFIG: '{"interactiveLogin":"yes"}' }, "interactiveLogin"],
-    [{ JSON_CONFIG_PATH: "/nonexistent/mock-oidc.json" }, "JSON_CONFIG_PATH"],
+    // A directory cannot be read as a file (a missing file starts with defaults, as upstream).
+    [{ JSON_CONFIG_PATH: "/" }, "JSON_CONFIG_PATH"],
   ];
   for (const [env, key] of cases) {
     const { code, stderr } = await runInvalid(env);
@@ -107,3 +108,96 @@ function listeningUrl(output: string, listener: string): string | undefined {
   }
   return undefined;
 }
+
+Deno.test("upstream configurations start: a missing JSON_CONFIG_PATH, loginPagePath to a missing file, string scalars", async () => {
+  const service = await startService({
+    entry: MAIN,
+    args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+    env: {
+      JSON_CONFIG_PATH: "/nonexistent/mock-oidc.json",
+      LOGBACK_CONFIG: "/nonexistent/logback.xml",
+    },
+    listeners: ["api", "metrics"],
+    timeoutMs: 20_000,
+  });
+  try {
+    const discovery = await fetch(`${service.url}/default/.well-known/openid-configuration`);
+    assert.equal(discovery.status, 200);
+    await discovery.body?.cancel();
+  } finally {
+    await service.stop();
+  }
+  assert.match(service.output(), /JSON_CONFIG_PATH names no file/);
+  const login = await startService({
+    entry: MAIN,
+    args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+    env: {
+      JSON_CONFIG: JSON.stringify({
+        interactiveLogin: "true",
+        loginPagePath: "/nonexistent/login.html",
+        tokenCallbacks: [{ issuerId: "up", tokenExpiry: "120", requestMappings: [] }],
+      }),
+    },
+    listeners: ["api", "metrics"],
+    timeoutMs: 20_000,
+  });
+  try {
+    const page = await fetch(
+      `${login.url}/up/authorize?client_id=c&response_type=code&redirect_uri=http://localhost/cb`,
+    );
+    assert.equal(page.status, 404, "the missing login page is a 404, not a failed start");
+    await page.body?.cancel();
+    const token = await fetch(`${login.url}/up/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials&client_id=c&client_secret=s",
+    });
+    assert.equal(token.status, 200);
+    assert.equal((await token.json()).expires_in, 120);
+  } finally {
+    await login.stop();
+  }
+});
+
+Deno.test("startup errors exit 2 with one clean line naming what to fix", async () => {
+  const dir = await Deno.makeTempDir();
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const cert = `${dir}/cert.pem`;
+    const key = `${dir}/key.pem`;
+    const junk = `${dir}/junk.pem`;
+    await Deno.writeTextFile(
+      cert,
+      "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+    );
+    await Deno.writeTextFile(key, "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n");
+    await Deno.writeTextFile(junk, "garbage");
+    const port = (taken.addr as Deno.NetAddr).port;
+    const cases: [Record<string, string>, string[], RegExp][] = [
+      [{}, ["--rate-limit-enabled", "--rate-limit-rps=0"], /rate-limit-rps.*greater than 0/],
+      [{}, ["--tls-cert-file", key, "--tls-key-file", cert], /swapped/],
+      [{}, ["--tls-cert-file", junk, "--tls-key-file", key], /holds no PEM certificate/],
+      [{}, ["--tls-cert-file", cert, "--tls-key-file", key], /not valid PEM/],
+      [
+        {},
+        ["--addr", `127.0.0.1:${port}`],
+        new RegExp(`127\\.0\\.0\\.1:${port} \\(api\\): the address is already in use`),
+      ],
+      [
+        { SERVER_HOSTNAME: "no-such-host.invalid", SERVER_PORT: "0" },
+        ["--addr", ""],
+        /cannot be resolved/,
+      ],
+    ];
+    for (const [env, args, expected] of cases) {
+      const { code, stderr } = await runInvalid({ JSON_CONFIG: "{}", ...env }, args);
+      assert.equal(code, 2, `${args.join(" ")}: ${stderr}`);
+      assert.equal(stderr.split("\n").length, 1, stderr);
+      assert.match(stderr, expected);
+      assert.doesNotMatch(stderr, /MIIE|\n\s+at /);
+    }
+  } finally {
+    taken.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

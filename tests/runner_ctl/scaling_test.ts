@@ -82,3 +82,24 @@ Deno.test("a busy runner past the drain budget is left for the next start", asyn
     );
   });
 });
+
+Deno.test("a cancelled job's idle runner is scaled down (unregistered, then deleted)", async () => {
+  await withSimulation({ incus: { agentDelayMs: 1500 } }, async (sim) => {
+    const ctl = startController(sim, { args: ["--max-runners", "2"] });
+    try {
+      await waitFor("a session", () => sim.github.sessions.size === 1);
+      const job = sim.github.queueJob();
+      await waitFor("a runner for the job", () => sim.owned().length === 1);
+      sim.github.cancelJob(job.runnerRequestId);
+      await waitFor(
+        "the idle runner to go",
+        () => sim.owned().length === 0 && sim.github.runners.size === 0,
+      );
+      assert.ok(ctl.lines.some((l) => l.msg === "runner removed" && l.reason === "scale down"));
+      assert.equal(job.state, "completed");
+      assert.equal(job.runnerName, undefined, "no runner ever ran it");
+    } finally {
+      assert.equal(await ctl.stop(), 0);
+    }
+  });
+});

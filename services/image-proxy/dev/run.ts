@@ -16,9 +16,13 @@ import { S3RVER_CREDENTIALS, startS3Server } from "./s3_server.ts";
 import { seedMirror } from "./seed.ts";
 import { SERVICES } from "../../../deploy/services.ts";
 
-/** The proxy's deployed permissions other than network (`deploy/services.ts`). */
-export const PERMISSIONS_BESIDES_NET: readonly string[] = SERVICES
-  .find((s) => s.name === "image-proxy")!.permissions.filter((p) => !p.startsWith("--allow-net"));
+const DEPLOYED = SERVICES.find((s) => s.name === "image-proxy")!;
+
+/** The proxy's deployed permissions other than network, and its V8 flags (`deploy/services.ts`). */
+export const PERMISSIONS_BESIDES_NET: readonly string[] = [
+  ...DEPLOYED.permissions.filter((p) => !p.startsWith("--allow-net")),
+  ...(DEPLOYED.v8Flags?.length ? [`--v8-flags=${DEPLOYED.v8Flags.join(",")}`] : []),
+];
 
 /** Where `deno task dev` puts things. */
 export const DEV = {

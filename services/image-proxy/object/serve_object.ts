@@ -97,7 +97,7 @@ async function metaOf(key: string, store: ObjectStore): Promise<ObjectMeta> {
   try {
     return await store.head(key);
   } catch (err) {
-    throw err instanceof StoreError ? storeHttpError(err.kind) : err;
+    throw err instanceof StoreError ? storeHttpError(err.kind, err) : err;
   }
 }
 
@@ -169,7 +169,7 @@ async function getObject(
       });
     } catch (err) {
       if (err instanceof StoreError && err.kind === "changed" && attempt < 2) continue;
-      if (err instanceof StoreError) throw storeHttpError(err.kind);
+      if (err instanceof StoreError) throw storeHttpError(err.kind, err);
       throw err;
     }
   }

@@ -1,8 +1,8 @@
 /**
- * {@linkcode ObjectStore} over `@aws-sdk/client-s3` (reference B3): Node HTTP handler with a
- * socket pool larger than the stream limit, connect and time-to-headers bounded by the upstream
- * idle timeout, standard retries (3 attempts, before any byte reaches the client), checksums only
- * when required, credentials from the SDK's default provider chain.
+ * {@linkcode ObjectStore} over `@aws-sdk/client-s3` (reference B3): the fetch handler
+ * (`fetch_handler.ts`), time-to-headers bounded by the upstream idle timeout, standard retries
+ * (3 attempts, before any byte reaches the client), checksums only when required, credentials
+ * from the SDK's default provider chain.
  *
  * @module
  */
@@ -15,9 +15,7 @@ import {
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
-import { NodeHttpHandler } from "@smithy/node-http-handler";
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
+import { storageFetchHandler } from "./fetch_handler.ts";
 import { classifyStoreError, StoreError } from "./errors.ts";
 import type { GetOptions, ObjectMeta, ObjectRead, ObjectStore, StoreEvent } from "./store.ts";
 
@@ -32,8 +30,6 @@ export interface S3StoreOptions {
   forcePathStyle?: boolean;
   /** Bounds connecting and waiting for response headers, per attempt. */
   timeoutMs: number;
-  /** Sockets per host: more than the stream limit, so probes never queue behind downloads. */
-  maxSockets: number;
   /** @default {3} */
   maxAttempts?: number;
   /** @default the SDK's default provider chain */
@@ -68,13 +64,12 @@ function metaOf(out: HeadObjectCommandOutput | GetObjectCommandOutput, size: num
  * @example Usage
  * ```ts ignore
  * import { createS3Store } from "./s3_store.ts";
- * const store = createS3Store({ bucket: "mirror", timeoutMs: 30_000, maxSockets: 80 });
+ * const store = createS3Store({ bucket: "mirror", timeoutMs: 30_000 });
  * const meta = await store.head("streams/v1/index.json");
  * ```
  */
 export function createS3Store(options: S3StoreOptions): S3Store {
-  const { bucket, timeoutMs, maxSockets, observe } = options;
-  const agentOptions = { keepAlive: true, maxSockets };
+  const { bucket, timeoutMs, observe } = options;
   const client = new S3Client({
     region: options.region,
     endpoint: options.endpoint,
@@ -84,13 +79,7 @@ export function createS3Store(options: S3StoreOptions): S3Store {
     retryMode: "standard",
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    requestHandler: new NodeHttpHandler({
-      connectionTimeout: timeoutMs,
-      requestTimeout: timeoutMs,
-      throwOnRequestTimeout: true,
-      httpAgent: new HttpAgent(agentOptions),
-      httpsAgent: new HttpsAgent(agentOptions),
-    }),
+    requestHandler: storageFetchHandler({ timeoutMs }),
   });
 
   async function call<T extends { $metadata: { attempts?: number } }>(

@@ -25,6 +25,12 @@ export type RelayOutcome =
   | "write_timeout"
   | "length_mismatch";
 
+/**
+ * Bytes read ahead of the client: storage reads overlap socket writes, and memory stays bounded
+ * (plus one storage chunk, at most 64 KiB) per download.
+ */
+export const READ_AHEAD_BYTES = 128 * 1024;
+
 /** Options of {@linkcode relay}. */
 export interface RelayOptions {
   /** Bytes the response announced (`Content-Length`). */
@@ -62,15 +68,28 @@ export function relay(
 ): ReadableStream<Uint8Array> {
   const { expectedBytes, upstreamIdleMs, writeIdleMs, abortUpstream, onEnd, onBytes } = options;
   const reader = upstream.getReader();
-  let bytes = 0;
+  let read = 0; // bytes taken from storage
   let ended = false;
-  let writeTimer: ReturnType<typeof setTimeout> | undefined;
+  let upstreamDone = false;
+  // One watchdog per transfer instead of a timer per chunk: a chunk costs two clock reads.
+  let waitingSince = -1; // a read from storage is pending since then
+  let pulledAt = performance.now(); // the client last took bytes then
+  const tick = Math.max(5, Math.min(1_000, Math.min(upstreamIdleMs, writeIdleMs) / 4));
+  const watchdog = setInterval(() => {
+    const now = performance.now();
+    if (waitingSince >= 0 && now - waitingSince > upstreamIdleMs) end("upstream_timeout");
+    else if (waitingSince < 0 && queued() > 0 && now - pulledAt > writeIdleMs) {
+      end("write_timeout");
+    }
+  }, tick);
   let out!: ReadableStreamDefaultController<Uint8Array>;
+  const queued = () => READ_AHEAD_BYTES - (out.desiredSize ?? READ_AHEAD_BYTES);
 
   function end(outcome: RelayOutcome, error?: unknown) {
     if (ended) return;
     ended = true;
-    clearTimeout(writeTimer);
+    clearInterval(watchdog);
+    const bytes = read - (outcome === "complete" ? 0 : queued());
     if (outcome !== "complete") {
       abortUpstream();
       reader.cancel().catch(() => {});
@@ -85,44 +104,50 @@ export function relay(
     onEnd({ outcome, bytes, error });
   }
 
-  async function readWithin(ms: number) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = new Promise<"stalled">((r) => timer = setTimeout(() => r("stalled"), ms));
-    try {
-      return await Promise.race([reader.read(), stalled]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   return new ReadableStream<Uint8Array>({
     start(controller) {
       out = controller;
     },
     async pull(controller) {
-      clearTimeout(writeTimer);
+      pulledAt = performance.now();
       if (ended) return;
+      if (upstreamDone) {
+        // Storage is done; the transfer is, once the client has taken the read-ahead.
+        if (queued() === 0) {
+          controller.close();
+          end("complete");
+        }
+        return;
+      }
+      waitingSince = pulledAt;
       let result;
       try {
-        result = await readWithin(upstreamIdleMs);
+        result = await reader.read();
       } catch (err) {
         return end("upstream_error", err);
+      } finally {
+        waitingSince = -1;
       }
       if (ended) return;
-      if (result === "stalled") return end("upstream_timeout");
       if (result.done) {
-        if (bytes !== expectedBytes) return end("length_mismatch");
-        controller.close();
-        return end("complete");
+        if (read !== expectedBytes) return end("length_mismatch");
+        upstreamDone = true;
+        if (queued() === 0) {
+          controller.close();
+          end("complete");
+        }
+        return;
       }
-      bytes += result.value.byteLength;
-      if (bytes > expectedBytes) return end("length_mismatch");
+      read += result.value.byteLength;
+      if (read > expectedBytes) {
+        read -= result.value.byteLength;
+        return end("length_mismatch");
+      }
       controller.enqueue(result.value);
       onBytes?.(result.value.byteLength);
-      writeTimer = setTimeout(() => end("write_timeout"), writeIdleMs);
     },
     cancel(reason) {
       end("client_abort", reason);
     },
-  }, { highWaterMark: 0 });
+  }, new ByteLengthQueuingStrategy({ highWaterMark: READ_AHEAD_BYTES }));
 }

@@ -103,7 +103,12 @@ Deno.test("relay() ends the transfer when the client takes nothing for writeIdle
   assert.equal(r.ends[0].outcome, "write_timeout");
   assert.equal(r.ends[0].bytes, 4);
   assert.equal(r.aborted(), 1);
-  assert.ok((await reader.read()).done, "the body is over");
+  // What was already read ahead may still go out; nothing more is read, and the body ends.
+  let rest = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    rest += chunk.value.byteLength;
+  }
+  assert.ok(rest <= 8);
 });
 
 Deno.test("relay() releases storage when the client goes away", async () => {

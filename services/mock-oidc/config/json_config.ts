@@ -18,8 +18,6 @@ export interface OidcConfig {
   rotateRefreshToken: boolean;
   staticAssetsPath?: string;
   loginPagePath?: string;
-  /** The file at `loginPagePath`, read by `loadJsonConfig`. */
-  loginPage?: string;
   /** `tokenProvider.systemTime` in epoch ms: the clock starts frozen there. */
   systemTime?: number;
   /** Algorithm of generated keys. */
@@ -134,14 +132,19 @@ function parseHttpServer(value: unknown): boolean {
   if (value.ssl.keystoreFile !== undefined) {
     throw configError(
       "httpServer.ssl.keystoreFile",
-      "keystores are not supported; use --tls-cert-file and --tls-key-file (PEM)",
+      "PKCS#12 keystores are not supported; convert one to PEM with " +
+        "`openssl pkcs12 -in keystore.p12 -nokeys -out cert.pem` and " +
+        "`openssl pkcs12 -in keystore.p12 -nocerts -nodes -out key.pem`, then pass " +
+        "--tls-cert-file cert.pem --tls-key-file key.pem",
     );
   }
   return true;
 }
 
+/** A boolean; like upstream's Jackson, the strings "true" and "false" count too. */
 function bool(value: unknown, key: string, fallback: boolean): boolean {
   if (value === undefined || value === null) return fallback;
+  if (value === "true" || value === "false") return value === "true";
   if (typeof value !== "boolean") throw configError(key, "must be true or false");
   return value;
 }

@@ -175,24 +175,98 @@ Deno.test("config source order: JSON_CONFIG, JSON_CONFIG_PATH, ./config.json, de
   assert.equal(local.source, "./config.json");
   assert.equal(local.config.interactiveLogin, true);
   assert.equal((await load({}, "/empty")).source, "defaults");
-  await assert.rejects(load({ JSON_CONFIG_PATH: "/missing.json" }), (err: SettingsError) => {
-    assert.equal(err.key, "JSON_CONFIG_PATH");
-    return true;
+  // A missing JSON_CONFIG_PATH file falls back to the defaults, as upstream (with a warning).
+  const missing = await load({ JSON_CONFIG_PATH: "/missing.json" });
+  assert.equal(missing.source, "defaults");
+  assert.equal(missing.warnings.length, 1);
+});
+
+Deno.test("loginPagePath is not read at load (the login page reads it per request)", async () => {
+  const reads: string[] = [];
+  const read = (path: string) => {
+    reads.push(path);
+    return Promise.reject(new Deno.errors.NotFound(path));
+  };
+  const loaded = await loadJsonConfig({
+    env: (n) => n === "JSON_CONFIG" ? '{"loginPagePath":"/missing.html"}' : undefined,
+    readTextFile: read,
+  });
+  assert.equal(loaded.config.loginPagePath, "/missing.html");
+  assert.deepEqual(reads, []);
+});
+
+Deno.test("a JSON_CONFIG_PATH naming no file starts with defaults and a warning", async (t) => {
+  const env = (n: string) => n === "JSON_CONFIG_PATH" ? "/nope.json" : undefined;
+  await t.step("missing: defaults and one warning", async () => {
+    const loaded = await loadJsonConfig({
+      env,
+      readTextFile: (p) => Promise.reject(new Deno.errors.NotFound(p)),
+    });
+    assert.equal(loaded.source, "defaults");
+    assert.equal(loaded.warnings.length, 1);
+    assert.match(loaded.warnings[0], /JSON_CONFIG_PATH names no file/);
+  });
+  await t.step("unreadable for another reason: the start stops naming the key", async () => {
+    await assert.rejects(
+      loadJsonConfig({
+        env,
+        readTextFile: (p) => Promise.reject(new Deno.errors.PermissionDenied(p)),
+      }),
+      (err: SettingsError) => err.key === "JSON_CONFIG_PATH",
+    );
+  });
+  await t.step("present: its content, no warning", async () => {
+    const loaded = await loadJsonConfig({
+      env,
+      readTextFile: () => Promise.resolve('{"interactiveLogin":true}'),
+    });
+    assert.equal(loaded.config.interactiveLogin, true);
+    assert.deepEqual(loaded.warnings, []);
   });
 });
 
-Deno.test("loginPagePath is read at load; an unreadable file is a SettingsError naming the key", async () => {
-  const read = (path: string) =>
-    path === "/login.html"
-      ? Promise.resolve("<form method=post><input name=username></form>")
-      : Promise.reject(new Deno.errors.NotFound(path));
-  const load = (json: string) =>
-    loadJsonConfig({ env: (n) => n === "JSON_CONFIG" ? json : undefined, readTextFile: read });
-  const loaded = await load('{"loginPagePath":"/login.html"}');
-  assert.equal(loaded.config.loginPage, "<form method=post><input name=username></form>");
-  assert.equal((await load("{}")).config.loginPage, undefined);
-  await assert.rejects(load('{"loginPagePath":"/missing.html"}'), (err: SettingsError) => {
-    assert.equal(err.key, "loginPagePath");
-    return true;
+Deno.test("httpServer.ssl.keystoreFile is refused with the openssl commands to convert it", () => {
+  assert.throws(
+    () => parseJsonConfig('{"httpServer":{"ssl":{"keystoreFile":"k.p12"}}}', "JSON_CONFIG"),
+    (err: SettingsError) =>
+      err.key === "httpServer.ssl.keystoreFile" &&
+      /openssl pkcs12 -in keystore\.p12/.test(err.message),
+  );
+});
+
+Deno.test("a tokenCallbacks pattern that could backtrack catastrophically stops the start", () => {
+  const config = JSON.stringify({
+    tokenCallbacks: [{
+      issuerId: "a",
+      requestMappings: [{ requestParam: "scope", match: "(x|xx)*y", claims: {} }],
+    }],
   });
+  assert.throws(
+    () => parseJsonConfig(config, "JSON_CONFIG"),
+    (err: SettingsError) =>
+      err instanceof SettingsError &&
+      err.message.includes("tokenCallbacks[0].requestMappings[0].match"),
+  );
+});
+
+Deno.test("string scalars that upstream's Jackson coerces are accepted", () => {
+  const config = parseJsonConfig(
+    JSON.stringify({
+      interactiveLogin: "true",
+      rotateRefreshToken: "false",
+      tokenCallbacks: [{ issuerId: "a", tokenExpiry: "120" }],
+    }),
+    "JSON_CONFIG",
+  );
+  assert.equal(config.interactiveLogin, true);
+  assert.equal(config.rotateRefreshToken, false);
+  assert.equal(config.tokenCallbacks[0].expirySeconds, 120);
+  for (
+    const bad of [
+      '{"interactiveLogin":"yes"}',
+      '{"tokenCallbacks":[{"issuerId":"a","tokenExpiry":"1.5"}]}',
+    ]
+  ) {
+    assert.throws(() => parseJsonConfig(bad, "JSON_CONFIG"), SettingsError, bad);
+  }
 });

@@ -12,6 +12,8 @@ import { DEFAULT_CONFIG, type OidcConfig, parseJsonConfig } from "./json_config.
 export interface LoadedConfig {
   config: OidcConfig;
   source: "JSON_CONFIG" | "JSON_CONFIG_PATH" | "./config.json" | "defaults";
+  /** What the operator should hear about at start (logged as warnings). */
+  warnings: string[];
 }
 
 /** Options of {@linkcode loadJsonConfig}; injectable for tests. */
@@ -21,19 +23,14 @@ export interface LoadConfigOptions {
   cwd?: string;
 }
 
-/** Load and parse the JSON configuration, then read the `loginPagePath` file it names. */
+/**
+ * Load and parse the JSON configuration. As upstream: a `JSON_CONFIG_PATH` file that does not
+ * exist starts with the defaults and a warning; one that exists but cannot be read or parsed stops
+ * the start. `loginPagePath` is read per request by the login page, not here.
+ */
 export async function loadJsonConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const read = options.readTextFile ?? ((path: string) => Deno.readTextFile(path));
-  const loaded = await loadConfigText(options, read);
-  const path = loaded.config.loginPagePath;
-  if (path !== undefined && path !== "") {
-    try {
-      loaded.config.loginPage = await read(path);
-    } catch (err) {
-      throw configError("loginPagePath", `cannot read file (${(err as Error).name})`);
-    }
-  }
-  return loaded;
+  return await loadConfigText(options, read);
 }
 
 async function loadConfigText(
@@ -42,7 +39,11 @@ async function loadConfigText(
 ): Promise<LoadedConfig> {
   const inline = options.env("JSON_CONFIG");
   if (inline !== undefined && inline.trim() !== "") {
-    return { config: parseJsonConfig(inline, "JSON_CONFIG"), source: "JSON_CONFIG" };
+    return {
+      config: parseJsonConfig(inline, "JSON_CONFIG"),
+      source: "JSON_CONFIG",
+      warnings: [],
+    };
   }
   const path = options.env("JSON_CONFIG_PATH");
   if (path !== undefined && path !== "") {
@@ -50,9 +51,20 @@ async function loadConfigText(
     try {
       text = await read(path);
     } catch (err) {
-      throw configError("JSON_CONFIG_PATH", `cannot read file (${(err as Error).name})`);
+      if (!(err instanceof Deno.errors.NotFound)) {
+        throw configError("JSON_CONFIG_PATH", `cannot read file (${(err as Error).name})`);
+      }
+      return {
+        config: { ...DEFAULT_CONFIG },
+        source: "defaults",
+        warnings: ["JSON_CONFIG_PATH names no file; starting with the default configuration"],
+      };
     }
-    return { config: parseJsonConfig(text, "JSON_CONFIG_PATH"), source: "JSON_CONFIG_PATH" };
+    return {
+      config: parseJsonConfig(text, "JSON_CONFIG_PATH"),
+      source: "JSON_CONFIG_PATH",
+      warnings: [],
+    };
   }
   const local = `${options.cwd ?? "."}/config.json`;
   let text: string | undefined;
@@ -64,7 +76,11 @@ async function loadConfigText(
     }
   }
   if (text !== undefined) {
-    return { config: parseJsonConfig(text, "./config.json"), source: "./config.json" };
+    return {
+      config: parseJsonConfig(text, "./config.json"),
+      source: "./config.json",
+      warnings: [],
+    };
   }
-  return { config: { ...DEFAULT_CONFIG }, source: "defaults" };
+  return { config: { ...DEFAULT_CONFIG }, source: "defaults", warnings: [] };
 }

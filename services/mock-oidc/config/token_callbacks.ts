@@ -6,6 +6,7 @@
  * @module
  */
 
+import { patternProblem } from "../tokens/safe_pattern.ts";
 import type { RequestMapping, TokenCallback } from "../tokens/callback.ts";
 import { configError, isRecord } from "./config_error.ts";
 
@@ -17,7 +18,9 @@ export function parseTokenCallback(raw: unknown, path: string): TokenCallback {
     throw configError(`${path}.issuerId`, "must be a one-segment issuer id");
   }
   const callback: TokenCallback = { issuer };
-  const expiry = raw.expirySeconds ?? raw.tokenExpiry;
+  let expiry = raw.expirySeconds ?? raw.tokenExpiry;
+  // Upstream's Jackson reads a numeric string ("120") as the number.
+  if (typeof expiry === "string" && /^\d{1,15}$/.test(expiry)) expiry = Number(expiry);
   if (expiry !== undefined) {
     if (typeof expiry !== "number" || !Number.isInteger(expiry) || expiry < 0) {
       throw configError(`${path}.tokenExpiry`, "must be a non-negative integer (seconds)");
@@ -56,6 +59,8 @@ function parseMapping(raw: unknown, path: string): RequestMapping {
     param,
     match: raw.match === undefined ? "*" : str(raw.match, `${path}.match`),
   };
+  const unsafe = patternProblem(mapping.match);
+  if (unsafe) throw configError(`${path}.match`, `is refused: ${unsafe} (see --help)`);
   const typeHeader = raw.typeHeader ?? raw.typ;
   if (typeHeader !== undefined) mapping.typeHeader = str(typeHeader, `${path}.typeHeader`);
   if (raw.claims !== undefined) mapping.claims = obj(raw.claims, `${path}.claims`);

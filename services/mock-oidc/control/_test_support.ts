@@ -49,9 +49,11 @@ export function fakeDeps(overrides: Partial<ControlDeps> = {}) {
 }
 
 export function jsonRequest(method: string, path: string, body?: unknown, headers?: HeadersInit) {
+  const all = new Headers(headers);
+  if (body !== undefined && !all.has("content-type")) all.set("content-type", "application/json");
   return new Request(`http://mock.test${path}`, {
     method,
-    headers,
+    headers: all,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
 }

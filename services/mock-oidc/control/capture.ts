@@ -11,6 +11,9 @@ import type { Handler } from "@svc/shared/http";
 /** Largest protocol request body captured (and forwarded). */
 export const CAPTURE_BODY_LIMIT = 1024 * 1024;
 
+/** Methods `new Request()` takes unchanged. */
+const REBUILDABLE = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]);
+
 const EXCLUDED_EXACT = new Set(["/", "/healthz", "/readyz", "/isalive", "/metrics", "/docs"]);
 
 /**
@@ -98,6 +101,9 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
     if (isExcludedFromCapture(path)) return handler(req, info);
     const bytes = await readBody(req, { limit: CAPTURE_BODY_LIMIT });
     options.log.append(captureOf(req, bytes, { id: randomId(), receivedAt: new Date(now()) }));
+    // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
+    // takes such a method, so the original request goes on to its 405 as it came.
+    if (!REBUILDABLE.has(req.method)) return handler(req, info);
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const forwarded = new Request(req.url, {
       method: req.method,

@@ -226,6 +226,7 @@ export function createControlHandler(deps: ControlDeps): (req: Request) => Promi
 export function withTestingOnlyMarker(handler: Handler): Handler {
   return async function testingOnly(req, info) {
     const res = await handler(req, info);
+    if (!URL.canParse(req.url)) return res; // an invalid Host: already a 400 from withValidTarget
     if (!isControlPath(new URL(req.url).pathname)) return res;
     try {
       return markTestingOnly(res);

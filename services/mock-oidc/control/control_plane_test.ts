@@ -328,3 +328,78 @@ Deno.test("a take whose client went away ends, so a later request stays in the l
   });
   assert.equal(deps.requests.size, 1);
 });
+
+Deno.test("POST /_mock/scenarios refuses a catastrophic request-mapping pattern with 422", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  const res = await handle(jsonRequest("POST", "/_mock/scenarios", {
+    issuer: "a",
+    requestMappings: [{ param: "scope", match: "(a+)+$" }, { param: "x", match: "ok-[0-9]+" }],
+  }));
+  assert.equal(res.status, 422);
+  const body = await res.json();
+  assert.deepEqual(body.errors.map((e: { location: string }) => e.location), [
+    "body.requestMappings[0].match",
+  ]);
+  assert.match(body.errors[0].message, /repeated group/);
+});
+
+Deno.test("claims nested deeper than 32 levels are 422 on scenarios and mint; 32 pass", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  const nest = (depth: number) => {
+    let claims: unknown = "x";
+    for (let i = 0; i < depth; i++) claims = { a: claims };
+    return claims;
+  };
+  for (const depth of [32, 33, 5000, 100_000]) {
+    const scenario = await handle(
+      jsonRequest("POST", "/_mock/scenarios", { issuer: "a", claims: nest(depth) }),
+    );
+    const mint = await handle(
+      jsonRequest("POST", "/_mock/mint", { issuer: "a", claims: nest(depth) }),
+    );
+    const expected = depth <= 32 ? [200, 200] : [422, 422];
+    assert.deepEqual([scenario.status, mint.status], expected, `depth ${depth}`);
+    if (depth > 32) {
+      assert.equal((await scenario.json()).errors[0].location, "body.claims");
+      await mint.body?.cancel();
+    } else {
+      await scenario.body?.cancel();
+      await mint.body?.cancel();
+    }
+  }
+});
+
+Deno.test("POST /_mock/mint refuses issuers no URL can reach with 422", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  for (const issuer of ["a\nb", "a\u0000b", "..", "."]) {
+    const res = await handle(jsonRequest("POST", "/_mock/mint", { issuer }));
+    assert.equal(res.status, 422, JSON.stringify(issuer));
+    assert.equal((await res.json()).errors[0].location, "body.issuer");
+  }
+});
+
+Deno.test("mutating /_mock routes accept only JSON bodies (415 otherwise); empty bodies pass", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  for (
+    const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", ""]
+  ) {
+    const headers: Record<string, string> = type ? { "content-type": type } : {};
+    const res = await handle(
+      new Request("http://x/_mock/mint", { method: "POST", headers, body: '{"issuer":"a"}' }),
+    );
+    assert.equal(res.status, 415, type);
+    await res.body?.cancel();
+  }
+  const withCharset = await handle(
+    new Request("http://x/_mock/mint", {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: '{"issuer":"a"}',
+    }),
+  );
+  assert.equal(withCharset.status, 200);
+  await withCharset.body?.cancel();
+  const reset = await handle(new Request("http://x/_mock/reset", { method: "POST" }));
+  assert.equal(reset.status, 200);
+  await reset.body?.cancel();
+});

@@ -4,7 +4,7 @@
  * @module
  */
 import { type ControlDeps, controlJson } from "./control_deps.ts";
-import { issuerProblem, readJsonBody, validateObject } from "./validation.ts";
+import { claimsDepthProblem, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
 
 /** The spec's Mint request. */
 export interface MintRequest {
@@ -32,7 +32,7 @@ const MINT_SCHEMA = {
   clientId: { type: "string" },
   kind: { type: "string", enum: ["access_token", "id_token"] },
   typ: { type: "string" },
-  claims: { type: "object" },
+  claims: { type: "object", check: claimsDepthProblem },
   expirySeconds: { type: "integer" },
 } as const;
 

@@ -48,13 +48,22 @@ export async function takeRequest(req: Request, log: RequestLog): Promise<Respon
   extendTimeout(req, timeoutMs + TAKE_TIMEOUT_MARGIN_MS);
   const timeout = timeoutSignalOf(req);
   const signal = timeout ? AbortSignal.any([req.signal, timeout]) : req.signal;
+  const started = performance.now();
   const entry = await log.take(filter, { timeoutMs, signal });
   if (signal.aborted) {
     if (entry) log.restore(entry); // nobody will read this answer
     throw new HttpError(499, "client_closed_request", "the client went away");
   }
   if (!entry) {
-    throw new HttpError(404, "no_matching_request", `no matching request within ${timeoutMs}ms`);
+    // A take released early (reset, shutdown) says how long it really waited.
+    const waited = Math.round(performance.now() - started);
+    throw new HttpError(
+      404,
+      "no_matching_request",
+      waited + 50 < timeoutMs
+        ? `no matching request: the wait was ended after ${waited}ms (reset or shutdown)`
+        : `no matching request within ${timeoutMs}ms`,
+    );
   }
   return controlJson(entry);
 }

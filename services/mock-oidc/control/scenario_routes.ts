@@ -3,17 +3,24 @@
  * scenarios.
  * @module
  */
+import { patternProblem } from "../tokens/safe_pattern.ts";
 import { controlJson } from "./control_deps.ts";
 import type { Scenario, ScenarioQueue } from "./scenario_queue.ts";
-import { type FieldRule, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
+import {
+  claimsDepthProblem,
+  type FieldRule,
+  issuerProblem,
+  readJsonBody,
+  validateObject,
+} from "./validation.ts";
 
 const REQUEST_MAPPING: FieldRule = {
   type: "object",
   properties: {
     param: { type: "string", required: true },
-    match: { type: "string", required: true },
+    match: { type: "string", required: true, check: (v) => patternProblem(v as string) },
     typeHeader: { type: "string" },
-    claims: { type: "object" },
+    claims: { type: "object", check: claimsDepthProblem },
   },
 };
 
@@ -21,7 +28,7 @@ const SCENARIO_SCHEMA: Record<string, FieldRule> = {
   issuer: { type: "string", required: true, check: issuerProblem },
   subject: { type: "string" },
   audience: { type: "array", items: { type: "string" } },
-  claims: { type: "object" },
+  claims: { type: "object", check: claimsDepthProblem },
   typ: { type: "string" },
   expirySeconds: { type: "number" },
   requestMappings: { type: "array", items: REQUEST_MAPPING },

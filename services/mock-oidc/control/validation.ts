@@ -6,6 +6,7 @@
  */
 import { type ErrorDetail, HttpError } from "@svc/shared/problem";
 import { readBody } from "@svc/shared/http";
+import { issuerIdProblem } from "../protocol/issuer_id.ts";
 
 /** Largest control-plane request body; every documented body is a few hundred bytes. */
 export const CONTROL_BODY_LIMIT = 1024 * 1024;
@@ -26,6 +27,29 @@ export interface FieldRule {
   check?: (value: unknown) => string | undefined;
 }
 
+/** Deepest nesting accepted in user-supplied claims (JWT claim sets are shallow in practice). */
+export const MAX_CLAIMS_DEPTH = 32;
+
+/**
+ * The `check` of a claims object: refuses nesting deeper than {@linkcode MAX_CLAIMS_DEPTH}
+ * levels, which would overflow the stack when the token is built and signed. Iterative, so even
+ * a 100 000-deep value is measured safely.
+ */
+export function claimsDepthProblem(value: unknown): string | undefined {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > MAX_CLAIMS_DEPTH) return `nested deeper than ${MAX_CLAIMS_DEPTH} levels`;
+    const next: unknown[] = [];
+    for (const v of level) {
+      if (v !== null && typeof v === "object") {
+        for (const child of Object.values(v)) next.push(child);
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
 /** A 422 problem listing every schema violation. */
 export function validationError(errors: ErrorDetail[]): HttpError {
   return new HttpError(422, "validation_failed", "validation failed", {
@@ -42,6 +66,14 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   const bytes = await readBody(req, { limit: CONTROL_BODY_LIMIT });
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return {};
+  // Only JSON is accepted: a form or text body is what a cross-site <form> can send without a
+  // preflight, so refusing it keeps web pages from driving /_mock.
+  const type = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
+  if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new HttpError(415, "unsupported_media_type", "request body must be application/json", {
+      headers: { accept: "application/json" },
+    });
+  }
   try {
     return JSON.parse(text);
   } catch (cause) {
@@ -129,9 +161,5 @@ function checkProperties(
 
 /** Issuer ids are one path segment and the `_mock` prefix is reserved for the control plane. */
 export function issuerProblem(value: unknown): string | undefined {
-  const id = value as string;
-  if (id === "") return "issuer must not be empty";
-  if (id.includes("/")) return "issuer must be a single path segment";
-  if (id.startsWith("_mock")) return "the issuer prefix _mock is reserved";
-  return undefined;
+  return issuerIdProblem(value as string);
 }

@@ -44,6 +44,7 @@ export function openapiDocument(version: string, routes: readonly Route[]) {
         },
         RequestTimeout: problem("The handler outlived --request-timeout"),
         BodyTooLarge: problem("Request body over 1 MiB"),
+        UnsupportedMediaType: problem("A non-empty body that is not application/json"),
       },
       securitySchemes: {
         controlToken: { type: "apiKey", in: "header", name: "X-Mock-Control-Token" },

@@ -40,8 +40,25 @@ Deno.test("every route-table row is documented, but docs assets and the /_mock c
     routes.filter((r) => r.openapi).map((r) => pathname(r).replace(/:(\w+)\+?/g, "{$1}")),
   );
   assert.deepEqual(new Set(Object.keys(doc.paths)), documentedPaths);
-  // The spec's endpoint tables: 7 control paths, 12 issuer paths, 7 operational, static files.
-  assert.equal(documentedPaths.size, 27);
+  // The spec's endpoint tables: 7 control paths, 12 issuer paths, 7 operational, static files,
+  // and the favicon upstream answers.
+  assert.equal(documentedPaths.size, 28);
+});
+
+Deno.test("with the control plane disabled the document has no /_mock path", async () => {
+  const app = createApp({
+    core: harness().core,
+    state: createAppState(createMetrics({ service: "mock-oidc" })),
+    logger: createLogger({ write: () => {} }),
+    options: { controlEnabled: false },
+  });
+  const doc = await (await app.api(new Request("http://x/openapi.json"), localInfo())).json();
+  const paths = Object.keys(doc.paths);
+  assert.ok(paths.length > 10);
+  assert.deepEqual(paths.filter((p) => p.startsWith("/_mock")), []);
+  const favicon = await app.api(new Request("http://x/favicon.ico"), localInfo());
+  assert.equal(favicon.status, 200);
+  assert.equal(await favicon.text(), "");
 });
 
 Deno.test("the served document is the one derived from the table", async () => {

@@ -32,6 +32,7 @@ export const CONTROL_ERRORS = {
 const BODY_ERRORS = {
   "400": { $ref: "#/components/responses/MalformedJson" },
   "413": { $ref: "#/components/responses/BodyTooLarge" },
+  "415": { $ref: "#/components/responses/UnsupportedMediaType" },
   "422": { $ref: "#/components/responses/ValidationFailed" },
 };
 

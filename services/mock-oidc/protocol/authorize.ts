@@ -12,6 +12,7 @@ import { readForm } from "./form.ts";
 import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
 import { formPostPage, loginPage } from "./pages.ts";
 import { htmlResponse, redirectResponse } from "./responses.ts";
+import { problemResponse } from "@svc/shared/problem";
 import { parseScope } from "../tokens/audience.ts";
 import { parseLoginClaims } from "./login_claims.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
@@ -73,9 +74,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   if (!submitted && needsLogin) {
     if (prompts.includes("none")) return fail("login_required", "interactive login is required");
     // The operator's own page is served untouched and without our CSP: it may load /static/*.
-    if (deps.settings.loginPage !== undefined) {
-      return htmlResponse(deps.settings.loginPage, { csp: false });
-    }
+    if (deps.settings.loginPagePath !== undefined) return await customLoginPage(deps.settings);
     return htmlResponse(loginPage(ctx.issuerId, params, bodyParams));
   }
 
@@ -93,6 +92,18 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     authTime: Math.floor(deps.clock.now() / 1000),
   });
   return reply({ code });
+}
+
+async function customLoginPage(settings: IssuerContext["deps"]["settings"]): Promise<Response> {
+  const read = settings.readTextFile ?? ((path: string) => Deno.readTextFile(path));
+  try {
+    return htmlResponse(await read(settings.loginPagePath!), { csp: false });
+  } catch (err) {
+    return problemResponse({
+      status: 404,
+      detail: `Cannot show the login page: loginPagePath cannot be read (${(err as Error).name})`,
+    });
+  }
 }
 
 function badRequest(description: string): OAuthError {

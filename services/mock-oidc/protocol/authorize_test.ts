@@ -73,15 +73,29 @@ Deno.test("interactive login renders a page that loads nothing from the network"
 
 Deno.test("a loginPagePath page is served as-is and its username POST issues a code", async () => {
   const custom = "<!doctype html><form method=post><input name=username></form>";
-  const h = harness({ interactiveLogin: true, loginPage: custom });
-  const page = await h.call(`/default/authorize?${q()}`);
-  assert.equal(page.status, 200);
-  assert.match(page.headers.get("content-type")!, /text\/html/);
-  assert.equal(page.headers.get("content-security-policy"), null);
-  assert.equal(await page.text(), custom);
-  const res = await h.form(`/default/authorize?${q()}`, { username: "carol" });
-  assert.equal(res.status, 302);
-  assert.ok(new URL(res.headers.get("location")!).searchParams.get("code"));
+  const dir = await Deno.makeTempDir();
+  const file = `${dir}/login.html`;
+  try {
+    await Deno.writeTextFile(file, custom);
+    const h = harness({ interactiveLogin: true, loginPagePath: file });
+    const page = await h.call(`/default/authorize?${q()}`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get("content-type")!, /text\/html/);
+    assert.equal(page.headers.get("content-security-policy"), null);
+    assert.equal(await page.text(), custom);
+    const res = await h.form(`/default/authorize?${q()}`, { username: "carol" });
+    assert.equal(res.status, 302);
+    assert.ok(new URL(res.headers.get("location")!).searchParams.get("code"));
+    // Read per request, as upstream: an edit shows at once, a removed file is a 404.
+    await Deno.writeTextFile(file, "<p>edited</p>");
+    assert.equal(await (await h.call(`/default/authorize?${q()}`)).text(), "<p>edited</p>");
+    await Deno.remove(file);
+    const gone = await h.call(`/default/authorize?${q()}`);
+    assert.equal(gone.status, 404);
+    assert.match((await gone.json()).detail, /loginPagePath cannot be read/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("prompt=login forces the login page; prompt=none with login needed is login_required", async () => {

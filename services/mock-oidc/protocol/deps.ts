@@ -17,10 +17,14 @@ export interface ProtocolSettings {
   /** refresh_token grant issues a new refresh token each time. @default false */
   rotateRefreshToken: boolean;
   /**
-   * `loginPagePath`'s HTML, read at start: served as-is (no templating) instead of the built-in
-   * login page; it must POST `username` (and optionally `claims`) back to the same URL.
+   * `loginPagePath`: an HTML file read on every login-page request, as upstream does (edits show
+   * at once; a missing file is a 404 of the login page, not a failed start), served as-is (no
+   * templating) instead of the built-in login page; it must POST `username` (and optionally
+   * `claims`) back to the same URL.
    */
-  loginPage?: string;
+  loginPagePath?: string;
+  /** Reads the login page file. @default Deno.readTextFile */
+  readTextFile?: (path: string) => Promise<string>;
   /** Configured callbacks (`tokenCallbacks`), first entry per issuer wins. */
   tokenCallbacks: readonly TokenCallback[];
 }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { issuerSegment } from "./issuer_id.ts";
+
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(:\d{1,5})?$/;
 
 /**
@@ -18,7 +20,7 @@ const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(:\d{1,5})?$/;
  * ```
  */
 export function issuerUrlOf(req: Request, issuerId: string): string {
-  return `${originOf(req)}/${issuerId}`;
+  return `${originOf(req)}/${issuerSegment(issuerId)}`;
 }
 
 /** Scheme and authority of the request as the client addressed it. */

@@ -16,6 +16,7 @@ import { handleDiscovery } from "./discovery.ts";
 import { handleEndSession } from "./endsession.ts";
 import { handleIntrospect } from "./introspect.ts";
 import { issuerUrlOf } from "./issuer_url.ts";
+import { issuerIdProblem, RESERVED_PREFIX } from "./issuer_id.ts";
 import { handleJwks } from "./jwks.ts";
 import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
 import { handleRevoke } from "./revoke.ts";
@@ -166,10 +167,9 @@ const ENDPOINTS: readonly Endpoint[] = [
 const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
 const MULTI_SEGMENT = "multi-segment issuer ids are not supported: an issuer is one path segment";
 const NEEDS_ISSUER = "discovery needs an issuer: use /{issuer}/.well-known/openid-configuration";
-/** Reserved issuer-id prefix (the control plane). */
-export const RESERVED_PREFIX = "_mock";
+export { RESERVED_PREFIX };
 
-/** Why an `:issuer` segment names no issuer, or `undefined` with the decoded id. */
+/** Why an `:issuer` segment names no issuer, or the decoded id (rules: issuer_id.ts). */
 function issuerOf(segment: string): { issuerId: string } | { error: string } {
   if (segment === ".well-known") return { error: NEEDS_ISSUER };
   if (segment.startsWith(RESERVED_PREFIX)) {
@@ -181,7 +181,9 @@ function issuerOf(segment: string): { issuerId: string } | { error: string } {
   } catch {
     return { error: "issuer id is not valid percent-encoding" };
   }
-  return issuerId.includes("/") ? { error: MULTI_SEGMENT } : { issuerId };
+  if (issuerId.includes("/")) return { error: MULTI_SEGMENT };
+  const problem = issuerIdProblem(issuerId);
+  return problem ? { error: `no such issuer: ${problem}` } : { issuerId };
 }
 
 function notFound(detail: string): Response {

@@ -6,6 +6,7 @@
  */
 
 import type { RequestMapping } from "./callback.ts";
+import { MAX_MATCHED_LENGTH, patternProblem } from "./safe_pattern.ts";
 
 /** What a mapping can match on and substitute. */
 export interface MappingInput {
@@ -38,6 +39,8 @@ function valuesOf(param: string, input: MappingInput): string[] {
 
 function matches(mapping: RequestMapping, value: string): boolean {
   if (mapping.match === "*" || mapping.match === value) return true;
+  // Registration refuses unsafe patterns; this guards any other way in (see safe_pattern.ts).
+  if (value.length > MAX_MATCHED_LENGTH || patternProblem(mapping.match)) return false;
   try {
     return new RegExp(`^(?:${mapping.match})$`).test(value);
   } catch {

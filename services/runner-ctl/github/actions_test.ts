@@ -106,9 +106,16 @@ Deno.test("scale set get-or-create and its checks", async (t) => {
       assert.equal(again.created, false);
       assert.equal(again.set.id, set.id);
     });
-    await t.step("an unknown group is not_found", async () => {
-      await assert.rejects(g.actions.runnerGroupId("nope"), isCode("not_found"));
-    });
+    await t.step(
+      "an unknown group is not_found, and a policy error for the scale set",
+      async () => {
+        await assert.rejects(g.actions.runnerGroupId("nope"), isCode("not_found"));
+        await assert.rejects(
+          ensureScaleSet(g.actions, { name: "rs", runnerGroup: "nope" }),
+          (e: unknown) => e instanceof ScaleSetPolicyError && e.code === "no_runner_group",
+        );
+      },
+    );
     await t.step("a pre-existing set with the wrong label is refused", async () => {
       g.fake.addScaleSet({ name: "bad-label", labels: ["other"], disableUpdate: true });
       await assert.rejects(

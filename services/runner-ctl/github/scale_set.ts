@@ -6,12 +6,13 @@
  * @module
  */
 import type { ActionsClient } from "./actions.ts";
+import { ActionsError } from "./errors.ts";
 import { disableUpdateOf, type RunnerScaleSet } from "./types.ts";
 
 /** A pre-existing scale set does not fit this controller. */
 export class ScaleSetPolicyError extends Error {
-  readonly code: "wrong_labels" | "self_update_enabled";
-  constructor(code: "wrong_labels" | "self_update_enabled", message: string) {
+  readonly code: "wrong_labels" | "self_update_enabled" | "no_runner_group";
+  constructor(code: ScaleSetPolicyError["code"], message: string) {
     super(message);
     this.name = "ScaleSetPolicyError";
     this.code = code;
@@ -41,7 +42,18 @@ export async function ensureScaleSet(
   client: ActionsClient,
   o: { name: string; runnerGroup: string; signal?: AbortSignal },
 ): Promise<{ set: RunnerScaleSet; created: boolean }> {
-  const groupId = await client.runnerGroupId(o.runnerGroup, o.signal);
+  let groupId: number;
+  try {
+    groupId = await client.runnerGroupId(o.runnerGroup, o.signal);
+  } catch (err) {
+    if (err instanceof ActionsError && err.code === "not_found") {
+      throw new ScaleSetPolicyError(
+        "no_runner_group",
+        "Cannot use the runner group: no runner group of that name exists",
+      );
+    }
+    throw err;
+  }
   const found = await client.getScaleSet(groupId, o.name, o.signal);
   if (found) {
     checkScaleSet(found, o.name);

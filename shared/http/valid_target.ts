@@ -1,0 +1,31 @@
+import type { Handler } from "./handler.ts";
+import { errorResponse, HttpError } from "../problem.ts";
+
+/**
+ * Answers 400 to a request whose URL cannot be parsed, before any handler sees it. Deno builds
+ * `req.url` from the `Host` header as sent, so `Host: a:99999` (a port out of range), `Host: a b`
+ * or `Host: [::1` reach the handler with a `req.url` on which `new URL()` throws: without this
+ * wrapper every route would answer 500. The body is the kit's problem with code `invalid_host`.
+ *
+ * @example Usage
+ * ```ts
+ * import { localInfo, withValidTarget } from "@svc/shared/http";
+ * const handler = withValidTarget(() => new Response("ok"));
+ * const req = new Request("http://ok/");
+ * Object.defineProperty(req, "url", { value: "http://a:99999/" }); // what Deno hands over
+ * const res = await handler(req, localInfo());
+ * if (res.status !== 400) throw new Error("an invalid Host must be a 400");
+ * ```
+ */
+export function withValidTarget(handler: Handler): Handler {
+  return function validTarget(req, info) {
+    if (URL.canParse(req.url)) return handler(req, info);
+    return errorResponse(
+      new HttpError(
+        400,
+        "invalid_host",
+        "Cannot route request: the Host header is not host[:port]",
+      ),
+    );
+  };
+}

