@@ -10,7 +10,7 @@ import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
-import { runMain } from "@svc/shared/main";
+import { runMain, type ServiceMain } from "@svc/shared/main";
 import { helpRequested } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
 import { configError } from "./config/config_error.ts";
@@ -25,19 +25,11 @@ import service from "./deno.json" with { type: "json" };
 
 /**
  * Resolves configuration, starts the listeners and waits until shutdown; `--help` prints the
- * settings. Resolves to the exit code (the kit's `ServiceMain` shape).
+ * settings. Resolves to the exit code.
  *
- * @param args Command-line arguments without the program name.
- * @param env Environment lookup.
- * @param io Where `--help` goes.
- * @returns The process exit code.
  * @throws {SettingsError} naming the setting or configuration key that is not acceptable.
  */
-export async function main(
-  args: string[],
-  env: (name: string) => string | undefined,
-  io: { out(line: string): void; err(line: string): void },
-): Promise<number> {
+export const main: ServiceMain = async (args, env, io): Promise<number> => {
   if (helpRequested(args)) {
     io.out(USAGE + SETTINGS.help());
     return 0;
@@ -143,7 +135,7 @@ export async function main(
   });
   await server.finished;
   return 0;
-}
+};
 
 function signerOf(
   values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },
