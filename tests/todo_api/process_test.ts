@@ -8,43 +8,8 @@ import postgres from "postgres";
 import { parse as parseYaml } from "yaml";
 import { startService } from "@svc/shared/testing";
 import { schemaViolations } from "@svc/shared/schema-check";
-import {
-  createTestDatabase,
-  TEST_DATABASE_URL,
-  type TestDatabase,
-} from "../../services/todo-api/_test_support.ts";
-
-const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
-const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
-
-async function run(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, ...args],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-interface Target {
-  env: Record<string, string>;
-  cleanup(): Promise<void>;
-}
-
-async function target(backend: "pglite" | "postgres"): Promise<Target> {
-  if (backend === "pglite") {
-    const dir = await Deno.makeTempDir({ prefix: "todo_api_e2e_" });
-    return {
-      env: { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" },
-      cleanup: () => Deno.remove(dir, { recursive: true }),
-    };
-  }
-  const test: TestDatabase = await createTestDatabase("postgres");
-  await test.db.close();
-  return { env: { TODOAPI_DATABASE_URL: test.url! }, cleanup: () => test.drop() };
-}
+import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
 
 for (const backend of ["pglite", "postgres"] as const) {
   const ignore = backend === "postgres" && !TEST_DATABASE_URL;
