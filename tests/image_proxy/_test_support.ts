@@ -91,7 +91,7 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
   const svc = await startService({
     entry: ENTRY,
     permissions: devPermissions(listen, options.endpoint, options.extraHosts),
-    args: [
+    args: withOverrides([
       "--bucket",
       BUCKET,
       "--prefix",
@@ -109,8 +109,7 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
       "0s",
       "--log.level",
       "debug",
-      ...(options.args ?? []),
-    ],
+    ], options.args ?? []),
     env: {
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
@@ -176,4 +175,26 @@ export async function rawRequest(port: number, bytes: string | Uint8Array): Prom
       conn.close();
     } catch { /* closed */ }
   }
+}
+
+/**
+ * The default flags with those the caller gives replacing them: a scalar flag given twice is
+ * refused by the settings parser, so a test's `--proxy.readiness-interval 1h` must replace the
+ * default rather than repeat it.
+ */
+function withOverrides(defaults: string[], extra: string[]): string[] {
+  const given = new Set(
+    extra.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0].replaceAll("_", "-")),
+  );
+  const kept: string[] = [];
+  for (let i = 0; i < defaults.length; i++) {
+    const flag = defaults[i];
+    const takesValue = i + 1 < defaults.length && !defaults[i + 1].startsWith("--");
+    if (!given.has(flag.replaceAll("_", "-"))) {
+      kept.push(flag);
+      if (takesValue) kept.push(defaults[i + 1]);
+    }
+    if (takesValue) i++;
+  }
+  return [...kept, ...extra];
 }
