@@ -210,6 +210,7 @@ export function createApp(deps: AppDeps): App {
       logger,
       metrics: state.metrics,
       requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+      trustedProxyHeader: options.trustedProxyHeader,
       // The spec asks for any Origin with credentials when the allowlist is empty.
       cors: {
         allowedOrigins: options.corsAllowedOrigins ?? [],
