@@ -133,13 +133,19 @@ const FAVICON: Route = {
 };
 
 /** The scenario queue, request log and metrics; create them before the core (it reads the queue). */
-export function createAppState(metrics: Metrics): AppState {
+export function createAppState(
+  metrics: Metrics,
+  options: { captureMaxBytes?: number } = {},
+): AppState {
   const mockMetrics = createMockMetrics(metrics.registry);
   return {
     metrics,
     mockMetrics,
     scenarios: new ScenarioQueue({ onDepth: (n) => mockMetrics.scenarioQueueDepth.set(n) }),
-    requests: new RequestLog({ onSize: (n) => mockMetrics.capturedRequests.set(n) }),
+    requests: new RequestLog({
+      maxBytes: options.captureMaxBytes,
+      onSize: (n) => mockMetrics.capturedRequests.set(n),
+    }),
   };
 }
 
