@@ -21,8 +21,10 @@ export class Semaphore {
   #queue: (() => void)[] = [];
   /** Highest number of tasks seen in flight at once (tests and benchmarks). */
   peak = 0;
+  /** Tasks allowed in flight at once. */
   readonly limit: number;
 
+  /** Creates a semaphore admitting `limit` tasks at once. */
   constructor(limit: number) {
     this.limit = limit;
     this.#free = limit;
