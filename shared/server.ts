@@ -162,12 +162,58 @@ export async function readTlsFiles(
       );
     }
   }
-  return { cert: await read(certFile, names.cert), key: await read(keyFile, names.key) };
+  const cert = await read(certFile, names.cert);
+  const key = await read(keyFile, names.key);
+  // Checked here so that swapped or wrong files get a line naming the setting, not a TLS error.
+  if (!/-----BEGIN CERTIFICATE-----/.test(cert)) {
+    const swapped = /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(cert)
+      ? " (it holds a private key: swapped?)"
+      : "";
+    throw new SettingsError(
+      names.cert,
+      `Cannot enable TLS: "${names.cert}" holds no PEM certificate${swapped}`,
+    );
+  }
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)) {
+    const swapped = /-----BEGIN CERTIFICATE-----/.test(key)
+      ? " (it holds a certificate: swapped?)"
+      : "";
+    throw new SettingsError(
+      names.key,
+      `Cannot enable TLS: "${names.key}" holds no PEM private key${swapped}`,
+    );
+  }
+  return { cert, key };
 }
 
 function withIoTimeouts(handler: Handler, timeouts: ServerTimeouts): Handler {
   const read = withReadTimeout(handler, { ms: timeouts.readMs ?? 0 });
   return withWriteTimeout(read, { ms: timeouts.writeMs ?? 0 });
+}
+
+/**
+ * A listener that cannot start is a configuration problem: one line naming the listener and its
+ * address (never a key or certificate), as a {@linkcode SettingsError} so entry points exit 2.
+ */
+function listenError(spec: ListenerSpec, err: unknown): Error {
+  const why = err instanceof Deno.errors.AddrInUse
+    ? "the address is already in use"
+    : err instanceof Deno.errors.PermissionDenied
+    ? "permission denied (a port below 1024, or no --allow-net for it)"
+    : err instanceof Deno.errors.AddrNotAvailable
+    ? "the address is not available on this host"
+    : err instanceof Deno.errors.InvalidData ||
+        /private key|certificate/i.test(String((err as Error)?.message))
+    ? "the TLS certificate or key is not valid PEM, or they do not belong together"
+    : /lookup|resolve|Name or service not known/i.test(String((err as Error)?.message))
+    ? "the host name cannot be resolved"
+    : (err as Error)?.name ?? "unknown error";
+  const error = new SettingsError(
+    spec.name,
+    `Cannot listen on ${spec.addr} (${spec.name}): ${why}`,
+  );
+  error.cause = err;
+  return error;
 }
 
 function urlOf(addr: Deno.NetAddr, tls: boolean): string {
@@ -224,7 +270,7 @@ export async function startServer(
             },
           }, drain.track(withIoTimeouts(spec.handler, timeouts))));
         } catch (err) {
-          reject(err);
+          reject(listenError(spec, err));
         }
       });
     }

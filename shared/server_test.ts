@@ -46,7 +46,7 @@ Deno.test("startServer() fails cleanly when an address is taken", async () => {
       { name: "free", addr: "127.0.0.1:0", handler: () => new Response() },
       { name: "api", addr: taken, handler: () => new Response() },
     ], { logger: silentLogger(), handleSignals: false }),
-    Deno.errors.AddrInUse,
+    (e: SettingsError) => e instanceof SettingsError && e.cause instanceof Deno.errors.AddrInUse,
   );
   await first.shutdown();
 });
@@ -184,3 +184,76 @@ function hasOpenssl(): boolean {
     return false;
   }
 }
+
+Deno.test("readTlsFiles() names the setting of a swapped or non-PEM file, never its content", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cert = `${dir}/c.pem`;
+    const key = `${dir}/k.pem`;
+    const junk = `${dir}/junk.pem`;
+    await Deno.writeTextFile(
+      cert,
+      "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+    );
+    await Deno.writeTextFile(
+      key,
+      "-----BEGIN PRIVATE KEY-----\nSECRETKEY\n-----END PRIVATE KEY-----\n",
+    );
+    await Deno.writeTextFile(junk, "not pem at all");
+    assert.ok(await readTlsFiles({ certFile: cert, keyFile: key }));
+    for (
+      const [files, setting, text] of [
+        [{ certFile: key, keyFile: cert }, "tls-cert-file", /holds a private key: swapped/],
+        [{ certFile: cert, keyFile: cert }, "tls-key-file", /holds a certificate: swapped/],
+        [{ certFile: junk, keyFile: key }, "tls-cert-file", /holds no PEM certificate$/],
+        [{ certFile: cert, keyFile: junk }, "tls-key-file", /holds no PEM private key$/],
+      ] as const
+    ) {
+      await assert.rejects(readTlsFiles(files), (e: SettingsError) => {
+        assert.equal(e.key, setting);
+        assert.match(e.message, text);
+        assert.ok(!e.message.includes("SECRETKEY"));
+        return true;
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "startServer() turns a listener that cannot start into a SettingsError naming its address",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const addr = `127.0.0.1:${(taken.addr as Deno.NetAddr).port}`;
+    const logger = createLogger({ write: () => {} });
+    try {
+      await assert.rejects(
+        startServer([{ name: "api", addr, handler: () => new Response() }], {
+          logger,
+          handleSignals: false,
+        }),
+        (e: SettingsError) =>
+          e instanceof SettingsError &&
+          e.message === `Cannot listen on ${addr} (api): the address is already in use`,
+      );
+      await assert.rejects(
+        startServer([{
+          name: "api",
+          addr: "no-such-host.invalid:0",
+          handler: () => new Response(),
+        }], {
+          logger,
+          handleSignals: false,
+        }),
+        (e: SettingsError) =>
+          e instanceof SettingsError &&
+          /no-such-host\.invalid:0 \(api\): the host name cannot be resolved/.test(e.message),
+      );
+    } finally {
+      taken.close();
+    }
+  },
+});

@@ -120,8 +120,12 @@ export function createApp(deps: AppDeps): Handler {
   return withRequestId(handler);
 }
 
+/** A loggable description: error names and storage kinds, never messages (they may hold keys). */
 function errorName(err: unknown): string {
-  const cause = err instanceof Error ? err.cause : undefined;
-  const name = err instanceof Error ? err.name : typeof err;
-  return cause instanceof Error ? `${name}: ${cause.name}` : name;
+  const parts: string[] = [];
+  for (let e: unknown = err; e instanceof Error && parts.length < 4; e = e.cause) {
+    const kind = (e as { kind?: unknown }).kind;
+    parts.push(typeof kind === "string" ? `${e.name}(${kind})` : e.name);
+  }
+  return parts.length ? parts.join(" < ") : typeof err;
 }

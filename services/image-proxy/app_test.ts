@@ -57,6 +57,9 @@ Deno.test("GET of an object answers 200 with the bytes and only the allowlisted 
   assert.equal(res.headers.get("etag"), store.objects.get("p/dir/file.bin")!.meta!.etag);
   assert.equal(res.headers.get("last-modified"), "Sun, 24 Aug 2025 13:00:00 GMT");
   assert.equal(res.headers.get("content-type"), "application/octet-stream");
+  assert.deepEqual(store.calls, ["get p/dir/file.bin"], "a plain GET is one storage request");
+  store.calls.length = 0;
+  await (await call("/dir/file.bin", { headers: { range: "bytes=0-1" } })).text();
   assert.deepEqual(store.calls, ["head p/dir/file.bin", "get p/dir/file.bin"]);
 });
 
@@ -240,6 +243,15 @@ Deno.test("storage failures map to the spec's status table", async (t) => {
   }
 });
 
+Deno.test("an unexpected storage failure is logged by kind, never by message", async () => {
+  const { call, store, records } = setup();
+  store.failures.push("misconfigured");
+  await (await call("/dir/file.bin")).body?.cancel();
+  const line = records.find((r) => r.msg === "request failed");
+  assert.equal(line?.level, "error");
+  assert.equal(line?.["error.type"], "HttpError < StoreError(misconfigured)");
+});
+
 Deno.test("an object replaced between metadata and body is never spliced", async (t) => {
   await t.step("replaced once: retried, served whole from the new version", async () => {
     const { call, store } = setup();
@@ -249,7 +261,7 @@ Deno.test("an object replaced between metadata and body is never spliced", async
       replaced = true;
       store.objects.set(key, object("NEW VERSION"));
     };
-    const res = await call("/dir/file.bin");
+    const res = await call("/dir/file.bin", { headers: { "if-none-match": '"other"' } });
     assert.equal(res.status, 200);
     assert.equal(await res.text(), "NEW VERSION");
     assert.equal(res.headers.get("etag"), store.objects.get("p/dir/file.bin")!.meta!.etag);

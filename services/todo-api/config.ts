@@ -31,6 +31,12 @@ export const SETTINGS = defineSettings({
       default: "./.data/todo-api",
       help: "PGlite data directory (locked by <dir>.lock while open)",
     },
+    "pglite_sync": {
+      type: "bool",
+      default: true,
+      help: "PGlite: flush each commit to disk before acknowledging it (durable); false is " +
+        "faster but a power loss or OS crash can drop acknowledged writes",
+    },
     "addr": {
       type: "string",
       default: ":8080",
@@ -118,7 +124,7 @@ export const SETTINGS = defineSettings({
       type: "list",
       default: [],
       env: false,
-      help: "keys create: role(s), comma-separated (user, admin)",
+      help: "keys create: role(s), comma-separated or the flag repeated (user, admin)",
     },
   },
 });
@@ -127,6 +133,7 @@ export const SETTINGS = defineSettings({
 export interface Config {
   databaseUrl: string;
   dataDir: string;
+  pgliteSync: boolean;
   addr: string;
   metricsAddr: string;
   authzEnabled: boolean;
@@ -159,6 +166,7 @@ export function loadConfig(
     config: {
       databaseUrl: v.database_url,
       dataDir: v.data_dir,
+      pgliteSync: v.pglite_sync,
       addr: v.addr,
       metricsAddr: v.metrics_addr,
       authzEnabled: v.authz_enabled,

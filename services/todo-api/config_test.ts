@@ -113,3 +113,27 @@ Deno.test("--shutdown-delay: 0 by default, Go durations from flag or TODOAPI_SHU
   );
   assert.throws(() => loadConfig(["serve", "--shutdown-delay", "soon"], env({})), /shutdown-delay/);
 });
+
+Deno.test("--pglite-sync: on by default, off from flag or TODOAPI_PGLITE_SYNC", () => {
+  assert.equal(loadConfig(["serve"], env({})).config.pgliteSync, true);
+  assert.equal(loadConfig(["serve", "--pglite-sync=false"], env({})).config.pgliteSync, false);
+  const off = env({ TODOAPI_PGLITE_SYNC: "false" });
+  assert.equal(loadConfig(["serve"], off).config.pgliteSync, false);
+  assert.throws(() => loadConfig(["serve"], env({ TODOAPI_PGLITE_SYNC: "maybe" })), SettingsError);
+  assert.match(SETTINGS.help(), /--pglite-sync[^\n]*\n[^\n]*power loss/);
+});
+
+Deno.test("keys create: repeated --role flags combine; a repeated --subject is refused", () => {
+  const args = ["keys", "create", "--subject", "a", "--role", "user", "--role", "admin"];
+  assert.deepEqual(loadConfig(args, env({})).config.roles, ["user", "admin"]);
+  const mixed = ["keys", "create", "--subject", "a", "--role", "user,admin", "--role=auditor"];
+  assert.deepEqual(loadConfig(mixed, env({})).config.roles, ["user", "admin", "auditor"]);
+  assert.throws(
+    () => loadConfig(["keys", "create", "--subject", "a", "--subject", "b"], env({})),
+    (e: Error) => {
+      assert.ok(e instanceof SettingsError);
+      assert.match(e.message, /flag "--subject" is given more than once/);
+      return true;
+    },
+  );
+});

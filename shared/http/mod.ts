@@ -4,13 +4,35 @@
  * per file: errors → problems, request ids, CORS, body limits, access log, per-request timeout,
  * body read and write timeouts, client IP, the bounded method label.
  *
- * @example Composing wrappers
+ * @example A service's handler: one route table inside the default stack
  * ```ts
- * import { withAccessLog, withCors, withErrors, withRequestId } from "@svc/shared/http";
+ * import { createRouter, localInfo, type Route, withDefaultStack } from "@svc/shared/http";
  * import { createLogger } from "@svc/shared/log";
- * const logger = createLogger();
- * const app = () => new Response("ok");
- * const handler = withRequestId(withAccessLog(withCors(withErrors(app, { logger })), { logger }));
+ * import { createMetrics } from "@svc/shared/metrics";
+ * import { operationalRoutes } from "@svc/shared/operational";
+ * import assert from "node:assert/strict";
+ *
+ * const metrics = createMetrics({ service: "demo" });
+ * const routes: Route[] = [
+ *   // /healthz, /readyz, /openapi.json, /openapi.yaml, /docs: GET and HEAD, 405 otherwise
+ *   ...operationalRoutes({
+ *     openapi: { document: () => ({ openapi: "3.0.3", paths: {} }), title: "demo" },
+ *   }),
+ *   {
+ *     method: "GET",
+ *     pattern: "/v1/items/:id",
+ *     handler: (_req, ctx) => Response.json({ id: ctx.params.id }),
+ *     openapi: { operationId: "get-item", responses: { "200": { description: "The item." } } },
+ *   },
+ * ];
+ * const handler = withDefaultStack(createRouter(routes), {
+ *   logger: createLogger({ write: () => {} }),
+ *   metrics, // labels: method (bounded), route ("/v1/items/{id}"), status
+ *   requestTimeoutMs: 15_000,
+ * });
+ * const res = await handler(new Request("http://x/healthz", { method: "DELETE" }), localInfo());
+ * assert.equal(res.status, 405);
+ * assert.equal(res.headers.get("allow"), "GET, HEAD");
  * ```
  * @module
  */

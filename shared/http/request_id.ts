@@ -1,7 +1,9 @@
 import type { Handler } from "./handler.ts";
 
 const VALID = /^[A-Za-z0-9._-]{1,128}$/;
-const ids = new WeakMap<Request, string>();
+// A symbol property, not a WeakMap: cheaper for the garbage collector on short-lived requests.
+const REQUEST_ID = Symbol("requestId");
+type WithId = Request & { [REQUEST_ID]?: string };
 
 /**
  * Gives every request an id: the client's `X-Request-ID` when it is 1–128 characters of
@@ -22,7 +24,7 @@ export function withRequestId(
   return async function requestId(req, info) {
     const given = req.headers.get(header);
     const id = given !== null && VALID.test(given) ? given : generate();
-    ids.set(req, id);
+    (req as WithId)[REQUEST_ID] = id;
     const res = await handler(req, info);
     try {
       res.headers.set(header, id);
@@ -38,5 +40,5 @@ export function withRequestId(
 
 /** The id {@linkcode withRequestId} assigned to this request, or "" outside of it. */
 export function requestIdOf(req: Request): string {
-  return ids.get(req) ?? "";
+  return (req as WithId)[REQUEST_ID] ?? "";
 }

@@ -156,12 +156,15 @@ function patternKey(p: URLPattern): string {
 export function createRouter(routes: readonly Route[], options: RouterOptions = {}): Router {
   const groups = groupsOf(routes);
   const unmatched = options.unmatchedLabel ?? "unmatched";
-  const cache = new WeakMap<Request, RouteMatch>();
+  // The match rides on the request under this table's own symbol (a WeakMap keyed by short-lived
+  // requests costs the garbage collector more than the matching itself).
+  const MATCH = Symbol("routeMatch");
+  type Matched = Request & { [MATCH]?: RouteMatch };
   const notFound = options.notFound ?? defaultNotFound;
   const methodNotAllowed = options.methodNotAllowed ?? defaultMethodNotAllowed;
 
   function match(req: Request): RouteMatch {
-    let found = cache.get(req);
+    let found = (req as Matched)[MATCH];
     if (found) return found;
     const url = new URL(req.url);
     found = { url, route: unmatched, params: {}, allow: [] };
@@ -179,7 +182,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
       }
       break;
     }
-    cache.set(req, found);
+    (req as Matched)[MATCH] = found;
     return found;
   }
 

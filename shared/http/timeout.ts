@@ -1,13 +1,117 @@
 import type { Handler } from "./handler.ts";
 import { HttpError } from "../problem.ts";
 
-interface Deadline {
-  signal: AbortSignal;
+/** One request's deadline: fired by the shared queue, or by its own timer once extended. */
+class Deadline {
+  expiresAt: number;
+  /** Still waiting in the queue (not answered, not expired, not extended). */
+  queued = true;
+  #settled = false;
+  #onExpire: () => void;
+  #controller?: AbortController;
+  #timer?: ReturnType<typeof setTimeout>;
+  #leaveQueue: (d: Deadline) => void;
+
+  constructor(expiresAt: number, onExpire: () => void, leaveQueue: (d: Deadline) => void) {
+    this.expiresAt = expiresAt;
+    this.#onExpire = onExpire;
+    this.#leaveQueue = leaveQueue;
+  }
+
+  /** Created on first use: most requests never ask for it. */
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal;
+  }
+
+  expire(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    // First, so work waiting on the signal stops before the 503 reaches the client.
+    (this.#controller ??= new AbortController()).abort();
+    this.#onExpire();
+  }
+
   /** Moves the deadline to `ms` from now when that is later than the current one. */
-  extend(ms: number): void;
+  extend(ms: number): void {
+    const at = performance.now() + ms;
+    if (at <= this.expiresAt || this.#settled) return;
+    this.expiresAt = at;
+    this.#leaveQueue(this); // the queue is ordered by the common timeout; this one has its own
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.expire(), ms);
+  }
+
+  finish(): void {
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    this.#leaveQueue(this);
+  }
 }
 
-const deadlines = new WeakMap<Request, Deadline>();
+/**
+ * The deadlines of one `withTimeout`, in arrival order. Every request gets the same timeout, so
+ * they also expire in that order: one timer for the oldest replaces a timer per request (whose
+ * creation cost more than the rest of the stack together).
+ */
+class DeadlineQueue {
+  #queue: Deadline[] = [];
+  #head = 0;
+  #live = 0;
+  #timer?: ReturnType<typeof setTimeout>;
+
+  add(deadline: Deadline): void {
+    this.#queue.push(deadline);
+    this.#live++;
+    if (this.#timer === undefined) this.#arm(performance.now());
+  }
+
+  leave = (deadline: Deadline): void => {
+    if (!deadline.queued) return;
+    deadline.queued = false;
+    if (--this.#live > 0) return;
+    // Nothing left to time: no timer may keep the process (or a test) alive.
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#queue = [];
+    this.#head = 0;
+  };
+
+  #tick = (): void => {
+    this.#timer = undefined;
+    const now = performance.now();
+    while (this.#head < this.#queue.length) {
+      const next = this.#queue[this.#head];
+      if (next.queued && next.expiresAt > now) break;
+      this.#head++;
+      if (next.queued) {
+        this.leave(next);
+        next.expire();
+      }
+    }
+    if (this.#head > 1024) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    if (this.#live > 0) this.#arm(now);
+  };
+
+  #arm(now: number): void {
+    while (this.#head < this.#queue.length && !this.#queue[this.#head].queued) this.#head++;
+    const next = this.#queue[this.#head];
+    if (next) this.#timer = setTimeout(this.#tick, Math.max(0, next.expiresAt - now));
+  }
+}
+
+// A symbol property, not a WeakMap: WeakMaps keyed by short-lived requests cost the garbage
+// collector more than everything else this wrapper does (tests/bench/http_stack).
+const DEADLINE = Symbol("deadline");
+type WithDeadline = Request & { [DEADLINE]?: Deadline };
+
+function timeoutError(): HttpError {
+  return new HttpError(503, "request_timeout", "Cannot answer: the request took too long", {
+    title: "Service Unavailable",
+  });
+}
 
 /**
  * Bounds the time a handler may take to produce its response (Go's `http.TimeoutHandler`):
@@ -24,37 +128,28 @@ const deadlines = new WeakMap<Request, Deadline>();
 export function withTimeout(handler: Handler, options: { ms: number }): Handler {
   const { ms } = options;
   if (!(ms > 0)) return handler;
+  const queue = new DeadlineQueue();
   return function timeout(req, info) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new AbortController();
-    let expiresAt = performance.now() + ms;
-    let reject!: (err: unknown) => void;
-    const fire = () => {
-      // First, so work waiting on the signal stops before the 503 reaches the client.
-      deadline.abort();
-      reject(
-        new HttpError(503, "request_timeout", "Cannot answer: the request took too long", {
-          title: "Service Unavailable",
-        }),
+    return new Promise<Response>((resolve, reject) => {
+      const deadline = new Deadline(
+        performance.now() + ms,
+        () => reject(timeoutError()),
+        queue.leave,
       );
-    };
-    const expired = new Promise<never>((_, rej) => {
-      reject = rej;
-      timer = setTimeout(fire, ms);
+      (req as WithDeadline)[DEADLINE] = deadline;
+      queue.add(deadline);
+      // A late result or failure after the timeout settles nothing and is never unhandled.
+      new Promise<Response>((r) => r(handler(req, info))).then(
+        (res) => {
+          deadline.finish();
+          resolve(res);
+        },
+        (err) => {
+          deadline.finish();
+          reject(err);
+        },
+      );
     });
-    deadlines.set(req, {
-      signal: deadline.signal,
-      extend(extra) {
-        const at = performance.now() + extra;
-        if (at <= expiresAt || deadline.signal.aborted) return;
-        expiresAt = at;
-        clearTimeout(timer);
-        timer = setTimeout(fire, extra);
-      },
-    });
-    const work = Promise.resolve().then(() => handler(req, info));
-    work.catch(() => {}); // a late failure after the timeout must not become unhandled
-    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
   };
 }
 
@@ -64,7 +159,7 @@ export function withTimeout(handler: Handler, options: { ms: number }): Handler 
  * Unlike `req.signal` it does not make Deno 2.9 print its legacy-abort warning.
  */
 export function timeoutSignalOf(req: Request): AbortSignal | undefined {
-  return deadlines.get(req)?.signal;
+  return (req as WithDeadline)[DEADLINE]?.signal;
 }
 
 /**
@@ -86,7 +181,7 @@ export function timeoutSignalOf(req: Request): AbortSignal | undefined {
  * ```
  */
 export function extendTimeout(req: Request, ms: number): boolean {
-  const deadline = deadlines.get(req);
+  const deadline = (req as WithDeadline)[DEADLINE];
   deadline?.extend(ms);
   return deadline !== undefined;
 }

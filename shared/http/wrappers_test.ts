@@ -133,3 +133,40 @@ Deno.test("extendTimeout() moves a request's deadline later, never earlier", asy
     assert.equal(extendTimeout(new Request("http://x/"), 10), false);
   });
 });
+
+Deno.test("withTimeout() expires concurrent requests in arrival order, each at its deadline", async () => {
+  const h = withTimeout(async (req) => {
+    if (new URL(req.url).pathname === "/fast") return new Response("fast");
+    await new Promise((resolve) => timeoutSignalOf(req)!.addEventListener("abort", resolve));
+    return new Response("aborted");
+  }, { ms: 60 });
+  const order: string[] = [];
+  const call = async (path: string) => {
+    const res = await Promise.resolve(h(new Request(`http://x${path}`), localInfo()))
+      .catch((e: HttpError) => e);
+    order.push(`${path} ${res.status ?? 200}`);
+    return res;
+  };
+  const a = call("/a");
+  const fast = call("/fast");
+  await new Promise((r) => setTimeout(r, 25));
+  const c = call("/c");
+  const [resA, resFast, resC] = await Promise.all([a, fast, c]);
+  assert.equal((resA as HttpError).code, "request_timeout");
+  assert.equal(await (resFast as Response).text(), "fast");
+  assert.equal((resC as HttpError).code, "request_timeout");
+  assert.deepEqual(order, ["/fast 200", "/a 503", "/c 503"]);
+});
+
+Deno.test("withTimeout() leaves no timer behind once every request has answered", async () => {
+  // The test sanitizer fails this test if a timer outlives it.
+  const h = withTimeout(() => new Response("ok"), { ms: 10_000 });
+  await Promise.all(
+    [1, 2, 3].map(async () => (await h(new Request("http://x/"), localInfo())).text()),
+  );
+  const late = withTimeout(async () => {
+    await new Promise((r) => setTimeout(r, 5));
+    return new Response("ok");
+  }, { ms: 10_000 });
+  assert.equal(await (await late(new Request("http://x/"), localInfo())).text(), "ok");
+});

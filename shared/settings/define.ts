@@ -214,6 +214,7 @@ export function defineSettings<const T extends SettingsShape>(
     if (row.flag) known.add(row.flag);
   }
   const booleans = new Set(rows.flatMap((r) => r.flag && r.spec.type === "bool" ? [r.flag] : []));
+  const lists = new Set(rows.flatMap((r) => r.flag && r.spec.type === "list" ? [r.flag] : []));
   const schema: FileSchema = {
     rows: new Map(rows.map((r) => [r.key, r])),
     sections,
@@ -222,7 +223,7 @@ export function defineSettings<const T extends SettingsShape>(
 
   function resolve(input: ResolveInput = {}): ResolvedSettings<T> {
     const { args = [], env = () => undefined, file } = input;
-    const { flags, positionals } = parseFlags(args, known, booleans);
+    const { flags, positionals } = parseFlags(args, known, booleans, lists);
     refuseUnsupported(retired, { flags, env });
     const fromFileText = file ? decodeSettingsFile(file.text, file.path, schema) : new Map();
     const values: Record<string, unknown> = {};
@@ -263,7 +264,7 @@ export function defineSettings<const T extends SettingsShape>(
     const { args = [], env = () => undefined } = input;
     const read = input.readTextFile ?? ((path: string) => Deno.readTextFile(path));
     if (!configFlag) return resolve({ args, env });
-    const explicit = parseFlags(args, known, booleans).flags.get(configFlag) ??
+    const explicit = parseFlags(args, known, booleans, lists).flags.get(configFlag) ??
       (configEnv ? env(configEnv) : undefined);
     const path = explicit || configFile?.defaultPath;
     if (!path) return resolve({ args, env });

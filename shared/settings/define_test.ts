@@ -262,3 +262,65 @@ Deno.test("defineSettings() refuses unsupported settings with their reason", asy
     );
   });
 });
+
+Deno.test("a string setting's normalize maps raw values before choices are checked", () => {
+  const settings = defineSettings({
+    prefix: "SVC",
+    settings: {
+      level: {
+        type: "string",
+        default: "info",
+        choices: ["info", "debug"],
+        normalize: (v) => v.toLowerCase(),
+        help: "level",
+      },
+    },
+  });
+  assert.equal(
+    settings.resolve({ args: ["--level", "DEBUG"], env: () => undefined }).values.level,
+    "debug",
+  );
+  assert.equal(
+    settings.resolve({ args: [], env: (n) => n === "SVC_LEVEL" ? "Info" : undefined }).values.level,
+    "info",
+  );
+  assert.throws(
+    () => settings.resolve({ args: ["--level", "LOUD"], env: () => undefined }),
+    /expected one of info, debug/,
+  );
+});
+
+Deno.test("defineSettings() accumulates a repeated list flag and refuses a repeated scalar", async (t) => {
+  await t.step("a list flag given twice keeps both values, in order", () => {
+    const args = [...base.args, "--origins", "http://b", "--origins=http://c,http://d"];
+    assert.deepEqual(settings.resolve({ args }).values.origins, [
+      "http://b",
+      "http://c",
+      "http://d",
+    ]);
+  });
+  await t.step("a list flag given once keeps its one value", () => {
+    const args = [...base.args, "--origins", "http://b"];
+    assert.deepEqual(settings.resolve({ args }).values.origins, ["http://b"]);
+  });
+  const repeated: [string, string[]][] = [
+    ["int", ["--port=1", "--port", "2"]],
+    ["string with _ and - spellings", ["--log.level=info", "--log.level", "debug"]],
+    ["bool", ["--enabled", "--enabled=false"]],
+    ["duration", ["--proxy.shutdown-grace=1s", "--proxy.shutdown_grace=2s"]],
+  ];
+  for (const [label, extra] of repeated) {
+    await t.step(`a scalar flag given twice is refused naming the flag: ${label}`, () => {
+      assert.throws(() => settings.resolve({ args: [...base.args, ...extra] }), (e: Error) => {
+        assert.ok(e instanceof SettingsError);
+        assert.match(e.message, /^Cannot parse flags: flag "--[a-z.-]+" is given more than once/);
+        assert.equal(e.key, `--${extra[0].replace(/^--/, "").split("=")[0].replaceAll("_", "-")}`);
+        return true;
+      });
+    });
+  }
+  await t.step("the same flag after `--` is a positional, not a repeat", () => {
+    const args = [...base.args, "--port=1", "--", "--port=2"];
+    assert.deepEqual(settings.resolve({ args }).positionals, ["--port=2"]);
+  });
+});

@@ -15,14 +15,20 @@ export function flagName(name: string): string {
 /**
  * Splits arguments into flag values (by normalized flag name) and positionals.
  *
+ * A list flag may be repeated and its values accumulate (`--role user --role admin` is
+ * `user,admin`); any other flag given twice is refused, so a command line never silently keeps
+ * only its last value.
+ *
  * @param booleans Normalized names of the flags that take no value.
  * @param known Every normalized flag name.
- * @throws {SettingsError} on an unknown flag or a flag without its value.
+ * @param lists Normalized names of the list flags (repeatable).
+ * @throws {SettingsError} on an unknown flag, a flag without its value, or a repeated scalar flag.
  */
 export function parseFlags(
   args: readonly string[],
   known: ReadonlySet<string>,
   booleans: ReadonlySet<string>,
+  lists: ReadonlySet<string> = new Set(),
 ): { flags: Map<string, string>; positionals: string[] } {
   const flags = new Map<string, string>();
   const positionals: string[] = [];
@@ -42,10 +48,20 @@ export function parseFlags(
     if (!known.has(name)) {
       throw new SettingsError(`--${name}`, `Cannot parse flags: unknown flag "--${name}"`);
     }
-    if (eq >= 0) flags.set(name, body.slice(eq + 1));
-    else if (booleans.has(name)) flags.set(name, "true");
-    else if (i + 1 < args.length) flags.set(name, args[++i]);
+    let value: string;
+    if (eq >= 0) value = body.slice(eq + 1);
+    else if (booleans.has(name)) value = "true";
+    else if (i + 1 < args.length) value = args[++i];
     else throw new SettingsError(`--${name}`, `Cannot parse flags: flag "--${name}" needs a value`);
+    const before = flags.get(name);
+    if (before === undefined) flags.set(name, value);
+    else if (lists.has(name)) flags.set(name, `${before},${value}`);
+    else {
+      throw new SettingsError(
+        `--${name}`,
+        `Cannot parse flags: flag "--${name}" is given more than once (it takes one value)`,
+      );
+    }
   }
   return { flags, positionals };
 }

@@ -22,6 +22,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { Handler } from "../http/handler.ts";
+import { methodLabel } from "../http/method_label.ts";
 import { PROBE_PATHS } from "../health.ts";
 import { boundedWait } from "./export_bounds.ts";
 
@@ -94,10 +95,15 @@ export function createTracing(options: TracingOptions): Tracing {
       if (untraced.has(url.pathname)) return handler(req, info);
       const parent: Context = propagator.extract(ROOT_CONTEXT, req.headers, HEADER_GETTER);
       const route = options.route(req);
-      const span = tracer.startSpan(`${req.method} ${route}`, {
+      // OpenTelemetry's HTTP conventions: an unknown method is `_OTHER` (the original kept
+      // apart) and the span is named `HTTP`, so invented methods cannot mint span names.
+      const method = methodLabel(req.method);
+      const known = method !== "_OTHER";
+      const span = tracer.startSpan(`${known ? method : "HTTP"} ${route}`, {
         kind: SpanKind.SERVER,
         attributes: {
-          "http.request.method": req.method,
+          "http.request.method": method,
+          ...(known ? {} : { "http.request.method_original": req.method }),
           "http.route": route,
           "url.path": url.pathname,
           "url.scheme": url.protocol.replace(":", ""),

@@ -113,3 +113,51 @@ Deno.test("tracing skips the paths it is given instead of the probe paths", asyn
     await collector.shutdown();
   }
 });
+
+Deno.test("tracing names spans of invented methods HTTP, method _OTHER, original kept", async () => {
+  const received: { resourceSpans: { scopeSpans: { spans: SpanWithAttributes[] }[] }[] }[] = [];
+  const collector = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      received.push(await req.json());
+      return new Response("{}", { headers: { "content-type": "application/json" } });
+    },
+  );
+  try {
+    const tracing = createTracing({
+      serviceName: "svc",
+      serviceVersion: "0.0.0-test",
+      route: () => "/items/{id}",
+      exporterUrl: `http://127.0.0.1:${collector.addr.port}/v1/traces`,
+    });
+    const handler = tracing.wrap(() => new Response("ok"));
+    const info = {} as Deno.ServeHandlerInfo;
+    for (const method of ["GET", "BREW", "patch"]) {
+      await handler(new Request("http://x/items/1", { method }), info);
+    }
+    await tracing.shutdown();
+    const spans = received.flatMap((b) =>
+      b.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))
+    );
+    const attr = (s: SpanWithAttributes, key: string) =>
+      s.attributes.find((a) => a.key === key)?.value.stringValue;
+    assert.deepEqual(spans.map((s) => s.name), [
+      "GET /items/{id}",
+      "HTTP /items/{id}",
+      "HTTP /items/{id}",
+    ]);
+    assert.deepEqual(spans.map((s) => attr(s, "http.request.method")), ["GET", "_OTHER", "_OTHER"]);
+    assert.deepEqual(spans.map((s) => attr(s, "http.request.method_original")), [
+      undefined,
+      "BREW",
+      "patch",
+    ]);
+  } finally {
+    await collector.shutdown();
+  }
+});
+
+interface SpanWithAttributes {
+  name: string;
+  attributes: { key: string; value: { stringValue?: string } }[];
+}

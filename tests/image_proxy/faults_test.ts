@@ -141,7 +141,8 @@ Deno.test("an object replaced between its metadata and body reads is served whol
     }
   };
   try {
-    const res = await fetch(proxy.url + "/swap.bin");
+    // A conditional GET reads metadata first (a plain GET is one storage request).
+    const res = await fetch(proxy.url + "/swap.bin", { headers: { "if-none-match": '"old"' } });
     assert.equal(res.status, 200);
     const got = new Uint8Array(await res.arrayBuffer());
     assert.ok(swapped, "the object was replaced mid-request");

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { connect } from "node:tls";
 import { startService } from "@svc/shared/testing";
-import { MAIN } from "./_test_support.ts";
+import { MAIN, withLoopbackAddrs } from "./_test_support.ts";
 
 async function runInvalid(env: Record<string, string>, args: string[] = []) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...args],
+    args: ["run", "-A", MAIN, ...withLoopbackAddrs(args)],
     env,
     stdout: "piped",
     stderr: "piped",
@@ -156,5 +156,48 @@ Deno.test("upstream configurations start: a missing JSON_CONFIG_PATH, loginPageP
     assert.equal((await token.json()).expires_in, 120);
   } finally {
     await login.stop();
+  }
+});
+
+Deno.test("startup errors exit 2 with one clean line naming what to fix", async () => {
+  const dir = await Deno.makeTempDir();
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const cert = `${dir}/cert.pem`;
+    const key = `${dir}/key.pem`;
+    const junk = `${dir}/junk.pem`;
+    await Deno.writeTextFile(
+      cert,
+      "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+    );
+    await Deno.writeTextFile(key, "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n");
+    await Deno.writeTextFile(junk, "garbage");
+    const port = (taken.addr as Deno.NetAddr).port;
+    const cases: [Record<string, string>, string[], RegExp][] = [
+      [{}, ["--rate-limit-enabled", "--rate-limit-rps=0"], /rate-limit-rps.*greater than 0/],
+      [{}, ["--tls-cert-file", key, "--tls-key-file", cert], /swapped/],
+      [{}, ["--tls-cert-file", junk, "--tls-key-file", key], /holds no PEM certificate/],
+      [{}, ["--tls-cert-file", cert, "--tls-key-file", key], /not valid PEM/],
+      [
+        {},
+        ["--addr", `127.0.0.1:${port}`],
+        new RegExp(`127\\.0\\.0\\.1:${port} \\(api\\): the address is already in use`),
+      ],
+      [
+        { SERVER_HOSTNAME: "no-such-host.invalid", SERVER_PORT: "0" },
+        ["--addr", ""],
+        /cannot be resolved/,
+      ],
+    ];
+    for (const [env, args, expected] of cases) {
+      const { code, stderr } = await runInvalid({ JSON_CONFIG: "{}", ...env }, args);
+      assert.equal(code, 2, `${args.join(" ")}: ${stderr}`);
+      assert.equal(stderr.split("\n").length, 1, stderr);
+      assert.match(stderr, expected);
+      assert.doesNotMatch(stderr, /MIIE|\n\s+at /);
+    }
+  } finally {
+    taken.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

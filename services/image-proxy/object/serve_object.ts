@@ -3,10 +3,11 @@
  * the conditional headers against the object's metadata, then read exactly that version, ranged
  * if asked, and relay it with stall bounds under the stream limit.
  *
- * Metadata first, body second (reference B2.2): S3 has no If-Range and S3-compatible stores skip
- * If-Match, so preconditions are evaluated here. The body read carries `If-Match: <etag>` and its
- * answer's ETag and length are checked, so a replacement between the two reads is never spliced:
- * it is retried once from the metadata read, then answered 503 `unavailable`.
+ * With a Range or a conditional header: metadata first, body second (reference B2.2). S3 has no
+ * If-Range and S3-compatible stores skip If-Match, so preconditions are evaluated here. The body
+ * read carries `If-Match: <etag>` and its answer's ETag and length are checked, so a replacement
+ * between the two reads is never spliced: it is retried once from the metadata read, then
+ * answered 503 `unavailable`. A plain GET (how Incus downloads) is a single storage GET.
  *
  * @module
  */
@@ -97,7 +98,7 @@ async function metaOf(key: string, store: ObjectStore): Promise<ObjectMeta> {
   try {
     return await store.head(key);
   } catch (err) {
-    throw err instanceof StoreError ? storeHttpError(err.kind) : err;
+    throw err instanceof StoreError ? storeHttpError(err.kind, err) : err;
   }
 }
 
@@ -135,6 +136,7 @@ async function getObject(
   options: ServeObjectOptions,
 ): Promise<ObjectAnswer> {
   const { store } = options;
+  if (plainGet(req, conditions)) return await getWhole(key, slot, options);
   for (let attempt = 1;; attempt++) {
     const meta = await metaOf(key, store);
     const early = decide(conditions, meta);
@@ -169,9 +171,36 @@ async function getObject(
       });
     } catch (err) {
       if (err instanceof StoreError && err.kind === "changed" && attempt < 2) continue;
-      if (err instanceof StoreError) throw storeHttpError(err.kind);
+      if (err instanceof StoreError) throw storeHttpError(err.kind, err);
       throw err;
     }
+  }
+}
+
+/** No Range and no conditional header: nothing to decide before the body (the Incus case). */
+function plainGet(req: Request, c: Conditions): boolean {
+  return !req.headers.has("range") && c.ifMatch === undefined && c.ifNoneMatch === undefined &&
+    c.ifModifiedSince === undefined && c.ifUnmodifiedSince === undefined;
+}
+
+/** One GET, no metadata read first: one storage answer is one version, nothing to splice. */
+async function getWhole(
+  key: string,
+  slot: StreamSlot,
+  options: ServeObjectOptions,
+): Promise<ObjectAnswer> {
+  const upstream = new AbortController();
+  try {
+    const read = await options.store.get(key, { signal: upstream.signal });
+    return answer(read.meta, read.body, {
+      length: read.meta.size,
+      total: read.meta.size,
+      upstream,
+      slot,
+      options,
+    });
+  } catch (err) {
+    throw err instanceof StoreError ? storeHttpError(err.kind, err) : err;
   }
 }
 

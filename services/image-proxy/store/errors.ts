@@ -100,7 +100,13 @@ export function classifyStoreError(err: unknown): StoreErrorKind {
  * storeHttpError("denied").status; // 502
  * ```
  */
-export function storeHttpError(kind: StoreErrorKind): HttpError {
+export function storeHttpError(kind: StoreErrorKind, cause?: StoreError): HttpError {
+  const err = httpErrorOf(kind);
+  if (cause) Object.defineProperty(err, "cause", { value: cause });
+  return err;
+}
+
+function httpErrorOf(kind: StoreErrorKind): HttpError {
   switch (kind) {
     case "not_found":
       return proxyError("not_found", "Cannot read object: it does not exist");

@@ -39,7 +39,11 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
       io.err(`unknown command ${JSON.stringify(command)}\n\n${usage()}`);
       return 2;
     }
-    const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const db = await openDb({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgliteSync: config.pgliteSync,
+    });
     try {
       return command === "migrate"
         ? await migrateCommand(db, rest, { config, io })

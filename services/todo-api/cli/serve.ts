@@ -16,6 +16,7 @@ import type { Config } from "../config.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator } from "../migrate/migrator.ts";
 import { openDb } from "../store/open_db.ts";
+import { describeDurability } from "../store/durability.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 /** Starts the service; resolves once it listens. `finished` settles after shutdown. */
@@ -30,11 +31,21 @@ export async function serve(
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
+    pgliteSync: config.pgliteSync,
   }).catch((err) => {
     lifecycle.close();
     throw err;
   });
   try {
+    const durability = await describeDurability(
+      db,
+      config.pgliteSync && !config.dataDir.startsWith("memory://"),
+    );
+    logger[durability.durable ? "info" : "warn"]("datastore open", {
+      backend: db.kind,
+      acknowledgedWritesDurable: durability.durable,
+      durability: durability.detail,
+    });
     const migrator = createMigrator(db, loadMigrations());
     const pending = await migrator.pending().catch(() => []);
     if (pending.length > 0) {

@@ -11,12 +11,19 @@ export interface DbConfig {
   dataDir: string;
   /** Pool size for the Postgres server. */
   poolSize?: number;
+  /** PGlite: fsync each commit before acknowledging it. @default {true} */
+  pgliteSync?: boolean;
 }
 
 /** Opens the configured backend: a Postgres server when a URL is set, else PGlite. */
 export async function openDb(config: DbConfig): Promise<Db> {
   const url = config.databaseUrl.trim();
-  if (url === "") return await openPgliteDb({ dataDir: config.dataDir });
+  if (url === "") {
+    return await openPgliteDb({
+      dataDir: config.dataDir,
+      durable: config.pgliteSync ?? true,
+    });
+  }
   const problem = databaseUrlProblem(url);
   if (problem) throw new Error(`Cannot open datastore: ${problem}`);
   try {

@@ -227,8 +227,8 @@ async function main() {
         opts.write ? " --write" : ""
       } --mib ${opts.mib}\`. ` +
       "s3rver (own process, filesystem store), the proxy (own process) and the client (`fetch`, " +
-      "reading every byte) share the 2 cores; direct GETs are unsigned, the proxy signs its HEAD " +
-      "and GET (time to first byte through the proxy includes both storage round trips).",
+      "reading every byte) share the 2 cores; direct GETs are unsigned, the proxy signs its own " +
+      "(a plain GET through the proxy is one storage GET).",
       "",
       ...rows,
       "",
