@@ -17,6 +17,7 @@
 
 /** One hostile request. */
 export interface HostileCase {
+  /** Names the case in test steps and failure messages. */
   name: string;
   /** The request head, without the final blank line (CRLF-separated). */
   head: string;
@@ -28,6 +29,7 @@ export interface HostileCase {
 
 /** What came back: a parsed status line, or 0 when the server closed without answering. */
 export interface RawResponse {
+  /** The status code of the response, 0 when none came. */
   status: number;
   /** The response head and as much of the body as arrived (for failure messages). */
   text: string;

@@ -29,7 +29,7 @@ import service from "./deno.json" with { type: "json" };
  *
  * @throws {SettingsError} naming the setting or configuration key that is not acceptable.
  */
-export const main: ServiceMain = async (args, env, io) => {
+export const main: ServiceMain = async (args, env, io): Promise<number> => {
   if (helpRequested(args)) {
     io.out(USAGE + SETTINGS.help());
     return 0;

@@ -16,6 +16,17 @@ const WHY_NO_IDLE_TIMEOUT = "Deno.serve (2.9) has no keep-alive idle timeout and
   "where idle connections matter";
 
 /** All settings, in the spec's order. */
+const LOGBACK_LEVELS: Record<string, string> = {
+  trace: "debug",
+  all: "debug",
+  debug: "debug",
+  info: "info",
+  warn: "warn",
+  warning: "warn",
+  error: "error",
+  off: "error",
+};
+
 export const SETTINGS = defineSettings({
   prefix: "MOCK_OIDC",
   settings: {
@@ -48,7 +59,11 @@ export const SETTINGS = defineSettings({
       default: "info",
       choices: ["debug", "info", "warn", "error"],
       env: ["MOCK_OIDC_LOG_LEVEL", "LOG_LEVEL"],
-      help: "log level",
+      // Upstream's logback levels, any case: TRACE and ALL log everything we have (debug), OFF
+      // the least we can (error: a service that cannot say why it fails is worse than a quiet one).
+      normalize: (level) => LOGBACK_LEVELS[level.toLowerCase()] ?? level,
+      help: "log level (also logback's TRACE, DEBUG, INFO, WARN, ERROR, ALL, OFF, any case; " +
+        "TRACE and ALL mean debug, OFF means error)",
     },
     "log_format": {
       type: "string",

@@ -210,3 +210,29 @@ Deno.test("main exits 2 with one line naming the setting, never the secret value
     /^mock-oidc: Cannot read setting "rate_limit_burst" from flag --rate-limit-burst/,
   );
 });
+
+Deno.test("LOG_LEVEL takes upstream's logback levels in any case", () => {
+  const level = (value: string) =>
+    resolveSettings(SETTINGS, { args: [], env: (n) => n === "LOG_LEVEL" ? value : undefined })
+      .values.log_level;
+  for (
+    const [value, expected] of [
+      ["INFO", "info"],
+      ["Debug", "debug"],
+      ["WARN", "warn"],
+      ["ERROR", "error"],
+      ["TRACE", "debug"],
+      ["ALL", "debug"],
+      ["OFF", "error"],
+      ["info", "info"],
+    ]
+  ) {
+    assert.equal(level(value), expected, value);
+  }
+  assert.throws(() => level("LOUD"), /expected one of debug, info, warn, error/);
+  assert.equal(
+    resolveSettings(SETTINGS, { args: ["--log-level", "TRACE"], env: () => undefined }).values
+      .log_level,
+    "debug",
+  );
+});

@@ -11,11 +11,13 @@ import { type MainIo, runMain } from "@svc/shared/main";
 import { type EnvLookup, helpRequested } from "@svc/shared/settings";
 import { loadConfig } from "./config/load_config.ts";
 import { settings } from "./config/settings.ts";
+import { proofCommand } from "./proof/verify_command.ts";
 import { runController } from "./run.ts";
 import { versionLine } from "./version.ts";
 
 const USAGE = `Usage: runner-ctl [flags]    run the controller
        runner-ctl --version    print build metadata
+       runner-ctl proof verify <proof> --public-key FILE --expected-host-id HOST
 
 Flags, variables and configuration keys (flag > variable > file > default):
 `;
@@ -26,6 +28,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     io.out(versionLine());
     return 0;
   }
+  if (args[0] === "proof") return await proofCommand(args.slice(1), io);
   if (helpRequested(args)) {
     io.out(USAGE + settings.help());
     return 0;

@@ -91,6 +91,25 @@ export function withReadTimeout(handler: Handler, options: { ms: number }): Hand
 const SLICE = 64 * 1024;
 
 /**
+ * The read's result if it settles without waiting for I/O, else "later". An in-memory body's read
+ * settles within two microtasks, so a few turns of the microtask queue tell (no timer, no extra
+ * promise race); anything else gets one macrotask's chance.
+ */
+async function settledSoon<T>(read: Promise<T>): Promise<T | "later"> {
+  let settled: { value: T } | undefined;
+  read.then((value) => settled = { value }, () => {});
+  for (let i = 0; i < 4 && !settled; i++) await null;
+  if (settled) return settled.value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const macrotask = new Promise<"later">((r) => timer = setTimeout(() => r("later"), 0));
+  try {
+    return await Promise.race([read, macrotask]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Reads what a response body has ready without waiting (a string or bytes body is ready in full),
  * stopping one chunk after `limit` bytes.
  */
@@ -112,10 +131,7 @@ async function readReady(
       over = true; // one more look, to learn whether the body ends here
     }
     const next = reader.read();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const later = new Promise<"later">((r) => timer = setTimeout(() => r("later"), 0));
-    const result = await Promise.race([next, later]);
-    clearTimeout(timer);
+    const result = await settledSoon(next);
     if (result === "later") return { chunks, size, done: false, next };
     if (result.done) return { chunks, size, done: true };
     chunks.push(result.value);

@@ -110,6 +110,7 @@ function duration(text: string): number | undefined {
 /** Applies choices, bounds and the row's own validation to a typed value. */
 export function check(row: SettingRow, value: unknown, where: string): unknown {
   const spec = row.spec;
+  if (spec.type === "string" && spec.normalize) value = spec.normalize(value as string);
   if (spec.type === "string" && spec.choices && !spec.choices.includes(value as string)) {
     throw fail(row, where, `expected one of ${spec.choices.join(", ")}`);
   }

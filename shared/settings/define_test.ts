@@ -263,6 +263,33 @@ Deno.test("defineSettings() refuses unsupported settings with their reason", asy
   });
 });
 
+Deno.test("a string setting's normalize maps raw values before choices are checked", () => {
+  const settings = defineSettings({
+    prefix: "SVC",
+    settings: {
+      level: {
+        type: "string",
+        default: "info",
+        choices: ["info", "debug"],
+        normalize: (v) => v.toLowerCase(),
+        help: "level",
+      },
+    },
+  });
+  assert.equal(
+    settings.resolve({ args: ["--level", "DEBUG"], env: () => undefined }).values.level,
+    "debug",
+  );
+  assert.equal(
+    settings.resolve({ args: [], env: (n) => n === "SVC_LEVEL" ? "Info" : undefined }).values.level,
+    "info",
+  );
+  assert.throws(
+    () => settings.resolve({ args: ["--level", "LOUD"], env: () => undefined }),
+    /expected one of info, debug/,
+  );
+});
+
 Deno.test("defineSettings() accumulates a repeated list flag and refuses a repeated scalar", async (t) => {
   await t.step("a list flag given twice keeps both values, in order", () => {
     const args = [...base.args, "--origins", "http://b", "--origins=http://c,http://d"];

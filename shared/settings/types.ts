@@ -46,6 +46,11 @@ export interface StringSetting extends SettingBase {
   default?: string;
   /** The values allowed; the value's type is their union. */
   choices?: readonly string[];
+  /**
+   * Maps a raw value to its canonical form before `choices` are checked (e.g. upstream's
+   * `INFO` or `TRACE` to `info` or `debug`); must return one of `choices` for values it accepts.
+   */
+  normalize?: (value: string) => string;
   /** Returns why the value is not acceptable; the reason must not quote the value. */
   validate?: (value: string) => string | undefined;
 }

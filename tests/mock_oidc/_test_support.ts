@@ -15,6 +15,20 @@ export const PERMISSIONS: readonly string[] = SERVICES.find((s) => s.name === "m
 /** Path of the service entry point. */
 export const MAIN = new URL("../../services/mock-oidc/main.ts", import.meta.url).pathname;
 
+/**
+ * `args` preceded by loopback port-0 listen addresses for the flags it does not set itself
+ * (the kit refuses a scalar flag given twice).
+ */
+export function withLoopbackAddrs(args: readonly string[] = []): string[] {
+  const given = (flag: string) =>
+    args.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`) || a === `-${flag}`);
+  return [
+    ...(given("addr") ? [] : ["--addr", "127.0.0.1:0"]),
+    ...(given("metrics-addr") ? [] : ["--metrics-addr", "127.0.0.1:0"]),
+    ...args,
+  ];
+}
+
 /** Starts mock-oidc on free loopback ports with an empty JSON config. */
 export function startMock(
   options: {
@@ -29,7 +43,7 @@ export function startMock(
 ): Promise<ServiceProcess> {
   return startService({
     entry: MAIN,
-    args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...(options.args ?? [])],
+    args: withLoopbackAddrs(options.args),
     env: { JSON_CONFIG: "{}", ...options.env },
     listeners: options.listeners ?? ["api", "metrics"],
     permissions: [...PERMISSIONS, ...(options.extraPermissions ?? [])],
@@ -80,7 +94,7 @@ export function startOidc(
 ): Promise<ServiceProcess> {
   return startService({
     entry: MAIN,
-    args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...(options.args ?? [])],
+    args: withLoopbackAddrs(options.args),
     env: { JSON_CONFIG: JSON.stringify(config), ...options.env },
     listeners: ["api"],
     permissions: [...PERMISSIONS],

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { connect } from "node:tls";
 import { startService } from "@svc/shared/testing";
-import { MAIN } from "./_test_support.ts";
+import { MAIN, withLoopbackAddrs } from "./_test_support.ts";
 
 async function runInvalid(env: Record<string, string>, args: string[] = []) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...args],
+    args: ["run", "-A", MAIN, ...withLoopbackAddrs(args)],
     env,
     stdout: "piped",
     stderr: "piped",

@@ -3,7 +3,7 @@
  * real sockets; the two Deno cannot enforce are refused at startup.
  */
 import assert from "node:assert/strict";
-import { MAIN, startMock } from "./_test_support.ts";
+import { MAIN, startMock, withLoopbackAddrs } from "./_test_support.ts";
 
 const enc = new TextEncoder();
 
@@ -91,7 +91,7 @@ Deno.test("--read-header-timeout and --idle-timeout stop startup with the reason
     ] as const
   ) {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...args],
+      args: ["run", "-A", MAIN, ...withLoopbackAddrs(args)],
       env: { JSON_CONFIG: "{}", ...env },
       stdout: "piped",
       stderr: "piped",

@@ -101,3 +101,28 @@ Deno.test("spare keys are generated ahead so a new issuer does not wait for gene
   assert.equal(generated, 2); // the spare was used and replaced
   await store.jwks("second");
 });
+
+Deno.test("a burst of new issuers generates at most maxGenerating keys at once", async () => {
+  const { generatePrivateJwk } = await import("./key_material.ts");
+  for (const maxGenerating of [1, 2]) {
+    let running = 0;
+    let most = 0;
+    const store = createKeyStore({
+      algorithm: "ES256",
+      spareKeys: 0,
+      maxGenerating,
+      generate: async (alg) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        return await generatePrivateJwk(alg);
+      },
+    });
+    const jwks = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => store.jwks(`burst-${i}`)),
+    );
+    assert.equal(jwks.length, 10);
+    assert.equal(most, maxGenerating);
+  }
+});

@@ -39,7 +39,9 @@ function redeem(h: ReturnType<typeof harness>, code: string, extra: Record<strin
 }
 
 Deno.test("code flow with S256 PKCE and nonce issues id, access and refresh tokens", async () => {
-  const h = harness();
+  // One instant for the whole flow: auth_time and iat must not straddle a second boundary.
+  const startedAt = Date.now();
+  const h = harness({}, { now: () => startedAt });
   const location = await authorize(h, {
     code_challenge: await s256(VERIFIER),
     code_challenge_method: "S256",

@@ -7,7 +7,7 @@
  * @module
  */
 import { waitOperation } from "./operation_wait.ts";
-import { Semaphore } from "./semaphore.ts";
+import { Semaphore } from "@svc/shared/semaphore";
 import { IncusError, type IncusTransport, type Operation } from "./transport.ts";
 
 /** The `user.*` keys the controller writes on every instance it manages. */

@@ -1,6 +1,17 @@
 /**
- * A counting semaphore: at most `limit` tasks run at once (`concurrency.incus_operations`).
+ * A counting semaphore: at most `limit` tasks run at once, the others wait in arrival order
+ * (runner-ctl's `concurrency.incus_operations`, mock-oidc's key generations).
  *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Semaphore } from "@svc/shared/semaphore";
+ * const one = new Semaphore(1);
+ * const order: number[] = [];
+ * await Promise.all([1, 2, 3].map((n) => one.run(async () => { order.push(n); })));
+ * assert.deepEqual(order, [1, 2, 3]);
+ * assert.equal(one.peak, 1);
+ * ```
  * @module
  */
 
@@ -10,8 +21,10 @@ export class Semaphore {
   #queue: (() => void)[] = [];
   /** Highest number of tasks seen in flight at once (tests and benchmarks). */
   peak = 0;
+  /** Tasks allowed in flight at once. */
   readonly limit: number;
 
+  /** Creates a semaphore admitting `limit` tasks at once. */
   constructor(limit: number) {
     this.limit = limit;
     this.#free = limit;

@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { Semaphore } from "./semaphore.ts";
+
+Deno.test("Semaphore runs at most `limit` tasks at once, in arrival order, and frees slots on failure", async () => {
+  for (const limit of [1, 2, 3]) {
+    const sem = new Semaphore(limit);
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const tasks = Array.from({ length: 8 }, (_, i) =>
+      sem.run(async () => {
+        started.push(i);
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (i === 2) throw new Error("task failed");
+        return i;
+      }));
+    const results = await Promise.allSettled(tasks);
+    assert.equal(most, limit);
+    assert.equal(sem.peak, limit);
+    assert.deepEqual(started, [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(results.filter((r) => r.status === "rejected").length, 1);
+    // Every slot is free again: `limit` new tasks start at once.
+    let now = 0;
+    await Promise.all(Array.from({ length: limit }, () => sem.run(async () => void now++)));
+    assert.equal(now, limit);
+  }
+});
