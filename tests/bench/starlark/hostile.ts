@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a benchmark reports on the console
 /**
  * Hostile-program benchmark: each program of the interpreter's hostile suite runs in a fresh
  * process (so its peak RSS is its own, measured by /usr/bin/time -v), under (a) the default
