@@ -84,6 +84,15 @@ export interface ProxyProcess extends ServiceProcess {
   ): Promise<void>;
 }
 
+/**
+ * The default flags a test does not set itself, then the test's own (the kit refuses a scalar
+ * flag given twice).
+ */
+function withDefaults(defaults: string[][], args: string[]): string[] {
+  const given = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+  return [...defaults.filter(([flag]) => !given(flag)).flat(), ...args];
+}
+
 /** Starts `services/image-proxy/main.ts` on a free loopback port. */
 export async function startProxyProcess(options: ProxyProcessOptions): Promise<ProxyProcess> {
   const port = await freePort();
@@ -91,26 +100,17 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
   const svc = await startService({
     entry: ENTRY,
     permissions: devPermissions(listen, options.endpoint, options.extraHosts),
-    args: [
-      "--bucket",
-      BUCKET,
-      "--prefix",
-      PREFIX,
-      "--region",
-      "us-east-1",
-      "--listen",
-      listen,
-      "--s3.endpoint",
-      options.endpoint,
-      "--s3.force-path-style",
-      "--proxy.readiness-interval",
-      "200ms",
-      "--proxy.shutdown-delay",
-      "0s",
-      "--log.level",
-      "debug",
-      ...(options.args ?? []),
-    ],
+    args: withDefaults([
+      ["--bucket", BUCKET],
+      ["--prefix", PREFIX],
+      ["--region", "us-east-1"],
+      ["--listen", listen],
+      ["--s3.endpoint", options.endpoint],
+      ["--s3.force-path-style"],
+      ["--proxy.readiness-interval", "200ms"],
+      ["--proxy.shutdown-delay", "0s"],
+      ["--log.level", "debug"],
+    ], options.args ?? []),
     env: {
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
