@@ -27,6 +27,23 @@ Deno.test("each service's deno.json tasks run with exactly its permissions in de
   }
 });
 
+Deno.test("root deno.json tasks that run a service use exactly its permissions in deploy/", async () => {
+  const { tasks } = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  const todoApi = SERVICES.find((s) => s.name === "todo-api")!;
+  for (const task of ["todo-api", "migrate", "keys"]) {
+    assert.ok(tasks[task], `root task ${task} exists (the README runs it from the root)`);
+  }
+  for (const [task, command] of Object.entries(tasks as Record<string, string>)) {
+    const svc = SERVICES.find((s) => command.includes(` ${s.entry}`));
+    if (!svc) continue;
+    const match = command.match(/^deno run (.*?) (\S+main\.ts)/);
+    assert.ok(match, `root task ${task} runs ${svc.entry} with deno run: ${command}`);
+    assert.equal(match[1], svc.permissions.join(" "), `root task ${task} has drifted`);
+  }
+  assert.match(tasks.migrate, new RegExp(` ${todoApi.entry} migrate$`));
+  assert.match(tasks.keys, new RegExp(` ${todoApi.entry} keys$`));
+});
+
 Deno.test("no deployed permission set is -A, grants FFI or leaves env unscoped", () => {
   for (const svc of SERVICES) {
     for (const flag of svc.permissions) {

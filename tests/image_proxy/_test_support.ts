@@ -84,15 +84,6 @@ export interface ProxyProcess extends ServiceProcess {
   ): Promise<void>;
 }
 
-/**
- * The default flags a test does not set itself, then the test's own (the kit refuses a scalar
- * flag given twice).
- */
-function withDefaults(defaults: string[][], args: string[]): string[] {
-  const given = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
-  return [...defaults.filter(([flag]) => !given(flag)).flat(), ...args];
-}
-
 /** Starts `services/image-proxy/main.ts` on a free loopback port. */
 export async function startProxyProcess(options: ProxyProcessOptions): Promise<ProxyProcess> {
   const port = await freePort();
@@ -100,17 +91,17 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
   const svc = await startService({
     entry: ENTRY,
     permissions: devPermissions(listen, options.endpoint, options.extraHosts),
-    args: withDefaults([
+    args: withDefaults(options.args ?? [], [
       ["--bucket", BUCKET],
       ["--prefix", PREFIX],
       ["--region", "us-east-1"],
       ["--listen", listen],
       ["--s3.endpoint", options.endpoint],
-      ["--s3.force-path-style"],
+      ["--s3.force-path-style", undefined],
       ["--proxy.readiness-interval", "200ms"],
       ["--proxy.shutdown-delay", "0s"],
       ["--log.level", "debug"],
-    ], options.args ?? []),
+    ]),
     env: {
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
@@ -141,6 +132,16 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
   };
   if (options.waitReady ?? true) await proc.until((r) => r.status === 200);
   return proc;
+}
+
+/** `args` plus each default flag the test did not give itself (a flag may appear only once). */
+function withDefaults(args: string[], defaults: [string, string | undefined][]): string[] {
+  const given = new Set(
+    args.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0].replaceAll("_", "-")),
+  );
+  const extra = defaults.filter(([flag]) => !given.has(flag))
+    .flatMap(([flag, value]) => value === undefined ? [flag] : [flag, value]);
+  return [...extra, ...args];
 }
 
 /** A free loopback port (the proxy's permission set names its exact listen address). */
