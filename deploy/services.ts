@@ -140,10 +140,12 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-env=RUNNER_CTL_*,INCUS_DIR",
       "--allow-sys=hostname",
     ],
+    // The packaged unit sets MemoryDenyWriteExecute, under which V8 cannot JIT.
+    v8Flags: ["--jitless"],
     include: [],
     devSetup: [],
     devArgs: [],
-    // A systemd service on the Incus host (its unit and packaging come with issue 16).
+    // A systemd service on the Incus host: deploy/runner-ctl/ holds its unit and drop-ins.
     container: false,
     dev: { entry: "tests/fakes/runner_ctl_dev.ts", permissions: ["--allow-all"] },
   },

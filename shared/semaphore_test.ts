@@ -24,7 +24,9 @@ Deno.test("Semaphore runs at most `limit` tasks at once, in arrival order, and f
     assert.equal(results.filter((r) => r.status === "rejected").length, 1);
     // Every slot is free again: `limit` new tasks start at once.
     let now = 0;
-    await Promise.all(Array.from({ length: limit }, () => sem.run(async () => void now++)));
+    await Promise.all(
+      Array.from({ length: limit }, () => sem.run(() => Promise.resolve(void now++))),
+    );
     assert.equal(now, limit);
   }
 });

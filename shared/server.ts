@@ -251,28 +251,38 @@ export async function startServer(
   try {
     for (const spec of listeners) {
       const { hostname, port } = parseAddr(spec.addr);
-      await new Promise<void>((resolve, reject) => {
-        try {
-          servers.push(Deno.serve({
-            hostname,
-            port,
-            signal: controller.signal,
-            ...(spec.tls ?? {}),
-            onListen(addr) {
-              urls[spec.name] = urlOf(addr, spec.tls !== undefined);
-              logger.info("listening", { listener: spec.name, url: urls[spec.name] });
-              resolve();
-            },
-            onError: (err) => {
-              if (!(err instanceof WriteTimeoutError)) return errorResponse(err, { logger });
-              logger.info("write timeout: connection closed", { listener: spec.name });
-              return new Response(null, { status: 408 }); // never sent: the body had begun
-            },
-          }, drain.track(withIoTimeouts(spec.handler, timeouts))));
-        } catch (err) {
-          reject(listenError(spec, err));
-        }
-      });
+      // `:port` means every interface: IPv6 `::` (dual-stack on Linux, so IPv4 too), or IPv4
+      // alone where the host has no IPv6.
+      const anyHost = spec.addr.startsWith(":");
+      const serveOn = (host: string) =>
+        new Promise<void>((resolve, reject) => {
+          try {
+            servers.push(Deno.serve({
+              hostname: host,
+              port,
+              signal: controller.signal,
+              ...(spec.tls ?? {}),
+              onListen(addr) {
+                urls[spec.name] = urlOf(addr, spec.tls !== undefined);
+                logger.info("listening", { listener: spec.name, url: urls[spec.name] });
+                resolve();
+              },
+              onError: (err) => {
+                if (!(err instanceof WriteTimeoutError)) return errorResponse(err, { logger });
+                logger.info("write timeout: connection closed", { listener: spec.name });
+                return new Response(null, { status: 408 }); // never sent: the body had begun
+              },
+            }, drain.track(withIoTimeouts(spec.handler, timeouts))));
+          } catch (err) {
+            reject(err);
+          }
+        });
+      try {
+        await serveOn(anyHost ? "::" : hostname);
+      } catch (err) {
+        if (!anyHost || err instanceof Deno.errors.AddrInUse) throw listenError(spec, err);
+        await serveOn(hostname).catch((again) => Promise.reject(listenError(spec, again)));
+      }
     }
   } catch (err) {
     if (!options.lifecycle) lifecycle.close();

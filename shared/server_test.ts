@@ -257,3 +257,30 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "startServer() on :port listens on IPv4 and IPv6 where the host has both",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (probe.addr as Deno.NetAddr).port;
+    probe.close();
+    const server = await startServer(
+      [{ name: "api", addr: `:${port}`, handler: () => new Response("both") }],
+      { logger: silentLogger(), handleSignals: false },
+    );
+    try {
+      assert.equal(await (await fetch(`http://127.0.0.1:${port}/`)).text(), "both");
+      let v6 = true;
+      try {
+        Deno.listen({ hostname: "::1", port: 0 }).close();
+      } catch {
+        v6 = false; // no IPv6 on this host: IPv4 alone is the documented fallback
+      }
+      if (v6) assert.equal(await (await fetch(`http://[::1]:${port}/`)).text(), "both");
+    } finally {
+      await server.shutdown();
+    }
+  },
+});

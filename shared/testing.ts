@@ -18,6 +18,8 @@ export interface ServiceProcess {
   stop(signal?: Deno.Signal): Promise<number>;
   /** Resolves with the exit code when the process exits by itself. */
   exited: Promise<number>;
+  /** The process id (benchmarks read its memory from `/proc`). */
+  pid: number;
 }
 
 /** Options of {@linkcode startService}. */
@@ -135,5 +137,5 @@ export async function startService(options: StartServiceOptions): Promise<Servic
   } finally {
     clearTimeout(timer);
   }
-  return { url: urls[listeners[0]], urls, output: () => out, stop, exited };
+  return { url: urls[listeners[0]], urls, output: () => out, stop, exited, pid: child.pid };
 }

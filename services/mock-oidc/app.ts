@@ -133,13 +133,19 @@ const FAVICON: Route = {
 };
 
 /** The scenario queue, request log and metrics; create them before the core (it reads the queue). */
-export function createAppState(metrics: Metrics): AppState {
+export function createAppState(
+  metrics: Metrics,
+  options: { captureMaxBytes?: number } = {},
+): AppState {
   const mockMetrics = createMockMetrics(metrics.registry);
   return {
     metrics,
     mockMetrics,
     scenarios: new ScenarioQueue({ onDepth: (n) => mockMetrics.scenarioQueueDepth.set(n) }),
-    requests: new RequestLog({ onSize: (n) => mockMetrics.capturedRequests.set(n) }),
+    requests: new RequestLog({
+      maxBytes: options.captureMaxBytes,
+      onSize: (n) => mockMetrics.capturedRequests.set(n),
+    }),
   };
 }
 
@@ -210,6 +216,7 @@ export function createApp(deps: AppDeps): App {
       logger,
       metrics: state.metrics,
       requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+      trustedProxyHeader: options.trustedProxyHeader,
       // The spec asks for any Origin with credentials when the allowlist is empty.
       cors: {
         allowedOrigins: options.corsAllowedOrigins ?? [],

@@ -68,7 +68,9 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   // Worker threads start beside the listeners (JWKS needs no signing); closed at shutdown.
   const signerReady = signer.ready();
   signerReady.catch(() => {}); // awaited below
-  const state = createAppState(createMetrics({ service: "mock-oidc" }));
+  const state = createAppState(createMetrics({ service: "mock-oidc" }), {
+    captureMaxBytes: values.capture_max_bytes,
+  });
   const core = createCore(config, { signer, callbacks: state.scenarios });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values.tracing_enabled

@@ -82,6 +82,13 @@ export const SETTINGS = defineSettings({
       help: "response write limit: a response the client has not taken after it is cut off",
     },
     "request_timeout": { type: "duration", default: 15_000, help: "per-request handler timeout" },
+    "capture_max_bytes": {
+      type: "int",
+      default: 64 * 1024 * 1024,
+      min: 0,
+      help: "memory budget of the captured-request log (estimated bytes); the oldest entries " +
+        "are dropped first beyond it, as beyond 10000 entries",
+    },
     "shutdown_grace": {
       type: "duration",
       default: 15_000,

@@ -40,6 +40,8 @@ const SPEC_DEFAULTS: Record<string, unknown> = {
   "signer": "webcrypto",
   "signer_threads": 0,
   "signer_libcrypto": "libcrypto.so.3",
+  // Issue 11: the capture log's memory budget.
+  "capture_max_bytes": 64 * 1024 * 1024,
 };
 
 /** Two distinct valid inputs per flag (text) and what the first resolves to. */

@@ -13,11 +13,13 @@ import { loadConfig } from "./config/load_config.ts";
 import { settings } from "./config/settings.ts";
 import { proofCommand } from "./proof/verify_command.ts";
 import { runController } from "./run.ts";
+import { validateCommand } from "./validate/validate_command.ts";
 import { versionLine } from "./version.ts";
 
 const USAGE = `Usage: runner-ctl [flags]    run the controller
        runner-ctl --version    print build metadata
        runner-ctl proof verify <proof> --public-key FILE --expected-host-id HOST
+       runner-ctl validate <baseline.json> [--socket PATH]
 
 Flags, variables and configuration keys (flag > variable > file > default):
 `;
@@ -29,6 +31,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     return 0;
   }
   if (args[0] === "proof") return await proofCommand(args.slice(1), io);
+  if (args[0] === "validate") return await validateCommand(args.slice(1), io);
   if (helpRequested(args)) {
     io.out(USAGE + settings.help());
     return 0;

@@ -15,6 +15,8 @@ import { InstanceClient } from "./incus/instances.ts";
 import { preflight } from "./incus/preflight.ts";
 import { defaultSocketPath, IncusTransport } from "./incus/transport.ts";
 import { Controller } from "./controller/controller.ts";
+import { JobProofQueue } from "./proof/job_proofs.ts";
+import { loadJobProofSettings } from "./proof/signing_key_file.ts";
 import type { RunnerCtlConfig } from "./config/load_config.ts";
 import { userAgent } from "./version.ts";
 
@@ -46,6 +48,7 @@ export async function runController(d: RunDeps): Promise<number> {
     http,
   });
   const actions = new ActionsClient(auth, http);
+  const proofSettings = await loadJobProofSettings(v); // fails startup when only one is set
   const transport = new IncusTransport({
     socket: v["incus.socket"] || defaultSocketPath(d.env),
     project: v["incus.project"],
@@ -67,6 +70,7 @@ export async function runController(d: RunDeps): Promise<number> {
       operationTimeoutMs: v["timeouts.incus_operation"],
       concurrency: v["concurrency.incus_operations"],
     });
+    let proofs: JobProofQueue | undefined;
     const ctl = new Controller({
       actions,
       instances,
@@ -81,7 +85,25 @@ export async function runController(d: RunDeps): Promise<number> {
       reconcileIntervalMs: v["reconcile_interval"],
       retry: http.retry,
       now,
+      onJobStarted: (job, rec) => proofs?.offer(job, rec.name),
     });
+    if (proofSettings) {
+      proofs = new JobProofQueue({
+        ...proofSettings,
+        maxRunners: v["capacity.max_runners"],
+        instances,
+        project: v["incus.project"],
+        scaleSetName: v["github.scale_set"],
+        scaleSetId: () => ctl.scaleSetId,
+        logger: log,
+        now,
+      });
+      d.lifecycle.spawn("job-proofs", (signal) => proofs!.run(signal));
+      log.info("job proofs enabled", {
+        host_id: proofSettings.hostId,
+        keyid: proofSettings.key.keyid,
+      });
+    }
     const shutdownMs = v["timeouts.shutdown"];
     const hard = new AbortController();
     d.lifecycle.spawn("listener", (signal) =>

@@ -22,6 +22,8 @@ export function withAccessLog(
     now?: () => number;
     route?: (req: Request) => string;
     url?: (req: Request) => URL;
+    /** The client address to log. @default the TCP peer's address */
+    remote?: (req: Request, info: Deno.ServeHandlerInfo) => string | undefined;
   },
 ): Handler {
   const { logger, skip = () => false, now = performance.now.bind(performance), route } = options;
@@ -30,7 +32,11 @@ export function withAccessLog(
     const start = now();
     const path = urlOf(req).pathname;
     // Read the peer before the response goes out: Deno refuses `remoteAddr` on a finished request.
-    const remote = "hostname" in info.remoteAddr ? info.remoteAddr.hostname : undefined;
+    const remote = options.remote
+      ? options.remote(req, info)
+      : "hostname" in info.remoteAddr
+      ? info.remoteAddr.hostname
+      : undefined;
     const res = await handler(req, info);
     if (!skip(path)) {
       const line = () => ({

@@ -6,6 +6,7 @@ import { PROBE_PATHS } from "../health.ts";
 import { errorResponse } from "../problem.ts";
 import { withErrors } from "./errors.ts";
 import { withAccessLog } from "./access_log.ts";
+import { clientIp } from "./client_ip.ts";
 import { type CorsOptions, withCors } from "./cors.ts";
 import { withRequestId } from "./request_id.ts";
 import { withTimeout } from "./timeout.ts";
@@ -26,6 +27,11 @@ export interface DefaultStackOptions {
   renderError?: (req: Request, err: unknown) => Response | Promise<Response>;
   /** CORS; omitted means no CORS headers at all. */
   cors?: CorsOptions;
+  /**
+   * Header naming the client address behind a trusted proxy (e.g. `X-Real-IP`): the access log's
+   * `remote` comes from it, as rate limiting's client IP does. @default the TCP peer
+   */
+  trustedProxyHeader?: string;
   /** Paths kept out of the access log. @default {PROBE_PATHS} */
   quietPaths?: ReadonlySet<string>;
   /** Wraps just inside CORS, outside metrics and the access log (e.g. tracing). */
@@ -74,6 +80,9 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
     skip: (path) => quietPaths.has(path),
     route: router.routeOf,
     url: (req) => router.match(req).url,
+    remote: options.trustedProxyHeader
+      ? (req, info) => clientIp(req, info, { trustedHeader: options.trustedProxyHeader })
+      : undefined,
   });
   if (metrics) h = withHttpMetrics(h, metrics, { route: router.routeOf });
   if (options.outer) h = options.outer(h);

@@ -143,3 +143,23 @@ Deno.test("the default stack answers 400 invalid_host to a URL Deno built from a
     assert.match((await res.json()).detail, /Host header/);
   }
 });
+
+Deno.test("with trustedProxyHeader the access log's remote is the client behind the proxy", async () => {
+  const lines: string[] = [];
+  const router = createRouter([{
+    method: "GET",
+    pattern: "/x",
+    handler: () => new Response("ok"),
+  }]);
+  const handler = withDefaultStack(router, {
+    logger: createLogger({ write: (l) => lines.push(l) }),
+    trustedProxyHeader: "X-Real-IP",
+  });
+  const res = await handler(
+    new Request("http://h/x", { headers: { "x-real-ip": "203.0.113.9" } }),
+    localInfo(),
+  );
+  await res.body?.cancel();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(JSON.parse(lines.find((l) => l.includes('"request"'))!).remote, "203.0.113.9");
+});

@@ -11,6 +11,7 @@
 const BENCHES: { name: string; args: string[] }[] = [
   { name: "mock_oidc", args: ["--write"] },
   { name: "mock_oidc_control", args: ["--write"] },
+  { name: "mock_oidc_capture", args: ["--write"] },
   { name: "todo_api", args: [] },
   { name: "starlark", args: [] },
   { name: "image_proxy", args: ["--write"] },

@@ -91,25 +91,17 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
   const svc = await startService({
     entry: ENTRY,
     permissions: devPermissions(listen, options.endpoint, options.extraHosts),
-    args: withOverrides([
-      "--bucket",
-      BUCKET,
-      "--prefix",
-      PREFIX,
-      "--region",
-      "us-east-1",
-      "--listen",
-      listen,
-      "--s3.endpoint",
-      options.endpoint,
-      "--s3.force-path-style",
-      "--proxy.readiness-interval",
-      "200ms",
-      "--proxy.shutdown-delay",
-      "0s",
-      "--log.level",
-      "debug",
-    ], options.args ?? []),
+    args: withDefaults(options.args ?? [], [
+      ["--bucket", BUCKET],
+      ["--prefix", PREFIX],
+      ["--region", "us-east-1"],
+      ["--listen", listen],
+      ["--s3.endpoint", options.endpoint],
+      ["--s3.force-path-style", undefined],
+      ["--proxy.readiness-interval", "200ms"],
+      ["--proxy.shutdown-delay", "0s"],
+      ["--log.level", "debug"],
+    ]),
     env: {
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
@@ -140,6 +132,16 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
   };
   if (options.waitReady ?? true) await proc.until((r) => r.status === 200);
   return proc;
+}
+
+/** `args` plus each default flag the test did not give itself (a flag may appear only once). */
+function withDefaults(args: string[], defaults: [string, string | undefined][]): string[] {
+  const given = new Set(
+    args.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0].replaceAll("_", "-")),
+  );
+  const extra = defaults.filter(([flag]) => !given.has(flag))
+    .flatMap(([flag, value]) => value === undefined ? [flag] : [flag, value]);
+  return [...extra, ...args];
 }
 
 /** A free loopback port (the proxy's permission set names its exact listen address). */
@@ -175,26 +177,4 @@ export async function rawRequest(port: number, bytes: string | Uint8Array): Prom
       conn.close();
     } catch { /* closed */ }
   }
-}
-
-/**
- * The default flags with those the caller gives replacing them: a scalar flag given twice is
- * refused by the settings parser, so a test's `--proxy.readiness-interval 1h` must replace the
- * default rather than repeat it.
- */
-function withOverrides(defaults: string[], extra: string[]): string[] {
-  const given = new Set(
-    extra.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0].replaceAll("_", "-")),
-  );
-  const kept: string[] = [];
-  for (let i = 0; i < defaults.length; i++) {
-    const flag = defaults[i];
-    const takesValue = i + 1 < defaults.length && !defaults[i + 1].startsWith("--");
-    if (!given.has(flag.replaceAll("_", "-"))) {
-      kept.push(flag);
-      if (takesValue) kept.push(defaults[i + 1]);
-    }
-    if (takesValue) i++;
-  }
-  return [...kept, ...extra];
 }

@@ -56,7 +56,7 @@ const SLOW_DOWN = "HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\n" 
  * faults.mode = "stall";
  * ```
  */
-export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
+export function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const [upHost, upPort] = upstream.split(":");
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const open = new Set<Deno.Conn>();
@@ -178,7 +178,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       task.finally(() => tasks.delete(task));
     }
   })().catch(() => {});
-  return proxy;
+  return Promise.resolve(proxy);
 }
 
 async function writeAll(conn: Deno.Conn, bytes: Uint8Array) {

@@ -114,7 +114,7 @@ Deno.test("hostile requests get 4xx (never 5xx) and the proxy stays up", async (
       const status = Number(raw.slice(9, 12));
       assert.ok(!(status >= 500), `${name}: answered ${status}`);
     }
-    await t_stalledBody(port);
+    await stalledBody(port);
     const res = await fetch(proxy.url + "/streams/v1/index.json");
     assert.equal(res.status, 200, "still serving");
     await res.arrayBuffer();
@@ -125,7 +125,7 @@ Deno.test("hostile requests get 4xx (never 5xx) and the proxy stays up", async (
 });
 
 /** A client that announces a body and never sends it must not hold the proxy up. */
-async function t_stalledBody(port: number) {
+async function stalledBody(port: number) {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   await conn.write(
     new TextEncoder().encode("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nab"),

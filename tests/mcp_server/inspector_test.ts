@@ -34,6 +34,7 @@ async function available(): Promise<string | undefined> {
 }
 
 const why = await available();
+// deno-lint-ignore no-console -- a skip must be loud, not only in the test name
 if (why) console.error(`SKIPPED inspector tests: ${why}`);
 
 const stdioServer = [Deno.execPath(), "run", ...PERMISSIONS, MAIN, "--"];

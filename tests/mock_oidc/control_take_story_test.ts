@@ -158,3 +158,24 @@ Deno.test("a take waiting longer than the request timeout answers its own 404, n
     await mock.stop();
   }
 });
+
+Deno.test("--capture-max-bytes bounds the capture log, the oldest entries going first", async () => {
+  const mock = await startMock({ args: ["--capture-max-bytes", "300000"] });
+  try {
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${mock.url}/cap/token?n=${i}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: `grant_type=client_credentials&pad=${"x".repeat(60_000)}`,
+      });
+      await res.body?.cancel();
+    }
+    const listed = await control(mock.url, "GET", "/_mock/requests?issuer=cap");
+    assert.ok(listed.body.count >= 1 && listed.body.count < 5, `kept ${listed.body.count}`);
+    const kept = listed.body.requests.map((r: { query: { n: string[] } }) => Number(r.query.n[0]));
+    assert.equal(kept.at(-1), 4, "the newest is kept");
+    assert.deepEqual(kept, [...kept].sort(), "in arrival order");
+  } finally {
+    await mock.stop();
+  }
+});

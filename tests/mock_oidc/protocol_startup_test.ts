@@ -116,6 +116,7 @@ Deno.test("upstream configurations start: a missing JSON_CONFIG_PATH, loginPageP
     env: {
       JSON_CONFIG_PATH: "/nonexistent/mock-oidc.json",
       LOGBACK_CONFIG: "/nonexistent/logback.xml",
+      LOG_LEVEL: "TRACE", // logback's level, upper case: debug here
     },
     listeners: ["api", "metrics"],
     timeoutMs: 20_000,
@@ -128,6 +129,7 @@ Deno.test("upstream configurations start: a missing JSON_CONFIG_PATH, loginPageP
     await service.stop();
   }
   assert.match(service.output(), /JSON_CONFIG_PATH names no file/);
+  assert.match(service.output(), /"level":"debug"/, "TRACE enables debug logging");
   const login = await startService({
     entry: MAIN,
     args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],

@@ -42,7 +42,11 @@ const FAULTS: Fault[] = [
     s.github.deleteScaleSet();
     await waitFor("the scale set to be created again", () => s.github.scaleSets.size === 1);
   }, (s) => s.github.count("POST", /runnerscalesets$/) === 2],
-  ["redelivery of an acknowledged message", (s) => s.github.redeliverLast(), () => true],
+  [
+    "redelivery of an acknowledged message",
+    (s) => s.github.redeliverLast(),
+    (s) => !s.github.redeliveryPending(),
+  ],
   ["empty messageQueueUrl", (s) => {
     s.github.faults.emptyQueueUrl = 1;
     s.github.evictSessions();

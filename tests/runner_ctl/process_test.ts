@@ -94,6 +94,10 @@ Deno.test("bootstrap timeout: the stuck VM is removed with its console captured"
       const job = sim.github.queueJob();
       await waitFor("the job to complete on a second runner", () => job.state === "completed");
       await waitFor("all removed", () => sim.owned().length === 0);
+      await waitFor(
+        "the removal's log line",
+        () => ctl.lines.some((l) => l.reason === "bootstrap timed out"),
+      );
       const removed = ctl.lines.find((l) => l.reason === "bootstrap timed out");
       assert.ok(removed, "the stuck runner was removed for its bootstrap timeout");
       const files = (await Array.fromAsync(Deno.readDir(diag))).map((e) => e.name);

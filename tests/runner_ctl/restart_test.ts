@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { startController, waitFor, withSimulation } from "./_test_support.ts";
 
 Deno.test("a crash mid-flight: the next start adopts running runners and sweeps orphans", async () => {
-  await withSimulation({ github: { jobDurationMs: 4000 } }, async (sim) => {
+  await withSimulation({}, async (sim) => {
     const first = startController(sim, { args: ["--max-runners", "3"] });
     await waitFor("a session", () => sim.github.sessions.size === 1);
     const jobs = [sim.github.queueJob(), sim.github.queueJob()];
@@ -28,15 +28,24 @@ Deno.test("a crash mid-flight: the next start adopts running runners and sweeps 
         () => second.lines.some((l) => /another message session/.test(String(l.msg))),
       );
       sim.github.evictSessions();
+      // The jobs end only once both runners are adopted (no timing race with a slow start).
+      await waitFor(
+        "both runners adopted",
+        () => second.lines.filter((l) => l.msg === "runner adopted").length === 2,
+      );
+      for (const j of jobs) sim.github.completeJob(j.runnerRequestId);
       await waitFor("the jobs to complete", () => jobs.every((j) => j.state === "completed"));
       await waitFor("all runners removed", () => sim.owned().length === 0, 60_000);
       const adopted = second.lines.filter((l) => l.msg === "runner adopted").map((l) => l.runner);
       assert.deepEqual(adopted.sort(), jobs.map((j) => j.runnerName).sort());
-      assert.ok(
-        second.lines.some((l) =>
-          l.msg === "runner removed" && l.runner === "linux-x64-deadbeef" &&
-          l.reason === "orphan sweep"
-        ),
+      // The log line comes through a pipe, after the deletion the fake already shows.
+      await waitFor(
+        "the orphan sweep's log line",
+        () =>
+          second.lines.some((l) =>
+            l.msg === "runner removed" && l.runner === "linux-x64-deadbeef" &&
+            l.reason === "orphan sweep"
+          ),
       );
       assert.equal(
         sim.incus.count("POST", /^\/1\.0\/instances$/),

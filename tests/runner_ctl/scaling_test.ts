@@ -95,7 +95,10 @@ Deno.test("a cancelled job's idle runner is scaled down (unregistered, then dele
         "the idle runner to go",
         () => sim.owned().length === 0 && sim.github.runners.size === 0,
       );
-      assert.ok(ctl.lines.some((l) => l.msg === "runner removed" && l.reason === "scale down"));
+      await waitFor(
+        "the scale-down log line",
+        () => ctl.lines.some((l) => l.msg === "runner removed" && l.reason === "scale down"),
+      );
       assert.equal(job.state, "completed");
       assert.equal(job.runnerName, undefined, "no runner ever ran it");
     } finally {

@@ -1,11 +1,11 @@
 /**
- * Every hostile program of hostile_test_support.ts ends with a budget error (kind "limit") under
+ * Every hostile program of _test_support.ts ends with a budget error (kind "limit") under
  * the budgets of issue 12 and under the defaults; timings and peak RSS are measured by the
  * benchmark (tests/bench/starlark/hostile.ts), not here.
  */
 import assert from "node:assert/strict";
 import { run } from "./mod.ts";
-import { HOSTILE, hostileProgram } from "./hostile_test_support.ts";
+import { HOSTILE, hostileProgram } from "./_test_support.ts";
 
 const MiB = 1024 * 1024;
 /** The budgets the issue's hostile programs were run with, plus a 64 MiB allocation budget. */

@@ -46,14 +46,6 @@ function headerMap(headers: Headers): Record<string, string[]> {
   return out;
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
 const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
 
 /** The issuer id a protocol path addresses (RFC 8414 discovery puts it last). */
@@ -86,10 +78,33 @@ export function captureOf(
     headers: headerMap(req.headers),
   };
   if (bytes.length > 0) {
-    entry.bodyBase64 = toBase64(bytes);
-    entry.body = new TextDecoder().decode(bytes);
+    // The log keeps the raw body once, as a one-byte string (1 byte per byte, on the V8 heap, so
+    // the collector sees it); base64 and text are made when the entry is read (a list or take).
+    const binary = binaryOf(bytes);
+    Object.defineProperty(entry, BODY_BINARY, { value: binary });
+    Object.defineProperty(entry, "bodyBase64", { enumerable: true, get: () => btoa(binary) });
+    Object.defineProperty(entry, "body", {
+      enumerable: true,
+      get: () => new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+    });
   }
   return entry;
+}
+
+/** Where a captured entry keeps its raw body (see {@linkcode bodySizeOf}). */
+const BODY_BINARY = Symbol("bodyBinary");
+
+/** Bytes of the raw body a captured entry holds, if it was built by {@linkcode captureOf}. */
+export function bodySizeOf(entry: CapturedRequest): number | undefined {
+  return (entry as { [BODY_BINARY]?: string })[BODY_BINARY]?.length;
+}
+
+function binaryOf(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return binary;
 }
 
 /** Wraps the protocol handler so every non-excluded request is appended to `options.log`. */

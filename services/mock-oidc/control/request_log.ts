@@ -5,6 +5,8 @@
  * @module
  */
 
+import { bodySizeOf } from "./capture.ts";
+
 /** The protocol endpoints a take or list can filter on. */
 export const ENDPOINTS = [
   "authorize",
@@ -61,13 +63,14 @@ export function endpointOf(path: string): Endpoint | undefined {
 }
 
 /**
- * The memory an entry holds, estimated from its strings: two bytes per UTF-16 unit of the
- * decoded body (the worst case), one per character elsewhere (base64, URL, headers are ASCII in
- * practice), plus a fixed overhead for the objects.
+ * The memory an entry holds: its raw body bytes (what `captureOf` keeps), or for other entries
+ * two bytes per UTF-16 unit of the decoded body plus its base64; one per character elsewhere
+ * (URL, headers are ASCII in practice), plus a fixed overhead for the objects.
  */
 export function entryBytes(entry: CapturedRequest): number {
   let n = 512 + entry.url.length + entry.path.length + entry.issuer.length;
-  n += (entry.bodyBase64?.length ?? 0) + 2 * (entry.body?.length ?? 0);
+  const raw = bodySizeOf(entry);
+  n += raw ?? (entry.bodyBase64?.length ?? 0) + 2 * (entry.body?.length ?? 0);
   for (const map of [entry.headers, entry.query]) {
     for (const [name, values] of Object.entries(map ?? {})) {
       n += name.length + 16;

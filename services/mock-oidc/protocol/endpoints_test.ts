@@ -186,3 +186,18 @@ Deno.test("routing: multi-segment and reserved issuers are 404, wrong methods 40
   assert.equal(wrong.status, 405);
   assert.equal(wrong.headers.get("allow"), "POST");
 });
+
+Deno.test("HEAD on GET protocol routes answers like GET without a body", async () => {
+  const h = harness();
+  for (const path of ["/default/jwks", "/default/.well-known/openid-configuration"]) {
+    const get = await h.call(path);
+    const head = await h.call(path, { method: "HEAD" });
+    assert.equal(head.status, get.status, path);
+    assert.equal(head.headers.get("content-type"), get.headers.get("content-type"));
+    assert.equal(await head.text(), "");
+    await get.body?.cancel();
+  }
+  const post = await h.call("/default/token", { method: "HEAD" });
+  assert.equal(post.status, 405, "a POST-only route stays POST-only");
+  await post.body?.cancel();
+});

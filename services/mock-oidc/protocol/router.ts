@@ -195,25 +195,33 @@ function notFound(detail: string): Response {
  * app's error boundary (500 problem, logged).
  */
 export function protocolRoutes(deps: ProtocolDeps): Route[] {
+  async function answer(req: Request, issuerSegment: string, endpoint: Endpoint) {
+    const issuer = issuerOf(issuerSegment);
+    if ("error" in issuer) return notFound(issuer.error);
+    const ctx: IssuerContext = {
+      req,
+      issuerId: issuer.issuerId,
+      issuerUrl: issuerUrlOf(req, issuer.issuerId),
+      deps,
+    };
+    try {
+      return await endpoint.handle(ctx);
+    } catch (err) {
+      if (err instanceof OAuthError) return oauthErrorResponse(err);
+      throw err;
+    }
+  }
   const row = (pattern: string, endpoint: Endpoint): Route => ({
-    method: endpoint.method,
+    // HEAD answers like GET without a body (RFC 9110 §9.3.2).
+    method: endpoint.method === "GET" ? ["GET", "HEAD"] : endpoint.method,
     pattern,
     openapi: endpoint.openapi,
     handler: async (req, route) => {
-      const issuer = issuerOf(route.params.issuer!);
-      if ("error" in issuer) return notFound(issuer.error);
-      const ctx: IssuerContext = {
-        req,
-        issuerId: issuer.issuerId,
-        issuerUrl: issuerUrlOf(req, issuer.issuerId),
-        deps,
-      };
-      try {
-        return await endpoint.handle(ctx);
-      } catch (err) {
-        if (err instanceof OAuthError) return oauthErrorResponse(err);
-        throw err;
-      }
+      if (req.method !== "HEAD") return await answer(req, route.params.issuer!, endpoint);
+      const get = new Request(req.url, { method: "GET", headers: req.headers });
+      const res = await answer(get, route.params.issuer!, endpoint);
+      await res.body?.cancel();
+      return new Response(null, { status: res.status, headers: res.headers });
     },
   });
   const metadata = ENDPOINTS.find((e) => e.suffix === ".well-known/oauth-authorization-server")!;

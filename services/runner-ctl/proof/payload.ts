@@ -129,7 +129,8 @@ export function isRfc3339Utc(text: string): boolean {
   const m = TIME_RE.exec(text);
   if (!m) return false;
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d); // not Date.UTC, which maps years 0..99 to 1900..1999
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 &&
     date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
 }

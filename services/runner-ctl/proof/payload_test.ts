@@ -74,6 +74,8 @@ Deno.test("validatePayload", async (t) => {
   });
   await t.step("isRfc3339Utc", () => {
     assert.equal(isRfc3339Utc("2024-02-29T23:59:59.999Z"), true);
+    assert.equal(isRfc3339Utc("0001-01-01T00:00:00Z"), true); // GitHub's "unset" time
+    assert.equal(isRfc3339Utc("2024-01-01T00:00:00.0000000Z"), true); // .NET's 7 digits
     assert.equal(isRfc3339Utc("2023-02-29T23:59:59Z"), false);
     assert.equal(isRfc3339Utc("2023-02-01 23:59:59Z"), false);
     assert.equal(isRfc3339Utc("2023-02-01T23:59:59.Z"), false);

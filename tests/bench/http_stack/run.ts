@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a benchmark reports on the console
 /**
  * Per-request cost of the kit's route table and default stack, in process (no sockets), next to
  * the hand-composed shape todo-api had before (a regex `route()` and three wrappers), measured in
@@ -86,7 +87,7 @@ function urlPatternExec(): Handler {
   const router = createRouter([{
     method: "*",
     pattern: "/*",
-    handler: (req, ctx) => {
+    handler: (_req, ctx) => {
       for (const r of table) if (r.p.exec(ctx.url.href)) return ok();
       throw new HttpError(404, "not_found");
     },

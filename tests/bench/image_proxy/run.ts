@@ -253,7 +253,7 @@ async function main() {
   }
 }
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = l.addr.port;
   l.close();

@@ -33,6 +33,7 @@ async function roundTrip(url: string): Promise<number> {
 async function takeLatency(base: string): Promise<number> {
   const take = fetch(`${base}/_mock/requests/take`, {
     method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ issuer: "bench", endpoint: "jwks", timeoutMs: 5000 }),
   });
   // Let the take reach the server and start waiting.

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a benchmark reports on the console
 /**
  * Hostile-program benchmark: each program of the interpreter's hostile suite runs in a fresh
  * process (so its peak RSS is its own, measured by /usr/bin/time -v), under (a) the default
@@ -15,7 +16,7 @@ import {
   HOSTILE,
   type Hostile,
   hostileProgram,
-} from "../../../services/mcp-server/starlark/hostile_test_support.ts";
+} from "../../../services/mcp-server/starlark/_test_support.ts";
 
 const MiB = 1024 * 1024;
 const CONFIGS: Record<string, { label: string; budgets: Record<string, number> }> = {
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
   const parts = [
     `Measured ${new Date().toISOString().slice(0, 16)}Z (load average ${load} at start, shared ` +
     `machine), Deno ${Deno.version.deno}. \`deno run -A tests/bench/starlark/hostile.ts\`: each ` +
-    "program of `services/mcp-server/starlark/hostile_test_support.ts` in a fresh process; peak " +
+    "program of `services/mcp-server/starlark/_test_support.ts` in a fresh process; peak " +
     "RSS from `/usr/bin/time -v` (includes Deno itself); time is `run()`'s, from start to result.",
     "",
   ];

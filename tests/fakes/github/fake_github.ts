@@ -151,6 +151,8 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     redeliverLast() {
       w.redeliver = [...w.messages].reverse().find((x) => x.acked);
     },
+    /** Whether a redelivery is still waiting for a poll. */
+    redeliveryPending: () => w.redeliver !== undefined,
     /** Adds a scale set as if created earlier by someone else. */
     addScaleSet(
       set: { name: string; runnerGroupId?: number; labels?: string[]; disableUpdate?: boolean },

@@ -167,6 +167,7 @@ const NEWER_SYNTAX = /(^|[^A-Za-z0-9_])b['"]|%F|dir\(/;
 function newerThanReference(src: string): boolean {
   return NEWER_SYNTAX.test(src) ||
     (/\b(break|continue)\b/.test(src) && (src.match(/\bdef\b|\blambda\b/g)?.length ?? 0) > 1) ||
+    // deno-lint-ignore no-control-regex -- the ASCII range, NUL included
     (/isalnum/.test(src) && /[^\x00-\x7f]/.test(src));
 }
 

@@ -59,6 +59,7 @@ function mapText(recv: Value, f: (t: string) => string): string {
 
 /** Go's unicode.ToUpper/ToLower are per-rune simple mappings (ß stays ß, İ lowers to i). */
 function simpleCase(t: string, upper: boolean): string {
+  // deno-lint-ignore no-control-regex -- the ASCII range, NUL included
   if (/^[\x00-\x7f]*$/.test(t)) return upper ? t.toUpperCase() : t.toLowerCase();
   let out = "";
   let n = 0;
