@@ -13,6 +13,21 @@ import assert from "node:assert/strict";
 import { InstanceClient, TAG } from "../../services/runner-ctl/incus/instances.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusError, IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
+import { goodBaseline } from "../../services/runner-ctl/validate/_test_support.ts";
+
+const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
+
+/** `runner-ctl validate` as a process (read-only grants, no environment). */
+async function validateCli(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", "--allow-net", MAIN, "validate", ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
 
 const INCUSD = "/usr/libexec/incus/incusd";
 
@@ -188,6 +203,50 @@ Deno.test({
         await client.delete("rc-probe-1");
         assert.equal(await client.get("rc-probe-1"), undefined);
       });
+      await t.step(
+        "validate compares baselines with the real daemon (match, drift, policy)",
+        async () => {
+          const good = goodBaseline();
+          const [project] = good.projects;
+          await run("incus", [
+            "project",
+            "create",
+            project.name,
+            ...Object.entries(project.config).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
+          ], env);
+          await run("incus", [
+            "profile",
+            "set",
+            "default",
+            ...Object.entries(project.profiles[0].config).map(([k, v]) => `${k}=${v}`),
+            "--project",
+            project.name,
+          ], env);
+          const file = `${dir}/baseline.json`;
+          await Deno.writeTextFile(file, JSON.stringify(good));
+          const ok = await validateCli([file, "--socket", daemon.socket]);
+          assert.equal(ok.code, 0, ok.stderr);
+          assert.match(ok.stdout, /passes policy and matches live state/);
+          await run("incus", [
+            "profile",
+            "set",
+            "default",
+            "limits.memory=8GiB",
+            "--project",
+            project.name,
+          ], env);
+          const drift = await validateCli([file, "--socket", daemon.socket]);
+          assert.equal(drift.code, 1);
+          assert.equal(drift.stdout, "");
+          assert.match(drift.stderr, /limits.memory is 8GiB live/);
+          const bad = goodBaseline();
+          bad.projects[0].profiles[0].config["security.privileged"] = "true";
+          await Deno.writeTextFile(file, JSON.stringify(bad));
+          const policy = await validateCli([file, "--socket", daemon.socket]);
+          assert.equal(policy.code, 1);
+          assert.match(policy.stderr, /security.privileged/);
+        },
+      );
     } finally {
       transport.close();
       await run("incus", ["delete", "-f", "rc-probe-1"], env).catch(() => {});
