@@ -11,7 +11,7 @@
  */
 
 import type { AlgorithmSpec } from "./algorithms.ts";
-import { createSignSlots } from "./sign_slots.ts";
+import { Semaphore } from "@svc/shared/semaphore";
 import type { Signer } from "./signer.ts";
 
 const SYMBOLS = {
@@ -84,7 +84,11 @@ export function createOpenSslSigner(options: OpenSslOptions = {}): Signer {
   const why = openSslUnavailable(library);
   if (why) throw new Error(`Cannot use --signer openssl: ${why}`);
   const lib: Lib = Deno.dlopen(library, SYMBOLS);
-  const slots = createSignSlots(options.threads ?? navigator.hardwareConcurrency ?? 2);
+  // Each nonblocking FFI call runs on its own thread; with 16 signatures in flight the event loop
+  // would be one runnable thread among 17. Capping in-flight signatures at the core count keeps
+  // the event loop scheduled while every core still signs.
+  const threads = options.threads ?? navigator.hardwareConcurrency ?? 2;
+  const slots = new Semaphore(Math.max(1, Math.floor(threads)));
   const loaded = new Set<Deno.PointerValue>();
   const inFlight = new Set<Promise<unknown>>();
   const digests = new Map<string, Deno.PointerValue>();
