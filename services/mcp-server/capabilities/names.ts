@@ -4,49 +4,49 @@
  * JSON tag names elsewhere (quoted in type strings when they are not identifiers).
  * @module
  */
+import { KEYWORDS, RESERVED } from "@svc/starlark";
 
-/** Starlark keywords and reserved words (not usable as identifiers). */
-export const STARLARK_KEYWORDS: ReadonlySet<string> = new Set([
-  "and",
-  "break",
-  "continue",
-  "def",
-  "elif",
-  "else",
-  "for",
-  "if",
-  "in",
-  "lambda",
-  "load",
-  "not",
-  "or",
-  "pass",
-  "return",
-  "while",
-  "as",
-  "async",
-  "await",
-  "class",
-  "del",
-  "except",
-  "finally",
-  "from",
-  "global",
-  "import",
-  "is",
-  "nonlocal",
-  "raise",
-  "try",
-  "with",
-  "yield",
-]); // deno-fmt-ignore
+/** Starlark keywords and reserved words (not usable as identifiers), as the interpreter has them. */
+export const STARLARK_KEYWORDS: ReadonlySet<string> = new Set([...KEYWORDS, ...RESERVED]);
 
 /** Standard Starlark universe names plus the dialect's `sum`, `json`, `math` (and `set`). */
 export const RESERVED_ROOTS: ReadonlySet<string> = new Set([
-  "None", "True", "False", "abs", "any", "all", "bool", "bytes", "chr", "dict", "dir",
-  "enumerate", "fail", "float", "getattr", "hasattr", "hash", "int", "len", "list", "max", "min",
-  "ord", "print", "range", "repr", "reversed", "set", "sorted", "str", "tuple", "type", "zip",
-  "sum", "json", "math",
+  "None",
+  "True",
+  "False",
+  "abs",
+  "any",
+  "all",
+  "bool",
+  "bytes",
+  "chr",
+  "dict",
+  "dir",
+  "enumerate",
+  "fail",
+  "float",
+  "getattr",
+  "hasattr",
+  "hash",
+  "int",
+  "len",
+  "list",
+  "max",
+  "min",
+  "ord",
+  "print",
+  "range",
+  "repr",
+  "reversed",
+  "set",
+  "sorted",
+  "str",
+  "tuple",
+  "type",
+  "zip",
+  "sum",
+  "json",
+  "math",
 ]); // deno-fmt-ignore
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -29,3 +29,4 @@ export { DEFAULT_BUDGETS } from "./budgets.ts";
 export { EvalError, LimitError, StarlarkError } from "./errors.ts";
 export { parse, type Program } from "./program.ts";
 export { run } from "./run.ts";
+export { KEYWORDS, RESERVED } from "./syntax/scanner.ts";

@@ -17,7 +17,8 @@ export interface Token {
   err?: StarlarkError;
 }
 
-const KEYWORDS = new Set([
+/** Starlark's keywords. */
+export const KEYWORDS: ReadonlySet<string> = new Set([
   "and",
   "break",
   "continue",
@@ -37,7 +38,7 @@ const KEYWORDS = new Set([
 ]);
 
 /** Reserved words: scanned as the ILLEGAL token ("illegal token"), so never names. */
-const RESERVED = new Set([
+export const RESERVED: ReadonlySet<string> = new Set([
   "as",
   "class",
   "del",
