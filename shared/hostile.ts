@@ -194,13 +194,19 @@ export async function sendRaw(
   }, timeoutMs);
   const reading = (async () => {
     const buf = new Uint8Array(64 * 1024);
+    let size = 0;
+    let expected: number | "chunked" | "none" | undefined; // from the head, once it is in
     try {
       for (;;) {
         const n = await conn.read(buf);
         if (n === null) break;
         chunks.push(buf.slice(0, n));
+        size += n;
         // A whole response is enough: a server may keep waiting for the rest of a stalled body.
-        if (isComplete(concat(chunks))) break;
+        expected ??= expectedSize(chunks);
+        if (expected === "none") break;
+        if (typeof expected === "number" && size >= expected) break;
+        if (expected === "chunked" && endsChunked(chunks)) break;
       }
     } catch { /* reset by the server or closed by the timer */ }
   })();
@@ -223,16 +229,53 @@ export async function sendRaw(
   return { status: statusOf(text), text };
 }
 
-/** Whether `bytes` hold a whole HTTP/1.1 response (head plus its announced body). */
-function isComplete(bytes: Uint8Array): boolean {
-  const text = new TextDecoder().decode(bytes);
+/**
+ * What a complete response will measure, read from its head once the head has arrived: the total
+ * byte count (head plus `Content-Length`), `chunked`, `none` for a bodiless status, or
+ * `undefined` while the head is incomplete (or the body runs until the server closes).
+ */
+function expectedSize(chunks: Uint8Array[]): number | "chunked" | "none" | undefined {
+  const text = new TextDecoder().decode(concat(chunks.slice(0, 4))); // heads are small
   const end = text.indexOf("\r\n\r\n");
-  if (end < 0) return false;
+  if (end < 0) return undefined;
   const head = text.slice(0, end).toLowerCase();
   const length = /\r\ncontent-length: *(\d+)/.exec(head);
-  if (length) return bytes.length >= end + 4 + Number(length[1]);
-  if (/\r\ntransfer-encoding: *chunked/.test(head)) return text.endsWith("0\r\n\r\n");
-  return /^http\/1\.[01] (1\d\d|204|304)/.test(head);
+  if (length) return new TextEncoder().encode(text.slice(0, end + 4)).length + Number(length[1]);
+  if (/\r\ntransfer-encoding: *chunked/.test(head)) return "chunked";
+  return /^http\/1\.[01] (1\d\d|204|304)/.test(head) ? "none" : undefined;
+}
+
+function endsChunked(chunks: Uint8Array[]): boolean {
+  const tail = new TextDecoder().decode(chunks.at(-1)!.slice(-5));
+  return tail.endsWith("0\r\n\r\n");
+}
+
+/**
+ * Reads from a raw connection until the server closes it or `limit` bytes arrived; returns the
+ * first kilobyte (the head, for assertions) and the byte count.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { readUntilClosed } from "@svc/shared/hostile";
+ * const conn = await Deno.connect({ hostname: "127.0.0.1", port: 8080 });
+ * const { head, bytes } = await readUntilClosed(conn);
+ * ```
+ */
+export async function readUntilClosed(
+  conn: Deno.Conn,
+  limit = Infinity,
+): Promise<{ head: string; bytes: number }> {
+  const buf = new Uint8Array(1 << 16);
+  let head = "";
+  let bytes = 0;
+  for (;;) {
+    const n = await conn.read(buf).catch(() => null);
+    if (n === null) break;
+    if (head.length < 1024) head += new TextDecoder().decode(buf.subarray(0, n)).slice(0, 1024);
+    bytes += n;
+    if (bytes >= limit) break;
+  }
+  return { head, bytes };
 }
 
 async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readUntilClosed } from "../hostile.ts";
 import { createLogger } from "../log.ts";
 import { HttpError } from "../problem.ts";
 import { startServer } from "../server.ts";
@@ -131,30 +132,13 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
   const { port } = new URL(server.urls.api);
   const connect = () => Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
   const enc = new TextEncoder();
-  /** Reads until the server closes the connection (or `limit` bytes, then stops). */
-  async function readAll(
-    conn: Deno.Conn,
-    limit = Infinity,
-  ): Promise<{ head: string; bytes: number }> {
-    const buf = new Uint8Array(1 << 16);
-    let head = "";
-    let bytes = 0;
-    for (;;) {
-      const n = await conn.read(buf).catch(() => null);
-      if (n === null) break;
-      if (head.length < 512) head += new TextDecoder().decode(buf.subarray(0, Math.min(n, 512)));
-      bytes += n;
-      if (bytes >= limit) break;
-    }
-    return { head, bytes };
-  }
   try {
     await t.step("a stalled request body is answered 408 at the read timeout", async () => {
       const conn = await connect();
       await conn.write(enc.encode(
         "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part of it",
       ));
-      const { head } = await readAll(conn, 1);
+      const { head } = await readUntilClosed(conn, 1);
       conn.close();
       assert.match(head, /^HTTP\/1\.1 408 /);
     });
@@ -167,7 +151,7 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
       await conn.write(enc.encode("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"));
       // Nobody reads for ten times the bound; the server must give up meanwhile.
       await new Promise((r) => setTimeout(r, 3_000));
-      const { head, bytes } = await readAll(conn);
+      const { head, bytes } = await readUntilClosed(conn);
       conn.close();
       assert.match(head, /^HTTP\/1\.1 200 /);
       assert.ok(bytes < TOTAL, `the whole body arrived (${bytes} bytes)`);
@@ -176,7 +160,7 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
       const conn = await connect();
       await conn.write(enc.encode("GET /bytes HTTP/1.1\r\nHost: x\r\n\r\n"));
       await new Promise((r) => setTimeout(r, 3_000));
-      const { head, bytes } = await readAll(conn);
+      const { head, bytes } = await readUntilClosed(conn);
       conn.close();
       assert.match(head, /content-length: 50331648/i);
       assert.ok(bytes < BYTES, `the whole body arrived (${bytes} bytes)`);

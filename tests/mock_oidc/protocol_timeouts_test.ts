@@ -3,27 +3,10 @@
  * real sockets; the two Deno cannot enforce are refused at startup.
  */
 import assert from "node:assert/strict";
+import { readUntilClosed } from "@svc/shared/hostile";
 import { MAIN, startMock, withLoopbackAddrs } from "./_test_support.ts";
 
 const enc = new TextEncoder();
-
-/** Reads from a raw connection until the server closes it (or `limit` bytes). */
-async function readAll(
-  conn: Deno.Conn,
-  limit = Infinity,
-): Promise<{ head: string; bytes: number }> {
-  const buf = new Uint8Array(1 << 16);
-  let head = "";
-  let bytes = 0;
-  for (;;) {
-    const n = await conn.read(buf).catch(() => null);
-    if (n === null) break;
-    if (head.length < 1024) head += new TextDecoder().decode(buf.subarray(0, n)).slice(0, 1024);
-    bytes += n;
-    if (bytes >= limit) break;
-  }
-  return { head, bytes };
-}
 
 Deno.test("--read-timeout and --write-timeout hold on real connections", async (t) => {
   const dir = await Deno.makeTempDir();
@@ -46,7 +29,7 @@ Deno.test("--read-timeout and --write-timeout hold on real connections", async (
             "grant_type=client_credentials&client_id=",
         ));
         const started = performance.now();
-        const { head } = await readAll(conn, 1);
+        const { head } = await readUntilClosed(conn, 1);
         conn.close();
         assert.match(head, /^HTTP\/1\.1 408 /);
         // Well before the 60 s request timeout (generous: the machine may be loaded).
@@ -67,7 +50,7 @@ Deno.test("--read-timeout and --write-timeout hold on real connections", async (
       await conn.write(enc.encode("GET /static/big.bin HTTP/1.1\r\nHost: localhost\r\n\r\n"));
       // Nobody reads for six times the bound: the server must give up meanwhile.
       await new Promise((r) => setTimeout(r, 3_000));
-      const { head, bytes } = await readAll(conn);
+      const { head, bytes } = await readUntilClosed(conn);
       conn.close();
       assert.match(head, /^HTTP\/1\.1 200 /);
       assert.ok(bytes < SIZE, `the whole file arrived (${bytes} bytes)`);

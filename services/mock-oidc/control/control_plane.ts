@@ -120,9 +120,6 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "POST",
       pattern: "/_mock/requests/take",
-      // Not req.signal: reading it makes Deno 2.9 print a non-JSON warning line. The request
-      // timeout's signal ends a take whose client went away (or got its 503) all the same, so the
-      // waiter left behind cannot swallow a later request.
       handler: (req) => takeRequest(req, deps.requests),
       openapi: control("takeRequest", "Remove and return the oldest matching request (long-poll)", {
         "200": ok("CapturedRequest"),
