@@ -47,6 +47,30 @@ export async function readBody(
   }
 }
 
+/**
+ * Reads a byte stream (a response body, say) to its end, refusing more than `limit` bytes: the
+ * same bounded reading {@linkcode readBody} does for requests.
+ *
+ * @example Usage
+ * ```ts
+ * import { readStream } from "@svc/shared/http";
+ * const bytes = await readStream(new Response("hello").body!, { limit: 1024 });
+ * if (bytes.length !== 5) throw new Error("not read");
+ * ```
+ * @throws {HttpError} 413 `body_too_large` past the limit (the stream is cancelled).
+ */
+export async function readStream(
+  stream: ReadableStream<Uint8Array>,
+  options: { limit: number },
+): Promise<Uint8Array> {
+  const { limit } = options;
+  return await readChunks(
+    stream.getReader(),
+    limit,
+    () => new HttpError(413, "body_too_large", `Cannot read body: larger than ${limit} bytes`),
+  );
+}
+
 async function readChunks(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   limit: number,

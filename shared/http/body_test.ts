@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readBody, readJson } from "./body.ts";
+import { readBody, readJson, readStream } from "./body.ts";
 import { HttpError } from "../problem.ts";
 
 function streamOf(chunks: string[]) {
@@ -89,5 +89,15 @@ Deno.test("readBody answers 400 body_unreadable when the body stream fails", asy
   await assert.rejects(
     readBody(req, { limit: 1024 }),
     (err: HttpError) => err.status === 400 && err.code === "body_unreadable",
+  );
+});
+
+Deno.test("readStream reads a stream up to its limit: at the limit passes, one byte over is 413", async () => {
+  const stream = () => new Response("12345").body!;
+  assert.equal((await readStream(stream(), { limit: 5 })).length, 5);
+  assert.equal((await readStream(stream(), { limit: 6 })).length, 5);
+  await assert.rejects(
+    readStream(stream(), { limit: 4 }),
+    (err: HttpError) => err.status === 413 && err.code === "body_too_large",
   );
 });

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { readStream } from "@svc/shared/http";
+import { HttpError } from "@svc/shared/problem";
 import { StoreError, type StoreErrorKind } from "./errors.ts";
 import type { ObjectStore } from "./store.ts";
 
@@ -25,20 +27,14 @@ export class CatalogMissingError extends Error {
 }
 
 async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) throw new CatalogMissingError("Cannot read catalog: it is too large");
-    chunks.push(chunk);
+  try {
+    return await readStream(body, { limit });
+  } catch (err) {
+    if (err instanceof HttpError && err.code === "body_too_large") {
+      throw new CatalogMissingError("Cannot read catalog: it is too large");
+    }
+    throw err;
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 /**
