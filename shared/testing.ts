@@ -139,3 +139,46 @@ export async function startService(options: StartServiceOptions): Promise<Servic
   }
   return { url: urls[listeners[0]], urls, output: () => out, stop, exited, pid: child.pid };
 }
+
+/** What {@linkcode runCommand} saw. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its end with optional stdin and returns its exit code and decoded output
+ * (`NO_COLOR=1` is set, so output carries no colour codes).
+ *
+ * @example Usage
+ * ```ts
+ * import { runCommand } from "@svc/shared/testing";
+ * const { code, stdout } = await runCommand(Deno.execPath(), ["--version"]);
+ * if (code !== 0 || !stdout.startsWith("deno ")) throw new Error("deno did not run");
+ * ```
+ */
+export async function runCommand(
+  cmd: string,
+  args: string[],
+  options: { stdin?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
+): Promise<CommandResult> {
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: options.cwd,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(
+      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+    );
+    await writer.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}

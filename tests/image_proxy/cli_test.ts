@@ -7,19 +7,12 @@ import assert from "node:assert/strict";
 import { S3RVER_CREDENTIALS } from "../../services/image-proxy/dev/s3_server.ts";
 import { devPermissions } from "../../services/image-proxy/dev/run.ts";
 import { BUCKET, freePort, PREFIX, startStore } from "./_test_support.ts";
-import { startService } from "@svc/shared/testing";
+import { runCommand, startService } from "@svc/shared/testing";
 
 const ENTRY = new URL("../../services/image-proxy/main.ts", import.meta.url).pathname;
 
-async function run(args: string[], permissions: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...permissions, ENTRY, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function run(args: string[], permissions: string[]) {
+  return runCommand(Deno.execPath(), ["run", ...permissions, ENTRY, ...args]);
 }
 
 Deno.test("--help lists every key and exits 0", async () => {

@@ -5,26 +5,14 @@
  * JobStarted does not produce a second, conflicting proof.
  */
 import assert from "node:assert/strict";
+import { runCommand } from "@svc/shared/testing";
 import { startController, waitFor, withSimulation } from "./_test_support.ts";
 
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
 const KEY = "user.runner-ctl-job-proof";
 
-async function run(cmd: string, args: string[], stdin?: string) {
-  const child = new Deno.Command(cmd, {
-    args,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function run(cmd: string, args: string[], stdin?: string) {
+  return runCommand(cmd, args, { stdin });
 }
 
 Deno.test("a job's proof verifies with the enrolled key; a redelivery keeps it", async () => {

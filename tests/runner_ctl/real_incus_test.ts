@@ -10,6 +10,7 @@
  */
 // deno-lint-ignore-file no-console -- a skipped integration test says loudly why
 import assert from "node:assert/strict";
+import { runCommand } from "@svc/shared/testing";
 import { InstanceClient, TAG } from "../../services/runner-ctl/incus/instances.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusError, IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
@@ -18,15 +19,16 @@ import { goodBaseline } from "../../services/runner-ctl/validate/_test_support.t
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
 
 /** `runner-ctl validate` as a process (read-only grants, no environment). */
-async function validateCli(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", "--allow-net", MAIN, "validate", ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function validateCli(args: string[]) {
+  return runCommand(Deno.execPath(), [
+    "run",
+    "--allow-read",
+    "--allow-write",
+    "--allow-net",
+    MAIN,
+    "validate",
+    ...args,
+  ]);
 }
 
 const INCUSD = "/usr/libexec/incus/incusd";

@@ -4,20 +4,22 @@
  * project, and an unreachable socket.
  */
 import assert from "node:assert/strict";
+import { runCommand } from "@svc/shared/testing";
 import { startFakeIncus } from "../fakes/incus/fake_incus.ts";
 import { goodBaseline } from "../../services/runner-ctl/validate/_test_support.ts";
 
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
 
-async function validate(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", "--allow-net", MAIN, "validate", ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function validate(args: string[]) {
+  return runCommand(Deno.execPath(), [
+    "run",
+    "--allow-read",
+    "--allow-write",
+    "--allow-net",
+    MAIN,
+    "validate",
+    ...args,
+  ]);
 }
 
 Deno.test("validate against the fake Incus", async (t) => {
