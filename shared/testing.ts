@@ -142,8 +142,11 @@ export async function startService(options: StartServiceOptions): Promise<Servic
 
 /** What {@linkcode runCommand} saw. */
 export interface CommandResult {
+  /** Exit code. */
   code: number;
+  /** Standard output, decoded as UTF-8. */
   stdout: string;
+  /** Standard error, decoded as UTF-8. */
   stderr: string;
 }
 
