@@ -1,10 +1,10 @@
 /**
  * Request capture middleware for the API listener: records each protocol request in the
- * request log with its exact raw body bytes, then hands an equivalent request to the protocol
- * handler. Not installed at all in dedicated-control-listener mode.
+ * request log with its exact raw body bytes, then hands the protocol handler a request that
+ * reads back those same bytes. Not installed at all in dedicated-control-listener mode.
  * @module
  */
-import { readBody } from "@svc/shared/http";
+import { readBody, withBodyBytes } from "@svc/shared/http";
 import type { CapturedRequest, RequestLog } from "./request_log.ts";
 import type { Handler } from "@svc/shared/http";
 
@@ -78,33 +78,32 @@ export function captureOf(
     headers: headerMap(req.headers),
   };
   if (bytes.length > 0) {
-    // The log keeps the raw body once, as a one-byte string (1 byte per byte, on the V8 heap, so
-    // the collector sees it); base64 and text are made when the entry is read (a list or take).
-    const binary = binaryOf(bytes);
-    Object.defineProperty(entry, BODY_BINARY, { value: binary });
-    Object.defineProperty(entry, "bodyBase64", { enumerable: true, get: () => btoa(binary) });
+    // The log keeps the raw body once, as the bytes read (outside the V8 heap, exactly their
+    // size); base64 and text are made when the entry is read (a list or take).
+    const raw = ownBytes(bytes);
+    Object.defineProperty(entry, BODY_BYTES, { value: raw });
+    Object.defineProperty(entry, "bodyBase64", { enumerable: true, get: () => raw.toBase64() });
     Object.defineProperty(entry, "body", {
       enumerable: true,
-      get: () => new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+      get: () => new TextDecoder().decode(raw),
     });
   }
   return entry;
 }
 
 /** Where a captured entry keeps its raw body (see {@linkcode bodySizeOf}). */
-const BODY_BINARY = Symbol("bodyBinary");
+const BODY_BYTES = Symbol("bodyBytes");
 
 /** Bytes of the raw body a captured entry holds, if it was built by {@linkcode captureOf}. */
 export function bodySizeOf(entry: CapturedRequest): number | undefined {
-  return (entry as { [BODY_BINARY]?: string })[BODY_BINARY]?.length;
+  return (entry as { [BODY_BYTES]?: Uint8Array })[BODY_BYTES]?.byteLength;
 }
 
-function binaryOf(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return binary;
+/** `bytes` if they own their whole buffer, else a copy that does (no hidden larger buffer kept). */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes
+    : bytes.slice();
 }
 
 /** Wraps the protocol handler so every non-excluded request is appended to `options.log`. */
@@ -119,12 +118,7 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
     // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
     // takes such a method, so the original request goes on to its 405 as it came.
     if (!REBUILDABLE.has(req.method)) return handler(req, info);
-    const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const forwarded = new Request(req.url, {
-      method: req.method,
-      headers: req.headers,
-      body: hasBody ? bytes as Uint8Array<ArrayBuffer> : undefined,
-    });
-    return handler(forwarded, info);
+    // The handler reads the same bytes (`readBody` on the forwarded request): no second copy.
+    return handler(withBodyBytes(req, bytes), info);
   };
 }
