@@ -6,6 +6,7 @@
  */
 import { readBody, withBodyBytes } from "@svc/shared/http";
 import type { CapturedRequest, RequestLog } from "./request_log.ts";
+import { holdBody, leaseBody } from "./captured_body.ts";
 import type { Handler } from "@svc/shared/http";
 
 /** Largest protocol request body captured (and forwarded). */
@@ -77,33 +78,8 @@ export function captureOf(
     query: multiMap(url.searchParams),
     headers: headerMap(req.headers),
   };
-  if (bytes.length > 0) {
-    // The log keeps the raw body once, as the bytes read (outside the V8 heap, exactly their
-    // size); base64 and text are made when the entry is read (a list or take).
-    const raw = ownBytes(bytes);
-    Object.defineProperty(entry, BODY_BYTES, { value: raw });
-    Object.defineProperty(entry, "bodyBase64", { enumerable: true, get: () => raw.toBase64() });
-    Object.defineProperty(entry, "body", {
-      enumerable: true,
-      get: () => new TextDecoder().decode(raw),
-    });
-  }
+  if (bytes.length > 0) holdBody(entry, bytes);
   return entry;
-}
-
-/** Where a captured entry keeps its raw body (see {@linkcode bodySizeOf}). */
-const BODY_BYTES = Symbol("bodyBytes");
-
-/** Bytes of the raw body a captured entry holds, if it was built by {@linkcode captureOf}. */
-export function bodySizeOf(entry: CapturedRequest): number | undefined {
-  return (entry as { [BODY_BYTES]?: Uint8Array })[BODY_BYTES]?.byteLength;
-}
-
-/** `bytes` if they own their whole buffer, else a copy that does (no hidden larger buffer kept). */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes
-    : bytes.slice();
 }
 
 /** Wraps the protocol handler so every non-excluded request is appended to `options.log`. */
@@ -114,11 +90,19 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
     const path = new URL(req.url).pathname;
     if (isExcludedFromCapture(path)) return handler(req, info);
     const bytes = await readBody(req, { limit: CAPTURE_BODY_LIMIT });
-    options.log.append(captureOf(req, bytes, { id: randomId(), receivedAt: new Date(now()) }));
-    // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
-    // takes such a method, so the original request goes on to its 405 as it came.
-    if (!REBUILDABLE.has(req.method)) return handler(req, info);
-    // The handler reads the same bytes (`readBody` on the forwarded request): no second copy.
-    return handler(withBodyBytes(req, bytes), info);
+    const entry = captureOf(req, bytes, { id: randomId(), receivedAt: new Date(now()) });
+    // The handler reads the very bytes the log keeps: they stay valid until it is done, even if
+    // the log drops the entry meanwhile.
+    const done = leaseBody(entry);
+    try {
+      options.log.append(entry);
+      // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
+      // takes such a method, so the original request goes on to its 405 as it came.
+      if (!REBUILDABLE.has(req.method)) return await handler(req, info);
+      // `readBody` on the forwarded request gives these bytes back: no second copy.
+      return await handler(withBodyBytes(req, bytes), info);
+    } finally {
+      done();
+    }
   };
 }

@@ -13,6 +13,7 @@ import {
   type RequestFilter,
   type RequestLog,
 } from "./request_log.ts";
+import { leaseBody } from "./captured_body.ts";
 import { readJsonBody, validateObject, validationError } from "./validation.ts";
 
 /** How long a take waits when the body names no `timeoutMs`. */
@@ -98,9 +99,13 @@ export function listRequests(req: Request, log: RequestLog): Response {
   });
 }
 
-/** `{"count":N,"requests":[…]}` as a stream that serialises each entry when it is pulled. */
+/**
+ * `{"count":N,"requests":[…]}` as a stream that serialises each entry when it is pulled. Each
+ * entry's body is leased until it is sent, so a reset meanwhile still lists what was asked for.
+ */
 function jsonListing(requests: CapturedRequest[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const leases = requests.map(leaseBody);
   let next = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -113,8 +118,11 @@ function jsonListing(requests: CapturedRequest[]): ReadableStream<Uint8Array> {
         return;
       }
       const entry = JSON.stringify(requests[next]);
-      requests[next] = undefined!; // sent: no longer pinned by this listing
+      leases[next]();
       controller.enqueue(encoder.encode(next++ === 0 ? entry : "," + entry));
+    },
+    cancel() {
+      for (const end of leases) end();
     },
   }, { highWaterMark: 0 });
 }
