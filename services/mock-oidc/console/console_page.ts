@@ -32,8 +32,9 @@ function field(form: string, f: Field): string {
     ? `<textarea ${common} spellcheck="false">${value}</textarea>`
     : `<input ${common} value="${value}" autocomplete="off" spellcheck="false">`;
   const hint = f.hint ? ` <small>${escapeHtml(f.hint)}</small>` : "";
-  return `<label for="${id}">${escapeHtml(f.label)}${hint}</label>${control}` +
-    `<p class="field-error" id="${id}-error" data-error-for="${f.name}" aria-live="polite"></p>`;
+  return `<div class="field"><label for="${id}">${escapeHtml(f.label)}${hint}</label>${control}` +
+    `<p class="field-error" id="${id}-error" data-error-for="${f.name}" aria-live="polite"></p>` +
+    `</div>`;
 }
 
 function form(id: string, fields: Field[], buttons: string): string {

@@ -91,7 +91,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Waits for the log to change, then lists again (and refreshes the queue a token may use). */
 async function watchRequests() {
   for (;;) {
-    const res = await api("GET", "/_mock/requests/changes?after=" + logVersion + "&timeoutMs=" + WAIT_MS);
+    const after = logVersion < 0 ? "" : "after=" + logVersion + "&";
+    const res = await api("GET", "/_mock/requests/changes?" + after + "timeoutMs=" + WAIT_MS);
     if (res.status === 200) {
       if (res.data.version === logVersion) continue;
       logVersion = res.data.version;
