@@ -1,11 +1,11 @@
 /**
- * The console's HTML: a static shell (no data is ever written into it on the server) that
- * `console.js` fills in through the DOM, as text. Each form field has a `data-error-for` line
+ * The console's markup: a static shell (no data is ever written into it on the server) that the
+ * console script fills in through the DOM, as text. Each form field has a `data-error-for` line
  * beside it, where the 422 `errors[]` of its location appear.
  * @module
  */
 import { ENDPOINTS } from "../control/request_log.ts";
-import { escapeHtml } from "../protocol/responses.ts";
+import { escapeHtml, type SafeHtml, trustedHtml } from "../ui/mod.ts";
 
 type Kind = "text" | "list" | "json" | "number";
 
@@ -64,24 +64,24 @@ const MINT_FIELDS: Field[] = [
   { name: "expirySeconds", label: "Expiry seconds", kind: "number" },
 ];
 
-const BODY = `<header>
-<h1>mock-oidc control plane <span class="badge">testing only</span></h1>
+const BODY = `<div class="bar">
+<h1>mock-oidc control plane <span class="badge testing">testing only</span></h1>
 <p id="status" role="status" aria-live="polite"></p>
 <div class="reset"><button id="reset-ask" type="button" class="danger">Reset…</button>
 <div id="reset-confirm" hidden><span>Flush the scenario queue and the request log and unfreeze the
 clock?</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 <button id="reset-no" type="button" class="secondary">Cancel</button></div></div>
-</header>
+</div>
 <form id="token-form" hidden><p id="token-reason"></p>
 <label for="token">Control token</label><input id="token" type="password" autocomplete="off">
 <button type="submit">Use this token</button></form>
-<main>
-<section id="requests-section"><h2>Captured requests <span id="request-count"></span></h2>
+<div class="console">
+<section id="requests-section" class="card"><h2>Captured requests <span id="request-count"></span></h2>
 <div class="filters">${field("filter", { name: "issuer", label: "Issuer" })}${
   field("filter", { name: "endpoint", label: "Endpoint", options: ["", ...ENDPOINTS] })
 }<button id="requests-clear" type="button" class="secondary">Clear log</button></div>
 <p id="requests-note" class="note"></p><ol id="requests" class="requests"></ol></section>
-<section id="scenarios-section"><h2>Scenario queue <span id="queue-depth"></span></h2>
+<section id="scenarios-section" class="card"><h2>Scenario queue <span id="queue-depth"></span></h2>
 <ol id="scenarios" class="scenarios"></ol>${
   form(
     "scenario",
@@ -90,7 +90,7 @@ clock?</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 <button id="scenarios-flush" type="button" class="secondary">Flush queue</button>`,
   )
 }</section>
-<section id="clock-section"><h2>Clock</h2>
+<section id="clock-section" class="card"><h2>Clock</h2>
 <p><output id="clock-now"></output> <span id="clock-mode" class="note"></span></p>${
   form(
     "freeze",
@@ -107,18 +107,14 @@ clock?</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 <button type="submit">Advance</button>`,
   )
 }</section>
-<section id="mint-section"><h2>Mint a token</h2>${
+<section id="mint-section" class="card"><h2>Mint a token</h2>${
   form("mint", MINT_FIELDS, `<button type="submit">Mint</button>`)
-}<div id="mint-result" hidden>
-<p>expires_in <output id="mint-expires-in"></output> s <span class="note">(exp minus the mock
+}<div id="minted" hidden>
+<p>expires_in <output id="minted-expires-in"></output> s <span class="note">(exp minus the mock
 clock's now)</span></p>
-<h3>Token</h3><pre id="mint-token"></pre><h3>Header</h3><pre id="mint-header"></pre>
-<h3>Claims</h3><pre id="mint-claims"></pre></div></section>
-</main>`;
+<h3>Token</h3><pre id="minted-token"></pre><h3>Header</h3><pre id="minted-header"></pre>
+<h3>Claims</h3><pre id="minted-claims"></pre></div></section>
+</div>`;
 
-/** The whole page; everything dynamic is added by the script. */
-export const CONSOLE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-  `<meta name="viewport" content="width=device-width,initial-scale=1">` +
-  `<title>mock-oidc control plane</title>` +
-  `<link rel="stylesheet" href="/_mock/ui/console.css">` +
-  `<script src="/_mock/ui/console.js" defer></script></head><body>${BODY}</body></html>`;
+/** What goes inside the page's `<main>` (constant markup: the labels above are escaped). */
+export const CONSOLE_BODY: SafeHtml = trustedHtml(BODY);

@@ -1,7 +1,7 @@
 /**
- * `/_mock/ui/console.js`: the console's script, assembled from its parts into one strict-mode
- * function scope (nothing leaks to `window`). Served from this origin, so the CSP allows it with
- * `script-src 'self'` and no inline script or handler.
+ * The console script, assembled from its parts into one strict-mode function scope (nothing
+ * leaks to `window`). Inlined at the end of the page and allowed by its hash: no other inline
+ * script and no inline handler can run.
  * @module
  */
 import { SCRIPT_CORE } from "./script_core.ts";

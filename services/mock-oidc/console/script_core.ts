@@ -5,7 +5,7 @@
  * @module
  */
 
-/** Part of `/_mock/ui/console.js`. */
+/** Part of the console script. */
 export const SCRIPT_CORE = String.raw`
 const TOKEN_KEY = "mock-oidc.control-token";
 const $ = (id) => document.getElementById(id);

@@ -5,7 +5,7 @@
  * @module
  */
 
-/** Part of `/_mock/ui/console.js`. */
+/** Part of the console script. */
 export const SCRIPT_PANELS = String.raw`
 async function loadScenarios() {
   const res = await api("GET", "/_mock/scenarios");
@@ -89,16 +89,16 @@ function decodePart(part) {
 
 function renderExpiry() {
   if (!minted || typeof minted.claims.exp !== "number") return;
-  $("mint-expires-in").textContent = String(Math.floor(minted.claims.exp - clockNowMs() / 1000));
+  $("minted-expires-in").textContent = String(Math.floor(minted.claims.exp - clockNowMs() / 1000));
 }
 
 bindForm("mint", "POST", "/_mock/mint", readForm, (data) => {
   const [header, claims] = data.token.split(".").slice(0, 2).map(decodePart);
   minted = { header, claims };
-  $("mint-token").textContent = data.token;
-  $("mint-header").textContent = JSON.stringify(header, null, 2);
-  $("mint-claims").textContent = JSON.stringify(claims, null, 2);
-  $("mint-result").hidden = false;
+  $("minted-token").textContent = data.token;
+  $("minted-header").textContent = JSON.stringify(header, null, 2);
+  $("minted-claims").textContent = JSON.stringify(claims, null, 2);
+  $("minted").hidden = false;
   renderExpiry();
   say("Minted a token for " + data.issuer + ", expiring at " + data.expiresAt + ".");
 });

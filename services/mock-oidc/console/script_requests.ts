@@ -7,7 +7,7 @@
  * @module
  */
 
-/** Part of `/_mock/ui/console.js`. */
+/** Part of the console script. */
 export const SCRIPT_REQUESTS = String.raw`
 const MAX_SHOWN = 500;
 const WAIT_MS = 25000;
