@@ -41,8 +41,8 @@ Deno.test("every route-table row is documented, but docs assets and the /_mock c
   );
   assert.deepEqual(new Set(Object.keys(doc.paths)), documentedPaths);
   // The spec's endpoint tables: 7 control paths, 12 issuer paths, 7 operational, static files,
-  // and the favicon upstream answers.
-  assert.equal(documentedPaths.size, 28);
+  // and the favicon upstream answers; then the console's page and its changes feed.
+  assert.equal(documentedPaths.size, 30);
 });
 
 Deno.test("with the control plane disabled the document has no /_mock path", async () => {
