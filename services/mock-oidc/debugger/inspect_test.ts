@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { inspectTokens } from "./inspect.ts";
 
-Deno.test("inspectTokens decodes each token and checks its signature against the JWKS", async (t) => {
+Deno.test("inspectTokens decodes each token and verifies it against the JWKS", async (t) => {
   const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: "k", alg: "ES256" }] };
   const sign = (claims: Record<string, unknown>, kid = "k") =>
