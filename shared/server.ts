@@ -21,8 +21,10 @@
  * longer be aborted (its `finished` never settles and open streams stay open), so long-lived
  * responses would hang the process. Instead the server drains itself ({@linkcode createDrain}):
  * it counts requests until their responses are fully sent, answers new requests with 503 and
- * `Connection: close` while draining, and aborts (closing the listener and every connection)
- * once the count reaches zero or the grace period is over.
+ * `Connection: close` while draining, waits until every recently busy keep-alive connection has
+ * been told to close that way (so its client gets a 503, not a reset), and aborts (closing the
+ * listener and every connection) once that is done or the grace period is over. What remains is
+ * a connection accepted by the kernel in the instant the listener closes: see `createDrain`.
  *
  * @module
  */
@@ -83,6 +85,11 @@ export interface StartServerOptions {
    * @default a 503 problem with code `shutting_down`
    */
   refuse?: Handler;
+  /**
+   * While draining, a keep-alive connection busy within this time is waited for (within the
+   * grace period) until its next request has been told `Connection: close`. @default {1000}
+   */
+  closeNotice?: number;
 }
 
 /** How a shutdown went. */
@@ -246,7 +253,7 @@ export async function startServer(
     createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   const controller = new AbortController();
   const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
-  const drain = createDrain({ refuse: options.refuse });
+  const drain = createDrain({ refuse: options.refuse, closeNoticeMs: options.closeNotice });
   const urls: Record<string, string> = {};
   try {
     for (const spec of listeners) {

@@ -23,6 +23,8 @@ const ROUTES: [string, string][] = [
   ["/_mock/requests", "GET"],
   ["/_mock/requests/take", "POST"],
   ["/_mock/reset", "POST"],
+  ["/_mock/requests/changes", "GET"],
+  ["/_mock/ui", "GET"],
   ["/healthz", "GET"],
   ["/readyz", "GET"],
   ["/isalive", "GET"],

@@ -91,3 +91,35 @@ export function clearRequests(log: RequestLog): Response {
   log.clear();
   return controlJson({ cleared: true });
 }
+
+/** Longest accepted `timeoutMs` of a changes wait (one minute: a console re-asks anyway). */
+export const MAX_CHANGES_TIMEOUT_MS = 60_000;
+
+function queryInteger(params: URLSearchParams, name: string, max: number, fallback: number) {
+  const raw = params.get(name);
+  if (raw === null) return fallback;
+  if (!/^\d{1,16}$/.test(raw) || Number(raw) > max) {
+    throw validationError([{
+      location: `query.${name}`,
+      message: `expected an integer from 0 to ${max}`,
+      value: raw,
+    }]);
+  }
+  return Number(raw);
+}
+
+/**
+ * GET /_mock/requests/changes?after=&timeoutMs= → `{version, count}` once the log's change count
+ * differs from `after`, or unchanged after `timeoutMs`. Non-destructive: the console's long poll,
+ * which then lists; a take would steal requests from the tests that wait on them.
+ */
+export async function requestChanges(req: Request, log: RequestLog): Promise<Response> {
+  const params = new URL(req.url).searchParams;
+  const after = queryInteger(params, "after", Number.MAX_SAFE_INTEGER, -1);
+  const timeoutMs = queryInteger(params, "timeoutMs", MAX_CHANGES_TIMEOUT_MS, 0);
+  extendTimeout(req, timeoutMs + TAKE_TIMEOUT_MARGIN_MS);
+  const timeout = timeoutSignalOf(req);
+  const signal = timeout ? AbortSignal.any([req.signal, timeout]) : req.signal;
+  const version = await log.changes.wait(after, { timeoutMs, signal });
+  return controlJson({ version, count: log.size });
+}

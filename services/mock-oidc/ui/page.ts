@@ -20,6 +20,8 @@ export interface PageOptions {
   scripts?: readonly string[];
   /** The scripts call this origin (`connect-src 'self'`). @default false */
   connect?: boolean;
+  /** Page-specific stylesheets after the shared one, inlined and allowed by hash. @default [] */
+  styles?: readonly string[];
   /** @default 200 */
   status?: number;
   /** Extra headers (e.g. `Set-Cookie`). */
@@ -44,6 +46,10 @@ export function pageHtml(options: PageOptions): string {
   if (options.scripts?.some((s) => /<\/script/i.test(s))) {
     throw new Error("Cannot embed a script: it contains </script");
   }
+  if (options.styles?.some((s) => /<\/style/i.test(s))) {
+    throw new Error("Cannot embed a stylesheet: it contains </style");
+  }
+  const styles = [STYLESHEET, ...options.styles ?? []].map((s) => `<style>${s}</style>`).join("");
   const scripts = (options.scripts ?? []).map((s) => `<script>${s}</script>`).join("");
   return html`
     <!doctype html>
@@ -52,7 +58,7 @@ export function pageHtml(options: PageOptions): string {
         <meta charset="utf-8">
   ` +
     `<meta name="viewport" content="width=device-width,initial-scale=1">` +
-    html`<title>${options.title}</title>`.value + `<style>${STYLESHEET}</style></head>` +
+    html`<title>${options.title}</title>`.value + `${styles}</head>` +
     `<body><main>${options.body.value}</main>${scripts}</body></html>`;
 }
 
@@ -78,7 +84,7 @@ export function pageResponse(options: PageOptions): Response {
   headers.set(
     "Content-Security-Policy",
     contentSecurityPolicy({
-      styles: [STYLESHEET],
+      styles: [STYLESHEET, ...options.styles ?? []],
       scripts: options.scripts,
       connect: options.connect,
     }),

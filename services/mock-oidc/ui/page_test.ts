@@ -45,6 +45,18 @@ Deno.test("pageResponse allows exactly its own inline style and scripts", async 
     assert.equal(res.headers.get("x-frame-options"), "DENY");
     assert.equal(res.headers.get("set-cookie"), "a=b");
   });
+  await t.step("page styles are inlined after the shared one and allowed by hash", async () => {
+    const res = pageResponse({ title: "t", body: html``, styles: ["p{color:red}"] });
+    const csp = res.headers.get("content-security-policy")!;
+    const styles = inline(await res.text(), "style");
+    assert.equal(styles.length, 2);
+    assert.equal(styles[1], "p{color:red}");
+    for (const text of styles) assert.ok(csp.includes(hashSource(text)), text);
+    assert.throws(
+      () => pageHtml({ title: "t", body: html``, styles: ["</STYLE><b>"] }),
+      /Cannot embed a stylesheet/,
+    );
+  });
   await t.step("a script holding </script is refused", () => {
     assert.throws(
       () => pageHtml({ title: "t", body: html``, scripts: ["'</SCRIPT>'"] }),
