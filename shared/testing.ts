@@ -5,6 +5,12 @@
  *
  * @module
  */
+export {
+  type KeepAliveClients,
+  type KeepAliveClientsOptions,
+  type KeepAliveRecord,
+  startKeepAliveClients,
+} from "./keep_alive_clients.ts";
 
 /** A running service process. */
 export interface ServiceProcess {

@@ -1,10 +1,23 @@
 /**
- * runner-ctl as a library: the controller run mode and its parts, for tests and tools.
+ * runner-ctl as a library: the entry point, the configuration loader and the controller run
+ * mode, for tests and tools that drive runner-ctl in-process. The controller's parts (GitHub
+ * clients, Incus clients, the runner pool) stay internal: their shapes follow the two peers'
+ * protocols and change with them.
+ *
+ * @example Resolve the configuration the way `runner-ctl` does
+ * ```ts ignore
+ * import { loadConfig } from "@svc/runner-ctl";
+ *
+ * const config = await loadConfig({ args: Deno.args, env: (name) => Deno.env.get(name) });
+ * console.log(config.configUrl.scope, config.values["github.scale_set"]);
+ * ```
  *
  * @module
  */
 export { main } from "./main.ts";
 export { runController, type RunDeps } from "./run.ts";
-export { loadConfig, type RunnerCtlConfig } from "./config/load_config.ts";
-export { Controller, type ControllerOptions } from "./controller/controller.ts";
+export { loadConfig, type LoadConfigInput, type RunnerCtlConfig } from "./config/load_config.ts";
+export { type RunnerCtlValues, SETTINGS } from "./config/settings.ts";
+export type { ConfigUrl } from "./github/config_url.ts";
+export type { GithubCredentials } from "./github/auth.ts";
 export { BUILD, versionLine } from "./version.ts";

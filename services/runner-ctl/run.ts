@@ -22,13 +22,19 @@ import { userAgent } from "./version.ts";
 
 /** What the run mode needs besides the configuration. */
 export interface RunDeps {
+  /** The loaded configuration (see `loadConfig`). */
   config: RunnerCtlConfig;
+  /** Environment lookup, for the credential chain's variables. */
   env: (name: string) => string | undefined;
+  /** Where the controller's JSON records go. */
   logger: Logger;
+  /** Signals, shutdown and background tasks of the process. */
   lifecycle: Lifecycle;
   /** Owner name of the message session. */
   hostname: string;
+  /** HTTP client for GitHub (tests hand in a fake's). @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** Clock in epoch milliseconds. @default Date.now */
   now?: () => number;
 }
 

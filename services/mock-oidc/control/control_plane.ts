@@ -15,10 +15,11 @@ import { advanceClock, getClock, putClock } from "./clock_routes.ts";
 import { checkControlToken } from "./control_token.ts";
 import type { ControlDeps } from "./control_deps.ts";
 import { mintToken } from "./mint.ts";
-import { clearRequests, listRequests, takeRequest } from "./request_routes.ts";
+import { clearRequests, listRequests, requestChanges, takeRequest } from "./request_routes.ts";
 import { resetMock } from "./reset.ts";
 import { enqueueScenario, flushScenarios, listScenarios } from "./scenario_routes.ts";
 import { control, CONTROL_ERRORS, ok, ref } from "../ops/openapi_operations.ts";
+import { consoleRoutes, isConsoleAsset } from "../console/console_routes.ts";
 
 const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];
 
@@ -126,6 +127,30 @@ export function controlRoutes(deps: ControlDeps): Route[] {
       }, "TakeRequest"),
     },
     {
+      method: "GET",
+      pattern: "/_mock/requests/changes",
+      handler: (req) => requestChanges(req, deps.requests),
+      openapi: {
+        ...control("requestChanges", "Wait until the request log changes (non-destructive)", {
+          "200": ok("RequestLogVersion"),
+        }),
+        parameters: [
+          { name: "after", in: "query", required: false, schema: { type: "integer", minimum: 0 } },
+          {
+            name: "timeoutMs",
+            in: "query",
+            required: false,
+            schema: { type: "integer", minimum: 0, maximum: 60_000, default: 0 },
+          },
+        ],
+        responses: {
+          "200": ok("RequestLogVersion"),
+          ...CONTROL_ERRORS,
+          "422": { $ref: "#/components/responses/ValidationFailed" },
+        },
+      },
+    },
+    {
       method: "POST",
       pattern: "/_mock/reset",
       handler: (req) => resetMock(req, deps),
@@ -133,6 +158,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
         "200": ok("ResetResult"),
       }),
     },
+    ...consoleRoutes(),
     {
       method: "*",
       pattern: CONTROL_PATTERN,
@@ -171,10 +197,16 @@ export function controlMethodNotAllowed(req: Request, ctx: FallbackContext): nev
   );
 }
 
-/** Checks `X-Mock-Control-Token` on every `/_mock` path before any row answers. */
+/**
+ * Checks the control token on every `/_mock` path before any row answers, except the console's
+ * page and assets, which hold no data (its calls carry the token).
+ */
 export function withControlGate(handler: Handler, controlToken: string | undefined): Handler {
   return async function controlGate(req, info) {
-    if (isControlPath(new URL(req.url).pathname)) await checkControlToken(req, controlToken);
+    const path = new URL(req.url).pathname;
+    if (isControlPath(path) && !isConsoleAsset(req.method, path)) {
+      await checkControlToken(req, controlToken);
+    }
     return await handler(req, info);
   };
 }

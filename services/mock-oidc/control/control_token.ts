@@ -1,7 +1,8 @@
 /**
  * The optional control-token gate: with `--control-token` set, every `/_mock` request must carry
- * it in `X-Mock-Control-Token`. The comparison hashes both sides first so that it takes the same
- * time whatever the length or content of the guess.
+ * it in `X-Mock-Control-Token` (or, as the browser console sends it, `Authorization: Bearer`).
+ * The comparison hashes both sides first so that it takes the same time whatever the length or
+ * content of the guess.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
@@ -20,16 +21,24 @@ export async function constantTimeEqual(a: string, b: string): Promise<boolean> 
   return diff === 0;
 }
 
+/** The token a request presents: `X-Mock-Control-Token` first, else a Bearer credential. */
+export function presentedControlToken(req: Request): string | null {
+  const header = req.headers.get(CONTROL_TOKEN_HEADER);
+  if (header !== null) return header;
+  const bearer = /^Bearer +(.+)$/i.exec(req.headers.get("authorization") ?? "");
+  return bearer ? bearer[1] : null;
+}
+
 /** Throws a 401 problem unless `req` carries `token` (no gate when `token` is empty). */
 export async function checkControlToken(req: Request, token: string | undefined): Promise<void> {
   if (!token) return;
-  const presented = req.headers.get(CONTROL_TOKEN_HEADER);
+  const presented = presentedControlToken(req);
   if (presented !== null && await constantTimeEqual(presented, token)) return;
   throw new HttpError(
     401,
     presented === null ? "control_token_missing" : "control_token_invalid",
     presented === null
-      ? "the X-Mock-Control-Token header is required"
-      : "the X-Mock-Control-Token header does not match",
+      ? "the X-Mock-Control-Token header (or Authorization: Bearer) is required"
+      : "the control token presented does not match",
   );
 }

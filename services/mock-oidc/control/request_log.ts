@@ -5,7 +5,8 @@
  * @module
  */
 
-import { bodySizeOf } from "./capture.ts";
+import { bodySizeOf, dropBody } from "./captured_body.ts";
+import { ChangeFeed } from "./change_feed.ts";
 
 /** The protocol endpoints a take or list can filter on. */
 export const ENDPOINTS = [
@@ -94,6 +95,8 @@ export class RequestLog {
   #maxEntries: number;
   #maxBytes: number;
   #onSize: (size: number) => void;
+  /** Bumped on every change of the stored entries (the console's long poll waits on it). */
+  readonly changes: ChangeFeed = new ChangeFeed();
 
   constructor(options: RequestLogOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
@@ -119,9 +122,14 @@ export class RequestLog {
       this.#entries.length > this.#maxEntries ||
       (this.#bytes > this.#maxBytes && this.#entries.length > 1)
     ) {
-      this.#forget(0);
+      dropBody(this.#forget(0));
     }
+    this.#changed();
+  }
+
+  #changed(): void {
     this.#onSize(this.#entries.length);
+    this.changes.bump();
   }
 
   #forget(index: number): CapturedRequest {
@@ -172,7 +180,7 @@ export class RequestLog {
     const index = this.#entries.findIndex((entry) => matches(entry, filter));
     if (index >= 0) {
       const entry = this.#forget(index);
-      this.#onSize(this.#entries.length);
+      this.#changed();
       return Promise.resolve(entry);
     }
     if (options.timeoutMs <= 0 || options.signal?.aborted) return Promise.resolve(undefined);
@@ -197,14 +205,16 @@ export class RequestLog {
 
   /** Empties the log and ends every waiting take (they answer as a miss). */
   clear(): void {
+    for (const entry of this.#entries) dropBody(entry);
     this.#entries = [];
     this.#bytes = 0;
-    this.#onSize(0);
+    this.#changed();
     this.endWaiters();
   }
 
-  /** Ends every waiting take without touching the log (used at shutdown). */
+  /** Ends every waiting take and change wait without touching the log (used at shutdown). */
   endWaiters(): void {
+    this.changes.release();
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const waiter of waiters) waiter.resolve(undefined);

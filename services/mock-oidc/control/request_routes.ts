@@ -6,7 +6,14 @@
 import { extendTimeout, timeoutSignalOf } from "@svc/shared/http";
 import { HttpError } from "@svc/shared/problem";
 import { controlJson } from "./control_deps.ts";
-import { type Endpoint, ENDPOINTS, type RequestFilter, type RequestLog } from "./request_log.ts";
+import {
+  type CapturedRequest,
+  type Endpoint,
+  ENDPOINTS,
+  type RequestFilter,
+  type RequestLog,
+} from "./request_log.ts";
+import { leaseBody } from "./captured_body.ts";
 import { readJsonBody, validateObject, validationError } from "./validation.ts";
 
 /** How long a take waits when the body names no `timeoutMs`. */
@@ -68,7 +75,11 @@ export async function takeRequest(req: Request, log: RequestLog): Promise<Respon
   return controlJson(entry);
 }
 
-/** GET /_mock/requests?issuer=&endpoint= → `{count, requests}`. */
+/**
+ * GET /_mock/requests?issuer=&endpoint= → `{count, requests}`, written one entry at a time: each
+ * entry's base64 and text exist only while it is sent, so a listing of a full log costs about one
+ * entry's JSON at once rather than all of them (with 64 MiB of bodies, ~150 MiB of strings).
+ */
 export function listRequests(req: Request, log: RequestLog): Response {
   const params = new URL(req.url).searchParams;
   const endpoint = params.get("endpoint") ?? undefined;
@@ -83,11 +94,73 @@ export function listRequests(req: Request, log: RequestLog): Response {
     issuer: params.get("issuer") ?? undefined,
     endpoint: endpoint as Endpoint | undefined,
   });
-  return controlJson({ count: requests.length, requests });
+  return new Response(jsonListing(requests), {
+    headers: { "content-type": "application/json", "x-mock-oidc": "testing-only" },
+  });
+}
+
+/**
+ * `{"count":N,"requests":[…]}` as a stream that serialises each entry when it is pulled. Each
+ * entry's body is leased until it is sent, so a reset meanwhile still lists what was asked for.
+ */
+function jsonListing(requests: CapturedRequest[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const leases = requests.map(leaseBody);
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === 0) {
+        controller.enqueue(encoder.encode(`{"count":${requests.length},"requests":[`));
+      }
+      if (next === requests.length) {
+        controller.enqueue(encoder.encode("]}"));
+        controller.close();
+        return;
+      }
+      const entry = JSON.stringify(requests[next]);
+      leases[next]();
+      controller.enqueue(encoder.encode(next++ === 0 ? entry : "," + entry));
+    },
+    cancel() {
+      for (const end of leases) end();
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** DELETE /_mock/requests → `{cleared: true}`. */
 export function clearRequests(log: RequestLog): Response {
   log.clear();
   return controlJson({ cleared: true });
+}
+
+/** Longest accepted `timeoutMs` of a changes wait (one minute: a console re-asks anyway). */
+export const MAX_CHANGES_TIMEOUT_MS = 60_000;
+
+function queryInteger(params: URLSearchParams, name: string, max: number, fallback: number) {
+  const raw = params.get(name);
+  if (raw === null) return fallback;
+  if (!/^\d{1,16}$/.test(raw) || Number(raw) > max) {
+    throw validationError([{
+      location: `query.${name}`,
+      message: `expected an integer from 0 to ${max}`,
+      value: raw,
+    }]);
+  }
+  return Number(raw);
+}
+
+/**
+ * GET /_mock/requests/changes?after=&timeoutMs= → `{version, count}` once the log's change count
+ * differs from `after`, or unchanged after `timeoutMs`. Non-destructive: the console's long poll,
+ * which then lists; a take would steal requests from the tests that wait on them.
+ */
+export async function requestChanges(req: Request, log: RequestLog): Promise<Response> {
+  const params = new URL(req.url).searchParams;
+  const after = queryInteger(params, "after", Number.MAX_SAFE_INTEGER, -1);
+  const timeoutMs = queryInteger(params, "timeoutMs", MAX_CHANGES_TIMEOUT_MS, 0);
+  extendTimeout(req, timeoutMs + TAKE_TIMEOUT_MARGIN_MS);
+  const timeout = timeoutSignalOf(req);
+  const signal = timeout ? AbortSignal.any([req.signal, timeout]) : req.signal;
+  const version = await log.changes.wait(after, { timeoutMs, signal });
+  return controlJson({ version, count: log.size });
 }

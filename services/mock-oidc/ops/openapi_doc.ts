@@ -18,7 +18,12 @@ export function openapiDocument(version: string, routes: readonly Route[]) {
       description: "Test-only OpenID Connect / OAuth 2.0 provider with a /_mock control plane. " +
         "Never expose it on a production surface.",
     },
-    tags: [{ name: "control" }, { name: "protocol" }, { name: "operational" }],
+    tags: [
+      { name: "control" },
+      { name: "protocol" },
+      { name: "debugger" },
+      { name: "operational" },
+    ],
     paths: openapiPaths(routes),
     components: {
       schemas: SCHEMAS,
@@ -48,6 +53,7 @@ export function openapiDocument(version: string, routes: readonly Route[]) {
       },
       securitySchemes: {
         controlToken: { type: "apiKey", in: "header", name: "X-Mock-Control-Token" },
+        controlBearer: { type: "http", scheme: "bearer" },
       },
     },
   };

@@ -46,8 +46,8 @@ export function control(
     operationId,
     summary,
     tags: ["control"],
-    // Only enforced when the service runs with --control-token.
-    security: [{ controlToken: [] }, {}],
+    // Only enforced when the service runs with --control-token; the console sends Bearer.
+    security: [{ controlToken: [] }, { controlBearer: [] }, {}],
     ...(requestBody
       ? { requestBody: { required: requestBody !== "TakeRequest", content: json(requestBody) } }
       : {}),

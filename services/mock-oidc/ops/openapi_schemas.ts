@@ -157,6 +157,15 @@ export const SCHEMAS = {
     required: ["queueDepth"],
     properties: { queueDepth: { type: "integer", format: "int64" } },
   },
+  RequestLogVersion: {
+    type: "object",
+    additionalProperties: false,
+    required: ["version", "count"],
+    properties: {
+      version: { type: "integer", format: "int64", description: "Changes of the log so far" },
+      count: { type: "integer", format: "int64", description: "Entries in the log" },
+    },
+  },
   Endpoint: {
     type: "string",
     enum: ["authorize", "token", "userinfo", "introspect", "revoke", "endsession", "jwks"],

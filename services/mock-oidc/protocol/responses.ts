@@ -38,7 +38,5 @@ export function redirectResponse(location: string): Response {
   return new Response(null, { status: 302, headers: { Location: location } });
 }
 
-/** Escape text for HTML element and attribute content. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/** Escape text for HTML element and attribute content (the tool pages' escaper). */
+export { escapeHtml } from "../ui/html.ts";

@@ -11,14 +11,15 @@ import { type EnvLookup, SettingsError } from "@svc/shared/settings";
 import { loadAppKey } from "../github/app_jwt.ts";
 import type { GithubCredentials } from "../github/auth.ts";
 import { type ConfigUrl, ConfigUrlError, parseConfigUrl } from "../github/config_url.ts";
-import { settings } from "./settings.ts";
-
-type Values = ReturnType<typeof settings.resolve>["values"];
+import { type RunnerCtlValues, settings } from "./settings.ts";
 
 /** The resolved configuration the controller runs with. */
 export interface RunnerCtlConfig {
-  values: Values;
+  /** Every key's value after flag > variable > file > default. */
+  values: RunnerCtlValues;
+  /** `github.config_url`, validated and mapped to its scope and API base. */
   configUrl: ConfigUrl;
+  /** The one credential source, its secrets read once and trimmed. */
   credentials: GithubCredentials;
   /** Where the configuration file came from, if one was read. */
   configFile?: string;
@@ -26,8 +27,11 @@ export interface RunnerCtlConfig {
 
 /** Inputs of {@linkcode loadConfig}. */
 export interface LoadConfigInput {
+  /** Command-line arguments after the command name. */
   args: readonly string[];
+  /** Environment lookup (`RUNNER_CTL_*` and the credential files' variables). */
   env: EnvLookup;
+  /** Reads the configuration and secret files. @default Deno.readTextFile */
   readTextFile?: (path: string) => Promise<string>;
 }
 
@@ -51,7 +55,7 @@ async function readSecretFile(
 }
 
 async function credentialsOf(
-  v: Values,
+  v: RunnerCtlValues,
   read: (p: string) => Promise<string>,
 ): Promise<GithubCredentials> {
   const app = [

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { defineSettings, type SettingsShape, type SettingsTable } from "@svc/shared/settings";
+import {
+  defineSettings,
+  type SettingsShape,
+  type SettingsTable,
+  type SettingValues,
+} from "@svc/shared/settings";
 
 /** The packaged default configuration path (optional when absent). */
 export const DEFAULT_CONFIG_PATH = "/etc/runner-ctl/config.yaml";
@@ -27,7 +32,7 @@ export function exactlyRepresentable(v: string): string | undefined {
 }
 
 /** The rows: key → type, default, flag, bounds. */
-const SETTINGS = {
+export const SETTINGS = {
   "github.config_url": {
     type: "string",
     required: true,
@@ -206,6 +211,9 @@ const SETTINGS = {
     help: "reconcile period",
   },
 } as const satisfies SettingsShape;
+
+/** The resolved value of every configuration key, by its dotted name (see `--help`). */
+export type RunnerCtlValues = SettingValues<typeof SETTINGS>;
 
 /** The settings table. */
 export const settings: SettingsTable<typeof SETTINGS> = defineSettings({

@@ -10,9 +10,13 @@
 export interface ConfigUrl {
   /** The URL exactly as configured (sent as-is to `runner-registration`). */
   url: string;
+  /** Whether the scale set belongs to an organization or to one repository. */
   scope: "org" | "repo";
+  /** Organization or repository owner. */
   owner: string;
+  /** Repository name, for `scope: "repo"`. */
   repo?: string;
+  /** github.com (or a GHE.com tenant) rather than GitHub Enterprise Server. */
   hosted: boolean;
   /** REST API base without a trailing slash. */
   apiBase: string;

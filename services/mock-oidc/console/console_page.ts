@@ -1,0 +1,120 @@
+/**
+ * The console's markup: a static shell (no data is ever written into it on the server) that the
+ * console script fills in through the DOM, as text. Each form field has a `data-error-for` line
+ * beside it, where the 422 `errors[]` of its location appear.
+ * @module
+ */
+import { ENDPOINTS } from "../control/request_log.ts";
+import { escapeHtml, type SafeHtml, trustedHtml } from "../ui/mod.ts";
+
+type Kind = "text" | "list" | "json" | "number";
+
+interface Field {
+  name: string;
+  label: string;
+  kind?: Kind;
+  value?: string;
+  hint?: string;
+  options?: readonly string[];
+}
+
+function field(form: string, f: Field): string {
+  const id = `${form}-${f.name}`;
+  const common = `id="${id}" name="${f.name}" data-kind="${f.kind ?? "text"}" ` +
+    `aria-describedby="${id}-error"`;
+  const value = escapeHtml(f.value ?? "");
+  const control = f.options
+    ? `<select ${common}>${
+      f.options.map((o) => `<option value="${escapeHtml(o)}">${escapeHtml(o || "any")}</option>`)
+        .join("")
+    }</select>`
+    : f.kind === "json"
+    ? `<textarea ${common} spellcheck="false">${value}</textarea>`
+    : `<input ${common} value="${value}" autocomplete="off" spellcheck="false">`;
+  const hint = f.hint ? ` <small>${escapeHtml(f.hint)}</small>` : "";
+  return `<div class="field"><label for="${id}">${escapeHtml(f.label)}${hint}</label>${control}` +
+    `<p class="field-error" id="${id}-error" data-error-for="${f.name}" aria-live="polite"></p>` +
+    `</div>`;
+}
+
+function form(id: string, fields: Field[], buttons: string): string {
+  return `<form id="${id}" novalidate>${fields.map((f) => field(id, f)).join("")}` +
+    `<p class="form-error" aria-live="polite"></p><div class="buttons">${buttons}</div></form>`;
+}
+
+const SCENARIO_FIELDS: Field[] = [
+  { name: "issuer", label: "Issuer", value: "default" },
+  { name: "subject", label: "Subject" },
+  { name: "audience", label: "Audience", kind: "list", hint: "comma separated" },
+  { name: "claims", label: "Claims", kind: "json", hint: "JSON object" },
+  { name: "typ", label: "typ" },
+  { name: "expirySeconds", label: "Expiry seconds", kind: "number" },
+  { name: "requestMappings", label: "Request mappings", kind: "json", hint: "JSON array" },
+];
+
+const MINT_FIELDS: Field[] = [
+  { name: "issuer", label: "Issuer", value: "default" },
+  { name: "subject", label: "Subject" },
+  { name: "kind", label: "Kind", options: ["access_token", "id_token"] },
+  { name: "audience", label: "Audience", kind: "list", hint: "comma separated" },
+  { name: "scope", label: "Scope", kind: "list", hint: "space separated" },
+  { name: "clientId", label: "Client id" },
+  { name: "typ", label: "typ" },
+  { name: "claims", label: "Claims", kind: "json", hint: "JSON object" },
+  { name: "expirySeconds", label: "Expiry seconds", kind: "number" },
+];
+
+const BODY = `<div class="bar">
+<h1>mock-oidc control plane <span class="badge testing">testing only</span></h1>
+<p id="status" role="status" aria-live="polite"></p>
+<div class="reset"><button id="reset-ask" type="button" class="danger">Reset…</button>
+<div id="reset-confirm" hidden><span>Flush the scenario queue and the request log and unfreeze the
+clock?</span> <button id="reset-yes" type="button" class="danger">Reset</button>
+<button id="reset-no" type="button" class="secondary">Cancel</button></div></div>
+</div>
+<form id="token-form" hidden><p id="token-reason"></p>
+<label for="token">Control token</label><input id="token" type="password" autocomplete="off">
+<button type="submit">Use this token</button></form>
+<div class="console">
+<section id="requests-section" class="card"><h2>Captured requests <span id="request-count"></span></h2>
+<div class="filters">${field("filter", { name: "issuer", label: "Issuer" })}${
+  field("filter", { name: "endpoint", label: "Endpoint", options: ["", ...ENDPOINTS] })
+}<button id="requests-clear" type="button" class="secondary">Clear log</button></div>
+<p id="requests-note" class="note"></p><ol id="requests" class="requests"></ol></section>
+<section id="scenarios-section" class="card"><h2>Scenario queue <span id="queue-depth"></span></h2>
+<ol id="scenarios" class="scenarios"></ol>${
+  form(
+    "scenario",
+    SCENARIO_FIELDS,
+    `<button type="submit">Enqueue</button>
+<button id="scenarios-flush" type="button" class="secondary">Flush queue</button>`,
+  )
+}</section>
+<section id="clock-section" class="card"><h2>Clock</h2>
+<p><output id="clock-now"></output> <span id="clock-mode" class="note"></span></p>${
+  form(
+    "freeze",
+    [{ name: "instant", label: "Instant", hint: "RFC 3339; empty freezes now" }],
+    `
+<button type="submit">Freeze</button>
+<button id="clock-unfreeze" type="button" class="secondary">Unfreeze</button>`,
+  )
+}${
+  form(
+    "advance",
+    [{ name: "duration", label: "Advance by", value: "10m", hint: "Go duration" }],
+    `
+<button type="submit">Advance</button>`,
+  )
+}</section>
+<section id="mint-section" class="card"><h2>Mint a token</h2>${
+  form("mint", MINT_FIELDS, `<button type="submit">Mint</button>`)
+}<div id="minted" hidden>
+<p>expires_in <output id="minted-expires-in"></output> s <span class="note">(exp minus the mock
+clock's now)</span></p>
+<h3>Token</h3><pre id="minted-token"></pre><h3>Header</h3><pre id="minted-header"></pre>
+<h3>Claims</h3><pre id="minted-claims"></pre></div></section>
+</div>`;
+
+/** What goes inside the page's `<main>` (constant markup: the labels above are escaped). */
+export const CONSOLE_BODY: SafeHtml = trustedHtml(BODY);

@@ -1,0 +1,136 @@
+/**
+ * The console script's panels (browser JavaScript, kept as a string): scenario queue and
+ * enqueue form, clock (freeze, advance, unfreeze), mint with the decoded token and its
+ * `expires_in` against the mock clock, reset behind a confirmation, and start-up.
+ * @module
+ */
+
+/** Part of the console script. */
+export const SCRIPT_PANELS = String.raw`
+async function loadScenarios() {
+  const res = await api("GET", "/_mock/scenarios");
+  if (res.status !== 200) return;
+  $("queue-depth").textContent = "(" + res.data.queueDepth + ")";
+  const items = (res.data.scenarios ?? []).map((s, i) =>
+    el("li", "", (i + 1) + ". issuer ", el("code", "", s.issuer), " · " + s.kind));
+  $("scenarios").replaceChildren(...(items.length ? items : [el("li", "note", "empty")]));
+}
+
+bindForm("scenario", "POST", "/_mock/scenarios", readForm, (data) => {
+  say("Enqueued scenario " + data.scenarioId + " (queue depth " + data.queueDepth + ").");
+  loadScenarios();
+});
+
+$("scenarios-flush").addEventListener("click", async () => {
+  const res = await api("DELETE", "/_mock/scenarios");
+  if (res.status === 200) say("Scenario queue flushed.");
+  loadScenarios();
+});
+
+let clock;
+let clockReadAt = 0;
+
+function clockNowMs() {
+  if (!clock) return Date.now();
+  const at = Date.parse(clock.now);
+  return clock.frozen ? at : at + (Date.now() - clockReadAt);
+}
+
+function showClock(state) {
+  clock = state;
+  clockReadAt = Date.now();
+  renderClock();
+}
+
+function renderClock() {
+  if (!clock) return;
+  $("clock-now").textContent = new Date(clockNowMs()).toISOString();
+  $("clock-mode").textContent = clock.frozen ? "frozen" : "running (wall clock)";
+  renderExpiry();
+}
+
+async function loadClock() {
+  const res = await api("GET", "/_mock/clock");
+  if (res.status === 200) showClock(res.data);
+}
+
+bindForm("freeze", "PUT", "/_mock/clock", (form) => {
+  const instant = form.elements.instant.value.trim();
+  return { frozen: true, instant: instant || new Date(clockNowMs()).toISOString() };
+}, (data) => {
+  showClock(data);
+  say("Clock frozen at " + data.now + ".");
+});
+
+bindForm("advance", "POST", "/_mock/clock/advance", readForm, (data) => {
+  showClock(data);
+  say("Clock advanced to " + data.now + " (frozen).");
+});
+
+$("clock-unfreeze").addEventListener("click", async () => {
+  const res = await api("PUT", "/_mock/clock", { frozen: false });
+  if (res.status === 200) {
+    showClock(res.data);
+    say("Clock unfrozen.");
+  } else if (res.status !== 401) say(problemText(res), true);
+});
+
+setInterval(() => {
+  if (clock && !clock.frozen) renderClock();
+}, 1000);
+
+let minted;
+
+function decodePart(part) {
+  const b64 = part.replace(/-/g, "+").replace(/_/g, "/");
+  const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+}
+
+function renderExpiry() {
+  if (!minted || typeof minted.claims.exp !== "number") return;
+  $("minted-expires-in").textContent = String(Math.floor(minted.claims.exp - clockNowMs() / 1000));
+}
+
+bindForm("mint", "POST", "/_mock/mint", readForm, (data) => {
+  const [header, claims] = data.token.split(".").slice(0, 2).map(decodePart);
+  minted = { header, claims };
+  $("minted-token").textContent = data.token;
+  $("minted-header").textContent = JSON.stringify(header, null, 2);
+  $("minted-claims").textContent = JSON.stringify(claims, null, 2);
+  $("minted").hidden = false;
+  renderExpiry();
+  say("Minted a token for " + data.issuer + ", expiring at " + data.expiresAt + ".");
+});
+
+$("reset-ask").addEventListener("click", () => {
+  $("reset-confirm").hidden = false;
+  $("reset-ask").hidden = true;
+  $("reset-no").focus();
+});
+
+function closeReset() {
+  $("reset-confirm").hidden = true;
+  $("reset-ask").hidden = false;
+}
+
+$("reset-no").addEventListener("click", closeReset);
+
+$("reset-yes").addEventListener("click", async () => {
+  closeReset();
+  const res = await api("POST", "/_mock/reset");
+  if (res.status === 200) say("Reset: queue and request log flushed, clock unfrozen.");
+  else if (res.status !== 401) say(problemText(res), true);
+  refreshPanels();
+});
+
+function refreshPanels() {
+  loadClock();
+  loadScenarios();
+  loadRequests();
+}
+
+loadClock();
+loadScenarios();
+watchRequests();
+`;

@@ -1,0 +1,120 @@
+/**
+ * The console script's request list (browser JavaScript, kept as a string): newest first,
+ * filtered by issuer and endpoint, each entry expandable to its URL, query, headers and body,
+ * all inserted as text. It stays live through a non-destructive long poll on
+ * `GET /_mock/requests/changes` and then lists again; it never takes (a take would steal a
+ * request from the test waiting for it).
+ * @module
+ */
+
+/** Part of the console script. */
+export const SCRIPT_REQUESTS = String.raw`
+const MAX_SHOWN = 500;
+const WAIT_MS = 25000;
+let logVersion = -1;
+
+function table(map) {
+  const rows = [];
+  for (const [name, values] of Object.entries(map ?? {})) {
+    for (const value of [].concat(values)) rows.push(el("tr", "", el("th", "", name), el("td", "", value)));
+  }
+  return rows.length ? el("table", "", ...rows) : el("p", "note", "none");
+}
+
+function bodyView(entry) {
+  if (entry.body === undefined) return [el("p", "note", "no body")];
+  const type = String((entry.headers ?? {})["content-type"] ?? "").toLowerCase();
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    const form = {};
+    for (const [k, v] of new URLSearchParams(entry.body)) (form[k] ??= []).push(v);
+    return [el("h3", "", "Body (form)"), table(form), el("pre", "", entry.body)];
+  }
+  if (type.includes("json")) {
+    try {
+      return [el("h3", "", "Body (JSON)"), el("pre", "", JSON.stringify(JSON.parse(entry.body), null, 2))];
+    } catch { /* shown as text below */ }
+  }
+  return [el("h3", "", "Body"), el("pre", "body", entry.body)];
+}
+
+function requestDetail(entry) {
+  return [
+    el("h3", "", "URL"), el("pre", "", entry.url),
+    el("h3", "", "Query"), table(entry.query),
+    el("h3", "", "Headers"), table(entry.headers),
+    ...bodyView(entry),
+  ];
+}
+
+function requestItem(entry) {
+  const time = el("time", "", String(entry.receivedAt).replace("T", " ").replace("Z", ""));
+  const summary = el("summary", "", time, " ", el("b", "", entry.method), " ", el("code", "", entry.path),
+    " ", el("span", "issuer", "issuer " + entry.issuer));
+  const details = el("details", "", summary);
+  details.addEventListener("toggle", () => {
+    if (details.open && details.children.length === 1) details.append(...requestDetail(entry));
+  });
+  const item = el("li", "request", details);
+  item.dataset.id = entry.id;
+  return item;
+}
+
+function filterQuery() {
+  const query = new URLSearchParams();
+  const issuer = $("filter-issuer").value.trim();
+  const endpoint = $("filter-endpoint").value;
+  if (issuer) query.set("issuer", issuer);
+  if (endpoint) query.set("endpoint", endpoint);
+  const text = query.toString();
+  return text ? "?" + text : "";
+}
+
+async function loadRequests() {
+  const res = await api("GET", "/_mock/requests" + filterQuery());
+  if (res.status !== 200) {
+    if (res.status !== 401) say(problemText(res), true);
+    return;
+  }
+  const all = res.data.requests ?? [];
+  const newest = all.slice(-MAX_SHOWN).reverse();
+  $("request-count").textContent = "(" + res.data.count + ")";
+  $("requests-note").textContent = all.length > MAX_SHOWN
+    ? "Showing the newest " + MAX_SHOWN + " of " + all.length + "."
+    : all.length === 0 ? "No captured request matches." : "";
+  const list = $("requests");
+  const shown = new Map([...list.children].map((item) => [item.dataset.id, item]));
+  list.replaceChildren(...newest.map((entry) => shown.get(entry.id) ?? requestItem(entry)));
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits for the log to change, then lists again (and refreshes the queue a token may use). */
+async function watchRequests() {
+  for (;;) {
+    const after = logVersion < 0 ? "" : "after=" + logVersion + "&";
+    const res = await api("GET", "/_mock/requests/changes?" + after + "timeoutMs=" + WAIT_MS);
+    if (res.status === 200) {
+      if (res.data.version === logVersion) continue;
+      logVersion = res.data.version;
+      await Promise.all([loadRequests(), loadScenarios()]);
+    } else if (res.status === 401) await tokenEntered();
+    else await sleep(2000);
+  }
+}
+
+let filterTimer;
+for (const id of ["filter-issuer", "filter-endpoint"]) {
+  $(id).addEventListener("input", () => {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => {
+      $("requests").replaceChildren();
+      loadRequests();
+    }, 200);
+  });
+}
+
+$("requests-clear").addEventListener("click", async () => {
+  const res = await api("DELETE", "/_mock/requests");
+  if (res.status === 200) say("Request log cleared.");
+});
+`;

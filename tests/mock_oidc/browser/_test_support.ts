@@ -1,0 +1,142 @@
+/**
+ * The browser harness of the mock-oidc suites: headless Chromium (Debian's `chromium`, or
+ * `CHROMIUM_PATH`) driven by `puppeteer-core`, bounded in time, always closed; suites skip
+ * loudly with the reason when no browser starts here; screenshots for the README.
+ */
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import type { ServiceProcess } from "@svc/shared/testing";
+import { startMock } from "../_test_support.ts";
+
+/** The browser binary: `CHROMIUM_PATH`, else Debian's. */
+export const CHROMIUM_PATH: string = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+
+/** Where README screenshots live (written only with `UPDATE_SCREENSHOTS=1`). */
+export const SCREENSHOT_DIR: string =
+  new URL("../../../services/mock-oidc/screenshots/", import.meta.url).pathname;
+
+/** Generous bounds: the machine is shared and slow under load. */
+const LAUNCH_TIMEOUT_MS = 60_000;
+const STEP_TIMEOUT_MS = 30_000;
+const TEST_TIMEOUT_MS = 180_000;
+
+/** Start headless Chromium; the caller closes it. */
+export async function launchBrowser(): Promise<Browser> {
+  return await puppeteer.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ["--no-sandbox", "--headless=new", "--disable-dev-shm-usage", "--disable-gpu"],
+    timeout: LAUNCH_TIMEOUT_MS,
+    protocolTimeout: LAUNCH_TIMEOUT_MS,
+  });
+}
+
+async function probeBrowser(): Promise<string | undefined> {
+  try {
+    await Deno.stat(CHROMIUM_PATH);
+  } catch {
+    return `no browser at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`;
+  }
+  try {
+    const browser = await launchBrowser();
+    await browser.close();
+    return undefined;
+  } catch (err) {
+    return `${CHROMIUM_PATH} does not start: ${(err as Error).message.split("\n")[0]}`;
+  }
+}
+
+/** Why no browser starts on this machine, or undefined when one does (probed once). */
+export const browserUnavailable: string | undefined = await probeBrowser();
+
+/**
+ * A browser test: skipped loudly (a warning naming the reason) where no browser starts; the
+ * browser is closed afterwards whatever happens, and closed early (failing the test) when the
+ * test runs past its bound.
+ */
+export function browserTest(
+  name: string,
+  fn: (browser: Browser, t: Deno.TestContext) => Promise<void>,
+  options: { timeoutMs?: number } = {},
+): void {
+  if (browserUnavailable) {
+    // deno-lint-ignore no-console
+    console.warn(`\n!!! SKIPPING browser test "${name}": ${browserUnavailable}\n`);
+  }
+  Deno.test({
+    name,
+    ignore: browserUnavailable !== undefined,
+    // puppeteer keeps its pipe and timers until the browser process is reaped.
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn(t) {
+      const limit = options.timeoutMs ?? TEST_TIMEOUT_MS;
+      const browser = await launchBrowser();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        browser.close().catch(() => {});
+      }, limit);
+      try {
+        await fn(browser, t);
+      } catch (err) {
+        if (timedOut) throw new Error(`Cannot finish "${name}": it ran past ${limit} ms`);
+        throw err;
+      } finally {
+        clearTimeout(timer);
+        await browser.close().catch(() => {});
+      }
+    },
+  });
+}
+
+/** A new tab with bounded waits and a viewport (`width` 360 emulates a phone). */
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number } = {},
+): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  page.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+  await page.setViewport({ width: options.width ?? 1000, height: options.height ?? 800 });
+  return page;
+}
+
+/** Start mock-oidc (real process, deployed permissions) with `config` as JSON_CONFIG. */
+export function startMockForBrowser(
+  options: { config?: Record<string, unknown>; args?: string[] } = {},
+): Promise<ServiceProcess> {
+  return startMock({
+    args: options.args,
+    env: { JSON_CONFIG: JSON.stringify(options.config ?? {}) },
+  });
+}
+
+/**
+ * Screenshot the whole page as `<name>.png`: into {@linkcode SCREENSHOT_DIR} (the README's
+ * images) with `UPDATE_SCREENSHOTS=1`, else into a temporary directory so ordinary runs leave the
+ * worktree clean. Returns the file written.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  const update = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
+  const dir = update ? SCREENSHOT_DIR : await Deno.makeTempDir({ prefix: "mock-oidc-shots-" });
+  await Deno.mkdir(dir, { recursive: true });
+  const path = `${dir}${dir.endsWith("/") ? "" : "/"}${name}.png`;
+  const bytes = await page.screenshot({ fullPage: true, type: "png" });
+  await Deno.writeFile(path, bytes);
+  return path;
+}
+
+/** True when `path` holds a PNG of at least `minBytes` bytes. */
+export async function isPng(path: string, minBytes = 1000): Promise<boolean> {
+  const bytes = await Deno.readFile(path);
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  return bytes.length >= minBytes && signature.every((b, i) => bytes[i] === b);
+}
+
+/**
+ * Evaluate a JavaScript expression in the page (a string: the test files are type-checked
+ * without the DOM library, and the expression runs in the browser anyway).
+ */
+export async function inPage<T>(page: Page, expression: string): Promise<T> {
+  return await page.evaluate(expression) as T;
+}

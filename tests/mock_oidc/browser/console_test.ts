@@ -1,0 +1,250 @@
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import { control } from "../_test_support.ts";
+import {
+  browserTest,
+  inPage,
+  isPng,
+  openPage,
+  saveScreenshot,
+  startMockForBrowser,
+} from "./_test_support.ts";
+
+const HOSTILE_BODY = `<script>alert(1)</script><img src=x onerror="alert(2)">`;
+
+/** Waits until a page expression (a string: no DOM types here) is truthy. */
+async function until(page: Page, expression: string): Promise<void> {
+  await page.waitForFunction(expression, { timeout: 30_000, polling: 100 });
+}
+
+function text(page: Page, selector: string): Promise<string> {
+  return inPage<string>(page, `document.querySelector(${JSON.stringify(selector)}).textContent`);
+}
+
+/** Replaces a field's value as a user would (clear, then type). */
+async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await inPage(page, `document.querySelector(${JSON.stringify(selector)}).value = ""`);
+  if (value) await page.type(selector, value);
+}
+
+function summaryShown(path: string): string {
+  return `[...document.querySelectorAll("#requests summary")]
+    .some((s) => s.textContent.includes(${JSON.stringify(path)}))`;
+}
+
+function claimsOf(jwt: string): Record<string, unknown> {
+  const part = jwt.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+  return JSON.parse(atob(part + "=".repeat((4 - part.length % 4) % 4)));
+}
+
+async function clientCredentials(base: string, issuer: string) {
+  const res = await fetch(`${base}/${issuer}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials&client_id=c&client_secret=s",
+  });
+  assert.equal(res.status, 200);
+  return await res.json();
+}
+
+browserTest("the control-plane console drives /_mock in Chromium", async (browser, t) => {
+  const mock = await startMockForBrowser();
+  try {
+    const page = await openPage(browser, { width: 1200, height: 900 });
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      d.dismiss().catch(() => {});
+    });
+    const cspViolations: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy/.test(m.text())) cspViolations.push(m.text());
+    });
+    await page.goto(`${mock.url}/_mock/ui`);
+    await until(page, `document.querySelector("#clock-now").textContent !== ""`);
+
+    await t.step("a request made after the page opened appears without a reload", async () => {
+      const jwks = await fetch(`${mock.url}/live/jwks`);
+      await jwks.body?.cancel();
+      await until(page, summaryShown("/live/jwks"));
+      assert.match(await text(page, "#request-count"), /\(1\)/);
+    });
+
+    await t.step("a captured <script> body renders as text, and nothing runs", async () => {
+      const res = await fetch(`${mock.url}/xss/token?q=${encodeURIComponent("<b>q</b>")}`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: HOSTILE_BODY,
+      });
+      await res.body?.cancel();
+      await until(page, summaryShown("/xss/token"));
+      // Newest first: the hostile request is the first entry.
+      await page.click("#requests li:first-child summary");
+      await until(page, `document.querySelector("#requests li:first-child pre.body")`);
+      assert.equal(await text(page, "#requests li:first-child pre.body"), HOSTILE_BODY);
+      assert.match(await text(page, "#requests li:first-child table"), /<b>q<\/b>/);
+      assert.equal(
+        await inPage(
+          page,
+          `document.querySelectorAll("#requests script, #requests img, #requests b:not(summary b)").length`,
+        ),
+        0,
+      );
+      assert.deepEqual(dialogs, []);
+    });
+
+    await t.step("the list filters by issuer and by endpoint", async () => {
+      await page.type("#filter-issuer", "live");
+      await until(page, `!(${summaryShown("/xss/token")}) && ${summaryShown("/live/jwks")}`);
+      await fill(page, "#filter-issuer", "");
+      await page.select("#filter-endpoint", "token");
+      await until(page, `!(${summaryShown("/live/jwks")}) && ${summaryShown("/xss/token")}`);
+      await page.select("#filter-endpoint", "");
+      await until(page, `${summaryShown("/live/jwks")} && ${summaryShown("/xss/token")}`);
+    });
+
+    await t.step("a scenario enqueued in the console shapes the next token", async () => {
+      await fill(page, "#scenario-issuer", "scen");
+      await fill(page, "#scenario-subject", "from-console");
+      await fill(page, "#scenario-claims", '{"team": "browsers"}');
+      await page.click("#scenario button[type=submit]");
+      await until(page, `document.querySelector("#queue-depth").textContent === "(1)"`);
+      const token = await clientCredentials(mock.url, "scen");
+      const claims = claimsOf(token.access_token);
+      assert.equal(claims.sub, "from-console");
+      assert.equal(claims.team, "browsers");
+      // The token request is a change of the log: the queue view follows on its own.
+      await until(page, `document.querySelector("#queue-depth").textContent === "(0)"`);
+    });
+
+    await t.step(
+      "mint shows the decoded token; advancing the clock shrinks expires_in",
+      async () => {
+        await fill(page, "#mint-subject", "minted-in-browser");
+        await page.click("#mint button[type=submit]");
+        await until(page, `!document.querySelector("#minted").hidden`);
+        assert.match(await text(page, "#minted-claims"), /"sub": "minted-in-browser"/);
+        assert.match(await text(page, "#minted-header"), /"alg": "RS256"/);
+        const before = Number(await text(page, "#minted-expires-in"));
+        assert.ok(before > 3500 && before <= 3600, `expires_in ${before}`);
+        await fill(page, "#advance-duration", "10m");
+        await page.click("#advance button[type=submit]");
+        await until(page, `document.querySelector("#clock-mode").textContent === "frozen"`);
+        const after = Number(await text(page, "#minted-expires-in"));
+        assert.ok(after <= before - 590 && after >= before - 610, `${before} → ${after}`);
+        assert.equal((await control(mock.url, "GET", "/_mock/clock")).body.frozen, true);
+      },
+    );
+
+    await t.step("the README screenshot (a hostile body expanded, as text)", async () => {
+      await inPage(
+        page,
+        `[...document.querySelectorAll("#requests details")]
+          .find((d) => d.textContent.includes("/xss/token")).open = true`,
+      );
+      await until(page, `document.querySelector("#requests pre.body")`);
+      assert.ok(await isPng(await saveScreenshot(page, "console")));
+    });
+
+    await t.step(
+      "422 errors appear beside their fields: a bad scenario, a bad duration",
+      async () => {
+        await fill(page, "#scenario-issuer", "_mock-bad");
+        await fill(page, "#scenario-expirySeconds", "soon");
+        await page.click("#scenario button[type=submit]");
+        await until(page, `document.querySelector("#scenario-issuer-error").textContent !== ""`);
+        assert.notEqual(await text(page, "#scenario-expirySeconds-error"), "");
+        assert.match(await text(page, "#scenario-expirySeconds-error"), /number/);
+        assert.equal(await text(page, "#scenario-subject-error"), "");
+        assert.equal(
+          await inPage(
+            page,
+            `document.querySelector("#scenario-issuer").getAttribute("aria-invalid")`,
+          ),
+          "true",
+        );
+        assert.match(await text(page, "#status"), /422/);
+        assert.equal((await control(mock.url, "GET", "/_mock/scenarios")).body.queueDepth, 0);
+        await fill(page, "#scenario-claims", "{not json");
+        await page.click("#scenario button[type=submit]");
+        await until(
+          page,
+          `/not valid JSON/.test(document.querySelector("#scenario-claims-error").textContent)`,
+        );
+        await fill(page, "#advance-duration", "later");
+        await page.click("#advance button[type=submit]");
+        await until(page, `document.querySelector("#advance-duration-error").textContent !== ""`);
+        assert.match(await text(page, "#advance-duration-error"), /Go duration/);
+      },
+    );
+
+    await t.step("unfreeze, then reset behind a confirmation", async () => {
+      await page.click("#clock-unfreeze");
+      await until(page, `document.querySelector("#clock-mode").textContent.startsWith("running")`);
+      await page.click("#reset-ask");
+      assert.equal(await inPage(page, `document.querySelector("#reset-confirm").hidden`), false);
+      await page.click("#reset-no");
+      assert.equal(await inPage(page, `document.querySelector("#reset-confirm").hidden`), true);
+      assert.ok((await control(mock.url, "GET", "/_mock/requests")).body.count > 0);
+      await page.click("#reset-ask");
+      await page.click("#reset-yes");
+      await until(page, `document.querySelector("#request-count").textContent === "(0)"`);
+      assert.equal((await control(mock.url, "GET", "/_mock/requests")).body.count, 0);
+    });
+
+    await t.step("readable at 360 px: nothing overflows sideways", async () => {
+      await page.setViewport({ width: 360, height: 740 });
+      await until(page, `document.documentElement.scrollWidth <= 360`);
+    });
+
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(cspViolations, []);
+  } finally {
+    await mock.stop();
+  }
+});
+
+browserTest(
+  "with --control-token the console asks once and sends it as a Bearer token",
+  async (browser, t) => {
+    const mock = await startMockForBrowser({ args: ["--control-token", "browser-secret"] });
+    try {
+      const page = await openPage(browser);
+      await page.goto(`${mock.url}/_mock/ui`);
+      await t.step("without the token every call is 401 and the page says so", async () => {
+        await until(page, `!document.querySelector("#token-form").hidden`);
+        assert.match(await text(page, "#status"), /401/);
+        assert.match(await text(page, "#token-reason"), /control token/);
+        assert.equal(await text(page, "#clock-now"), "");
+      });
+      await t.step("a wrong token is refused and asked again", async () => {
+        await page.type("#token", "wrong");
+        await page.click("#token-form button[type=submit]");
+        await until(page, `/refused/.test(document.querySelector("#token-reason").textContent)`);
+        await until(page, `!document.querySelector("#token-form").hidden`);
+      });
+      await t.step("the right token unlocks the page, kept in session storage only", async () => {
+        await page.type("#token", "browser-secret");
+        await page.click("#token-form button[type=submit]");
+        await until(page, `document.querySelector("#clock-now").textContent !== ""`);
+        assert.equal(await inPage(page, `document.querySelector("#token-form").hidden`), true);
+        assert.equal(
+          await inPage(page, `sessionStorage.getItem("mock-oidc.control-token")`),
+          "browser-secret",
+        );
+        assert.equal(await inPage(page, `localStorage.length`), 0);
+        const jwks = await fetch(`${mock.url}/gated/jwks`);
+        await jwks.body?.cancel();
+        await until(page, summaryShown("/gated/jwks"));
+      });
+      await t.step("a reload in the same tab does not ask again", async () => {
+        await page.reload();
+        await until(page, `document.querySelector("#clock-now").textContent !== ""`);
+        await until(page, summaryShown("/gated/jwks"));
+        assert.equal(await inPage(page, `document.querySelector("#token-form").hidden`), true);
+      });
+    } finally {
+      await mock.stop();
+    }
+  },
+);
