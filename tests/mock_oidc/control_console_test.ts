@@ -77,6 +77,19 @@ Deno.test("with --control-token the console page loads but its calls need the to
         200,
       );
     }
+    // Hostile credentials are a plain 401 (a 64 KiB header is refused before the gate).
+    const hostile: [string, number][] = [
+      [`Bearer ${"a".repeat(65_536)}`, 400],
+      ["Bearer \tconsole-secret", 401],
+      ["Bearer console-secret console-secret", 401],
+      ["BEARER", 401],
+      ["Bearer=console-secret", 401],
+      ["Bearer \u00ff\u00fe", 401],
+    ];
+    for (const [authorization, status] of hostile) {
+      const res = await control(mock.url, "GET", "/_mock/clock", undefined, { authorization });
+      assert.equal(res.status, status, authorization.slice(0, 40));
+    }
     // The exemption is the page only: other methods on it and other paths stay gated.
     assert.equal((await control(mock.url, "POST", "/_mock/ui", {})).status, 401);
     assert.equal((await control(mock.url, "GET", "/_mock/ui/other")).status, 401);

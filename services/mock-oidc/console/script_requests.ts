@@ -11,6 +11,7 @@
 export const SCRIPT_REQUESTS = String.raw`
 const MAX_SHOWN = 500;
 const WAIT_MS = 25000;
+const THROTTLE_MS = 500;
 let logVersion = -1;
 
 function table(map) {
@@ -80,7 +81,9 @@ async function loadRequests() {
   $("request-count").textContent = "(" + res.data.count + ")";
   $("requests-note").textContent = all.length > MAX_SHOWN
     ? "Showing the newest " + MAX_SHOWN + " of " + all.length + "."
-    : all.length === 0 ? "No captured request matches." : "";
+    : all.length === 0
+    ? "No captured request matches (with --control-addr nothing is captured)."
+    : "";
   const list = $("requests");
   const shown = new Map([...list.children].map((item) => [item.dataset.id, item]));
   list.replaceChildren(...newest.map((entry) => shown.get(entry.id) ?? requestItem(entry)));
@@ -97,6 +100,8 @@ async function watchRequests() {
       if (res.data.version === logVersion) continue;
       logVersion = res.data.version;
       await Promise.all([loadRequests(), loadScenarios()]);
+      // At most two listings a second, however fast a load test fills the log.
+      await sleep(THROTTLE_MS);
     } else if (res.status === 401) await tokenEntered();
     else await sleep(2000);
   }
