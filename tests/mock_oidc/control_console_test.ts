@@ -20,7 +20,7 @@ function assertConsolePage(page: { status: number; headers: Headers; text: strin
   assert.match(page.text, /mock-oidc control plane/);
 }
 
-Deno.test("GET /_mock/ui on the API listener: the console page, strict CSP, not captured", async () => {
+Deno.test("GET /_mock/ui on the API listener: the console, strict CSP, not captured", async () => {
   const mock = await startMock();
   try {
     assertConsolePage(await getPage(mock.url));
@@ -31,7 +31,7 @@ Deno.test("GET /_mock/ui on the API listener: the console page, strict CSP, not 
   }
 });
 
-Deno.test("GET /_mock/requests/changes wakes on a protocol request made while it waits", async () => {
+Deno.test("GET /_mock/requests/changes wakes on a protocol request made meanwhile", async () => {
   const mock = await startMock();
   try {
     const now = await control(mock.url, "GET", "/_mock/requests/changes");
@@ -56,7 +56,7 @@ Deno.test("GET /_mock/requests/changes wakes on a protocol request made while it
   }
 });
 
-Deno.test("with --control-token the console page loads but its calls need the token (Bearer or header)", async () => {
+Deno.test("--control-token: the page loads, its calls need the token", async () => {
   const mock = await startMock({ args: ["--control-token", "console-secret"] });
   try {
     assertConsolePage(await getPage(mock.url));
@@ -98,7 +98,7 @@ Deno.test("with --control-token the console page loads but its calls need the to
   }
 });
 
-Deno.test("/_mock/ui follows the control plane: its own listener with --control-addr, 404 when disabled", async (t) => {
+Deno.test("/_mock/ui follows the control plane (--control-addr, disabled)", async (t) => {
   await t.step("--control-addr", async () => {
     const mock = await startMock({
       args: ["--control-addr", "127.0.0.1:0"],

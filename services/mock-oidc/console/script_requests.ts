@@ -17,7 +17,9 @@ let logVersion = -1;
 function table(map) {
   const rows = [];
   for (const [name, values] of Object.entries(map ?? {})) {
-    for (const value of [].concat(values)) rows.push(el("tr", "", el("th", "", name), el("td", "", value)));
+    for (const value of [].concat(values)) {
+      rows.push(el("tr", "", el("th", "", name), el("td", "", value)));
+    }
   }
   return rows.length ? el("table", "", ...rows) : el("p", "note", "none");
 }
@@ -32,7 +34,8 @@ function bodyView(entry) {
   }
   if (type.includes("json")) {
     try {
-      return [el("h3", "", "Body (JSON)"), el("pre", "", JSON.stringify(JSON.parse(entry.body), null, 2))];
+      const pretty = JSON.stringify(JSON.parse(entry.body), null, 2);
+      return [el("h3", "", "Body (JSON)"), el("pre", "", pretty)];
     } catch { /* shown as text below */ }
   }
   return [el("h3", "", "Body"), el("pre", "body", entry.body)];
@@ -49,7 +52,8 @@ function requestDetail(entry) {
 
 function requestItem(entry) {
   const time = el("time", "", String(entry.receivedAt).replace("T", " ").replace("Z", ""));
-  const summary = el("summary", "", time, " ", el("b", "", entry.method), " ", el("code", "", entry.path),
+  const summary = el("summary", "", time, " ", el("b", "", entry.method), " ",
+    el("code", "", entry.path),
     " ", el("span", "issuer", "issuer " + entry.issuer));
   const details = el("details", "", summary);
   details.addEventListener("toggle", () => {
