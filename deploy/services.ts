@@ -67,7 +67,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-write=./.data",
       "--allow-env=TODOAPI_*,PG*",
     ],
-    include: [],
+    // `serve --workers N` starts its worker isolates from this module, by URL at run time.
+    include: ["services/todo-api/cli/serve_worker.ts"],
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
   },

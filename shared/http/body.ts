@@ -1,8 +1,50 @@
 import { HttpError } from "../problem.ts";
 
+/** Where {@linkcode withBodyBytes} puts the bytes `readBody` hands back. */
+const READ_BODY = Symbol("readBody");
+
 /**
- * Reads a request body up to `limit` bytes. A declared `Content-Length` over the limit is refused
- * before reading; a chunked body is cut off as soon as it passes the limit.
+ * A request like `req` (method, URL, headers, abort signal) whose body was already read into
+ * `bytes`: {@linkcode readBody} on it returns those very bytes, without copying them again, so a
+ * middleware that reads a body (to record it, say) can hand the same bytes on to the handler.
+ * Its `body` stream still gives them (a copy, made only if that stream is read). The method must
+ * be one `new Request` takes (`TRACE`, `TRACK`, `CONNECT` and lowercase names other than the
+ * standard ones are not).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readBody, withBodyBytes } from "@svc/shared/http";
+ *
+ * const req = new Request("http://x/", { method: "POST", body: "hi" });
+ * const bytes = await readBody(req, { limit: 1024 });
+ * const forwarded = withBodyBytes(req, bytes);
+ * assert.equal(await readBody(forwarded, { limit: 1024 }), bytes);
+ * ```
+ * @throws {TypeError} when `new Request` refuses the method.
+ */
+export function withBodyBytes(req: Request, bytes: Uint8Array): Request {
+  const bodiless = req.method === "GET" || req.method === "HEAD" || bytes.byteLength === 0;
+  const forwarded = new Request(req.url, {
+    method: req.method,
+    headers: req.headers,
+    signal: req.signal,
+    body: bodiless ? null : new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(bytes.slice());
+        controller.close();
+      },
+    }),
+  });
+  Object.defineProperty(forwarded, READ_BODY, { value: bytes });
+  return forwarded;
+}
+
+/**
+ * Reads a request body up to `limit` bytes, into one buffer of exactly its size (a declared
+ * `Content-Length` is allocated up front; a chunked body is joined once at the end). A declared
+ * `Content-Length` over the limit is refused before reading; a chunked body is cut off as soon as
+ * it passes the limit. A request made by {@linkcode withBodyBytes} gives back its bytes as they are.
  *
  * @example Usage
  * ```ts
@@ -20,6 +62,11 @@ export async function readBody(
   const { limit, timeoutMs } = options;
   const tooLarge = () =>
     new HttpError(413, "body_too_large", `Cannot read request body: larger than ${limit} bytes`);
+  const read = (req as { [READ_BODY]?: Uint8Array })[READ_BODY];
+  if (read) {
+    if (read.byteLength > limit) throw tooLarge();
+    return read;
+  }
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) {
     await req.body?.cancel().catch(() => {});
@@ -34,8 +81,9 @@ export async function readBody(
       reader.cancel().catch(() => {});
     }, timeoutMs);
   });
+  const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
   try {
-    return await readChunks(reader, limit, tooLarge, expired);
+    return await readChunks(reader, { limit, size, tooLarge, expired });
   } catch (err) {
     if (err instanceof HttpError) throw err;
     // The stream itself failed: a malformed chunked encoding, or the client reset mid-body.
@@ -64,33 +112,48 @@ export async function readStream(
   options: { limit: number },
 ): Promise<Uint8Array> {
   const { limit } = options;
-  return await readChunks(
-    stream.getReader(),
+  return await readChunks(stream.getReader(), {
     limit,
-    () => new HttpError(413, "body_too_large", `Cannot read body: larger than ${limit} bytes`),
-  );
+    tooLarge: () =>
+      new HttpError(413, "body_too_large", `Cannot read body: larger than ${limit} bytes`),
+  });
 }
 
+/**
+ * Reads to the end into one buffer of exactly the body's size: with `size` (a declared length)
+ * the chunks are copied into it as they come, so no chunk outlives its read; otherwise they are
+ * kept and joined once. Either way the result owns its whole `ArrayBuffer`.
+ */
 async function readChunks(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  limit: number,
-  tooLarge: () => HttpError,
-  expired?: Promise<never>,
+  options: { limit: number; tooLarge: () => HttpError; size?: number; expired?: Promise<never> },
 ): Promise<Uint8Array> {
+  const { limit, tooLarge, expired } = options;
+  let buffer = options.size === undefined ? undefined : new Uint8Array(options.size);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } =
       await (expired ? Promise.race([reader.read(), expired]) : reader.read());
     if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
+    if (size + value.byteLength > limit) {
       await reader.cancel().catch(() => {});
       throw tooLarge();
     }
-    chunks.push(value);
+    if (buffer && size + value.byteLength > buffer.byteLength) {
+      // More than declared (only a hand-made Request can do this): collect from here on.
+      chunks.push(buffer.subarray(0, size));
+      buffer = undefined;
+    }
+    if (buffer) buffer.set(value, size);
+    else chunks.push(value);
+    size += value.byteLength;
   }
-  if (chunks.length === 1) return chunks[0];
+  if (buffer) return size === buffer.byteLength ? buffer : buffer.slice(0, size);
+  const [only] = chunks;
+  if (chunks.length === 1 && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength) {
+    return only;
+  }
   const out = new Uint8Array(size);
   let offset = 0;
   for (const c of chunks) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readBody, readJson, readStream } from "./body.ts";
+import { readBody, readJson, readStream, withBodyBytes } from "./body.ts";
 import { HttpError } from "../problem.ts";
 
 function streamOf(chunks: string[]) {
@@ -100,4 +100,58 @@ Deno.test("readStream reads a stream up to its limit: at the limit passes, one b
     readStream(stream(), { limit: 4 }),
     (err: HttpError) => err.status === 413 && err.code === "body_too_large",
   );
+});
+
+Deno.test("readBody() reads a declared length into one buffer of exactly that size", async (t) => {
+  const owns = (b: Uint8Array) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+  await t.step("declared and sent agree", async () => {
+    const bytes = await readBody(post(streamOf(["12345", "678"]), { "content-length": "8" }), {
+      limit: 10,
+    });
+    assert.equal(new TextDecoder().decode(bytes), "12345678");
+    assert.ok(owns(bytes));
+  });
+  await t.step("fewer bytes than declared (a hand-made request)", async () => {
+    const bytes = await readBody(post(streamOf(["123"]), { "content-length": "8" }), {
+      limit: 10,
+    });
+    assert.equal(new TextDecoder().decode(bytes), "123");
+    assert.ok(owns(bytes));
+  });
+  await t.step("more bytes than declared are still read, up to the limit", async () => {
+    const req = post(streamOf(["12345", "678"]), { "content-length": "5" });
+    assert.equal(new TextDecoder().decode(await readBody(req, { limit: 10 })), "12345678");
+    const over = post(streamOf(["12345", "678901"]), { "content-length": "5" });
+    await rejectsWith(readBody(over, { limit: 10 }), 413, "body_too_large");
+  });
+  await t.step("a chunked body is joined into a buffer of its own", async () => {
+    assert.ok(owns(await readBody(post(streamOf(["ab", "cd"])), { limit: 10 })));
+  });
+});
+
+Deno.test("withBodyBytes() hands readBody the same bytes, without a copy", async (t) => {
+  const original = post("a=1&b=2", { "content-type": "application/x-www-form-urlencoded" });
+  const bytes = await readBody(original, { limit: 100 });
+  const forwarded = withBodyBytes(original, bytes);
+  await t.step("same method, URL and headers", () => {
+    assert.equal(forwarded.method, "POST");
+    assert.equal(forwarded.url, "http://x/");
+    assert.equal(forwarded.headers.get("content-type"), "application/x-www-form-urlencoded");
+  });
+  await t.step("readBody gives the very same bytes", async () => {
+    assert.equal(await readBody(forwarded, { limit: 100 }), bytes);
+  });
+  await t.step("the limit still holds: at, below, above", async () => {
+    assert.equal(await readBody(forwarded, { limit: 7 }), bytes);
+    await rejectsWith(readBody(forwarded, { limit: 6 }), 413, "body_too_large");
+    assert.equal(await readBody(forwarded, { limit: 8 }), bytes);
+  });
+  await t.step("its body stream still gives the bytes (a copy)", async () => {
+    assert.equal(await withBodyBytes(original, bytes).text(), "a=1&b=2");
+  });
+  await t.step("GET and empty bodies forward no body", () => {
+    const get = withBodyBytes(new Request("http://x/"), new Uint8Array(0));
+    assert.equal(get.body, null);
+    assert.equal(withBodyBytes(post(null), new Uint8Array(0)).body, null);
+  });
 });

@@ -1,11 +1,12 @@
 /**
  * Request capture middleware for the API listener: records each protocol request in the
- * request log with its exact raw body bytes, then hands an equivalent request to the protocol
- * handler. Not installed at all in dedicated-control-listener mode.
+ * request log with its exact raw body bytes, then hands the protocol handler a request that
+ * reads back those same bytes. Not installed at all in dedicated-control-listener mode.
  * @module
  */
-import { readBody } from "@svc/shared/http";
+import { readBody, withBodyBytes } from "@svc/shared/http";
 import type { CapturedRequest, RequestLog } from "./request_log.ts";
+import { holdBody, leaseBody } from "./captured_body.ts";
 import type { Handler } from "@svc/shared/http";
 
 /** Largest protocol request body captured (and forwarded). */
@@ -77,34 +78,8 @@ export function captureOf(
     query: multiMap(url.searchParams),
     headers: headerMap(req.headers),
   };
-  if (bytes.length > 0) {
-    // The log keeps the raw body once, as a one-byte string (1 byte per byte, on the V8 heap, so
-    // the collector sees it); base64 and text are made when the entry is read (a list or take).
-    const binary = binaryOf(bytes);
-    Object.defineProperty(entry, BODY_BINARY, { value: binary });
-    Object.defineProperty(entry, "bodyBase64", { enumerable: true, get: () => btoa(binary) });
-    Object.defineProperty(entry, "body", {
-      enumerable: true,
-      get: () => new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
-    });
-  }
+  if (bytes.length > 0) holdBody(entry, bytes);
   return entry;
-}
-
-/** Where a captured entry keeps its raw body (see {@linkcode bodySizeOf}). */
-const BODY_BINARY = Symbol("bodyBinary");
-
-/** Bytes of the raw body a captured entry holds, if it was built by {@linkcode captureOf}. */
-export function bodySizeOf(entry: CapturedRequest): number | undefined {
-  return (entry as { [BODY_BINARY]?: string })[BODY_BINARY]?.length;
-}
-
-function binaryOf(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return binary;
 }
 
 /** Wraps the protocol handler so every non-excluded request is appended to `options.log`. */
@@ -115,16 +90,19 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
     const path = new URL(req.url).pathname;
     if (isExcludedFromCapture(path)) return handler(req, info);
     const bytes = await readBody(req, { limit: CAPTURE_BODY_LIMIT });
-    options.log.append(captureOf(req, bytes, { id: randomId(), receivedAt: new Date(now()) }));
-    // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
-    // takes such a method, so the original request goes on to its 405 as it came.
-    if (!REBUILDABLE.has(req.method)) return handler(req, info);
-    const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const forwarded = new Request(req.url, {
-      method: req.method,
-      headers: req.headers,
-      body: hasBody ? bytes as Uint8Array<ArrayBuffer> : undefined,
-    });
-    return handler(forwarded, info);
+    const entry = captureOf(req, bytes, { id: randomId(), receivedAt: new Date(now()) });
+    // The handler reads the very bytes the log keeps: they stay valid until it is done, even if
+    // the log drops the entry meanwhile.
+    const done = leaseBody(entry);
+    try {
+      options.log.append(entry);
+      // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
+      // takes such a method, so the original request goes on to its 405 as it came.
+      if (!REBUILDABLE.has(req.method)) return await handler(req, info);
+      // `readBody` on the forwarded request gives these bytes back: no second copy.
+      return await handler(withBodyBytes(req, bytes), info);
+    } finally {
+      done();
+    }
   };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { isExcludedFromCapture, issuerOfPath, withCapture } from "./capture.ts";
 import { RequestLog } from "./request_log.ts";
+import { readBody } from "@svc/shared/http";
 
 const INFO = {
   remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 },
@@ -68,4 +69,30 @@ Deno.test("issuerOfPath reads the issuer from issuer paths and RFC 8414 discover
   assert.equal(issuerOfPath("/default/token"), "default");
   assert.equal(issuerOfPath("/.well-known/oauth-authorization-server/tenant"), "tenant");
   assert.equal(issuerOfPath("/a%20b/jwks"), "a b");
+});
+
+Deno.test("withCapture hands the handler the bytes it keeps, valid even if the log drops them", async () => {
+  const log = new RequestLog({ maxEntries: 1 });
+  let seen = "";
+  const handler = withCapture(async (req) => {
+    // Another request's capture drops this one from the log while its handler still runs.
+    log.append({
+      id: "other",
+      receivedAt: "",
+      issuer: "a",
+      method: "GET",
+      path: "/a/jwks",
+      url: "",
+    });
+    await new Promise((r) => setTimeout(r, 1));
+    seen = new TextDecoder().decode(await readBody(req, { limit: 100 }));
+    return new Response("ok");
+  }, { log });
+  const res = await handler(
+    new Request("http://mock.test/a/token", { method: "POST", body: "grant_type=x" }),
+    INFO,
+  );
+  await res.body?.cancel();
+  assert.equal(seen, "grant_type=x");
+  assert.deepEqual(log.list().map((e) => e.id), ["other"]);
 });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { bodySizeOf } from "./capture.ts";
+import { bodySizeOf, dropBody } from "./captured_body.ts";
 import { ChangeFeed } from "./change_feed.ts";
 
 /** The protocol endpoints a take or list can filter on. */
@@ -122,7 +122,7 @@ export class RequestLog {
       this.#entries.length > this.#maxEntries ||
       (this.#bytes > this.#maxBytes && this.#entries.length > 1)
     ) {
-      this.#forget(0);
+      dropBody(this.#forget(0));
     }
     this.#changed();
   }
@@ -205,6 +205,7 @@ export class RequestLog {
 
   /** Empties the log and ends every waiting take (they answer as a miss). */
   clear(): void {
+    for (const entry of this.#entries) dropBody(entry);
     this.#entries = [];
     this.#bytes = 0;
     this.#changed();

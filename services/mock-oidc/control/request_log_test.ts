@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type CapturedRequest, endpointOf, entryBytes, RequestLog } from "./request_log.ts";
+import { bodySizeOf, holdBody } from "./captured_body.ts";
 
 function entry(id: string, path: string): CapturedRequest {
   return {
@@ -128,4 +129,51 @@ Deno.test("RequestLog.restore puts an undelivered entry back in arrival order", 
   empty.restore(at("9", 9));
   assert.equal((await waiting)?.id, "9");
   assert.equal(empty.size, 0);
+});
+
+Deno.test("RequestLog counts a captured body at one byte per byte and frees what it drops", async (t) => {
+  const captured = (id: string) => {
+    const e = entry(id, "/a/token");
+    holdBody(e, new Uint8Array(100_000).fill(0x61));
+    return e;
+  };
+  const detached = (e: CapturedRequest) => bodySizeOf(e) === 0;
+  const one = entryBytes(captured("0"));
+  await t.step("the estimate is the body's bytes plus the fixed overhead", () => {
+    const bare = entryBytes(entry("0", "/a/token"));
+    assert.equal(one - bare, 100_000);
+  });
+  await t.step("at the budget: everything kept, nothing freed", () => {
+    const log = new RequestLog({ maxBytes: 3 * one });
+    const all = ["1", "2", "3"].map(captured);
+    for (const e of all) log.append(e);
+    assert.equal(log.bytes, 3 * one);
+    assert.deepEqual(all.map(detached), [false, false, false]);
+  });
+  await t.step("one byte below: the oldest is dropped and its bytes freed at once", () => {
+    const log = new RequestLog({ maxBytes: 3 * one - 1 });
+    const all = ["1", "2", "3"].map(captured);
+    for (const e of all) log.append(e);
+    assert.deepEqual(log.list().map((e) => e.id), ["2", "3"]);
+    assert.equal(log.bytes, 2 * one);
+    assert.deepEqual(all.map(detached), [true, false, false]);
+    assert.equal(all[0].bodyBase64, undefined);
+  });
+  await t.step("one byte above: still everything kept", () => {
+    const log = new RequestLog({ maxBytes: 3 * one + 1 });
+    const all = ["1", "2", "3"].map(captured);
+    for (const e of all) log.append(e);
+    assert.equal(log.size, 3);
+    assert.deepEqual(all.map(detached), [false, false, false]);
+  });
+  await t.step("clear (reset) frees every body; a taken entry stays the taker's", async () => {
+    const log = new RequestLog({ maxBytes: 10 * one });
+    const all = ["1", "2", "3"].map(captured);
+    for (const e of all) log.append(e);
+    const taken = await log.take({}, { timeoutMs: 0 });
+    log.clear();
+    assert.equal(log.bytes, 0);
+    assert.deepEqual(all.map(detached), [false, true, true]);
+    assert.equal(taken?.body, "a".repeat(100_000));
+  });
 });

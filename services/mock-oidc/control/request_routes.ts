@@ -6,7 +6,14 @@
 import { extendTimeout, timeoutSignalOf } from "@svc/shared/http";
 import { HttpError } from "@svc/shared/problem";
 import { controlJson } from "./control_deps.ts";
-import { type Endpoint, ENDPOINTS, type RequestFilter, type RequestLog } from "./request_log.ts";
+import {
+  type CapturedRequest,
+  type Endpoint,
+  ENDPOINTS,
+  type RequestFilter,
+  type RequestLog,
+} from "./request_log.ts";
+import { leaseBody } from "./captured_body.ts";
 import { readJsonBody, validateObject, validationError } from "./validation.ts";
 
 /** How long a take waits when the body names no `timeoutMs`. */
@@ -68,7 +75,11 @@ export async function takeRequest(req: Request, log: RequestLog): Promise<Respon
   return controlJson(entry);
 }
 
-/** GET /_mock/requests?issuer=&endpoint= → `{count, requests}`. */
+/**
+ * GET /_mock/requests?issuer=&endpoint= → `{count, requests}`, written one entry at a time: each
+ * entry's base64 and text exist only while it is sent, so a listing of a full log costs about one
+ * entry's JSON at once rather than all of them (with 64 MiB of bodies, ~150 MiB of strings).
+ */
 export function listRequests(req: Request, log: RequestLog): Response {
   const params = new URL(req.url).searchParams;
   const endpoint = params.get("endpoint") ?? undefined;
@@ -83,7 +94,37 @@ export function listRequests(req: Request, log: RequestLog): Response {
     issuer: params.get("issuer") ?? undefined,
     endpoint: endpoint as Endpoint | undefined,
   });
-  return controlJson({ count: requests.length, requests });
+  return new Response(jsonListing(requests), {
+    headers: { "content-type": "application/json", "x-mock-oidc": "testing-only" },
+  });
+}
+
+/**
+ * `{"count":N,"requests":[…]}` as a stream that serialises each entry when it is pulled. Each
+ * entry's body is leased until it is sent, so a reset meanwhile still lists what was asked for.
+ */
+function jsonListing(requests: CapturedRequest[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const leases = requests.map(leaseBody);
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === 0) {
+        controller.enqueue(encoder.encode(`{"count":${requests.length},"requests":[`));
+      }
+      if (next === requests.length) {
+        controller.enqueue(encoder.encode("]}"));
+        controller.close();
+        return;
+      }
+      const entry = JSON.stringify(requests[next]);
+      leases[next]();
+      controller.enqueue(encoder.encode(next++ === 0 ? entry : "," + entry));
+    },
+    cancel() {
+      for (const end of leases) end();
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** DELETE /_mock/requests → `{cleared: true}`. */

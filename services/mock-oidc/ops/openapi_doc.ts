@@ -18,7 +18,12 @@ export function openapiDocument(version: string, routes: readonly Route[]) {
       description: "Test-only OpenID Connect / OAuth 2.0 provider with a /_mock control plane. " +
         "Never expose it on a production surface.",
     },
-    tags: [{ name: "control" }, { name: "protocol" }, { name: "operational" }],
+    tags: [
+      { name: "control" },
+      { name: "protocol" },
+      { name: "debugger" },
+      { name: "operational" },
+    ],
     paths: openapiPaths(routes),
     components: {
       schemas: SCHEMAS,

@@ -41,8 +41,9 @@ Deno.test("every route-table row is documented, but docs assets and the /_mock c
   );
   assert.deepEqual(new Set(Object.keys(doc.paths)), documentedPaths);
   // The spec's endpoint tables: 7 control paths, 12 issuer paths, 7 operational, static files,
-  // and the favicon upstream answers; then the console's page and its changes feed.
-  assert.equal(documentedPaths.size, 30);
+  // the favicon upstream answers, the debugger's form and callback, and the console's page and
+  // its changes feed (issue 17).
+  assert.equal(documentedPaths.size, 32);
 });
 
 Deno.test("with the control plane disabled the document has no /_mock path", async () => {

@@ -42,6 +42,8 @@ export interface ProtocolDeps {
   onTokenIssued?: (grantType: string) => void;
   /** Opaque random strings for codes and refresh tokens. @default 32 random bytes, base64url */
   randomToken?: () => string;
+  /** The debugger's cookie key (A128GCM). @default 16 random bytes per route table (process) */
+  debuggerKey?: Uint8Array;
 }
 
 /** One request inside an issuer namespace. */
@@ -50,6 +52,18 @@ export interface IssuerContext {
   issuerId: string;
   issuerUrl: string;
   deps: ProtocolDeps;
+}
+
+/** Answers one endpoint of an issuer namespace. */
+export type EndpointHandler = (ctx: IssuerContext) => Response | Promise<Response>;
+
+/** One row of the issuer namespace: path suffix, method, handler, OpenAPI operation. */
+export interface Endpoint {
+  /** Path inside the issuer namespace. */
+  suffix: string;
+  method: "GET" | "POST";
+  handle: EndpointHandler;
+  openapi: Record<string, unknown>;
 }
 
 /** 32 random bytes as base64url. */

@@ -4,20 +4,28 @@
  * @module
  */
 
+import { readBody } from "@svc/shared/http";
+import { HttpError } from "@svc/shared/problem";
 import { OAuthError } from "./oauth_error.ts";
 
 /** Largest accepted form body (upstream's Netty cap). */
 export const FORM_LIMIT_BYTES = 1024 * 1024;
 
-/** Parse the request body as a form; other media types and empty bodies give no params. */
+/**
+ * Parse the request body as a form; other media types and empty bodies give no params. The body
+ * is read with the kit's bounded reader, so the bytes a capture already read are used as they are.
+ */
 export async function readForm(req: Request): Promise<URLSearchParams> {
-  if (req.method === "GET" || req.method === "HEAD" || !req.body) return new URLSearchParams();
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > FORM_LIMIT_BYTES) throw tooLarge();
-  const bytes = new Uint8Array(await req.arrayBuffer());
-  if (bytes.length > FORM_LIMIT_BYTES) throw tooLarge();
+  if (req.method === "GET" || req.method === "HEAD") return new URLSearchParams();
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(req, { limit: FORM_LIMIT_BYTES });
+  } catch (err) {
+    if (err instanceof HttpError && err.code === "body_too_large") throw tooLarge();
+    throw err;
+  }
   const type = req.headers.get("content-type") ?? "";
-  if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+  if (bytes.length === 0 || !type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
     return new URLSearchParams();
   }
   return new URLSearchParams(new TextDecoder().decode(bytes));

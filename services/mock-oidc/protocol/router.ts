@@ -10,7 +10,7 @@
 import { createRouter, type FallbackContext, localInfo, type Route } from "@svc/shared/http";
 import { problemResponse } from "@svc/shared/problem";
 import { handleAuthorize } from "./authorize.ts";
-import type { IssuerContext, ProtocolDeps } from "./deps.ts";
+import type { Endpoint, IssuerContext, ProtocolDeps } from "./deps.ts";
 import { handleDeviceAuthorization, handleDeviceVerification } from "./device_authorization.ts";
 import { handleDiscovery } from "./discovery.ts";
 import { handleEndSession } from "./endsession.ts";
@@ -23,18 +23,10 @@ import { handleRevoke } from "./revoke.ts";
 import { handleToken } from "./token.ts";
 import { handleUserinfo } from "./userinfo.ts";
 import { html, json, ok, protocol, redirect } from "../ops/openapi_operations.ts";
+import { DEBUGGER_ENDPOINTS } from "../debugger/routes.ts";
+import { newSessionKey } from "../debugger/session.ts";
 
 export { issuerUrlOf };
-
-type EndpointHandler = (ctx: IssuerContext) => Response | Promise<Response>;
-
-interface Endpoint {
-  /** Path inside the issuer namespace. */
-  suffix: string;
-  method: "GET" | "POST";
-  handle: EndpointHandler;
-  openapi: Record<string, unknown>;
-}
 
 const TOKEN_401 = { description: "invalid_client", content: json("OAuthError") };
 const USERINFO_401 = { description: "invalid_token" };
@@ -162,6 +154,7 @@ const ENDPOINTS: readonly Endpoint[] = [
       "200": { description: "Verification result", content: html },
     }, true),
   },
+  ...DEBUGGER_ENDPOINTS,
 ];
 
 const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
@@ -194,7 +187,9 @@ function notFound(detail: string): Response {
  * The protocol rows. OAuth errors become RFC 6749 JSON here; anything else is rethrown for the
  * app's error boundary (500 problem, logged).
  */
-export function protocolRoutes(deps: ProtocolDeps): Route[] {
+export function protocolRoutes(given: ProtocolDeps): Route[] {
+  // One debugger cookie key per route table: cookies never outlive the process.
+  const deps = { ...given, debuggerKey: given.debuggerKey ?? newSessionKey() };
   async function answer(req: Request, issuerSegment: string, endpoint: Endpoint) {
     const issuer = issuerOf(issuerSegment);
     if ("error" in issuer) return notFound(issuer.error);

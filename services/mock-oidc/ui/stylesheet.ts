@@ -24,13 +24,15 @@ font:inherit;background:#fff}
 input[type=checkbox],input[type=radio]{width:auto;margin-right:.4rem}
 label.inline{display:flex;align-items:center;font-weight:400}
 textarea{font-family:ui-monospace,monospace;min-height:6rem}
-fieldset{border:1px solid var(--line);border-radius:6px;margin:1rem 0;padding:.4rem 1rem 1rem}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:0 1rem}
+fieldset{border:1px solid var(--line);border-radius:6px;margin:1rem 0;padding:.4rem 1rem 1rem;
+min-width:0}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(15rem,100%),1fr));gap:0 1rem}
 button{margin-top:1rem;padding:.55rem 1.3rem;border:0;border-radius:4px;background:var(--accent);
 color:#fff;font:inherit;cursor:pointer}
 button.secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}
 button.danger{background:var(--bad)}
-pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem}
+pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;
+overflow-wrap:anywhere}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:.7rem;margin:.4rem 0;
 white-space:pre-wrap;overflow-wrap:anywhere;max-height:32rem;overflow:auto}
 table{border-collapse:collapse;width:100%;font-size:.9rem;display:block;overflow-x:auto}
@@ -39,7 +41,8 @@ overflow-wrap:anywhere}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.8rem;
 font-weight:600;color:#fff;background:var(--muted)}
 .badge.ok{background:var(--ok)}.badge.bad{background:var(--bad)}
-.error{color:var(--bad);font-weight:600}.field-error{color:var(--bad);font-size:.85rem;margin:.2rem 0}
+.error{color:var(--bad);font-weight:600}
+.field-error{color:var(--bad);font-size:.85rem;margin:.2rem 0}
 section.card{border:1px solid var(--line);border-radius:6px;padding:.2rem 1rem .8rem;margin:1rem 0}
 @media (max-width:40rem){main{margin:0;border-radius:0;padding:1rem;box-shadow:none}
 h1{font-size:1.2rem}}

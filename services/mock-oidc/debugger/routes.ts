@@ -1,0 +1,170 @@
+/**
+ * The debugger's rows of the issuer namespace (upstream's `/{issuer}/debugger`):
+ * `GET debugger` shows the form, `POST debugger` seals its parameters into the
+ * `debugger-session` cookie and redirects to this issuer's authorize endpoint, and
+ * `GET|POST debugger/callback` redeems the code at this issuer's token endpoint and shows the
+ * raw exchange and every token decoded and verified. Every failure is a 4xx page.
+ *
+ * @module
+ */
+
+import type { Endpoint, IssuerContext } from "../protocol/deps.ts";
+import { readForm } from "../protocol/form.ts";
+import { issuerSegment } from "../protocol/issuer_id.ts";
+import { redirectResponse } from "../protocol/responses.ts";
+import { html, protocol, redirect } from "../ops/openapi_operations.ts";
+import { exchangeCode } from "./exchange.ts";
+import { authorizeUrl, DEBUGGER_DEFAULTS, readDebuggerForm } from "./form.ts";
+import { inspectTokens } from "./inspect.ts";
+import { errorPage, formPage, resultPage } from "./pages.ts";
+import {
+  openSession,
+  sealSession,
+  SESSION_COOKIE_MAX_CHARS,
+  sessionCookieOf,
+  setSessionCookie,
+} from "./session.ts";
+
+function debuggerPath(ctx: IssuerContext): string {
+  return `/${issuerSegment(ctx.issuerId)}/debugger`;
+}
+
+function callbackUri(ctx: IssuerContext): string {
+  return `${ctx.issuerUrl}/debugger/callback`;
+}
+
+function cookie(ctx: IssuerContext, value: string, maxAgeSeconds?: number): string {
+  return setSessionCookie(value, {
+    path: debuggerPath(ctx),
+    secure: ctx.issuerUrl.startsWith("https:"),
+    maxAgeSeconds,
+  });
+}
+
+function keyOf(ctx: IssuerContext): Uint8Array {
+  const key = ctx.deps.debuggerKey;
+  if (!key) throw new Error("Cannot run the debugger: protocolRoutes sets no debuggerKey");
+  return key;
+}
+
+/** `GET /{issuer}/debugger`: the form with upstream's defaults. */
+export function showDebugger(ctx: IssuerContext): Response {
+  return formPage(ctx.issuerId, callbackUri(ctx), { ...DEBUGGER_DEFAULTS });
+}
+
+/** `POST /{issuer}/debugger`: validate, seal the session into the cookie, go to authorize. */
+export async function startDebugger(ctx: IssuerContext): Promise<Response> {
+  const redirectUri = callbackUri(ctx);
+  const result = readDebuggerForm(await readForm(ctx.req), {
+    issuerId: ctx.issuerId,
+    redirectUri,
+  });
+  if (!result.ok) return formPage(ctx.issuerId, redirectUri, result.values, result.errors);
+  const sealed = await sealSession(result.session, keyOf(ctx));
+  if (sealed.length > SESSION_COOKIE_MAX_CHARS) {
+    return errorPage({
+      status: 400,
+      title: "parameters too long",
+      detail: `The parameters take ${sealed.length} characters sealed; a cookie holds at most ` +
+        `${SESSION_COOKIE_MAX_CHARS}. Shorten them.`,
+      debuggerPath: debuggerPath(ctx),
+    });
+  }
+  const res = redirectResponse(await authorizeUrl(ctx.issuerUrl, result.session));
+  res.headers.set("Set-Cookie", cookie(ctx, sealed));
+  res.headers.set("Cache-Control", "no-store");
+  return res;
+}
+
+/** `GET|POST /{issuer}/debugger/callback`: redeem the code and show everything. */
+export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
+  const params = ctx.req.method === "POST"
+    ? await readForm(ctx.req)
+    : new URL(ctx.req.url).searchParams;
+  const fail = (title: string, detail: string) =>
+    errorPage({ status: 400, title, detail, debuggerPath: debuggerPath(ctx), params });
+  const sealed = sessionCookieOf(ctx.req);
+  if (sealed === undefined) {
+    return fail("no session", "This browser sent no debugger-session cookie: start at the form.");
+  }
+  const session = await openSession(sealed, keyOf(ctx));
+  if (!session || session.issuerId !== ctx.issuerId) {
+    return fail(
+      "invalid session",
+      "The debugger-session cookie does not open here: it was altered, is too long, or comes " +
+        "from another mock-oidc process or issuer. Start again.",
+    );
+  }
+  const error = params.get("error");
+  if (error !== null) {
+    return fail("authorization error", `The authorization endpoint answered ${error}.`);
+  }
+  const code = params.get("code");
+  if (!code) return fail("no code", "The callback carries no code parameter.");
+  if (session.state && params.get("state") !== session.state) {
+    return fail("state mismatch", "The callback's state differs from the one the form sent.");
+  }
+  const exchange = await exchangeCode(ctx, session, code);
+  const jwks = JSON.parse((await ctx.deps.keys.issuerKey(ctx.issuerId)).jwksJson);
+  const reports = exchange.status === 200 && exchange.body
+    ? await inspectTokens(exchange.body, jwks)
+    : [];
+  return resultPage({
+    issuerId: ctx.issuerId,
+    debuggerPath: debuggerPath(ctx),
+    params,
+    exchange,
+    reports,
+    // The code is spent: the session goes with it.
+    headers: { "Set-Cookie": cookie(ctx, "", 0) },
+  });
+}
+
+const PAGE = { description: "Debugger page", content: html };
+const ERROR_PAGE = { description: "Debugger error page", content: html };
+
+function operation(
+  operationId: string,
+  summary: string,
+  responses: Record<string, unknown>,
+  body = false,
+): Record<string, unknown> {
+  const op = protocol(operationId, summary, responses, body);
+  return { ...op, tags: ["debugger"], responses: { ...op.responses, "400": ERROR_PAGE } };
+}
+
+/** The debugger's rows, appended to the protocol table. */
+export const DEBUGGER_ENDPOINTS: readonly Endpoint[] = [
+  {
+    suffix: "debugger",
+    method: "GET",
+    handle: showDebugger,
+    openapi: operation("debugger", "Debugger form (upstream defaults)", { "200": PAGE }),
+  },
+  {
+    suffix: "debugger",
+    method: "POST",
+    handle: startDebugger,
+    openapi: operation("debuggerStart", "Seal the parameters in a cookie, go to authorize", {
+      "302": redirect,
+    }, true),
+  },
+  {
+    suffix: "debugger/callback",
+    method: "GET",
+    handle: debuggerCallback,
+    openapi: operation("debuggerCallback", "Redeem the code here, show the exchange", {
+      "200": PAGE,
+      "401": ERROR_PAGE,
+    }),
+  },
+  {
+    suffix: "debugger/callback",
+    method: "POST",
+    handle: debuggerCallback,
+    openapi: operation("debuggerCallbackPost", "Callback of response_mode=form_post", {
+      "200": PAGE,
+      "401": ERROR_PAGE,
+    }, true),
+  },
+];
