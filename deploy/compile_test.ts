@@ -33,6 +33,7 @@ Deno.test({
       assert.match(text, /swagger-ui-dist/, "docs assets are embedded");
       // Workers load their module by URL at run time: compile only embeds it when included.
       assert.match(text, /sign_worker\.ts/, "mock-oidc's signing worker is embedded");
+      assert.match(text, /serve_worker\.ts/, "todo-api's serve worker is embedded");
       assert.match(text, /compile: mcp-server -> /);
       assert.match(text, /compile: runner-ctl -> /);
       assert.match(

@@ -5,12 +5,18 @@
  *
  * @module
  */
-import { Counter, Gauge, Histogram, Metric, Registry } from "./prometheus.ts";
+import { Counter, Gauge, Histogram, mergeSnapshots, Metric, Registry } from "./prometheus.ts";
 import type { Handler } from "./http/handler.ts";
 import { methodLabel } from "./http/method_label.ts";
 
-export { Counter, Gauge, Histogram, Metric, Registry };
-export type { HistogramOptions, Labels, MetricOptions, Series } from "./prometheus.ts";
+export { Counter, Gauge, Histogram, mergeSnapshots, Metric, Registry };
+export type {
+  HistogramOptions,
+  Labels,
+  MetricOptions,
+  MetricSnapshot,
+  Series,
+} from "./prometheus.ts";
 
 /** A service's metrics. Services add their own instruments to `registry`. */
 export interface Metrics {

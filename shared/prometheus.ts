@@ -23,6 +23,25 @@ export interface Series {
   sum?: number;
 }
 
+/**
+ * A metric's state as plain data (it survives `postMessage`), so several isolates' registries can
+ * be merged into one view with {@linkcode mergeSnapshots}.
+ */
+export interface MetricSnapshot {
+  /** See {@linkcode MetricOptions.name}. */
+  name: string;
+  /** See {@linkcode MetricOptions.help}. */
+  help: string;
+  /** The `# TYPE`. */
+  type: "counter" | "gauge" | "histogram";
+  /** See {@linkcode MetricOptions.labelNames}. */
+  labelNames: string[];
+  /** A histogram's bucket bounds. */
+  buckets?: number[];
+  /** Every series. */
+  series: Series[];
+}
+
 /** Options shared by every metric type. */
 export interface MetricOptions<L extends string> {
   /** Metric name (`[a-zA-Z_:][a-zA-Z0-9_:]*`). */
@@ -106,6 +125,32 @@ export abstract class Metric<L extends string> {
   /** Forgets every recorded series. */
   reset(): void {
     this.series.clear();
+  }
+
+  /** Its state as plain data. */
+  snapshot(): MetricSnapshot {
+    const series = [...this.series.values()].map((s) => ({
+      ...s,
+      labels: { ...s.labels },
+      ...(s.buckets ? { buckets: [...s.buckets] } : {}),
+    }));
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      labelNames: [...this.labelNames],
+      series,
+    };
+  }
+
+  /** Adds `series` (values, sums and bucket counts) into the matching series of this metric. */
+  add(series: readonly Series[]): void {
+    for (const s of series) {
+      const own = this.seriesFor(s.labels as Labels<L>);
+      own.value += s.value;
+      if (own.sum !== undefined) own.sum += s.sum ?? 0;
+      own.buckets?.forEach((_, i) => own.buckets![i] += s.buckets?.[i] ?? 0);
+    }
   }
 
   /** Exposition lines of this metric. */
@@ -206,6 +251,10 @@ export class Histogram<L extends string = string> extends Metric<L> {
     ]
       .sort((a, b) => a - b);
   }
+  /** Its state as plain data, bucket bounds included. */
+  override snapshot(): MetricSnapshot {
+    return { ...super.snapshot(), buckets: [...this.buckets] };
+  }
   /** A fresh series with empty buckets. */
   protected override newSeries(labels: Record<string, string>): Series {
     return { labels, value: 0, sum: 0, buckets: this.buckets.map(() => 0) };
@@ -267,10 +316,64 @@ export class Registry {
     this.#metrics.set(metric.name, metric);
   }
 
+  /** Every metric's state as plain data. */
+  snapshot(): MetricSnapshot[] {
+    return [...this.#metrics.values()].map((m) => m.snapshot());
+  }
+
+  /** The metric registered under `name`. */
+  get(name: string): Metric<string> | undefined {
+    return this.#metrics.get(name);
+  }
+
   /** The text exposition of every metric. Async to match prom-client's signature. */
   metrics(): Promise<string> {
     let out = "";
     for (const metric of this.#metrics.values()) out += metric.render(this.#defaults) + "\n";
     return Promise.resolve(out);
   }
+}
+
+/**
+ * Merges the snapshots of several registries (one per worker isolate, say) into one registry:
+ * series with the same labels add up, counters, histograms and gauges alike (gauges of counts,
+ * such as requests in flight, add up too). The first snapshot of a name decides its type, help
+ * and buckets; a later one whose type or buckets differ is skipped.
+ *
+ * @example Two workers' counters, one view
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Counter, mergeSnapshots, Registry } from "@svc/shared/metrics";
+ * const workers = [new Registry(), new Registry()];
+ * for (const [i, registry] of workers.entries()) {
+ *   new Counter({ name: "hits_total", help: "Hits", registers: [registry] }).inc(i + 1);
+ * }
+ * const merged = mergeSnapshots(workers.map((r) => r.snapshot()));
+ * assert.match(await merged.metrics(), /^hits_total 3$/m);
+ * ```
+ */
+export function mergeSnapshots(snapshots: readonly MetricSnapshot[][]): Registry {
+  const registry = new Registry();
+  for (const snapshot of snapshots) {
+    for (const m of snapshot) {
+      let metric = registry.get(m.name);
+      if (!metric) {
+        const options = {
+          name: m.name,
+          help: m.help,
+          labelNames: m.labelNames,
+          registers: [registry],
+        };
+        metric = m.type === "counter"
+          ? new Counter(options)
+          : m.type === "gauge"
+          ? new Gauge(options)
+          : new Histogram({ ...options, buckets: m.buckets });
+      }
+      const buckets = metric instanceof Histogram ? metric.buckets : undefined;
+      if (metric.type !== m.type || String(buckets) !== String(m.buckets)) continue;
+      metric.add(m.series);
+    }
+  }
+  return registry;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Counter, Gauge, Histogram, Registry } from "./prometheus.ts";
+import { Counter, Gauge, Histogram, mergeSnapshots, Registry } from "./prometheus.ts";
 
 Deno.test("Registry renders counters in the text exposition format", async () => {
   const registry = new Registry();
@@ -81,4 +81,56 @@ Deno.test("Registry refuses two metrics with one name", () => {
     () => new Gauge({ name: "g", help: "g", registers: [registry] }),
     /already registered/,
   );
+});
+
+Deno.test("mergeSnapshots() adds up the registries of several isolates", async (t) => {
+  function worker(hits: number, latencies: number[], inFlight: number): Registry {
+    const registry = new Registry();
+    const c = new Counter({
+      name: "req_total",
+      help: "Requests",
+      labelNames: ["route"],
+      registers: [registry],
+    });
+    c.inc({ route: "/a" }, hits);
+    c.inc({ route: "/b" });
+    const h = new Histogram({
+      name: "lat_seconds",
+      help: "Lat",
+      buckets: [0.1, 1],
+      registers: [registry],
+    });
+    for (const l of latencies) h.observe(l);
+    new Gauge({ name: "in_flight", help: "In flight", registers: [registry] }).set(inFlight);
+    return registry;
+  }
+  const snapshots = [worker(2, [0.05, 0.5], 1), worker(3, [5], 2)].map((r) =>
+    structuredClone(r.snapshot()) // as postMessage delivers it
+  );
+  const text = await mergeSnapshots(snapshots).metrics();
+  await t.step("counters per series", () => {
+    assert.match(text, /^req_total\{route="\/a"\} 5$/m);
+    assert.match(text, /^req_total\{route="\/b"\} 2$/m);
+  });
+  await t.step("histogram buckets, sums and counts", () => {
+    assert.match(text, /^lat_seconds_bucket\{le="0.1"\} 1$/m);
+    assert.match(text, /^lat_seconds_bucket\{le="1"\} 2$/m);
+    assert.match(text, /^lat_seconds_bucket\{le="\+Inf"\} 3$/m);
+    assert.match(text, /^lat_seconds_sum 5.55$/m);
+    assert.match(text, /^lat_seconds_count 3$/m);
+  });
+  await t.step("gauges", () => assert.match(text, /^in_flight 3$/m));
+  await t.step("a snapshot whose buckets differ is skipped, not mixed in", async () => {
+    const other = new Registry();
+    new Histogram({ name: "lat_seconds", help: "Lat", buckets: [2], registers: [other] }).observe(
+      1,
+    );
+    const merged = await mergeSnapshots([...snapshots, other.snapshot()]).metrics();
+    assert.match(merged, /^lat_seconds_count 3$/m);
+  });
+  await t.step("the sources are left unchanged", async () => {
+    const source = worker(1, [], 0);
+    mergeSnapshots([source.snapshot(), source.snapshot()]);
+    assert.match(await source.metrics(), /^req_total\{route="\/a"\} 1$/m);
+  });
 });

@@ -48,6 +48,11 @@ export interface ListenerSpec {
   handler: Handler;
   /** PEM certificate chain and private key (text, not paths). */
   tls?: { cert: string; key: string };
+  /**
+   * Sets `SO_REUSEPORT` (Linux: the kernel spreads connections over every listener on the port),
+   * so several worker isolates of one process can serve one address. @default {false}
+   */
+  reusePort?: boolean;
 }
 
 /** Timeouts the server enforces, in milliseconds; 0 or absent turns one off. */
@@ -202,7 +207,7 @@ function withIoTimeouts(handler: Handler, timeouts: ServerTimeouts): Handler {
  * A listener that cannot start is a configuration problem: one line naming the listener and its
  * address (never a key or certificate), as a {@linkcode SettingsError} so entry points exit 2.
  */
-function listenError(spec: ListenerSpec, err: unknown): Error {
+function listenError(spec: Pick<ListenerSpec, "name" | "addr">, err: unknown): Error {
   const why = err instanceof Deno.errors.AddrInUse
     ? "the address is already in use"
     : err instanceof Deno.errors.PermissionDenied
@@ -221,6 +226,46 @@ function listenError(spec: ListenerSpec, err: unknown): Error {
   );
   error.cause = err;
   return error;
+}
+
+/**
+ * Checks that a listener's address is free by binding it and letting go at once, and resolves
+ * port 0 to the free port the system chose. Worker isolates that share one address with
+ * `reusePort` need it first: a listener with `SO_REUSEPORT` would silently share its port with
+ * another process listening there the same way, instead of failing. (The port can still be taken
+ * between this check and the workers' listen; they then fail as usual.)
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { probeAddr } from "@svc/shared/server";
+ * const addr = probeAddr({ name: "api", addr: "127.0.0.1:0" }); // e.g. "127.0.0.1:41234"
+ * assert.match(addr, /^127\.0\.0\.1:[1-9]\d*$/);
+ * ```
+ * @throws {SettingsError} as {@linkcode startServer} does: one line naming the listener and its
+ * address, e.g. `Cannot listen on :8080 (api): the address is already in use`.
+ */
+export function probeAddr(spec: Pick<ListenerSpec, "name" | "addr">): string {
+  const { hostname, port } = parseAddr(spec.addr);
+  const anyHost = spec.addr.startsWith(":");
+  const bind = (host: string) => {
+    const listener = Deno.listen({ hostname: host, port });
+    const bound = (listener.addr as Deno.NetAddr).port;
+    listener.close();
+    return bound;
+  };
+  let bound: number;
+  try {
+    bound = bind(anyHost ? "::" : hostname);
+  } catch (err) {
+    if (!anyHost || err instanceof Deno.errors.AddrInUse) throw listenError(spec, err);
+    try {
+      bound = bind(hostname);
+    } catch (again) {
+      throw listenError(spec, again);
+    }
+  }
+  return spec.addr.replace(/\d+$/, String(bound));
 }
 
 function urlOf(addr: Deno.NetAddr, tls: boolean): string {
@@ -267,6 +312,7 @@ export async function startServer(
             servers.push(Deno.serve({
               hostname: host,
               port,
+              reusePort: spec.reusePort ?? false,
               signal: controller.signal,
               ...(spec.tls ?? {}),
               onListen(addr) {

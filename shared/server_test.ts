@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseAddr, readTlsFiles, startServer } from "./server.ts";
+import { parseAddr, probeAddr, readTlsFiles, startServer } from "./server.ts";
 import { SettingsError } from "./settings.ts";
 import { createLogger, silentLogger } from "./log.ts";
 import { evalUntilSigterm } from "./_test_support.ts";
@@ -283,4 +283,35 @@ Deno.test({
       await server.shutdown();
     }
   },
+});
+
+Deno.test("probeAddr() resolves port 0 and refuses an address in use, shared or not", async (t) => {
+  await t.step("port 0 becomes a free port, the host part kept", () => {
+    const addr = probeAddr({ name: "api", addr: "127.0.0.1:0" });
+    const port = Number(addr.split(":")[1]);
+    assert.ok(port > 0);
+    const again = Deno.listen({ hostname: "127.0.0.1", port }); // released: bindable
+    again.close();
+  });
+  for (const reusePort of [false, true]) {
+    await t.step(
+      `a listener there${reusePort ? " with SO_REUSEPORT" : ""} is a SettingsError`,
+      () => {
+        const holder = Deno.listen({ hostname: "127.0.0.1", port: 0, reusePort });
+        const addr = `127.0.0.1:${(holder.addr as Deno.NetAddr).port}`;
+        try {
+          assert.throws(() => probeAddr({ name: "api", addr }), (e: Error) => {
+            assert.ok(e instanceof SettingsError);
+            assert.equal(
+              e.message,
+              `Cannot listen on ${addr} (api): the address is already in use`,
+            );
+            return true;
+          });
+        } finally {
+          holder.close();
+        }
+      },
+    );
+  }
 });

@@ -95,6 +95,7 @@ export async function startProxy(
       limiter,
       upstreamIdleMs: values["proxy.upstream_idle_timeout"],
       writeIdleMs: values["proxy.write_idle_timeout"],
+      servedNatively: true, // the kit's server is Deno.serve
       events: {
         rejected: () => telemetry.streamRejected(),
         ended: (result) => telemetry.streamEnded(result),

@@ -135,7 +135,7 @@ export function createApp(deps: AppDeps): Handler {
     {
       method: "GET",
       pattern: "/v1/todos",
-      handler: async (req) => await todos.list(req, await principalOf(req)),
+      handler: async (req, ctx) => await todos.list(req, await principalOf(req), ctx.url),
       openapi: LIST_TODOS,
     },
     {

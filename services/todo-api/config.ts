@@ -3,7 +3,7 @@
  * @module
  */
 import { parseAddr } from "@svc/shared/server";
-import { defineSettings } from "@svc/shared/settings";
+import { defineSettings, SettingsError } from "@svc/shared/settings";
 import { databaseUrlProblem } from "./store/database_url.ts";
 
 function addrProblem(value: string): string | undefined {
@@ -84,6 +84,15 @@ export const SETTINGS = defineSettings({
       max: 1000,
       help: "Connections to a Postgres server",
     },
+    "workers": {
+      type: "int",
+      default: 0,
+      min: 0,
+      max: 256,
+      help: "serve: worker isolates serving the API on one port, each with its own pool of " +
+        "--db-pool-size connections; 0 = one per CPU core on Postgres, 1 on embedded PGlite " +
+        "(which refuses more)",
+    },
     "shutdown_delay": {
       type: "duration",
       default: 0,
@@ -142,6 +151,8 @@ export interface Config {
   bodyTimeoutMs: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
+  /** `serve`'s worker isolates as set; 0 = automatic (see {@linkcode workerCount}). */
+  workers: number;
   shutdownDelayMs: number;
   shutdownGraceMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -175,6 +186,7 @@ export function loadConfig(
       bodyTimeoutMs: v.body_read_timeout,
       keyCacheTtlMs: v.key_cache_ttl,
       dbPoolSize: v.db_pool_size,
+      workers: v.workers,
       shutdownDelayMs: v.shutdown_delay,
       shutdownGraceMs: v.shutdown_grace,
       logLevel: v.log_level,
@@ -185,6 +197,29 @@ export function loadConfig(
       roles: v.role,
     },
   };
+}
+
+/**
+ * How many worker isolates `serve` runs: the setting, or with 0 one per CPU core
+ * (`cores`, from `navigator.hardwareConcurrency`) on a Postgres server and 1 on embedded PGlite.
+ * @throws {SettingsError} when more than one is asked for on PGlite, whose data directory one
+ * isolate holds.
+ */
+export function workerCount(
+  config: Pick<Config, "workers" | "databaseUrl">,
+  cores: number,
+): number {
+  const onPostgres = config.databaseUrl.trim() !== "";
+  if (config.workers === 0) return onPostgres ? Math.max(1, Math.floor(cores)) : 1;
+  if (config.workers > 1 && !onPostgres) {
+    throw new SettingsError(
+      "workers",
+      "Cannot serve on more than one worker: the embedded PGlite database is held by one isolate; " +
+        'set "workers" (--workers, TODOAPI_WORKERS) to 1, or use a Postgres server ' +
+        "(TODOAPI_DATABASE_URL)",
+    );
+  }
+  return config.workers;
 }
 
 /** Usage text built from the table. */

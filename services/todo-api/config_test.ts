@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { runMain } from "@svc/shared/main";
 import { SettingsError } from "@svc/shared/settings";
-import { loadConfig, SETTINGS } from "./config.ts";
+import { loadConfig, SETTINGS, workerCount } from "./config.ts";
 import { main } from "./main.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
@@ -136,4 +136,44 @@ Deno.test("keys create: repeated --role flags combine; a repeated --subject is r
       return true;
     },
   );
+});
+
+Deno.test("workerCount(): one per core on Postgres, one on PGlite, more refused on PGlite", async (t) => {
+  const postgres = "postgres://u:p@h/db";
+  await t.step("0 (the default) is the core count on Postgres", () => {
+    const { config } = loadConfig(["serve"], env({ TODOAPI_DATABASE_URL: postgres }));
+    assert.equal(config.workers, 0);
+    assert.equal(workerCount(config, 2), 2);
+    assert.equal(workerCount(config, 16), 16);
+    assert.equal(workerCount(config, 0), 1, "an unknown core count is one");
+  });
+  await t.step("0 is 1 on PGlite", () => {
+    assert.equal(workerCount(loadConfig(["serve"], env({})).config, 16), 1);
+  });
+  await t.step("an explicit count wins, from the flag or TODOAPI_WORKERS", () => {
+    const vars = env({ TODOAPI_DATABASE_URL: postgres, TODOAPI_WORKERS: "3" });
+    assert.equal(workerCount(loadConfig(["serve"], vars).config, 16), 3);
+    assert.equal(workerCount(loadConfig(["serve", "--workers", "1"], vars).config, 16), 1);
+    assert.equal(workerCount(loadConfig(["serve", "--workers", "256"], vars).config, 2), 256);
+  });
+  await t.step("1 is allowed on PGlite, 2 is a settings error naming the setting", () => {
+    assert.equal(workerCount(loadConfig(["serve", "--workers", "1"], env({})).config, 16), 1);
+    for (
+      const config of [
+        loadConfig(["serve", "--workers", "2"], env({})).config,
+        loadConfig(["serve"], env({ TODOAPI_WORKERS: "2" })).config,
+      ]
+    ) {
+      assert.throws(() => workerCount(config, 16), (e: Error) => {
+        assert.ok(e instanceof SettingsError);
+        assert.equal(e.key, "workers");
+        assert.match(e.message, /PGlite/);
+        return true;
+      });
+    }
+  });
+  await t.step("below 0 and above 256 are refused", () => {
+    assert.throws(() => loadConfig(["serve", "--workers", "-1"], env({})), /workers/);
+    assert.throws(() => loadConfig(["serve", "--workers", "257"], env({})), /workers/);
+  });
 });

@@ -45,6 +45,11 @@ export interface ServeObjectOptions {
   upstreamIdleMs: number;
   writeIdleMs: number;
   events?: StreamEvents;
+  /**
+   * The response goes to `Deno.serve` (not to JavaScript that keeps chunks): each relayed chunk's
+   * memory is freed once written (`freeTakenChunks` of {@linkcode relay}). @default {false}
+   */
+  servedNatively?: boolean;
 }
 
 /** What the request log needs beyond the response. */
@@ -224,6 +229,7 @@ function answer(
     upstreamIdleMs: options.upstreamIdleMs,
     writeIdleMs: options.writeIdleMs,
     abortUpstream: () => upstream.abort(),
+    freeTakenChunks: options.servedNatively,
     onEnd: ({ outcome, bytes }) => {
       slot.release();
       options.events?.ended?.({ outcome, bytes });

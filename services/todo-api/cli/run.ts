@@ -5,7 +5,7 @@
  */
 import { createLogger } from "@svc/shared/log";
 import type { MainIo } from "@svc/shared/main";
-import { type EnvLookup, helpRequested } from "@svc/shared/settings";
+import { type EnvLookup, helpRequested, SettingsError } from "@svc/shared/settings";
 import { loadConfig, usage } from "../config.ts";
 import { DataDirLockedError } from "../store/data_dir_lock.ts";
 import { openDb } from "../store/open_db.ts";
@@ -15,7 +15,8 @@ import { serve } from "./serve.ts";
 
 /**
  * Runs one command line; resolves to the process exit code.
- * @throws {SettingsError} when a flag or variable is invalid (`runMain` prints it, exit 2).
+ * @throws {SettingsError} when a flag or variable is invalid or a listen address cannot be used
+ * (`runMain` prints it, exit 2).
  */
 export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
   if (helpRequested(args)) {
@@ -52,6 +53,9 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
       await db.close();
     }
   } catch (err) {
+    // A setting that cannot work (an address in use, workers on PGlite): runMain prints the
+    // kit's one line and exits 2.
+    if (err instanceof SettingsError) throw err;
     if (err instanceof DataDirLockedError) {
       io.err(err.message);
       return 1;

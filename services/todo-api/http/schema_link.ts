@@ -23,7 +23,7 @@ function requestHost(req: Request): string {
 /** Absolute URL of a named schema as seen by the client of `req`. */
 export function schemaUrl(req: Request, name: string): string {
   const host = requestHost(req);
-  const tls = new URL(req.url).protocol === "https:";
+  const tls = req.url.startsWith("https:"); // no URL parse: this runs for every response
   const plain = !tls && (host.startsWith("localhost") || host.startsWith("127.0.0.1"));
   return `${plain ? "http" : "https"}://${host}${SCHEMAS_PATH}/${name}.json`;
 }

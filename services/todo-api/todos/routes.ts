@@ -40,10 +40,11 @@ function badCursor(): HttpError {
 /** Builds the handlers. */
 export function createTodoRoutes(deps: TodoRoutesDeps) {
   return {
-    async list(req: Request, principal: Principal): Promise<Response> {
+    /** `url`: the request's URL when already parsed (the route table's). */
+    async list(req: Request, principal: Principal, url = new URL(req.url)): Promise<Response> {
       authorize(principal, "todos.list");
       const scope = ownerScope(principal);
-      const query = parseListQuery(new URL(req.url));
+      const query = parseListQuery(url);
       const codec = await deps.cursorCodec();
       let after;
       if (query.cursor !== undefined) {

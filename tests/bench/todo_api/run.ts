@@ -2,11 +2,14 @@
  * todo-api benchmark (run on demand, not a test):
  *
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
- *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 3] [--pool 10]
+ *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 3] \
+ *       [--pool 10] [--workers 2]
  *
  * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
- *    `main.ts serve` process) next to the same SQL issued directly with `postgres` from this
- *    process (16 concurrent workers on a pool of the server's size), in the same run;
+ *    `main.ts serve` process, once with `--workers 1` and once with `--workers N`, the N workers
+ *    sharing the same total pool: `--db-pool-size` = pool / N each) next to the same SQL issued
+ *    directly with `postgres` from this process (16 concurrent workers on a pool of the server's
+ *    size), alternating in the same run;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
  * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
  */
@@ -23,12 +26,14 @@ const { values } = parseArgs({
     connections: { type: "string", default: "16" },
     rounds: { type: "string", default: "3" },
     pool: { type: "string", default: "10" },
+    workers: { type: "string", default: "2" },
   },
 });
 const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const POOL = Number(values.pool);
+const WORKERS = Number(values.workers);
 const ENTRY = new URL("../../../services/todo-api/main.ts", import.meta.url).pathname;
 
 if (!Deno.env.get("TEST_DATABASE_URL")) {
@@ -106,6 +111,7 @@ async function latencies(urls: string[], key: string, n: number): Promise<number
 
 const test = await createTestDatabase("postgres");
 let svc;
+let svcN;
 // the same connection settings as the service's pool (store/postgres_db.ts)
 const sql = postgres(test.url!, {
   max: POOL,
@@ -115,53 +121,62 @@ const sql = postgres(test.url!, {
 try {
   await createMigrator(test.db, loadMigrations()).up();
   const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
-  svc = await startService({
-    entry: ENTRY,
-    args: [
-      "serve",
-      "--addr",
-      "127.0.0.1:0",
-      "--metrics-addr",
-      "127.0.0.1:0",
-      "--log-level",
-      "warn",
-    ],
-    env: { TODOAPI_DATABASE_URL: test.url!, TODOAPI_DB_POOL_SIZE: String(POOL) },
-  }).catch(async () =>
-    await startService({
+  const serveWith = (workers: number) =>
+    startService({
       entry: ENTRY,
-      args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
-      env: { TODOAPI_DATABASE_URL: test.url!, TODOAPI_DB_POOL_SIZE: String(POOL) },
-    })
-  );
+      args: [
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--metrics-addr",
+        "127.0.0.1:0",
+        "--workers",
+        String(workers),
+      ],
+      env: {
+        TODOAPI_DATABASE_URL: test.url!,
+        TODOAPI_DB_POOL_SIZE: String(Math.ceil(POOL / workers)),
+      },
+      timeoutMs: 60_000,
+    }); // at the default log level: an access-log line per request, as deployed
+  svc = await serveWith(1);
+  svcN = await serveWith(WORKERS);
   const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
     `wrk.headers["Content-Type"] = "application/json"\n`;
-  // warm up both paths (JIT, prepared statements, pool)
+  // warm up every path (JIT, prepared statements, pools)
   await wrk(`${svc.url}/v1/todos`, key, post);
+  await wrk(`${svcN.url}/v1/todos`, key, post);
   await raw(sql, () => sql.unsafe(INSERT, ["raw", "benchmark todo"], { prepare: true }));
 
   // alternate API and raw several times and keep medians: this 2-core machine is shared
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const runs = {
     apiCreate: [] as number[],
+    apiNCreate: [] as number[],
     rawCreate: [] as number[],
     apiList: [] as number[],
+    apiNList: [] as number[],
     rawList: [] as number[],
   };
   for (let round = 0; round < ROUNDS; round++) {
     runs.apiCreate.push(await wrk(`${svc.url}/v1/todos`, key, post));
+    runs.apiNCreate.push(await wrk(`${svcN.url}/v1/todos`, key, post));
     runs.rawCreate.push(
       await raw(sql, () => sql.unsafe(INSERT, ["bench", "benchmark todo"], { prepare: true })),
     );
     runs.apiList.push(await wrk(`${svc.url}/v1/todos?limit=20`, key, ""));
+    runs.apiNList.push(await wrk(`${svcN.url}/v1/todos?limit=20`, key, ""));
     runs.rawList.push(
       await raw(sql, () => sql.unsafe(FIRST_PAGE, [21, "bench"], { prepare: true })),
     );
   }
   const apiCreate = median(runs.apiCreate);
+  const apiNCreate = median(runs.apiNCreate);
   const rawCreate = median(runs.rawCreate);
   const apiList = median(runs.apiList);
+  const apiNList = median(runs.apiNList);
   const rawList = median(runs.rawList);
+  const loadAfterThroughput = Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 
   // 100 000 rows for one owner, a tenth of them on one shared timestamp
   await test.db.exec("truncate todos");
@@ -206,12 +221,14 @@ try {
     (await sql`show server_version`)[0].server_version
   }, Deno ${Deno.version.deno}.
 
-| measure | API (wrk → main.ts serve) | raw SQL (postgres.js, same statement) | API / raw |
-| --- | --- | --- | --- |
-| create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(rawCreate)} | ${
+| measure | API, 1 worker | API, ${WORKERS} workers | raw SQL (postgres.js, same statement) | 1 worker / raw | ${WORKERS} workers / raw |
+| --- | --- | --- | --- | --- | --- |
+| create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(apiNCreate)} | ${f(rawCreate)} | ${
     pct(apiCreate, rawCreate)
-  } |
-| list first page, limit 20, req/s | ${f(apiList)} | ${f(rawList)} | ${pct(apiList, rawList)} |
+  } | ${pct(apiNCreate, rawCreate)} |
+| list first page, limit 20, req/s | ${f(apiList)} | ${f(apiNList)} | ${f(rawList)} | ${
+    pct(apiList, rawList)
+  } | ${pct(apiNList, rawList)} |
 
 | list latency, 100 000-row table, limit 20, 2 000 sequential requests each, interleaved | p50 ms | p90 ms | p99 ms |
 | --- | --- | --- | --- |
@@ -225,14 +242,21 @@ try {
 Deep-page throughput under load: ${f(apiDeep)} req/s vs first page ${f(apiList)} req/s (${
     pct(apiDeep, apiList)
   }).
-Per-round API/raw ratios: create ${
+Per-round API/raw ratios, 1 worker: create ${
     runs.apiCreate.map((a, i) => pct(a, runs.rawCreate[i])).join(", ")
   }; list ${
     runs.apiList.map((a, i) => pct(a, runs.rawList[i])).join(", ")
-  }. Load average at the end: ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}.`;
+  }. ${WORKERS} workers: create ${
+    runs.apiNCreate.map((a, i) => pct(a, runs.rawCreate[i])).join(", ")
+  }; list ${
+    runs.apiNList.map((a, i) => pct(a, runs.rawList[i])).join(", ")
+  }. Load average after the throughput rounds: ${loadAfterThroughput}; at the end: ${
+    Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
+  }.`;
   Deno.stdout.writeSync(new TextEncoder().encode(report + "\n"));
 } finally {
   await svc?.stop();
+  await svcN?.stop();
   await sql.end({ timeout: 5 });
   await test.drop();
 }

@@ -1,0 +1,101 @@
+/**
+ * One isolate's part of `serve`: opens the datastore (never migrates), listens on the API address
+ * (and, when asked, the metrics address), and once its lifecycle's shutdown starts keeps serving
+ * for `--shutdown-delay` with `/readyz` reporting `draining`, then stops accepting, drains
+ * in-flight requests, and closes the pool (PGlite: checkpoints and releases the data-directory
+ * lock). `serve.ts` runs it in the main isolate, `serve_worker.ts` in each worker isolate.
+ * @module
+ */
+import type { Logger } from "@svc/shared/log";
+import { type ListenerSpec, type RunningServer, startServer } from "@svc/shared/server";
+import type { Lifecycle } from "@svc/shared/lifecycle";
+import { createRouter, withDefaultStack } from "@svc/shared/http";
+import type { Metrics } from "@svc/shared/metrics";
+import { metricsRoute } from "@svc/shared/operational";
+import { createApp } from "../app.ts";
+import type { Config } from "../config.ts";
+import { loadMigrations } from "../migrate/migration_files.ts";
+import { createMigrator } from "../migrate/migrator.ts";
+import { openDb } from "../store/open_db.ts";
+import { describeDurability } from "../store/durability.ts";
+import denoJson from "../deno.json" with { type: "json" };
+
+/** What {@linkcode serveApi} needs besides the config. */
+export interface ServeApiOptions {
+  /** Gets the start-up, access and shutdown lines. */
+  logger: Logger;
+  /** Whose signal starts the shutdown; closed when the server has stopped or failed to start. */
+  lifecycle: Lifecycle;
+  /** The isolate's request counts and latencies. */
+  metrics: Metrics;
+  /** Also serve `/metrics` on `--metrics-addr` (with workers, the main isolate does). */
+  metricsListener: boolean;
+  /** `SO_REUSEPORT` on the API listener, so worker isolates share its port. @default {false} */
+  reusePort?: boolean;
+}
+
+/** Starts serving; resolves once it listens. `finished` settles after shutdown. */
+export async function serveApi(config: Config, options: ServeApiOptions): Promise<RunningServer> {
+  const { logger, lifecycle, metrics } = options;
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    pgliteSync: config.pgliteSync,
+  }).catch((err) => {
+    lifecycle.close();
+    throw err;
+  });
+  try {
+    const durability = await describeDurability(
+      db,
+      config.pgliteSync && !config.dataDir.startsWith("memory://"),
+    );
+    logger[durability.durable ? "info" : "warn"]("datastore open", {
+      backend: db.kind,
+      acknowledgedWritesDurable: durability.durable,
+      durability: durability.detail,
+    });
+    const migrator = createMigrator(db, loadMigrations());
+    const pending = await migrator.pending().catch(() => []);
+    if (pending.length > 0) {
+      logger.warn("migrations pending; not ready until `migrate up` runs", {
+        pending: pending.map((m) => m.version),
+      });
+    }
+    const api = createApp({
+      db,
+      migrator,
+      logger,
+      authzEnabled: config.authzEnabled,
+      cursorSecret: config.cursorSecret,
+      maxBodyBytes: config.maxBodyBytes,
+      keyCacheTtlMs: config.keyCacheTtlMs,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      metrics,
+      version: denoJson.version,
+      shutdownSignal: lifecycle.signal,
+    });
+    const listeners: ListenerSpec[] = [
+      { name: "api", addr: config.addr, handler: api, reusePort: options.reusePort },
+    ];
+    if (options.metricsListener) {
+      const scrape = withDefaultStack(createRouter([metricsRoute(metrics)]), { logger });
+      listeners.push({ name: "metrics", addr: config.metricsAddr, handler: scrape });
+    }
+    return await startServer(listeners, {
+      logger,
+      lifecycle,
+      shutdownDelay: config.shutdownDelayMs,
+      shutdownGrace: config.shutdownGraceMs,
+      onShutdown: async () => {
+        await db.close();
+        logger.info("datastore closed");
+      },
+    });
+  } catch (err) {
+    lifecycle.close();
+    await db.close();
+    throw err;
+  }
+}

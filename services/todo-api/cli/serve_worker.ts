@@ -1,0 +1,59 @@
+/**
+ * Entry of one `serve` worker isolate (a Deno `Worker`, started by `serve_workers.ts`): serves the
+ * API on the shared port (`SO_REUSEPORT`) with its own database pool and metrics registry, answers
+ * the main isolate's metrics requests with a snapshot of that registry, and shuts down when told
+ * (the main isolate owns the signals). `deno compile` embeds it through `--include`
+ * (`deploy/services.ts`).
+ * @module
+ */
+import { createLogger } from "@svc/shared/log";
+import { createLifecycle, type Lifecycle } from "@svc/shared/lifecycle";
+import { createMetrics, type Metrics } from "@svc/shared/metrics";
+import { SettingsError } from "@svc/shared/settings";
+import { serveApi } from "./serve_api.ts";
+import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+
+const scope = self as unknown as {
+  onmessage: (event: MessageEvent<ToWorker>) => void;
+  postMessage(message: FromWorker): void;
+};
+
+let metrics: Metrics | undefined;
+let lifecycle: Lifecycle | undefined;
+
+async function start(worker: number, config: ToWorker & { type: "start" }): Promise<void> {
+  const logger = createLogger({
+    level: config.config.logLevel,
+    fields: { service: "todo-api", worker },
+  });
+  lifecycle = createLifecycle({ logger, handleSignals: false });
+  metrics = createMetrics({ service: "todo-api" });
+  try {
+    const server = await serveApi(config.config, {
+      logger,
+      lifecycle,
+      metrics,
+      metricsListener: false,
+      reusePort: true,
+    });
+    server.finished.then((report) =>
+      scope.postMessage({ type: "stopped", report, snapshot: metrics!.registry.snapshot() })
+    );
+    scope.postMessage({ type: "listening", url: server.urls.api });
+  } catch (err) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const key = err instanceof SettingsError ? err.key : undefined;
+    scope.postMessage({ type: "failed", error: { name: e.name, message: e.message, key } });
+  }
+}
+
+scope.onmessage = ({ data }) => {
+  if (data.type === "start") void start(data.worker, data);
+  else if (data.type === "metrics") {
+    scope.postMessage({
+      type: "metrics",
+      id: data.id,
+      snapshot: metrics?.registry.snapshot() ?? [],
+    });
+  } else if (data.type === "shutdown") lifecycle?.shutdown(data.cause);
+};

@@ -1,0 +1,205 @@
+/**
+ * `serve --workers N` (N > 1, Postgres only): N worker isolates (`serve_worker.ts`) serve the API
+ * on one port with `SO_REUSEPORT`, so the kernel spreads connections over them (Linux), each with
+ * its own pool of `--db-pool-size` connections. The main isolate
+ * - checks the API address first (a port in use fails as with one isolate; port 0 is resolved
+ *   once, so every worker listens on the same port);
+ * - serves `/metrics` on `--metrics-addr`: on each scrape it asks every worker for a snapshot of
+ *   its registry and adds them up, plus `http_requests_by_worker_total` (the same counts with a
+ *   `worker` label, 1…N) to show how requests spread;
+ * - owns SIGTERM/SIGINT: it tells every worker to shut down (each keeps serving for
+ *   `--shutdown-delay` with `/readyz` draining, then drains its requests and closes its pool),
+ *   waits for all of them, then closes the metrics listener;
+ * - fails the start as a whole when any worker cannot start (its error, as one line), ending
+ *   every worker first.
+ * @module
+ */
+import type { Logger } from "@svc/shared/log";
+import { createLifecycle } from "@svc/shared/lifecycle";
+import { createRouter, withDefaultStack } from "@svc/shared/http";
+import { Counter, mergeSnapshots, type MetricSnapshot } from "@svc/shared/metrics";
+import {
+  probeAddr,
+  type RunningServer,
+  type ShutdownReport,
+  startServer,
+} from "@svc/shared/server";
+import { SettingsError } from "@svc/shared/settings";
+import type { Config } from "../config.ts";
+import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+
+/** Options of {@linkcode serveOnWorkers}. */
+export interface ServeOnWorkersOptions {
+  /** Gets the main isolate's lines (workers log on their own, with a `worker` field). */
+  logger: Logger;
+  /** How many worker isolates. */
+  workers: number;
+  /** Starts the shutdown on SIGTERM and SIGINT. @default {true} */
+  handleSignals?: boolean;
+}
+
+const SCRAPE_TIMEOUT_MS = 2_000;
+
+interface Slot {
+  id: number;
+  worker: Worker;
+  /** Resolves with the URL once listening; rejects with the worker's start-up error. */
+  ready: Promise<string>;
+  /** Resolves when the worker has shut down (or died). */
+  stopped: Promise<ShutdownReport>;
+  /** The latest snapshot of its metrics (its final one once stopped). */
+  last: MetricSnapshot[];
+  snapshot(): Promise<MetricSnapshot[]>;
+  send(message: ToWorker): void;
+}
+
+function startupError(error: { name: string; message: string; key?: string }): Error {
+  if (error.key !== undefined) return new SettingsError(error.key, error.message);
+  const err = new Error(error.message);
+  err.name = error.name;
+  return err;
+}
+
+function spawn(id: number, config: Config, options: { logger: Logger; onCrash(): void }): Slot {
+  const { logger } = options;
+  const worker = new Worker(new URL("./serve_worker.ts", import.meta.url).href, {
+    type: "module",
+    name: `todo-api-worker-${id}`,
+  });
+  const ready = Promise.withResolvers<string>();
+  const stopped = Promise.withResolvers<ShutdownReport>();
+  const scrapes = new Map<number, (snapshot: MetricSnapshot[]) => void>();
+  let next = 0;
+  const slot: Slot = {
+    id,
+    worker,
+    ready: ready.promise,
+    stopped: stopped.promise,
+    last: [],
+    send: (message) => worker.postMessage(message),
+    snapshot() {
+      const scrape = Promise.withResolvers<MetricSnapshot[]>();
+      const key = next++;
+      scrapes.set(key, scrape.resolve);
+      worker.postMessage({ type: "metrics", id: key } satisfies ToWorker);
+      const timer = setTimeout(() => scrape.resolve(slot.last), SCRAPE_TIMEOUT_MS);
+      return scrape.promise.finally(() => {
+        clearTimeout(timer);
+        scrapes.delete(key);
+      });
+    },
+  };
+  worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
+    if (data.type === "listening") ready.resolve(data.url);
+    else if (data.type === "failed") ready.reject(startupError(data.error));
+    else if (data.type === "metrics") {
+      slot.last = data.snapshot;
+      scrapes.get(data.id)?.(data.snapshot);
+    } else if (data.type === "stopped") {
+      slot.last = data.snapshot;
+      stopped.resolve(data.report);
+    }
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    logger.error("worker failed", { worker: id, error: event.message });
+    const err = new Error(`Cannot serve: worker ${id} failed: ${event.message}`);
+    ready.reject(err);
+    stopped.resolve({ forced: true, tasks: { stopped: [], failed: [], abandoned: [] } });
+    options.onCrash();
+  };
+  ready.promise.catch(() => {}); // observed by serveOnWorkers
+  worker.postMessage({ type: "start", worker: id, config } satisfies ToWorker);
+  return slot;
+}
+
+/** The workers' metrics added up, plus the per-worker request counts. */
+async function mergedMetrics(slots: Slot[]): Promise<string> {
+  const snapshots = await Promise.all(slots.map((s) => s.snapshot()));
+  const registry = mergeSnapshots(snapshots);
+  registry.setDefaultLabels({ service: "todo-api" });
+  const byWorker = new Counter({
+    name: "http_requests_by_worker_total",
+    help: "HTTP requests answered, by worker isolate (1…N), method, route and status",
+    labelNames: ["worker", "method", "route", "status"] as const,
+    registers: [registry],
+  });
+  for (const [i, snapshot] of snapshots.entries()) {
+    const requests = snapshot.find((m) => m.name === "http_requests_total");
+    for (const s of requests?.series ?? []) {
+      byWorker.inc({ ...s.labels, worker: String(slots[i].id) }, s.value);
+    }
+  }
+  return await registry.metrics();
+}
+
+/** Starts N workers and the metrics listener; resolves once all listen. */
+export async function serveOnWorkers(
+  config: Config,
+  options: ServeOnWorkersOptions,
+): Promise<RunningServer> {
+  const { logger, workers } = options;
+  const lifecycle = createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
+  const slots: Slot[] = [];
+  const scrapeLifecycle = createLifecycle({ handleSignals: false });
+  let api: string;
+  let metricsServer: RunningServer;
+  try {
+    const addr = probeAddr({ name: "api", addr: config.addr });
+    for (let id = 1; id <= workers; id++) {
+      slots.push(spawn(id, { ...config, addr }, {
+        logger,
+        onCrash: () => lifecycle.shutdown("worker failed"),
+      }));
+    }
+    [api] = await Promise.all(slots.map((s) => s.ready));
+    const scrape = withDefaultStack(
+      createRouter([{
+        method: ["GET", "HEAD"],
+        pattern: "/metrics",
+        handler: async () =>
+          new Response(await mergedMetrics(slots), {
+            headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+          }),
+      }]),
+      { logger },
+    );
+    metricsServer = await startServer(
+      [{ name: "metrics", addr: config.metricsAddr, handler: scrape }],
+      { logger, lifecycle: scrapeLifecycle, shutdownGrace: config.shutdownGraceMs },
+    );
+  } catch (err) {
+    for (const slot of slots) slot.worker.terminate();
+    lifecycle.close();
+    scrapeLifecycle.close();
+    throw err;
+  }
+  logger.info("serving on workers", { workers, url: api, dbPoolSizeEach: config.dbPoolSize });
+
+  async function stop(cause: string): Promise<ShutdownReport> {
+    for (const slot of slots) slot.send({ type: "shutdown", cause });
+    const reports = await Promise.all(slots.map((s) => s.stopped));
+    for (const slot of slots) slot.worker.terminate();
+    await metricsServer.shutdown();
+    lifecycle.close();
+    logger.info("workers stopped", { workers, forced: reports.some((r) => r.forced) });
+    return {
+      forced: reports.some((r) => r.forced),
+      tasks: {
+        stopped: reports.flatMap((r) => r.tasks.stopped),
+        failed: reports.flatMap((r) => r.tasks.failed),
+        abandoned: reports.flatMap((r) => r.tasks.abandoned),
+      },
+    };
+  }
+  const finished = lifecycle.untilShutdown().then(stop);
+  return {
+    urls: { api, metrics: metricsServer.urls.metrics },
+    signal: lifecycle.signal,
+    shutdown() {
+      lifecycle.shutdown();
+      return finished;
+    },
+    finished,
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Messages between `serve`'s main isolate (`serve_workers.ts`) and its worker isolates
+ * (`serve_worker.ts`). Everything crosses `postMessage`, so it is plain data.
+ * @module
+ */
+import type { MetricSnapshot } from "@svc/shared/metrics";
+import type { ShutdownReport } from "@svc/shared/server";
+import type { Config } from "../config.ts";
+
+/** What the main isolate sends. */
+export type ToWorker =
+  /** Serve the API on `config.addr` with `SO_REUSEPORT`; answered by `listening` or `failed`. */
+  | { type: "start"; worker: number; config: Config }
+  /** Answered by `metrics` with the same `id`. */
+  | { type: "metrics"; id: number }
+  /** Start the shutdown (delay, drain, pool closed); answered by `stopped`. */
+  | { type: "shutdown"; cause: string };
+
+/** What a worker answers. */
+export type FromWorker =
+  | { type: "listening"; url: string }
+  | { type: "failed"; error: { name: string; message: string; key?: string } }
+  | { type: "metrics"; id: number; snapshot: MetricSnapshot[] }
+  | { type: "stopped"; report: ShutdownReport; snapshot: MetricSnapshot[] };
