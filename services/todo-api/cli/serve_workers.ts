@@ -102,8 +102,9 @@ function spawn(id: number, config: Config, options: { logger: Logger; onCrash():
   };
   worker.onerror = (event) => {
     event.preventDefault();
-    logger.error("worker failed", { worker: id, error: event.message });
-    const err = new Error(`Cannot serve: worker ${id} failed: ${event.message}`);
+    const message = String(event.message).split("\n")[0]; // one line; the stack is Deno's
+    logger.error("worker failed", { worker: id, error: message });
+    const err = new Error(`Cannot serve: worker ${id} failed: ${message}`);
     ready.reject(err);
     stopped.resolve({ forced: true, tasks: { stopped: [], failed: [], abandoned: [] } });
     options.onCrash();

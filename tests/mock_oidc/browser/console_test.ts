@@ -86,7 +86,8 @@ browserTest("the control-plane console drives /_mock in Chromium", async (browse
       assert.equal(
         await inPage(
           page,
-          `document.querySelectorAll("#requests script, #requests img, #requests b:not(summary b)").length`,
+          `document.querySelectorAll(
+            "#requests script, #requests img, #requests b:not(summary b)").length`,
         ),
         0,
       );
