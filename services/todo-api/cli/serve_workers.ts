@@ -39,6 +39,7 @@ export interface ServeOnWorkersOptions {
 }
 
 const SCRAPE_TIMEOUT_MS = 2_000;
+const STOP_SLACK_MS = 15_000;
 
 interface Slot {
   id: number;
@@ -114,6 +115,17 @@ function spawn(id: number, config: Config, options: { logger: Logger; onCrash():
   return slot;
 }
 
+/** A worker's shutdown report, or a forced one when it has not stopped within `ms`. */
+async function stoppedWithin(slot: Slot, ms: number, logger: Logger): Promise<ShutdownReport> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((r) => timer = setTimeout(() => r(undefined), ms));
+  const report = await Promise.race([slot.stopped, late]);
+  clearTimeout(timer);
+  if (report) return report;
+  logger.error("worker did not stop in time: ended", { worker: slot.id, waitedMs: ms });
+  return { forced: true, tasks: { stopped: [], failed: [], abandoned: [] } };
+}
+
 /** The workers' metrics added up, plus the per-worker request counts. */
 async function mergedMetrics(slots: Slot[]): Promise<string> {
   const snapshots = await Promise.all(slots.map((s) => s.snapshot()));
@@ -179,7 +191,9 @@ export async function serveOnWorkers(
 
   async function stop(cause: string): Promise<ShutdownReport> {
     for (const slot of slots) slot.send({ type: "shutdown", cause });
-    const reports = await Promise.all(slots.map((s) => s.stopped));
+    // Each worker bounds its own stop (delay, grace, pool close); this bounds a stuck one.
+    const bound = config.shutdownDelayMs + config.shutdownGraceMs + STOP_SLACK_MS;
+    const reports = await Promise.all(slots.map((s) => stoppedWithin(s, bound, logger)));
     for (const slot of slots) slot.worker.terminate();
     await metricsServer.shutdown();
     lifecycle.close();
