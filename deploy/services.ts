@@ -63,7 +63,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // file system, which needs no grant). Postgres URL and listen addresses are settings: any net.
     permissions: [
       "--allow-net",
-      "--allow-read=./.data,./node_modules",
+      // `serve --workers N` loads its worker isolates' modules from source (run from source only).
+      "--allow-read=./.data,./node_modules,./services/todo-api,./shared",
       "--allow-write=./.data",
       "--allow-env=TODOAPI_*,PG*",
     ],

@@ -128,7 +128,7 @@ export const SETTINGS = defineSettings({
       type: "string",
       default: "",
       secret: true,
-      help: "token required in X-Mock-Control-Token",
+      help: "token required in X-Mock-Control-Token (or as Authorization: Bearer)",
     },
     "rate_limit_enabled": { type: "bool", default: false, help: "enable request rate limiting" },
     "rate_limit_rps": {

@@ -188,7 +188,10 @@ Deno.test("--help lists every setting with flag, variable and default, and why t
     /--signer webcrypto\|openssl\n.*\(default "webcrypto"\)\n {6}env MOCK_OIDC_SIGNER/,
   );
   assert.match(help, /--write-timeout duration\n.*\(default 10s\)/);
-  assert.match(help, /--control-token string\n {6}token required in X-Mock-Control-Token\n/);
+  assert.match(
+    help,
+    /--control-token string\n {6}token required in X-Mock-Control-Token \(or as Authorization: B/,
+  );
   assert.match(help, /Not supported \(refused when set\):\n {2}--read-header-timeout\n/);
   assert.match(
     help,

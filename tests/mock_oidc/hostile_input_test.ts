@@ -90,6 +90,23 @@ Deno.test({
         assert.ok(token.status < 500, `token: ${token.status}`);
         await token.body?.cancel();
       });
+      await t.step("hostile queries on the console's changes feed", async () => {
+        const queries = [
+          "after=-1",
+          "after=%00",
+          `after=${"9".repeat(10_000)}`,
+          "after=1e309",
+          "timeoutMs=NaN",
+          "timeoutMs=1&timeoutMs=99999999",
+          "after=0x10",
+          "after=%zz&timeoutMs=%",
+          `timeoutMs=${"1".repeat(400)}`,
+        ];
+        for (const query of queries) {
+          const res = await control(mock.url, "GET", `/_mock/requests/changes?${query}`);
+          assert.ok(res.status < 500, `${query}: ${res.status}`);
+        }
+      });
       await t.step("the server is alive and well afterwards", async () => {
         const health = await fetch(`${mock.url}/healthz`);
         assert.equal(health.status, 200);

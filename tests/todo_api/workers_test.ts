@@ -7,9 +7,15 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { startKeepAliveClients, startService } from "@svc/shared/testing";
 import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { SERVICES } from "../../deploy/services.ts";
 import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
 
 const WORKERS = ["--workers", "2"];
+/** The deployed permission set (workers load their modules from source under read grants). */
+const DEPLOYED = {
+  permissions: SERVICES.find((s) => s.name === "todo-api")!.permissions,
+  cwd: new URL("../../", import.meta.url).pathname,
+};
 
 /** One request on a connection of its own, so the kernel picks a worker for each. */
 async function fresh(
@@ -53,13 +59,15 @@ async function setUp() {
 }
 
 Deno.test({
-  name: "--workers 2: CRUD works, requests spread over both workers and /metrics counts them all",
+  name: "--workers 2 with the deployed permissions: CRUD works, requests spread over both " +
+    "workers and /metrics counts them all",
   ignore: !TEST_DATABASE_URL,
   sanitizeResources: false,
   async fn() {
     const { t, key } = await setUp();
     try {
       const svc = await startService({
+        ...DEPLOYED,
         entry: ENTRY,
         args: ["serve", ...LISTEN, ...WORKERS],
         env: t.env,

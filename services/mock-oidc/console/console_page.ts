@@ -76,7 +76,8 @@ clock?</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 <label for="token">Control token</label><input id="token" type="password" autocomplete="off">
 <button type="submit">Use this token</button></form>
 <div class="console">
-<section id="requests-section" class="card"><h2>Captured requests <span id="request-count"></span></h2>
+<section id="requests-section" class="card">
+<h2>Captured requests <span id="request-count"></span></h2>
 <div class="filters">${field("filter", { name: "issuer", label: "Issuer" })}${
   field("filter", { name: "endpoint", label: "Endpoint", options: ["", ...ENDPOINTS] })
 }<button id="requests-clear" type="button" class="secondary">Clear log</button></div>

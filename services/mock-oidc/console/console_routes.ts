@@ -15,7 +15,7 @@ import { CONSOLE_STYLE } from "./console_style.ts";
 export const CONSOLE_PATH = "/_mock/ui";
 
 /** Whether the request is a `GET`/`HEAD` of the console page, the one ungated `/_mock` path. */
-export function isConsoleAsset(method: string, path: string): boolean {
+export function isConsolePage(method: string, path: string): boolean {
   return (method === "GET" || method === "HEAD") && path === CONSOLE_PATH;
 }
 

@@ -8,7 +8,8 @@
 export const CONSOLE_STYLE = `main{max-width:90rem}
 .bar{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center}
 .bar h1{margin:0}.bar button{margin-top:0}
-#status{margin:0;flex:1 1 12rem;font-size:.9rem;overflow-wrap:anywhere}#status.error{color:var(--bad)}
+#status{margin:0;flex:1 1 12rem;font-size:.9rem;overflow-wrap:anywhere}
+#status.error{color:var(--bad)}
 #token-form{margin:1rem 0;padding:.2rem 1rem 1rem;background:#fff7e6;border:1px solid #f0c36d;
 border-radius:6px}
 .console{display:grid;gap:0 1rem;grid-template-columns:minmax(0,1fr)}

@@ -26,7 +26,9 @@ function say(message, isError = false) {
 
 function problemText(res) {
   const d = res.data;
-  if (d && typeof d === "object") return res.status + " " + (d.title ?? "") + ": " + (d.detail ?? "");
+  if (d && typeof d === "object") {
+    return res.status + " " + (d.title ?? "") + ": " + (d.detail ?? "");
+  }
   return res.status ? "HTTP " + res.status : "the server cannot be reached";
 }
 
@@ -94,7 +96,9 @@ async function api(method, path, body) {
 
 function clearErrors(form) {
   for (const line of form.querySelectorAll(".field-error, .form-error")) line.textContent = "";
-  for (const input of form.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+  for (const input of form.querySelectorAll("[aria-invalid]")) {
+    input.removeAttribute("aria-invalid");
+  }
 }
 
 function fieldError(form, name, message) {

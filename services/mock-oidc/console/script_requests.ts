@@ -11,12 +11,15 @@
 export const SCRIPT_REQUESTS = String.raw`
 const MAX_SHOWN = 500;
 const WAIT_MS = 25000;
+const THROTTLE_MS = 500;
 let logVersion = -1;
 
 function table(map) {
   const rows = [];
   for (const [name, values] of Object.entries(map ?? {})) {
-    for (const value of [].concat(values)) rows.push(el("tr", "", el("th", "", name), el("td", "", value)));
+    for (const value of [].concat(values)) {
+      rows.push(el("tr", "", el("th", "", name), el("td", "", value)));
+    }
   }
   return rows.length ? el("table", "", ...rows) : el("p", "note", "none");
 }
@@ -31,7 +34,8 @@ function bodyView(entry) {
   }
   if (type.includes("json")) {
     try {
-      return [el("h3", "", "Body (JSON)"), el("pre", "", JSON.stringify(JSON.parse(entry.body), null, 2))];
+      const pretty = JSON.stringify(JSON.parse(entry.body), null, 2);
+      return [el("h3", "", "Body (JSON)"), el("pre", "", pretty)];
     } catch { /* shown as text below */ }
   }
   return [el("h3", "", "Body"), el("pre", "body", entry.body)];
@@ -48,7 +52,8 @@ function requestDetail(entry) {
 
 function requestItem(entry) {
   const time = el("time", "", String(entry.receivedAt).replace("T", " ").replace("Z", ""));
-  const summary = el("summary", "", time, " ", el("b", "", entry.method), " ", el("code", "", entry.path),
+  const summary = el("summary", "", time, " ", el("b", "", entry.method), " ",
+    el("code", "", entry.path),
     " ", el("span", "issuer", "issuer " + entry.issuer));
   const details = el("details", "", summary);
   details.addEventListener("toggle", () => {
@@ -80,7 +85,9 @@ async function loadRequests() {
   $("request-count").textContent = "(" + res.data.count + ")";
   $("requests-note").textContent = all.length > MAX_SHOWN
     ? "Showing the newest " + MAX_SHOWN + " of " + all.length + "."
-    : all.length === 0 ? "No captured request matches." : "";
+    : all.length === 0
+    ? "No captured request matches (with --control-addr nothing is captured)."
+    : "";
   const list = $("requests");
   const shown = new Map([...list.children].map((item) => [item.dataset.id, item]));
   list.replaceChildren(...newest.map((entry) => shown.get(entry.id) ?? requestItem(entry)));
@@ -97,6 +104,8 @@ async function watchRequests() {
       if (res.data.version === logVersion) continue;
       logVersion = res.data.version;
       await Promise.all([loadRequests(), loadScenarios()]);
+      // At most two listings a second, however fast a load test fills the log.
+      await sleep(THROTTLE_MS);
     } else if (res.status === 401) await tokenEntered();
     else await sleep(2000);
   }

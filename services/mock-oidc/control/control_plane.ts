@@ -15,11 +15,17 @@ import { advanceClock, getClock, putClock } from "./clock_routes.ts";
 import { checkControlToken } from "./control_token.ts";
 import type { ControlDeps } from "./control_deps.ts";
 import { mintToken } from "./mint.ts";
-import { clearRequests, listRequests, requestChanges, takeRequest } from "./request_routes.ts";
+import {
+  clearRequests,
+  listRequests,
+  MAX_CHANGES_TIMEOUT_MS,
+  requestChanges,
+  takeRequest,
+} from "./request_routes.ts";
 import { resetMock } from "./reset.ts";
 import { enqueueScenario, flushScenarios, listScenarios } from "./scenario_routes.ts";
 import { control, CONTROL_ERRORS, ok, ref } from "../ops/openapi_operations.ts";
-import { consoleRoutes, isConsoleAsset } from "../console/console_routes.ts";
+import { consoleRoutes, isConsolePage } from "../console/console_routes.ts";
 
 const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];
 
@@ -140,7 +146,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
             name: "timeoutMs",
             in: "query",
             required: false,
-            schema: { type: "integer", minimum: 0, maximum: 60_000, default: 0 },
+            schema: { type: "integer", minimum: 0, maximum: MAX_CHANGES_TIMEOUT_MS, default: 0 },
           },
         ],
         responses: {
@@ -198,13 +204,13 @@ export function controlMethodNotAllowed(req: Request, ctx: FallbackContext): nev
 }
 
 /**
- * Checks the control token on every `/_mock` path before any row answers, except the console's
- * page and assets, which hold no data (its calls carry the token).
+ * Checks the control token on every `/_mock` path before any row answers, except the console
+ * page, which holds no data (the calls it makes carry the token).
  */
 export function withControlGate(handler: Handler, controlToken: string | undefined): Handler {
   return async function controlGate(req, info) {
     const path = new URL(req.url).pathname;
-    if (isControlPath(path) && !isConsoleAsset(req.method, path)) {
+    if (isControlPath(path) && !isConsolePage(req.method, path)) {
       await checkControlToken(req, controlToken);
     }
     return await handler(req, info);

@@ -34,8 +34,11 @@ function callbackUri(ctx: IssuerContext): string {
 }
 
 function cookie(ctx: IssuerContext, value: string, maxAgeSeconds?: number): string {
+  const path = debuggerPath(ctx);
   return setSessionCookie(value, {
-    path: debuggerPath(ctx),
+    // A `;` (legal in a path segment) would end the attribute: such issuers get Path=/ (the
+    // session still names its issuer, so another issuer's callback refuses it).
+    path: path.includes(";") ? "/" : path,
     secure: ctx.issuerUrl.startsWith("https:"),
     maxAgeSeconds,
   });

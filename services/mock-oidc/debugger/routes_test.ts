@@ -97,6 +97,16 @@ Deno.test("the debugger completes a code flow and verifies the tokens", async (t
   });
 });
 
+Deno.test("an issuer id holding ';' cannot add cookie attributes", async () => {
+  const h = harness();
+  const { callback, cookie } = await startFlow(h, {}, "a;Domain=evil");
+  const start = await h.form("/a;Domain=evil/debugger", {});
+  assert.match(start.headers.get("set-cookie")!, /; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax$/);
+  assert.equal(start.headers.get("set-cookie")!.split(";").length, 5);
+  const res = await h.call(local(callback.href), { headers: { cookie } });
+  assert.equal(res.status, 200, await res.text());
+});
+
 Deno.test("debugger form validation answers 400 with the error beside the field", async (t) => {
   const h = harness();
   const cases: [Record<string, string>, string, RegExp][] = [

@@ -39,6 +39,7 @@ export interface ServeOnWorkersOptions {
 }
 
 const SCRAPE_TIMEOUT_MS = 2_000;
+const STOP_SLACK_MS = 15_000;
 
 interface Slot {
   id: number;
@@ -102,8 +103,9 @@ function spawn(id: number, config: Config, options: { logger: Logger; onCrash():
   };
   worker.onerror = (event) => {
     event.preventDefault();
-    logger.error("worker failed", { worker: id, error: event.message });
-    const err = new Error(`Cannot serve: worker ${id} failed: ${event.message}`);
+    const message = String(event.message).split("\n")[0]; // one line; the stack is Deno's
+    logger.error("worker failed", { worker: id, error: message });
+    const err = new Error(`Cannot serve: worker ${id} failed: ${message}`);
     ready.reject(err);
     stopped.resolve({ forced: true, tasks: { stopped: [], failed: [], abandoned: [] } });
     options.onCrash();
@@ -111,6 +113,17 @@ function spawn(id: number, config: Config, options: { logger: Logger; onCrash():
   ready.promise.catch(() => {}); // observed by serveOnWorkers
   worker.postMessage({ type: "start", worker: id, config } satisfies ToWorker);
   return slot;
+}
+
+/** A worker's shutdown report, or a forced one when it has not stopped within `ms`. */
+async function stoppedWithin(slot: Slot, ms: number, logger: Logger): Promise<ShutdownReport> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((r) => timer = setTimeout(() => r(undefined), ms));
+  const report = await Promise.race([slot.stopped, late]);
+  clearTimeout(timer);
+  if (report) return report;
+  logger.error("worker did not stop in time: ended", { worker: slot.id, waitedMs: ms });
+  return { forced: true, tasks: { stopped: [], failed: [], abandoned: [] } };
 }
 
 /** The workers' metrics added up, plus the per-worker request counts. */
@@ -178,7 +191,9 @@ export async function serveOnWorkers(
 
   async function stop(cause: string): Promise<ShutdownReport> {
     for (const slot of slots) slot.send({ type: "shutdown", cause });
-    const reports = await Promise.all(slots.map((s) => s.stopped));
+    // Each worker bounds its own stop (delay, grace, pool close); this bounds a stuck one.
+    const bound = config.shutdownDelayMs + config.shutdownGraceMs + STOP_SLACK_MS;
+    const reports = await Promise.all(slots.map((s) => stoppedWithin(s, bound, logger)));
     for (const slot of slots) slot.worker.terminate();
     await metricsServer.shutdown();
     lifecycle.close();

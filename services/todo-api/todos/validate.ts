@@ -10,6 +10,8 @@ function validationFailed(errors: ErrorDetail[]): HttpError {
   return new HttpError(422, "validation_failed", "validation failed", { errors });
 }
 
+// Stateless without `stream: true`: one decoder serves every request.
+const UTF8 = new TextDecoder();
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -26,7 +28,7 @@ export function unstorableText(text: string): string | undefined {
 
 /** Parses and checks a CreateTodoInputBody; returns the title. */
 export function parseCreateTodo(raw: Uint8Array): { title: string } {
-  const text = new TextDecoder().decode(raw);
+  const text = UTF8.decode(raw);
   if (text.trim() === "") {
     throw new HttpError(400, "body_required", "request body is required");
   }

@@ -6,10 +6,10 @@
  *       [--pool 10] [--workers 2]
  *
  * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
- *    `main.ts serve` process, once with `--workers 1` and once with `--workers N`, the N workers
- *    sharing the same total pool: `--db-pool-size` = pool / N each) next to the same SQL issued
- *    directly with `postgres` from this process (16 concurrent workers on a pool of the server's
- *    size), alternating in the same run;
+ *    `main.ts serve` process, once with `--workers 1` and once with `--workers N`, each worker
+ *    with its own pool of `--pool` connections as deployed) next to the same SQL issued directly
+ *    with `postgres` from this process (16 concurrent loops on a pool of `--pool`), alternating
+ *    in the same run;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
  * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
  */
@@ -135,7 +135,7 @@ try {
       ],
       env: {
         TODOAPI_DATABASE_URL: test.url!,
-        TODOAPI_DB_POOL_SIZE: String(Math.ceil(POOL / workers)),
+        TODOAPI_DB_POOL_SIZE: String(POOL), // per worker, as deployed
       },
       timeoutMs: 60_000,
     }); // at the default log level: an access-log line per request, as deployed

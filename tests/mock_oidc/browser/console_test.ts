@@ -86,7 +86,8 @@ browserTest("the control-plane console drives /_mock in Chromium", async (browse
       assert.equal(
         await inPage(
           page,
-          `document.querySelectorAll("#requests script, #requests img, #requests b:not(summary b)").length`,
+          `document.querySelectorAll(
+            "#requests script, #requests img, #requests b:not(summary b)").length`,
         ),
         0,
       );
@@ -146,6 +147,18 @@ browserTest("the control-plane console drives /_mock in Chromium", async (browse
       assert.ok(await isPng(await saveScreenshot(page, "console")));
     });
 
+    await t.step("the same page at 360 px: one column, nothing overflows sideways", async () => {
+      await page.setViewport({ width: 360, height: 740 });
+      await until(page, `document.documentElement.scrollWidth <= 360`);
+      const columns = await inPage<string>(
+        page,
+        `getComputedStyle(document.querySelector(".console")).gridTemplateColumns`,
+      );
+      assert.equal(columns.split(" ").length, 1, columns);
+      assert.ok(await isPng(await saveScreenshot(page, "console-narrow")));
+      await page.setViewport({ width: 1200, height: 900 });
+    });
+
     await t.step(
       "422 errors appear beside their fields: a bad scenario, a bad duration",
       async () => {
@@ -192,7 +205,7 @@ browserTest("the control-plane console drives /_mock in Chromium", async (browse
       assert.equal((await control(mock.url, "GET", "/_mock/requests")).body.count, 0);
     });
 
-    await t.step("readable at 360 px: nothing overflows sideways", async () => {
+    await t.step("after the reset, still nothing overflows at 360 px", async () => {
       await page.setViewport({ width: 360, height: 740 });
       await until(page, `document.documentElement.scrollWidth <= 360`);
     });
