@@ -22,12 +22,19 @@ const BODY = 1024 * 1024 - 64; // just under the 1 MiB capture limit, with the f
 const MiB = 1024 * 1024;
 const BUDGET = 64 * MiB;
 
+const mb = (n: number) => (n / MiB).toFixed(0);
+
 async function rssOf(pid: number): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-async function run(budget: number, bodies: number, seconds = Infinity) {
+async function run(
+  budget: number,
+  bodies: number,
+  options: { seconds?: number; env?: Record<string, string> } = {},
+) {
+  const { seconds = Infinity, env = {} } = options;
   const mock = await startService({
     entry: MAIN,
     args: [
@@ -38,7 +45,7 @@ async function run(budget: number, bodies: number, seconds = Infinity) {
       "--capture-max-bytes",
       String(budget),
     ],
-    env: { JSON_CONFIG: "{}" },
+    env: { JSON_CONFIG: "{}", ...env },
     listeners: ["api", "metrics"],
   });
   try {
@@ -47,6 +54,7 @@ async function run(budget: number, bodies: number, seconds = Infinity) {
     const deadline = performance.now() + seconds * 1000;
     let peak = before;
     let sent = 0;
+    const checkpoints: string[] = [];
     for (; sent < bodies && performance.now() < deadline; sent++) {
       const res = await fetch(`${mock.url}/cap/token`, {
         method: "POST",
@@ -55,6 +63,7 @@ async function run(budget: number, bodies: number, seconds = Infinity) {
       });
       await res.body?.cancel();
       if (sent % 10 === 0) peak = Math.max(peak, await rssOf(mock.pid));
+      if ((sent + 1) % 2000 === 0) checkpoints.push(`${sent + 1}: ${mb(await rssOf(mock.pid))}`);
     }
     const after = await rssOf(mock.pid);
     // Reading the log builds its JSON (base64 and text of every body): measured apart.
@@ -67,23 +76,29 @@ async function run(budget: number, bodies: number, seconds = Infinity) {
     for (let i = 0; i < 50; i++) await (await fetch(`${mock.url}/cap/jwks`)).body?.cancel();
     await new Promise((r) => setTimeout(r, 1000));
     const reset = await rssOf(mock.pid);
-    return { sent, before, after, peak: Math.max(peak, after), kept, listStatus, listing, reset };
+    peak = Math.max(peak, after);
+    return { sent, before, after, peak, kept, listStatus, listing, reset, checkpoints };
   } finally {
     await mock.stop();
   }
 }
 
-const mb = (n: number) => (n / MiB).toFixed(0);
+// glibc keeps freed 1 MiB blocks in its heap (its mmap threshold rises to them); with a fixed
+// threshold they are unmapped when freed, so RSS shows what the process really still holds.
+const MMAP = { MALLOC_MMAP_THRESHOLD_: "131072" };
 const baseline = await run(0, BODIES);
 const capped = await run(BUDGET, BODIES);
+const baselineMmap = await run(0, BODIES, { env: MMAP });
+const cappedMmap = await run(BUDGET, BODIES, { env: MMAP });
 const issue = Deno.args.includes("--quick")
   ? undefined
-  : await run(BUDGET, ISSUE_BODIES, ISSUE_SECONDS);
+  : await run(BUDGET, ISSUE_BODIES, { seconds: ISSUE_SECONDS });
 const over = capped.after - baseline.after;
-const row = (name: string, r: typeof capped) =>
+const overMmap = cappedMmap.after - baselineMmap.after;
+const row = (name: string, r: typeof capped, base = baseline) =>
   `| ${name} | ${r.sent} | ${r.kept} | ${mb(r.before)} | ${mb(r.after)} | ${mb(r.peak)} | ${
-    mb(r.after - baseline.after)
-  } | ${r.listStatus} | ${mb(r.listing)} | ${mb(r.reset)} |`;
+    mb(r.after - base.after)
+  } | ${r.listStatus} | ${mb(r.listing)} | ${mb(r.reset)} | ${mb(r.reset - base.reset)} |`;
 const table = [
   `Measured ${
     new Date().toISOString().slice(0, 16)
@@ -92,14 +107,24 @@ const table = [
   "RSS read from /proc after the load (and every 10 requests for the peak), after a full",
   "GET /_mock/requests, and after POST /_mock/reset plus 50 small requests and 1 s.",
   "",
-  "| capture budget | bodies sent | entries kept | RSS before MiB | RSS after load MiB | peak MiB | after − baseline MiB | GET /_mock/requests | RSS after listing MiB | RSS after reset MiB |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  "| capture budget | bodies sent | entries kept | RSS before MiB | RSS after load MiB | peak MiB | after − baseline MiB | GET /_mock/requests | RSS after listing MiB | RSS after reset MiB | after reset − baseline MiB |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   row("0 (baseline: newest entry only)", baseline),
   row(`${mb(BUDGET)} MiB (default)`, capped),
+  row("0, `MALLOC_MMAP_THRESHOLD_=131072` (baseline)", baselineMmap, baselineMmap),
+  row(`${mb(BUDGET)} MiB, \`MALLOC_MMAP_THRESHOLD_=131072\``, cappedMmap, baselineMmap),
   ...(issue ? [row(`${mb(BUDGET)} MiB, the issue's load`, issue)] : []),
   "",
   `Kept bodies over the baseline: ${mb(over)} MiB for a ${mb(BUDGET)} MiB budget ` +
-  `(ratio ${(over / BUDGET).toFixed(2)}, margin ${mb(over - BUDGET)} MiB over the budget).`,
+  `(ratio ${(over / BUDGET).toFixed(2)}, margin ${mb(over - BUDGET)} MiB over the budget); ` +
+  `with the fixed mmap threshold ${mb(overMmap)} MiB (ratio ${(overMmap / BUDGET).toFixed(2)}).`,
+  ...(issue
+    ? [
+      "",
+      `The issue's load, RSS MiB after n bodies: ${issue.checkpoints.join(", ")}; ` +
+      `${issue.sent}: ${mb(issue.after)} (it levels off once the budget is full).`,
+    ]
+    : []),
 ].join("\n");
 console.log(table);
 if (Deno.args.includes("--write")) {
