@@ -51,15 +51,25 @@ export function withBodyBytes(req: Request, bytes: Uint8Array): Request {
  * import { readBody } from "@svc/shared/http";
  * const bytes = await readBody(new Request("http://x", { method: "POST", body: "hi" }), { limit: 1024 });
  * ```
+ * @param options.releaseChunks Detach each chunk's buffer once it is copied, so its memory goes
+ * back now rather than at the next garbage collection (which, for memory outside the V8 heap,
+ * may come only after tens of MiB). Only for bodies whose chunks nobody else keeps: a
+ * `Deno.serve` request's, not one that was cloned or tee'd (both branches share the chunks) or
+ * whose producer enqueues a buffer it reuses. @default false
+ * @param options.pageBacked Give a body of {@linkcode PAGE_BACKED_MIN} bytes or more a resizable
+ * `ArrayBuffer`, which V8 maps from the OS page by page instead of taking from malloc: once freed
+ * (collected, or detached), its memory leaves the process, where glibc would keep a freed
+ * 1 MiB malloc block for reuse. Some APIs refuse views of resizable buffers (WebCrypto,
+ * per WebIDL), so only for bodies kept a while and read as bytes or text. @default false
  * @throws {HttpError} 413 with code `body_too_large`; 408 `body_timeout` when `timeoutMs` passes
  * before the whole body has arrived (the server's read timeout); 400 `body_unreadable` when the
  * body stream fails (malformed chunked encoding, a reset mid-body).
  */
 export async function readBody(
   req: Request,
-  options: { limit: number; timeoutMs?: number },
+  options: { limit: number; timeoutMs?: number; releaseChunks?: boolean; pageBacked?: boolean },
 ): Promise<Uint8Array> {
-  const { limit, timeoutMs } = options;
+  const { limit, timeoutMs, releaseChunks, pageBacked } = options;
   const tooLarge = () =>
     new HttpError(413, "body_too_large", `Cannot read request body: larger than ${limit} bytes`);
   const read = (req as { [READ_BODY]?: Uint8Array })[READ_BODY];
@@ -83,7 +93,7 @@ export async function readBody(
   });
   const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
   try {
-    return await readChunks(reader, { limit, size, tooLarge, expired });
+    return await readChunks(reader, { limit, size, tooLarge, expired, releaseChunks, pageBacked });
   } catch (err) {
     if (err instanceof HttpError) throw err;
     // The stream itself failed: a malformed chunked encoding, or the client reset mid-body.
@@ -122,14 +132,28 @@ export async function readStream(
 /**
  * Reads to the end into one buffer of exactly the body's size: with `size` (a declared length)
  * the chunks are copied into it as they come, so no chunk outlives its read; otherwise they are
- * kept and joined once. Either way the result owns its whole `ArrayBuffer`.
+ * kept and joined once. Either way the result owns its whole `ArrayBuffer`. With `releaseChunks`,
+ * each chunk's buffer is detached once copied (after the last chunk that views it).
  */
 async function readChunks(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  options: { limit: number; tooLarge: () => HttpError; size?: number; expired?: Promise<never> },
+  options: {
+    limit: number;
+    tooLarge: () => HttpError;
+    size?: number;
+    expired?: Promise<never>;
+    releaseChunks?: boolean;
+    pageBacked?: boolean;
+  },
 ): Promise<Uint8Array> {
   const { limit, tooLarge, expired } = options;
-  let buffer = options.size === undefined ? undefined : new Uint8Array(options.size);
+  const release = options.releaseChunks ? detach : () => {};
+  const allocate = (n: number) =>
+    options.pageBacked && n >= PAGE_BACKED_MIN
+      ? new Uint8Array(new ArrayBuffer(n, { maxByteLength: n }))
+      : new Uint8Array(n);
+  let buffer = options.size === undefined ? undefined : allocate(options.size);
+  let copied: ArrayBufferLike | undefined; // the buffer of the chunk copied last
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -145,22 +169,37 @@ async function readChunks(
       chunks.push(buffer.subarray(0, size));
       buffer = undefined;
     }
-    if (buffer) buffer.set(value, size);
-    else chunks.push(value);
+    if (copied && copied !== value.buffer) release(copied);
+    copied = undefined;
+    if (buffer) {
+      buffer.set(value, size);
+      copied = value.buffer;
+    } else chunks.push(value);
     size += value.byteLength;
   }
-  if (buffer) return size === buffer.byteLength ? buffer : buffer.slice(0, size);
+  if (copied) release(copied);
+  if (buffer && size === buffer.byteLength) return buffer;
+  if (buffer) chunks.push(buffer.subarray(0, size)); // fewer than declared
   const [only] = chunks;
-  if (chunks.length === 1 && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength) {
-    return only;
-  }
-  const out = new Uint8Array(size);
+  const alone = chunks.length === 1 && only.byteOffset === 0 &&
+    only.byteLength === only.buffer.byteLength;
+  if (alone && !(options.pageBacked && size >= PAGE_BACKED_MIN)) return only;
+  const out = allocate(size);
   let offset = 0;
   for (const c of chunks) {
     out.set(c, offset);
     offset += c.byteLength;
   }
+  for (const c of chunks) release(c.buffer);
   return out;
+}
+
+/** Smallest body {@linkcode readBody}'s `pageBacked` maps from the OS (smaller ones use malloc). */
+export const PAGE_BACKED_MIN = 64 * 1024;
+
+/** Gives a buffer's memory back now (a detached buffer reads as empty); shared ones are left. */
+function detach(buffer: ArrayBufferLike): void {
+  if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readBody, readJson, readStream, withBodyBytes } from "./body.ts";
+import { PAGE_BACKED_MIN, readBody, readJson, readStream, withBodyBytes } from "./body.ts";
 import { HttpError } from "../problem.ts";
 
 function streamOf(chunks: string[]) {
@@ -153,5 +153,74 @@ Deno.test("withBodyBytes() hands readBody the same bytes, without a copy", async
     const get = withBodyBytes(new Request("http://x/"), new Uint8Array(0));
     assert.equal(get.body, null);
     assert.equal(withBodyBytes(post(null), new Uint8Array(0)).body, null);
+  });
+});
+
+Deno.test("readBody() with releaseChunks frees each chunk once copied, and only then", async (t) => {
+  const chunksOf = (parts: Uint8Array[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of parts) c.enqueue(p);
+        c.close();
+      },
+    });
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  await t.step("declared length: every chunk's buffer is detached", async () => {
+    const parts = [new TextEncoder().encode("abc"), new TextEncoder().encode("de")];
+    const req = post(chunksOf(parts), { "content-length": "5" });
+    assert.equal(text(await readBody(req, { limit: 10, releaseChunks: true })), "abcde");
+    assert.deepEqual(parts.map((p) => p.buffer.detached), [true, true]);
+  });
+  await t.step("chunked: detached after the join", async () => {
+    const parts = [new TextEncoder().encode("abc"), new TextEncoder().encode("de")];
+    assert.equal(
+      text(await readBody(post(chunksOf(parts)), { limit: 10, releaseChunks: true })),
+      "abcde",
+    );
+    assert.deepEqual(parts.map((p) => p.buffer.detached), [true, true]);
+  });
+  await t.step("consecutive views of one buffer are all copied first", async () => {
+    const shared = new TextEncoder().encode("abcdef");
+    const parts = [shared.subarray(0, 2), shared.subarray(2, 4), shared.subarray(4)];
+    const req = post(chunksOf(parts), { "content-length": "6" });
+    assert.equal(text(await readBody(req, { limit: 10, releaseChunks: true })), "abcdef");
+    assert.equal(shared.buffer.detached, true);
+  });
+  await t.step("without the option nothing is detached", async () => {
+    const parts = [new TextEncoder().encode("abc"), new TextEncoder().encode("de")];
+    const req = post(chunksOf(parts), { "content-length": "5" });
+    assert.equal(text(await readBody(req, { limit: 10 })), "abcde");
+    assert.deepEqual(parts.map((p) => p.buffer.detached), [false, false]);
+  });
+  await t.step("bytes handed on by withBodyBytes are never detached", async () => {
+    const bytes = new TextEncoder().encode("kept");
+    const forwarded = withBodyBytes(post("kept"), bytes);
+    assert.equal(await readBody(forwarded, { limit: 10, releaseChunks: true }), bytes);
+    assert.equal(bytes.buffer.detached, false);
+  });
+});
+
+Deno.test("readBody() with pageBacked maps bodies from PAGE_BACKED_MIN bytes up", async (t) => {
+  const resizable = async (n: number, headers: HeadersInit = {}) => {
+    const body = new Uint8Array(n).fill(7);
+    const bytes = await readBody(post(body, headers), { limit: 2 * n, pageBacked: true });
+    assert.equal(bytes.byteLength, n);
+    assert.ok(bytes.every((b) => b === 7));
+    return (bytes.buffer as ArrayBuffer).resizable;
+  };
+  for (const declared of [true, false]) {
+    const headers = (n: number): HeadersInit => declared ? { "content-length": String(n) } : {};
+    const label = declared ? "declared length" : "no declared length";
+    await t.step(`${label}: one byte below stays in malloc`, async () => {
+      assert.equal(await resizable(PAGE_BACKED_MIN - 1, headers(PAGE_BACKED_MIN - 1)), false);
+    });
+    await t.step(`${label}: at the bound and above is page-backed`, async () => {
+      assert.equal(await resizable(PAGE_BACKED_MIN, headers(PAGE_BACKED_MIN)), true);
+      assert.equal(await resizable(PAGE_BACKED_MIN + 1, headers(PAGE_BACKED_MIN + 1)), true);
+    });
+  }
+  await t.step("without the option nothing is resizable", async () => {
+    const bytes = await readBody(post(new Uint8Array(PAGE_BACKED_MIN)), { limit: 1e6 });
+    assert.equal((bytes.buffer as ArrayBuffer).resizable, false);
   });
 });

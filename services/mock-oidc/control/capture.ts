@@ -89,7 +89,14 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
   return async function capture(req, info) {
     const path = new URL(req.url).pathname;
     if (isExcludedFromCapture(path)) return handler(req, info);
-    const bytes = await readBody(req, { limit: CAPTURE_BODY_LIMIT });
+    // Deno hands the body over in 64 KiB chunks of its own: freed as soon as they are copied.
+    // A large body kept in the log lives in pages of its own, which leave the process when the
+    // log drops it (see captured_body.ts).
+    const bytes = await readBody(req, {
+      limit: CAPTURE_BODY_LIMIT,
+      releaseChunks: true,
+      pageBacked: true,
+    });
     const entry = captureOf(req, bytes, { id: randomId(), receivedAt: new Date(now()) });
     // The handler reads the very bytes the log keeps: they stay valid until it is done, even if
     // the log drops the entry meanwhile.

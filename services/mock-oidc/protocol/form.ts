@@ -19,7 +19,7 @@ export async function readForm(req: Request): Promise<URLSearchParams> {
   if (req.method === "GET" || req.method === "HEAD") return new URLSearchParams();
   let bytes: Uint8Array;
   try {
-    bytes = await readBody(req, { limit: FORM_LIMIT_BYTES });
+    bytes = await readBody(req, { limit: FORM_LIMIT_BYTES, releaseChunks: true });
   } catch (err) {
     if (err instanceof HttpError && err.code === "body_too_large") throw tooLarge();
     throw err;
