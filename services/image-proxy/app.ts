@@ -1,14 +1,22 @@
 /**
- * The proxy's HTTP handler: `/healthz`, `/readyz`, and every other path an object read, GET and
- * HEAD only. Writes the `request completed` record of each request once its body is over.
+ * The proxy's HTTP handler, on the kit's route table and stack: `/healthz`, `/readyz`, and every
+ * other path an object read, GET and HEAD only. Around the kit's stack, the spec's own request
+ * record: one `request completed` line per request once its body is over, and the HTTP metrics.
+ *
+ * Of the kit's stack the proxy keeps request ids, the invalid-`Host` 400, the error boundary and
+ * the dispatch (405 with `Allow: GET, HEAD` from the table). It switches off, by the stack's
+ * options: the access log (its records carry the path and the client address, which the spec
+ * never lets the proxy log), the request timeout (the spec bounds storage by its idle timeouts
+ * and has no whole-request timeout, nor a `request_timeout` code), CORS and the kit's Prometheus
+ * metrics (not configured). Errors are drawn as the spec's `{code, request_id}`, not as problems.
  *
  * @module
  */
-import type { Handler } from "@svc/shared/http";
-import { requestIdOf, withRequestId } from "@svc/shared/http";
+import type { Handler, RouteHandler } from "@svc/shared/http";
+import { createRouter, requestIdOf, withDefaultStack } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
-import { errorBody, errorCodeOf, proxyError } from "./errors.ts";
-import { serveObject, type ServeObjectOptions } from "./object/serve_object.ts";
+import { errorBody, type ErrorCode, errorCodeOf, proxyError } from "./errors.ts";
+import { type ObjectAnswer, serveObject, type ServeObjectOptions } from "./object/serve_object.ts";
 import { rawPathOf } from "./object/target.ts";
 import { methodLabel, NO_TELEMETRY, type RouteLabel, type Telemetry } from "./telemetry.ts";
 
@@ -24,7 +32,12 @@ export interface AppDeps {
   now?: () => number;
 }
 
-const ALLOW = "GET, HEAD";
+const METHODS = ["GET", "HEAD"];
+const ALLOW = METHODS.join(", ");
+
+/** What the request record needs beyond the response, noted on the request by the handlers. */
+const NOTE = Symbol("requestNote");
+type Noted = Request & { [NOTE]?: { done?: ObjectAnswer["done"]; code?: ErrorCode } };
 
 function healthz(req: Request): Response {
   return new Response(req.method === "HEAD" ? null : JSON.stringify({ status: "ok" }), {
@@ -32,6 +45,7 @@ function healthz(req: Request): Response {
   });
 }
 
+/** The spec's `http.route`, from the raw target (`/a/../healthz` is an object path). */
 function routeOf(req: Request): RouteLabel {
   if (req.method !== "GET" && req.method !== "HEAD") return "unmatched";
   const path = rawPathOf(req.url);
@@ -59,36 +73,64 @@ export function createApp(deps: AppDeps): Handler {
   const logger = deps.logger.child({ component: "http" });
   const now = deps.now ?? (() => performance.now());
 
-  async function respond(req: Request, route: RouteLabel) {
-    const head = req.method === "HEAD";
-    try {
-      if (route === "unmatched") {
-        throw proxyError("method_not_allowed", "Cannot serve request: method not allowed", {
-          headers: { Allow: ALLOW },
-        });
-      }
-      if (route === "health") return { response: healthz(req) };
-      if (route === "readiness") return { response: readyz(req) };
-      return await serveObject(req, objects);
-    } catch (err) {
-      const code = errorCodeOf(err);
-      if (code === "internal_failure") {
-        // The name only: messages of unexpected errors may quote the object key.
-        logger.error("request failed", { "error.type": errorName(err) });
-      }
-      return { response: errorBody(err, { requestId: requestIdOf(req), head }), code };
+  async function object(req: Request): Promise<Response> {
+    const { response, done } = await serveObject(req, objects);
+    ((req as Noted)[NOTE] ??= {}).done = done;
+    return response;
+  }
+  // The table matches the normalised path (`new URL`); the raw target decides, so a path that
+  // only resolves to a probe (`/a/../healthz`) is an object path, and invalid.
+  const exactly = (path: string, handler: (req: Request) => Response): RouteHandler => (req) =>
+    rawPathOf(req.url) === path ? handler(req) : object(req);
+  const router = createRouter([
+    {
+      method: METHODS,
+      pattern: "/healthz",
+      label: "health",
+      handler: exactly("/healthz", healthz),
+    },
+    {
+      method: METHODS,
+      pattern: "/readyz",
+      label: "readiness",
+      handler: exactly("/readyz", readyz),
+    },
+    { method: METHODS, pattern: "/*", label: "object", handler: object },
+  ], {
+    methodNotAllowed: () => {
+      throw proxyError("method_not_allowed", "Cannot serve request: method not allowed", {
+        headers: { Allow: ALLOW },
+      });
+    },
+  });
+
+  function render(req: Request, err: unknown): Response {
+    const code = errorCodeOf(err);
+    ((req as Noted)[NOTE] ??= {}).code = code;
+    if (code === "internal_failure") {
+      // The name only: messages of unexpected errors may quote the object key.
+      logger.error("request failed", { "error.type": errorName(err) });
     }
+    return errorBody(err, { requestId: requestIdOf(req), head: req.method === "HEAD" });
   }
 
-  const handler: Handler = async (req, info) => {
+  const stack = withDefaultStack(router, {
+    logger,
+    accessLog: false,
+    requestTimeoutMs: 0,
+    renderError: render,
+    renderInvalidTarget: (req) =>
+      render(req, proxyError("invalid_input", "Cannot route request: the Host header is invalid")),
+  });
+
+  return async function recordRequest(req, info) {
     const start = now();
     telemetry.requestStarted();
     const route = routeOf(req);
     const head = req.method === "HEAD";
-    const answer = await respond(req, route);
-    const { response } = answer;
-    const code = "code" in answer ? answer.code : undefined;
-    const done = "done" in answer ? answer.done : info.completed.then(
+    const response = await stack(req, info);
+    const note = (req as Noted)[NOTE];
+    const done = note?.done ?? info.completed.then(
       () => ({ bytes: sizeOf(response, head) }),
       () => ({ bytes: 0, failure: "client_abort" as const }),
     );
@@ -103,7 +145,7 @@ export function createApp(deps: AppDeps): Handler {
         "range_requested": req.headers.has("range"),
         "duration_ms": Math.round(durationMs * 1000) / 1000,
       };
-      const kind = failure ?? code;
+      const kind = failure ?? note?.code;
       if (kind) record["error.kind"] = kind;
       const level = route === "health" || route === "readiness" ? "debug" : "info";
       logger[level]("request completed", record);
@@ -117,7 +159,6 @@ export function createApp(deps: AppDeps): Handler {
     });
     return response;
   };
-  return withRequestId(handler);
 }
 
 /** A loggable description: error names and storage kinds, never messages (they may hold keys). */

@@ -25,9 +25,9 @@ function setup(options: { maxStreams?: number; upstreamIdleMs?: number } = {}) {
     readyz: () => Response.json({ status: "ready" }),
     logger,
   });
-  async function call(path: string, init: RequestInit = {}) {
-    const res = await app(new Request("http://proxy.test" + path, init), localInfo());
-    return res;
+  async function call(path: string | Request, init: RequestInit = {}) {
+    const req = typeof path === "string" ? new Request("http://proxy.test" + path, init) : path;
+    return await app(req, localInfo());
   }
   return { store, limiter, records, call };
 }
@@ -286,6 +286,34 @@ Deno.test("methods other than GET and HEAD answer 405 with Allow on every path",
     }
   }
   assert.deepEqual(store.calls, []);
+});
+
+Deno.test("a path that only resolves to a probe is an object path, and invalid", async () => {
+  const { call, store, records } = setup();
+  for (const path of ["/a/../healthz", "/./readyz", "/healthz/.", "/x/%2E%2E/healthz"]) {
+    // `new Request` resolves dot segments; Deno.serve hands the target over as sent.
+    const req = new Request("http://proxy.test/healthz");
+    Object.defineProperty(req, "url", { value: "http://proxy.test" + path });
+    await expectError(await call(req), 400, "invalid_input");
+  }
+  assert.deepEqual(store.calls, []);
+  await new Promise((r) => setTimeout(r, 0));
+  const routes = records.filter((r) => r.msg === "request completed").map((r) => r["http.route"]);
+  assert.deepEqual(routes, ["object", "object", "object", "object"]);
+});
+
+Deno.test("a URL Deno could not build (an invalid Host) answers 400 invalid_input", async () => {
+  const { call, store, records } = setup();
+  const req = new Request("http://proxy.test/dir/file.bin", { headers: { "x-request-id": "h1" } });
+  Object.defineProperty(req, "url", { value: "http://a:99999/dir/file.bin" });
+  const res = await call(req);
+  await expectError(res, 400, "invalid_input");
+  assert.equal(res.headers.get("x-request-id"), "h1");
+  assert.deepEqual(store.calls, []);
+  await new Promise((r) => setTimeout(r, 0));
+  const line = records.find((r) => r.msg === "request completed");
+  assert.equal(line?.["http.response.status_code"], 400);
+  assert.equal(line?.["error.kind"], "invalid_input");
 });
 
 Deno.test("X-Request-ID: the client's value when valid, else a generated one, on every answer", async (t) => {

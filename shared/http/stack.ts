@@ -3,7 +3,7 @@ import type { Logger } from "../log.ts";
 import type { Router } from "./route.ts";
 import { type Metrics, withHttpMetrics } from "../metrics.ts";
 import { PROBE_PATHS } from "../health.ts";
-import { errorResponse } from "../problem.ts";
+import { errorResponse, type HttpError } from "../problem.ts";
 import { withErrors } from "./errors.ts";
 import { withAccessLog } from "./access_log.ts";
 import { clientIp } from "./client_ip.ts";
@@ -25,6 +25,18 @@ export interface DefaultStackOptions {
   requestTimeoutMs?: number;
   /** Renders anything thrown. @default the kit's problem response, `instance` = path */
   renderError?: (req: Request, err: unknown) => Response | Promise<Response>;
+  /**
+   * Renders the 400 `invalid_host` of a request whose URL cannot be parsed (the router never sees
+   * it, so `renderError`, which may ask the router for the path, is not used).
+   * @default the kit's problem response
+   */
+  renderInvalidTarget?: (req: Request, err: HttpError) => Response | Promise<Response>;
+  /**
+   * Writes the kit's access log (`request` records with path, route, status, duration, remote).
+   * Off for a service whose spec forbids logging paths or client addresses and that writes its
+   * own request records. @default {true}
+   */
+  accessLog?: boolean;
   /** CORS; omitted means no CORS headers at all. */
   cors?: CorsOptions;
   /**
@@ -43,8 +55,8 @@ export interface DefaultStackOptions {
 /**
  * The HTTP stack every service puts around its route table, outermost first: request id, a 400
  * for unparseable targets (`withValidTarget`: an invalid `Host` header), CORS
- * (when configured), `outer`, metrics, access log, error → problem, `inner`, request timeout,
- * then the table. Metrics, the access log and `outer` read the route label from the table, which
+ * (when configured), `outer`, metrics (when given), access log (unless switched off), error →
+ * problem, `inner`, request timeout (unless 0), then the table. Metrics, the access log and `outer` read the route label from the table, which
  * matches each request once.
  *
  * @example Usage
@@ -75,17 +87,19 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
   let h: Handler = withTimeout(router.handler, { ms: requestTimeoutMs });
   if (options.inner) h = options.inner(h);
   h = withErrors(h, { render });
-  h = withAccessLog(h, {
-    logger,
-    skip: (path) => quietPaths.has(path),
-    route: router.routeOf,
-    url: (req) => router.match(req).url,
-    remote: options.trustedProxyHeader
-      ? (req, info) => clientIp(req, info, { trustedHeader: options.trustedProxyHeader })
-      : undefined,
-  });
+  if (options.accessLog ?? true) {
+    h = withAccessLog(h, {
+      logger,
+      skip: (path) => quietPaths.has(path),
+      route: router.routeOf,
+      url: (req) => router.match(req).url,
+      remote: options.trustedProxyHeader
+        ? (req, info) => clientIp(req, info, { trustedHeader: options.trustedProxyHeader })
+        : undefined,
+    });
+  }
   if (metrics) h = withHttpMetrics(h, metrics, { route: router.routeOf });
   if (options.outer) h = options.outer(h);
   if (options.cors) h = withCors(h, options.cors);
-  return withRequestId(withValidTarget(h));
+  return withRequestId(withValidTarget(h, { render: options.renderInvalidTarget }));
 }

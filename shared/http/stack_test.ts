@@ -144,6 +144,33 @@ Deno.test("the default stack answers 400 invalid_host to a URL Deno built from a
   }
 });
 
+Deno.test("withDefaultStack() with renderInvalidTarget draws the invalid_host 400 itself", async () => {
+  const router = createRouter([{ method: "GET", pattern: "/x", handler: () => new Response() }]);
+  const handler = withDefaultStack(router, {
+    logger: createLogger({ write: () => {} }),
+    renderInvalidTarget: (req, err) =>
+      Response.json({ code: err.code, id: requestIdOf(req) }, { status: err.status }),
+  });
+  const req = new Request("http://ok/x", { headers: { "x-request-id": "r-1" } });
+  Object.defineProperty(req, "url", { value: "http://a:99999/x" });
+  const res = await handler(req, localInfo());
+  assert.equal(res.status, 400);
+  assert.deepEqual(await res.json(), { code: "invalid_host", id: "r-1" });
+});
+
+Deno.test("withDefaultStack() with accessLog false writes no request records", async () => {
+  const { call, lines, settle } = setup({ accessLog: false });
+  await (await call("GET", "/items/42")).body?.cancel();
+  await (await call("GET", "/unknown")).body?.cancel();
+  await settle();
+  assert.deepEqual(lines.filter((l) => l.msg === "request"), []);
+  // Errors are still rendered and unexpected ones still logged.
+  const boom = await call("POST", "/boom");
+  assert.equal(boom.status, 500);
+  await boom.body?.cancel();
+  assert.ok(lines.some((l) => l.level === "error"));
+});
+
 Deno.test("with trustedProxyHeader the access log's remote is the client behind the proxy", async () => {
   const lines: string[] = [];
   const router = createRouter([{

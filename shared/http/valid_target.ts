@@ -5,7 +5,8 @@ import { errorResponse, HttpError } from "../problem.ts";
  * Answers 400 to a request whose URL cannot be parsed, before any handler sees it. Deno builds
  * `req.url` from the `Host` header as sent, so `Host: a:99999` (a port out of range), `Host: a b`
  * or `Host: [::1` reach the handler with a `req.url` on which `new URL()` throws: without this
- * wrapper every route would answer 500. The body is the kit's problem with code `invalid_host`.
+ * wrapper every route would answer 500. The body is the kit's problem with code `invalid_host`,
+ * unless `render` draws the error in the service's own shape.
  *
  * @example Usage
  * ```ts
@@ -17,10 +18,18 @@ import { errorResponse, HttpError } from "../problem.ts";
  * if (res.status !== 400) throw new Error("an invalid Host must be a 400");
  * ```
  */
-export function withValidTarget(handler: Handler): Handler {
+export function withValidTarget(
+  handler: Handler,
+  options: {
+    /** Renders the 400 `invalid_host` error. @default the kit's problem response */
+    render?: (req: Request, err: HttpError) => Response | Promise<Response>;
+  } = {},
+): Handler {
+  const render = options.render ?? ((_req: Request, err: HttpError) => errorResponse(err));
   return function validTarget(req, info) {
     if (URL.canParse(req.url)) return handler(req, info);
-    return errorResponse(
+    return render(
+      req,
       new HttpError(
         400,
         "invalid_host",

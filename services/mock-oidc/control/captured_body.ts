@@ -1,12 +1,13 @@
 /**
  * The raw body a captured entry holds, and when its memory goes back. The log keeps each body as
- * the bytes read (outside the V8 heap, exactly their size); `bodyBase64` and `body` are made
- * from them only when the entry is read. When the log drops an entry (evicted past a budget,
- * cleared, reset) its bytes are freed at once by detaching their buffer, rather than whenever the
- * collector next runs, which an idle process may not do for a long time. Whoever still reads an
- * entry after the log could drop it (the request's own handler, a listing being sent) holds a
- * lease, and the bytes are freed when the last lease ends. An entry a take removed is never
- * dropped: it belongs to the taker.
+ * the bytes read (outside the V8 heap, exactly their size; from 64 KiB up in pages mapped for it
+ * alone, see `readBody`'s `pageBacked`); `bodyBase64` and `body` are made from them only when the
+ * entry is read. When the log drops an entry (evicted past a budget, cleared, reset) its bytes
+ * are freed at once by detaching their buffer, rather than whenever the collector next runs,
+ * which an idle process may not do for a long time. Whoever still reads an entry after the log
+ * could drop it (the request's own handler, a listing being sent) holds a lease, and the bytes
+ * are freed when the last lease ends. An entry a take removed is never dropped: it belongs to the
+ * taker.
  * @module
  */
 import type { CapturedRequest } from "./request_log.ts";
