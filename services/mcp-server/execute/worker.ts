@@ -6,6 +6,7 @@
  * @module
  */
 import { parentPort } from "node:worker_threads";
+import { getHeapStatistics } from "node:v8";
 import { run } from "@svc/starlark";
 import type { HostFunction, HostNamespace } from "@svc/starlark";
 import { awaitReply, clearReply } from "./channel.ts";
@@ -38,6 +39,17 @@ function hostTree(job: JobMessage, deadline: number): Record<string, HostNamespa
   return root;
 }
 
+/** Heap of a worker with its modules loaded and no program: not charged to programs. */
+let heapFloor = 0;
+
+/**
+ * What the running program holds: this isolate runs one program at a time, so its heap is the
+ * program's, plus garbage not yet collected (an overestimate; the floor is taken once at start).
+ */
+function heapUsed(): number {
+  return getHeapStatistics().used_heap_size - heapFloor;
+}
+
 async function runJob(job: JobMessage): Promise<DoneMessage["result"]> {
   const deadline = performance.now() + (job.budgets.timeoutMs ?? 1e9);
   const r = await run(job.source, {
@@ -47,6 +59,7 @@ async function runJob(job: JobMessage): Promise<DoneMessage["result"]> {
     callMain: true,
     requireMain: true,
     topLevelHostCalls: false,
+    heapUsed,
   });
   if (r.ok) return { ok: true, value: r.value };
   const { kind, code, message, cause } = r.error;
@@ -74,4 +87,5 @@ parentPort!.on("message", async (job: JobMessage) => {
   }
   parentPort!.postMessage({ type: "done", result } satisfies DoneMessage);
 });
+heapFloor = getHeapStatistics().used_heap_size;
 parentPort!.postMessage({ type: "ready" });

@@ -119,4 +119,11 @@ export interface RunOptions extends Omit<ParseOptions, "predeclared"> {
   print?: (line: string) => void;
   /** Clock for the timeout budget (ms). @default performance.now */
   now?: () => number;
+  /**
+   * Bytes the program holds on the heap right now. When given, `maxAllocBytes` bounds what the
+   * program holds rather than what it ever built: passing the cumulative count asks this probe
+   * and goes on while it reports at most the budget. Give it only where the JS heap is the
+   * program's own (e.g. a worker running one program at a time). @default none (cumulative)
+   */
+  heapUsed?: () => number;
 }

@@ -83,6 +83,7 @@ export async function run(program: Program | string, options: RunOptions = {}): 
     names,
     budgets,
     now,
+    heapUsed: options.heapUsed,
     print: options.print,
     callMain: options.callMain !== false,
     requireMain: options.requireMain === true,

@@ -21,6 +21,8 @@ export interface ThreadOptions {
   maxDepth?: number;
   maxBytes?: number;
   maxAllocBytes?: number;
+  /** Live-heap probe (bytes); see {@linkcode Thread.alloc}. Only where the heap is the run's own. */
+  heapUsed?: () => number;
   now?: () => number;
   print?: (line: string) => void;
 }
@@ -39,6 +41,7 @@ export class Thread {
   /** Bytes charged so far for values the program built (see `alloc`). */
   allocated = 0;
   readonly maxAllocBytes: number;
+  readonly heapUsed: (() => number) | null;
   readonly print: (line: string) => void;
   /** Predeclared values by name. */
   predeclared = new Map<string, Value>();
@@ -67,6 +70,7 @@ export class Thread {
     this.maxDepth = opts.maxDepth ?? Infinity;
     this.maxBytes = opts.maxBytes ?? Infinity;
     this.maxAllocBytes = Math.min(opts.maxAllocBytes ?? Infinity, HARD_ALLOC_CAP);
+    this.heapUsed = opts.heapUsed ?? null;
     this.print = opts.print ?? (() => {});
     this.resetLimit();
   }
@@ -120,13 +124,24 @@ export class Thread {
 
   /**
    * Charge `bytes` against maxAllocBytes before they are allocated (cumulative: bytes freed by
-   * the garbage collector are not given back, so the live heap never exceeds the total).
+   * the garbage collector are not given back, so the live heap never exceeds the total). With a
+   * `heapUsed` probe, passing the budget first asks the heap: when it holds at most the budget,
+   * the run goes on and the meter restarts at max(heap, budget / 2), so dropped garbage stops
+   * counting while the heap still stays within 1.5 × the budget between probes.
    */
   alloc(bytes: number): void {
     if ((this.allocated += bytes) > this.maxAllocBytes) this.allocFailed();
   }
 
-  allocFailed(): never {
+  /** Past the budget: continue if the heap probe allows it, else fail with `max_alloc`. */
+  allocFailed(): void {
+    if (this.heapUsed) {
+      const live = this.heapUsed();
+      if (live <= this.maxAllocBytes) {
+        this.allocated = Math.max(live, this.maxAllocBytes / 2);
+        return;
+      }
+    }
     this.fail(
       "max_alloc",
       this.maxAllocBytes === HARD_ALLOC_CAP

@@ -118,3 +118,20 @@ Deno.test("execute limits hold at, just below and just above each bound", async 
     assert.equal(await outcome({ maxExecutionMs: 30_000 }, main("return 1")), "ok");
   });
 });
+
+Deno.test("the allocation budget bounds what a program holds, not what it has dropped", async (t2) => {
+  // Building a 28 KB report line by line copies ~43 MB in total (each `+=` makes a new string):
+  // an honest program, far below the step budget, whose live data stays tiny.
+  const report = main("s = ''\nfor i in range(3000):\n  s += 'line %d\\n' % i\nreturn len(s)");
+  await t2.step("garbage does not count: a report built line by line completes", async () => {
+    assert.equal(await outcome({}, report), "ok");
+  });
+  await t2.step("data held live still ends with resource limit exceeded", async () => {
+    const hold = main("keep = []\nfor i in range(3000):\n  keep.append('x' * 20000)\nreturn 1");
+    assert.equal(await outcome({}, hold), LIMIT);
+    assert.equal(
+      await outcome({ maxAllocBytes: 1 << 20 }, main("return len('x' * (2 << 20))")),
+      LIMIT,
+    );
+  });
+});

@@ -43,6 +43,8 @@ export interface AttemptOptions {
   /** Remaining wall-clock time in ms (Infinity: none). */
   timeoutMs: number;
   now: () => number;
+  /** Live-heap probe for the allocation budget (see `RunOptions.heapUsed`). */
+  heapUsed?: () => number;
   print?: (line: string) => void;
   callMain: boolean;
   requireMain: boolean;
@@ -122,6 +124,7 @@ export function attempt(
     maxDepth: b.maxDepth,
     maxBytes: b.maxBytes,
     maxAllocBytes: b.maxAllocBytes,
+    heapUsed: opts.heapUsed,
     now: opts.now,
     print: print ? (line) => print(utf8Decode(line)) : undefined,
   });
