@@ -47,6 +47,7 @@ export async function runController(d: RunDeps): Promise<number> {
     fetch: d.fetch ?? fetch,
     userAgent: userAgent(),
     retry: { initialMs: v["retry.initial"], maximumMs: v["retry.maximum"] },
+    random: Math.random,
   };
   const auth = new ActionsAuth({
     configUrl: d.config.configUrl,

@@ -20,7 +20,8 @@
  * does, cannot. Measured on Deno 2.9.6 (loopback, 2 cores): 16 keep-alive clients sending during
  * a shutdown, back to back or paced, got zero resets in every one of 20+ shutdowns (before this
  * drain: up to 7 of 16 paced clients cut without an answer); 16 clients that reconnect at once
- * after each 503 still saw 4–16 resets per shutdown, at most one each, all at the listener's close.
+ * after each 503 still saw 4–16 resets per shutdown, at most one each, all at the listener's close
+ * (`tests/bench/shutdown_resets`, figures in `tests/bench/RESULTS.md`).
  *
  * @module
  */

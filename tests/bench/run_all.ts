@@ -17,6 +17,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "image_proxy", args: ["--write"] },
   { name: "mcp_server", args: ["--write"] },
   { name: "runner_ctl", args: [] },
+  { name: "shutdown_resets", args: [] },
 ];
 
 const wanted = Deno.args;

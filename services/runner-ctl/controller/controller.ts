@@ -228,6 +228,13 @@ export class Controller implements ListenerHandler {
           rec.name,
           () => this.o.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
         );
+      } else if (rec.state !== "booting" && inst.config[TAG.jitConfig]) {
+        // A runner can take its job before Incus reports Ready (or after an adoption): the guest
+        // has read its JIT config, so it must not stay readable in the instance's config.
+        this.#track(
+          rec.name,
+          () => this.o.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
+        );
       } else if (
         rec.state === "booting" && now - (rec.startedAt ?? rec.since) > this.o.bootstrapTimeoutMs
       ) {

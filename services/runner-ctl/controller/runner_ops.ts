@@ -57,7 +57,8 @@ export async function startRunner(
 
 /**
  * Removes a runner. With `onlyIfIdle`, a runner GitHub says is running a job is kept (marked
- * busy) and "kept" is returned.
+ * busy) and "kept" is returned. When its registration cannot be removed, nothing else is touched
+ * and the error is thrown, so the caller retries later.
  */
 export async function removeRunner(
   d: RunnerOpsDeps,
@@ -74,7 +75,10 @@ export async function removeRunner(
         log.info("runner kept: it is running a job");
         return "kept";
       }
+      // Deleting the VM now would strand the registration (its id lives only in the VM's tags):
+      // keep both, and let a later pass retry (JobStillRunning means wait; errors may pass).
       log.warn("runner registration not removed", { error: String(err) });
+      throw err;
     }
   }
   const inst = await d.instances.get(rec.name, o.signal);

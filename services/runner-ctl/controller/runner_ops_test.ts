@@ -70,6 +70,21 @@ Deno.test("startRunner and removeRunner against both fakes", async (t) => {
       assert.equal(await removeRunner(d, rec, { reason: "start failed" }), "removed");
       assert.equal(g.fake.runners.has(rec.runnerId!), false, "its registration is removed");
     });
+    await t.step(
+      "a registration the service cannot remove yet keeps the instance for a later retry",
+      async () => {
+        const rec = pool.add({ name: "rs-aaaa0003", state: "creating" });
+        await startRunner(d, rec, set.id);
+        g.fake.faults.failNext(5, 503, /agents\/\d+$/);
+        await assert.rejects(removeRunner(d, rec, { reason: "scale down" }), /remove a runner/);
+        assert.ok(g.fake.runners.has(rec.runnerId!), "the registration is still there");
+        assert.ok(x.fake.instances.has("default/rs-aaaa0003"), "the VM still carries its id");
+        assert.ok(pool.runners.has(rec.name), "the record stays for the next pass");
+        assert.equal(await removeRunner(d, rec, { reason: "retry" }), "removed");
+        assert.equal(g.fake.runners.has(rec.runnerId!), false, "removed on the retry");
+        assert.equal(x.fake.instances.has("default/rs-aaaa0003"), false);
+      },
+    );
     await Deno.remove(diag, { recursive: true });
   } finally {
     await x.close();

@@ -26,6 +26,11 @@ export interface HttpDeps {
   callTimeoutMs?: number;
   /** Waits between retries; injected so tests do not sleep. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Random source in [0, 1) for backoff jitter (each wait is drawn from [backoff/2, backoff], so
+   * controllers sharing a scale set do not retry in step). Without one, waits are exact.
+   */
+  random?: () => number;
 }
 
 /** One call. */
@@ -59,6 +64,11 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 /** Backoff before retry `attempt` (0-based): initial·2^attempt, capped at maximum. */
 export function backoffMs(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.maximumMs, policy.initialMs * 2 ** Math.min(attempt, 30));
+}
+
+/** `ms` with "equal jitter" from `deps.random`: a value in [ms/2, ms]; exact without a source. */
+export function jittered(deps: Pick<HttpDeps, "random">, ms: number): number {
+  return deps.random ? ms / 2 + deps.random() * (ms / 2) : ms;
 }
 
 function retryAfterMs(headers: Headers): number | undefined {
@@ -111,7 +121,10 @@ export async function call(deps: HttpDeps, options: CallOptions): Promise<CallRe
       );
     }
     if (attempt >= retries) throw failure;
-    const ms = Math.min(deps.retry.maximumMs, wait ?? backoffMs(deps.retry, attempt));
+    const ms = Math.min(
+      deps.retry.maximumMs,
+      wait ?? jittered(deps, backoffMs(deps.retry, attempt)),
+    );
     await sleep(ms, options.signal);
   }
 }

@@ -122,3 +122,33 @@ Deno.test("errorOfResponse maps typeName, not message text", () => {
   assert.equal(stripBom("\ufeff{}"), "{}");
   assert.equal(stripBom("{}"), "{}");
 });
+
+Deno.test("backoff is jittered so controllers sharing a scale set do not retry in step", async (t) => {
+  for (const [random, expected] of [[0, [50, 100, 175, 175]], [0.999999, [100, 200, 350, 350]]]) {
+    await t.step(`random ${random} keeps each wait within [backoff/2, backoff]`, async () => {
+      const sleeps: number[] = [];
+      const d = {
+        ...deps([() => new Response("x", { status: 503 })], sleeps),
+        random: () => random as number,
+      };
+      await assert.rejects(call(d, { what: "t", method: "GET", url: "https://x/" }));
+      assert.deepEqual(sleeps.map(Math.round), expected);
+    });
+  }
+  await t.step("Retry-After is honoured as given, without jitter", async () => {
+    const sleeps: number[] = [];
+    const d = {
+      ...deps([
+        () => new Response("x", { status: 429, headers: { "retry-after": "0" } }),
+        () => new Response("ok", { status: 200 }),
+      ], sleeps),
+      random: () => 0,
+    };
+    await call(d, { what: "t", method: "GET", url: "https://x/" });
+    assert.deepEqual(sleeps, [0]);
+  });
+  await t.step("the controller's HTTP deps carry a random source", async () => {
+    const src = await Deno.readTextFile(new URL("../run.ts", import.meta.url));
+    assert.match(src, /random: Math\.random/);
+  });
+});

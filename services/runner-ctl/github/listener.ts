@@ -11,7 +11,7 @@ import type { Logger } from "@svc/shared/log";
 import type { ActionsClient } from "./actions.ts";
 import { jwtExp } from "./app_jwt.ts";
 import { ActionsError } from "./errors.ts";
-import { abortableSleep, backoffMs, type HttpDeps } from "./http.ts";
+import { abortableSleep, backoffMs, type HttpDeps, jittered } from "./http.ts";
 import { deleteMessage, getMessage, jobMessagesOf } from "./message_queue.ts";
 import { ensureScaleSet, ScaleSetPolicyError } from "./scale_set.ts";
 import type { JobMessage, MessageSession, RunnerScaleSet, Statistics } from "./types.ts";
@@ -68,7 +68,7 @@ export async function runListener(o: ListenerOptions): Promise<void> {
   let set: RunnerScaleSet | undefined;
   let session: MessageSession | undefined;
   const backoff = async () => {
-    await sleep(backoffMs(o.http.retry, failures++), o.signal).catch(() => {});
+    await sleep(jittered(o.http, backoffMs(o.http.retry, failures++)), o.signal).catch(() => {});
   };
   const closeSession = async () => {
     if (!session || !set) return;
