@@ -19,9 +19,19 @@ export class BindError extends Error {
 const INT64_MAX = (1n << 63n) - 1n;
 const FLOAT32_MAX = 3.4028234663852886e38;
 
+/**
+ * A Starlark float as the execute worker hands it over (`tagFloatArguments`): a one-element
+ * Float64Array, so `2.0` stays distinct from `2`. Plain numbers remain valid too (non-integral:
+ * float; integral: int), for hosts that bind arguments without the tag.
+ */
+export function isTaggedFloat(v: unknown): v is Float64Array {
+  return v instanceof Float64Array && v.length === 1;
+}
+
 /** Starlark type name of a converted value, for diagnostics. */
 export function starlarkTypeOf(v: unknown): string {
   if (v === null || v === undefined) return "NoneType";
+  if (isTaggedFloat(v)) return "float";
   if (typeof v === "boolean") return "bool";
   if (typeof v === "bigint") return "int";
   if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
@@ -31,7 +41,7 @@ export function starlarkTypeOf(v: unknown): string {
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
 }
 
 function wrongType(path: string, v: unknown, want: string): BindError {
@@ -139,6 +149,7 @@ function bindInt(bits: number, signed: boolean, v: unknown, path: string): numbe
 function bindFloat(bits: number, v: unknown, path: string): number {
   let x: number;
   if (typeof v === "number") x = v;
+  else if (isTaggedFloat(v)) x = v[0];
   else if (typeof v === "bigint") x = Number(v);
   else throw wrongType(path, v, "float");
   if (!Number.isFinite(x)) throw new BindError(`${path}: float must be finite`);

@@ -134,3 +134,21 @@ Deno.test("bindArguments omits nil pointers at every level, keeps None in lists 
   );
   assert.deepEqual(bindArguments(fields, { outer: null, m: {} }), { m: {} });
 });
+
+Deno.test("bindArguments: a tagged float (Float64Array of one) is a float, never an int", () => {
+  const float = (x: number) => new Float64Array([x]);
+  const f = (type: ReturnType<typeof t.str>) => t.fields({ v: type });
+  fails(() => bindArguments(f(t.int()), { v: float(2) }), "v: got float, want int");
+  fails(() => bindArguments(f(t.uint8()), { v: float(0) }), "v: got float, want int");
+  fails(() => bindArguments(f(t.bytes()), { v: [1, float(2)] }), "v[1]: got float, want int");
+  fails(() => bindArguments(f(t.str()), { v: float(1) }), "v: got float, want str");
+  fails(
+    () => bindArguments(f(t.struct({ a: t.int() })), { v: float(1) }),
+    "v: got float, want dict",
+  );
+  fails(() => bindArguments(f(t.dict(t.int())), { v: float(1) }), "v: got float, want dict");
+  assert.deepEqual(bindArguments(f(t.float64()), { v: float(2) }), { v: 2 });
+  assert.deepEqual(bindArguments(f(t.float32()), { v: float(0.1) }), { v: Math.fround(0.1) });
+  fails(() => bindArguments(f(t.float64()), { v: float(Infinity) }), "v: float must be finite");
+  assert.deepEqual(bindArguments(f(t.ptr(t.float64())), { v: float(-1) }), { v: -1 });
+});

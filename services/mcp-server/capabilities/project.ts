@@ -109,3 +109,42 @@ function projectInt(bits: number, signed: boolean, v: unknown, path: string): nu
   if (n > INT64_MAX) throw new ProjectionError(`${path}: above the signed 64-bit maximum`);
   return Number.isSafeInteger(Number(n)) && BigInt(Number(n)) === n ? Number(n) : n;
 }
+
+/**
+ * Marks the floats of a projected result as one-element Float64Arrays (structured clone keeps
+ * them), so the program sees `2.0` as a float rather than the int `2`. Apply after measuring.
+ */
+export function tagFloats(fields: readonly Field[], value: Record<string, unknown>): unknown {
+  return tagStruct(fields, value);
+}
+
+function tagStruct(fields: readonly Field[], obj: Record<string, unknown>) {
+  const types = new Map(fields.map((f) => [f.name, f.type]));
+  return Object.fromEntries(
+    Object.entries(obj).map(([k, v]) => {
+      const type = types.get(k);
+      return [k, type ? tagValue(type, v) : v];
+    }),
+  );
+}
+
+function tagValue(schema: Schema, v: unknown): unknown {
+  if (v === null || v === undefined) return v;
+  const s = underlying(schema);
+  switch (s.kind) {
+    case "ptr":
+      return tagValue(s.of, v);
+    case "float":
+      return new Float64Array([v as number]);
+    case "list":
+      return (v as unknown[]).map((e) => tagValue(s.of, e));
+    case "map":
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([k, e]) => [k, tagValue(s.of, e)]),
+      );
+    case "struct":
+      return tagStruct(s.fields, v as Record<string, unknown>);
+    default:
+      return v;
+  }
+}

@@ -126,4 +126,9 @@ export interface RunOptions extends Omit<ParseOptions, "predeclared"> {
    * program's own (e.g. a worker running one program at a time). @default none (cumulative)
    */
   heapUsed?: () => number;
+  /**
+   * Host functions receive each float argument as a one-element `Float64Array` instead of a
+   * number, so a host can tell `2.0` from `2` (structured clone keeps the tag). @default false
+   */
+  tagFloatArguments?: boolean;
 }

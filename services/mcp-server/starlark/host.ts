@@ -57,7 +57,12 @@ export function toHost(
   v: Value,
   limits: SizeLimits,
   what: string,
-  strict: { int64: boolean; code: "result_not_convertible" | "host_argument_not_convertible" },
+  strict: {
+    int64: boolean;
+    code: "result_not_convertible" | "host_argument_not_convertible";
+    /** Floats become one-element Float64Arrays (host arguments; see `tagFloatArguments`). */
+    tagFloats?: boolean;
+  },
 ): Json {
   const add = byteMeter(limits, what);
   const conv = (x: Value, depth: number, path: string): Json => {
@@ -96,7 +101,7 @@ export function toHost(
         throw new EvalError(`non-finite float ${formatFloat(x.v)}`, strict.code);
       }
       add(formatFloat(x.v).length);
-      return x.v;
+      return strict.tagFloats ? new Float64Array([x.v]) as unknown as Json : x.v;
     }
     if (x instanceof List || x instanceof Tuple) {
       add(2 + Math.max(0, x.elems.length - 1));
@@ -159,6 +164,10 @@ export function fromHost(x: unknown, limits: SizeLimits, what: string): Value {
     if (Array.isArray(v)) {
       add(2 + Math.max(0, v.length - 1));
       return new List(v.map((e) => conv(e, depth + 1)));
+    }
+    if (v instanceof Float64Array && v.length === 1) { // a host's explicit float (e.g. 2.0)
+      add(formatFloat(v[0]).length);
+      return new Float(v[0]);
     }
     if (typeof v === "object") {
       const d = new Dict();

@@ -88,6 +88,7 @@ export async function run(program: Program | string, options: RunOptions = {}): 
     callMain: options.callMain !== false,
     requireMain: options.requireMain === true,
     topLevelHostCalls: options.topLevelHostCalls !== false,
+    tagFloatArguments: options.tagFloatArguments === true,
   };
   const log: HostOutcome[] = [];
   const causes: unknown[] = [];
@@ -203,6 +204,7 @@ interface WorkerRun {
   callMain: boolean;
   requireMain: boolean;
   topLevelHostCalls: boolean;
+  tagFloatArguments: boolean;
   remainingMs: number;
   log: HostOutcome[];
   causes: unknown[];
@@ -325,6 +327,7 @@ function runInWorker(handle: CompiledHandle, w: WorkerRun): Promise<RunResult> {
       callMain: w.callMain,
       requireMain: w.requireMain,
       topLevelHostCalls: w.topLevelHostCalls,
+      tagFloatArguments: w.tagFloatArguments,
       hasPrint: w.print !== undefined,
       log,
       sab,

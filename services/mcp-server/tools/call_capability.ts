@@ -6,7 +6,7 @@
  */
 import type { CapabilityRegistry, Subject } from "../capabilities/registry.ts";
 import { bindArguments, BindError } from "../capabilities/bind.ts";
-import { ProjectionError, projectResult } from "../capabilities/project.ts";
+import { ProjectionError, projectResult, tagFloats } from "../capabilities/project.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import { PermissionDenied } from "../auth/authorizer.ts";
 import type { Limits } from "../limits.ts";
@@ -84,7 +84,7 @@ export async function callCapability(
   if (scope.intermediateBytes > deps.limits.maxIntermediateBytes) {
     throw new ToolError(ErrorText.resourceLimit);
   }
-  return value;
+  return tagFloats(cap.output, value);
 }
 
 async function authorize(authorizer: Authorizer, request: Parameters<Authorizer>[0]) {

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { PermissionDenied } from "../auth/authorizer.ts";
+import { CapabilityRegistry } from "../capabilities/registry.ts";
+import { t } from "../capabilities/schema.ts";
 import { connect, errorOf, valueOf } from "./_test_support.ts";
 import { main, testRegistry } from "./_execute_test_support.ts";
 
@@ -50,6 +52,11 @@ Deno.test("execute: invalid capability arguments with nested-path diagnostics", 
       "invalid capability arguments: small: got float, want int",
     ],
     [
+      "integral float for int (a float is never an int)",
+      `echo.typed(${good}, small=2.0)`,
+      "invalid capability arguments: small: got float, want int",
+    ],
+    [
       "float32 range",
       `echo.typed(${good}, ratio=1e39)`,
       "invalid capability arguments: ratio: 1e+39 out of float32 range",
@@ -84,6 +91,14 @@ Deno.test("execute: invalid capability arguments with nested-path diagnostics", 
         `return echo.typed(filter={'owner': 'x'}, tags=('a',), labels={}, small=255, ratio=None)`,
       );
       assert.deepEqual(valueOf(await c.call("execute", { source })), { result: { ok: true } });
+    });
+    await t2.step("float fields take integral floats and ints", async () => {
+      for (const ratio of ["2.0", "2", "-0.0"]) {
+        const source = main(
+          `return echo.typed(filter={'owner': 'x'}, tags=[], labels={}, ratio=${ratio})`,
+        );
+        assert.deepEqual(valueOf(await c.call("execute", { source })), { result: { ok: true } });
+      }
     });
   } finally {
     await c.close();
@@ -171,6 +186,42 @@ Deno.test("execute: capability failures", async (t2) => {
         assert.equal(errorOf(await c.call("execute", { source: main(`return ${call}`) })), want);
       });
     }
+  } finally {
+    await c.close();
+  }
+});
+
+Deno.test("execute: float results stay floats in the program, even when integral", async () => {
+  const registry = new CapabilityRegistry();
+  registry.register({
+    name: "stats.mean",
+    summary: "mean",
+    output: [
+      t.field("mean", t.float64()),
+      t.field("parts", t.list(t.float32())),
+      t.field("by", t.dict(t.ptr(t.float64()))),
+      t.field("inner", t.struct({ w: t.float64(), n: t.int() })),
+      t.field("maybe", t.ptr(t.float64()), { omitEmpty: true }),
+      t.field("count", t.int()),
+    ],
+    handler: () => ({
+      mean: 2,
+      parts: [1, 0.5],
+      by: { a: 3, b: null },
+      inner: { w: -0, n: 4 },
+      count: 7,
+    }),
+  });
+  const c = await connect({ registry });
+  try {
+    const source = main(
+      "r = stats.mean()\n" +
+        "return [type(r['mean']), str(r['mean']), [str(p) for p in r['parts']], str(r['by']['a']),\n" +
+        "  r['by']['b'], str(r['inner']['w']), type(r['inner']['n']), type(r['count']), 'maybe' in r]",
+    );
+    assert.deepEqual(valueOf(await c.call("execute", { source })), {
+      result: ["float", "2.0", ["1.0", "0.5"], "3.0", null, "-0.0", "int", "int", false],
+    });
   } finally {
     await c.close();
   }

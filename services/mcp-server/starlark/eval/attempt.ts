@@ -49,6 +49,8 @@ export interface AttemptOptions {
   callMain: boolean;
   requireMain: boolean;
   topLevelHostCalls: boolean;
+  /** Float arguments reach hosts as one-element Float64Arrays (see `RunOptions`). */
+  tagFloatArguments?: boolean;
   /** How a host failure's value is described in the message. */
   describeFailure?: (value: unknown) => string;
 }
@@ -144,7 +146,11 @@ export function attempt(
         `Starlark computation cancelled: too many host calls (limit ${t.maxHostCalls})`,
       );
     }
-    const strict = { int64: false, code: "host_argument_not_convertible" as const };
+    const strict = {
+      int64: false,
+      code: "host_argument_not_convertible" as const,
+      tagFloats: opts.tagFloatArguments === true,
+    };
     const jsArgs = args.map((a, i) => toHost(a, limits, `${name} argument ${i + 1}`, strict));
     const jsKw: Record<string, JsonData> = {};
     for (const [k, v] of kwargs ?? []) {

@@ -22,6 +22,7 @@ export interface StartMessage {
   callMain: boolean;
   requireMain: boolean;
   topLevelHostCalls: boolean;
+  tagFloatArguments: boolean;
   hasPrint: boolean;
   log: HostOutcome[];
   sab: SharedArrayBuffer;
@@ -53,6 +54,7 @@ scope.onmessage = (ev: MessageEvent<StartMessage>) => {
       callMain: m.callMain,
       requireMain: m.requireMain,
       topLevelHostCalls: m.topLevelHostCalls,
+      tagFloatArguments: m.tagFloatArguments,
       describeFailure: (v) => (v as { message: string }).message,
     }, {
       call(index, name, args, kwargs): HostOutcome {
