@@ -2,7 +2,9 @@
  * A pool of execute workers. Each runs in a `node:worker_threads` Worker with a V8 heap limit, so
  * a runaway allocation halts that worker, not the server; a watchdog terminates a worker that
  * overruns its deadline (also how a heap-limit halt is noticed: Deno stops the isolate without an
- * event) and a fresh one takes its place. Callers wait in line for a free worker.
+ * event) and a fresh one takes its place. Callers wait for a free worker, which goes to the
+ * waiting caller (`key`, e.g. the subject) with the fewest jobs running and, among those, the one
+ * served least recently: one caller's flood of jobs cannot starve the others.
  *
  * @example
  * ```ts ignore
@@ -46,6 +48,20 @@ export interface RunOptions {
   onCall: (call: CallMessage) => Promise<CallReply>;
   /** Cancels the job (the worker is terminated and replaced). */
   signal?: AbortSignal;
+  /** Who the job is for (fair share between callers). @default "" */
+  key?: string;
+}
+
+interface Waiter {
+  key: string;
+  take: (slot: Slot) => void;
+}
+
+interface Share {
+  running: number;
+  waiting: number;
+  /** Order of this key's latest grant (0: never). */
+  served: number;
 }
 
 interface Slot {
@@ -58,7 +74,10 @@ interface Slot {
 export class ExecutePool {
   #idle: Slot[] = [];
   #live = 0;
-  #waiters: Array<(slot: Slot) => void> = [];
+  #waiters: Waiter[] = [];
+  /** Keys with jobs running or waiting. */
+  #shares = new Map<string, Share>();
+  #grants = 0;
   #closed = false;
   readonly #opts: Required<ExecutePoolOptions>;
 
@@ -67,9 +86,38 @@ export class ExecutePool {
     this.#opts = { replyBytes: 8 << 20, jobsPerWorker: 500, ...options };
   }
 
+  /** Jobs waiting for a free worker. */
+  get waiting(): number {
+    return this.#waiters.length;
+  }
+
   /** Runs one job on a free worker. @throws {DeadlineError} when no worker frees up in time. */
   async run(job: Omit<JobMessage, "type" | "slot">, options: RunOptions): Promise<PoolOutcome> {
-    const slot = await this.#acquire(options.signal);
+    const key = options.key ?? "";
+    const share = this.#shares.get(key) ?? { running: 0, waiting: 0, served: 0 };
+    this.#shares.set(key, share);
+    let slot: Slot;
+    share.waiting++;
+    try {
+      slot = await this.#acquire(key, options.signal);
+      share.running++;
+      share.served = ++this.#grants;
+    } finally {
+      share.waiting--;
+      if (share.running === 0 && share.waiting === 0) this.#shares.delete(key);
+    }
+    try {
+      return await this.#runAcquired(slot, job, options);
+    } finally {
+      if (--share.running === 0 && share.waiting === 0) this.#shares.delete(key);
+    }
+  }
+
+  async #runAcquired(
+    slot: Slot,
+    job: Omit<JobMessage, "type" | "slot">,
+    options: RunOptions,
+  ): Promise<PoolOutcome> {
     if (options.signal?.aborted) {
       this.#release(slot);
       return { type: "canceled" };
@@ -112,14 +160,14 @@ export class ExecutePool {
     return { worker, ready, jobs: 0 };
   }
 
-  #acquire(signal?: AbortSignal): Promise<Slot> {
+  #acquire(key: string, signal?: AbortSignal): Promise<Slot> {
     if (this.#closed) return Promise.reject(new Error("Cannot run: the pool is closed"));
     const idle = this.#idle.pop();
     if (idle) return Promise.resolve(idle);
     if (this.#live < this.#opts.size) return Promise.resolve(this.#spawn());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#waiters = this.#waiters.filter((w) => w !== take);
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
         reject(new DeadlineError("no execute worker became free in time"));
       }, this.#opts.queueMs);
       const take = (slot: Slot) => {
@@ -128,13 +176,29 @@ export class ExecutePool {
         resolve(slot);
       };
       const abort = () => {
-        this.#waiters = this.#waiters.filter((w) => w !== take);
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
         clearTimeout(timer);
         reject(signal?.reason ?? new DOMException("canceled", "AbortError"));
       };
+      const waiter = { key, take };
       signal?.addEventListener("abort", abort, { once: true });
-      this.#waiters.push(take);
+      this.#waiters.push(waiter);
     });
+  }
+
+  /** Removes and returns the waiter whose key runs fewest jobs, then was served least recently. */
+  #nextWaiter(): Waiter["take"] | undefined {
+    let best = -1;
+    let bestRank: [number, number] = [Infinity, Infinity];
+    for (let i = 0; i < this.#waiters.length; i++) {
+      const share = this.#shares.get(this.#waiters[i].key);
+      const rank: [number, number] = [share?.running ?? 0, share?.served ?? 0];
+      if (rank[0] < bestRank[0] || (rank[0] === bestRank[0] && rank[1] < bestRank[1])) {
+        best = i;
+        bestRank = rank;
+      }
+    }
+    return best < 0 ? undefined : this.#waiters.splice(best, 1)[0].take;
   }
 
   #release(slot: Slot): void {
@@ -142,7 +206,7 @@ export class ExecutePool {
       this.#discard(slot);
       return;
     }
-    const waiter = this.#waiters.shift();
+    const waiter = this.#nextWaiter();
     if (waiter) waiter(slot);
     else {
       slot.worker.unref();
@@ -154,7 +218,7 @@ export class ExecutePool {
     slot.worker.removeAllListeners();
     slot.worker.terminate();
     this.#live--;
-    const waiter = this.#waiters.shift();
+    const waiter = this.#nextWaiter();
     if (waiter && !this.#closed) waiter(this.#spawn());
   }
 

@@ -59,6 +59,7 @@ export function createExecute(
       }, {
         deadlineMs: limits.maxExecutionMs + WATCHDOG_GRACE_MS,
         signal,
+        key: subject.id, // a free worker goes to the subject served least recently
         onCall: async (call) => {
           try {
             return { ok: true, value: await callCapability(deps, scope, call) };
