@@ -286,8 +286,8 @@ async function main() {
       "either way; the median of per-round ratios is the figure, and the floor row (measured in " +
       "the same rounds) says how much of any gap is the SDK and the runtime rather than the " +
       "relay. The proxy's own cost is the CPU line: every chunk crosses the JS heap once, for " +
-      "the stall watchdogs and the length check; storage reads are gathered into 256 KiB chunks " +
-      "and each chunk's memory is freed as soon as the server has written it (no garbage " +
+      "the stall watchdogs and the length check; storage reads are gathered into chunks of up to " +
+      "256 KiB and each chunk's memory is freed as soon as the server has written it (no garbage " +
       "waiting for the collector), which keeps RSS flat whatever the object size. Before that " +
       "(64 KiB storage chunks relayed as they came, freed by the collector) the same benchmark " +
       "gave 71 % and 111–164 MiB; with V8's default young generation instead of " +
