@@ -186,6 +186,48 @@ Deno.test("relay() gathers a byte stream's reads into chunks of up to chunkBytes
   assert.equal(r.ends[0].outcome, "complete");
 });
 
+Deno.test("relay() hands a slow store's bytes on within one storage read", async (t) => {
+  /** A byte stream that yields 4 bytes every 40 ms, four times. */
+  const slow = () => {
+    let i = 0;
+    return new ReadableStream({
+      type: "bytes",
+      async pull(c) {
+        await new Promise((r) => setTimeout(r, 40));
+        if (++i <= 4) return c.enqueue(new Uint8Array(4).fill(i));
+        c.close();
+        c.byobRequest?.respond(0);
+      },
+    }) as ReadableStream<Uint8Array>;
+  };
+  const sizesOf = async (gatherMs: number) => {
+    const sizes: number[] = [];
+    const bytes: number[] = [];
+    const body = relay(slow(), {
+      expectedBytes: 16,
+      upstreamIdleMs: 5_000,
+      writeIdleMs: 5_000,
+      chunkBytes: 64,
+      gatherMs,
+      abortUpstream: () => {},
+      onEnd: () => {},
+    });
+    for await (const chunk of body) {
+      sizes.push(chunk.byteLength);
+      bytes.push(...chunk);
+    }
+    assert.deepEqual(bytes, expected([4, 4, 4, 4]));
+    return sizes;
+  };
+  await t.step("reads 40 ms apart, gathered for 20 ms: chunks of at most two reads", async () => {
+    const sizes = await sizesOf(20);
+    assert.ok(sizes.length >= 2 && sizes.every((n) => n <= 8), `chunk sizes ${sizes}`);
+  });
+  await t.step("gathered for longer than the whole transfer: one chunk", async () => {
+    assert.deepEqual(await sizesOf(10_000), [16]);
+  });
+});
+
 Deno.test("relay() with freeTakenChunks frees what the consumer took, only that", async (t) => {
   const chunks = [4, 4, 4, 4, 4];
   await t.step("a consumer that copies each chunk as it takes it gets every byte", async () => {

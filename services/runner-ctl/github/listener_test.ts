@@ -247,3 +247,41 @@ Deno.test("message_poll_timeout cuts a poll the service does not wake (no-wake m
     });
   }
 });
+
+Deno.test("listener acknowledges a message before its job callbacks run (after acquiring)", async () => {
+  const g = await githubSetup();
+  const acksSeen: number[] = [];
+  const acquiresSeen: number[] = [];
+  const ac = new AbortController();
+  const done = runListener({
+    client: g.actions,
+    http: g.http,
+    logger: silentLogger(),
+    scaleSet: "rs",
+    runnerGroup: "default",
+    ownerName: "host-1",
+    maxCapacity: () => 7,
+    pollTimeoutMs: 0,
+    signal: ac.signal,
+    handler: {
+      onScaleSet() {},
+      onStatistics() {},
+      onJob: (j) => {
+        if (j.messageType !== "JobAvailable") return;
+        acksSeen.push(g.fake.count("DELETE", /^\/queue\/[\w-]+\/\d+$/));
+        acquiresSeen.push(g.fake.count("POST", /acquirejobs$/));
+      },
+    },
+  });
+  try {
+    await waitFor("a session", () => g.fake.sessions.size === 1);
+    g.fake.queueJob();
+    await waitFor("the JobAvailable callback", () => acksSeen.length === 1);
+    assert.equal(acquiresSeen[0], 1, "the job was acquired before the callback");
+    assert.equal(acksSeen[0], 1, "its message was acknowledged before the callback");
+  } finally {
+    ac.abort();
+    await done;
+    await g.close();
+  }
+});

@@ -3,8 +3,9 @@
  * project exists, the image alias or fingerprint resolves to one full fingerprint of the right
  * type, and the profiles exist. Their configuration and devices are merged in order and pinned:
  * every runner is created from this snapshot, never from profiles that may change later. Without
- * `incus.profiles`, Incus's own choice (the `default` profile, from the default project when the
- * project does not have its own profiles) is reproduced.
+ * `incus.profiles`, Incus's own choice for a create that names none (the image's profiles, else
+ * `default`, from the default project when the project does not have its own profiles) is
+ * reproduced.
  *
  * @module
  */
@@ -61,7 +62,12 @@ export async function preflight(t: IncusTransport, o: PreflightOptions): Promise
   if (image.type !== o.type) {
     throw new IncusError(400, `Cannot run preflight: the image is not a ${o.type} image`);
   }
-  const names = o.profiles.length > 0 ? o.profiles : ["default"];
+  // As Incus does for a create that names no profiles: the image's profiles, else `default`.
+  const names = o.profiles.length > 0
+    ? o.profiles
+    : image.profiles.length > 0
+    ? image.profiles
+    : ["default"];
   const config: Record<string, string> = {};
   const devices: Record<string, Record<string, string>> = {};
   for (const name of names) {
@@ -101,7 +107,14 @@ async function resolveImage(t: IncusTransport, image: string, signal?: AbortSign
   if (alias || /^[0-9a-f]{1,64}$/.test(image)) {
     const img = await getOr404(t, "read an image", `/1.0/images/${encodeURIComponent(fp)}`, signal);
     if (img && typeof img.fingerprint === "string" && /^[0-9a-f]{64}$/.test(img.fingerprint)) {
-      return { fingerprint: img.fingerprint, type: String(img.type ?? alias?.type ?? "") };
+      const profiles = Array.isArray(img.profiles)
+        ? img.profiles.filter((p): p is string => typeof p === "string" && p !== "")
+        : [];
+      return {
+        fingerprint: img.fingerprint,
+        type: String(img.type ?? alias?.type ?? ""),
+        profiles,
+      };
     }
   }
   throw new IncusError(404, "Cannot run preflight: the image alias or fingerprint does not exist");

@@ -5,7 +5,10 @@ import { incusSetup } from "./_test_support.ts";
 
 Deno.test("preflight", async (t) => {
   const x = await incusSetup({
-    images: { ct: { fingerprint: "c".repeat(64), type: "container" } },
+    images: {
+      ct: { fingerprint: "c".repeat(64), type: "container" },
+      tagged: { fingerprint: "d".repeat(64), type: "virtual-machine", profiles: ["big"] },
+    },
   });
   x.fake.profiles.set("default/big", {
     name: "big",
@@ -26,6 +29,20 @@ Deno.test("preflight", async (t) => {
       assert.deepEqual(Object.keys(p.devices), ["root"]);
       assert.equal(p.serverVersion, "6.0.4");
     });
+    await t.step(
+      "with no profiles given, the image's own profile selection is pinned",
+      async () => {
+        const p = await preflight(x.transport, {
+          image: "tagged",
+          profiles: [],
+          type: "virtual-machine",
+        });
+        assert.equal(p.fingerprint, "d".repeat(64));
+        assert.deepEqual(p.profiles, ["big"]);
+        assert.deepEqual(p.config, { "limits.cpu": "8", "limits.memory": "8GiB" });
+        assert.deepEqual(Object.keys(p.devices), ["eth0"]);
+      },
+    );
     await t.step("a fingerprint prefix resolves to the full fingerprint", async () => {
       const p = await preflight(x.transport, {
         image: "aaaaaaaaaaaa",

@@ -33,7 +33,10 @@ export interface FakeIncusOptions {
   /** Socket path; a temp path when absent. */
   path?: string;
   /** Extra images: alias → {fingerprint, type}. A VM image `runner` always exists. */
-  images?: Record<string, { fingerprint: string; type: "virtual-machine" | "container" }>;
+  images?: Record<
+    string,
+    { fingerprint: string; type: "virtual-machine" | "container"; profiles?: string[] }
+  >;
   /** How long an operation takes. @default {10} */
   operationMs?: number;
   /** How long completed operations are kept. @default {5000} */
@@ -78,10 +81,12 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
       devices: { root: { type: "disk", path: "/", pool: "default" } },
     }],
   ]);
-  const images = new Map<string, { fingerprint: string; type: string }>(Object.entries({
-    runner: { fingerprint: "a".repeat(64), type: "virtual-machine" },
-    ...options.images,
-  }));
+  const images = new Map<string, { fingerprint: string; type: string; profiles?: string[] }>(
+    Object.entries({
+      runner: { fingerprint: "a".repeat(64), type: "virtual-machine" },
+      ...options.images,
+    }),
+  );
   const instances = new Map<string, FakeInstance>();
   const seen: { method: string; path: string; at: number; body?: unknown }[] = [];
   const faults = { failNextCreate: "", failNextDelete: "", slowMs: 0, consoleBytes: 0 };
@@ -192,6 +197,8 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
         type: unique[0].type,
         architecture: "x86_64",
         properties: {},
+        // Incus: the profiles an instance gets from this image when it names none.
+        profiles: unique[0].profiles ?? ["default"],
       });
     }
     m = /^\/1\.0\/operations\/([\w-]+)(\/wait)?$/.exec(p);
