@@ -184,3 +184,51 @@ Deno.test("http: hostile input never yields a 5xx and the server stays alive", a
     await stack.stop();
   }
 });
+
+Deno.test("http: a client that disconnects cancels its execute and frees the worker", async () => {
+  const stack = await startHttpStack([
+    "--max-execution-steps",
+    "100000000000",
+    "--max-execution-time",
+    "60s",
+    "--max-concurrent-executions",
+    "1",
+  ]);
+  try {
+    const token = await stack.token("alice");
+    const spin = "def main():\n  x = 0\n  for i in range(1 << 40):\n    x += i\n  return x\n";
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "execute", arguments: { source: spin } },
+    });
+    const conn = await Deno.connect({
+      hostname: "127.0.0.1",
+      port: Number(new URL(stack.server.url).port),
+    });
+    await conn.write(new TextEncoder().encode(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+        "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
+        `Content-Length: ${new TextEncoder().encode(body).length}\r\n\r\n${body}`,
+    ));
+    await new Promise((r) => setTimeout(r, 1000)); // the program is running
+    conn.close(); // the client goes away
+    const canceled = /mcp_tool_calls_total\{tool="execute",outcome="context canceled"[^}]*\} 1/;
+    let metrics = "";
+    for (let i = 0; i < 100 && !canceled.test(metrics); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      metrics = await (await fetch(`${stack.server.url}/metrics`)).text();
+    }
+    assert.match(metrics, canceled); // within ~10 s, not when the 60 s budget runs out
+    const session = await connectHttp(stack.mcpUrl, token);
+    try {
+      const r = await session.call("execute", { source: "def main():\n  return 'free'\n" });
+      assert.deepEqual(r.structuredContent, { result: "free" });
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await stack.stop();
+  }
+});

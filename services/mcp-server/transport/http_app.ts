@@ -113,9 +113,14 @@ export function createHttpApp(options: HttpAppOptions): Handler {
       enableJsonResponse: true,
     });
     await server.connect(transport);
+    // The client went away: close the server, which aborts its in-flight tool calls (a running
+    // execute ends as `context canceled` and its worker is freed, as Go's request context does).
+    const disconnected = () => void server.close().catch(() => {});
+    req.signal.addEventListener("abort", disconnected, { once: true });
     try {
       return await transport.handleRequest(req, { authInfo: auth, parsedBody });
     } finally {
+      req.signal.removeEventListener("abort", disconnected);
       await server.close();
     }
   };

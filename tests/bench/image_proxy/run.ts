@@ -231,6 +231,19 @@ async function main() {
     }
     const gib = rounds * bigBytes / (1024 * MIB);
     const peakMid = (await peakDuring(proxy.pid, `${proxied}/mid.bin`, 64 * MIB)).peak;
+    // Concurrent downloads: each holds its own buffers (a chunk filling, one read ahead, what the
+    // server is writing) and its own storage connection; 64 is the default proxy.max_streams.
+    const peakConcurrent = async (n: number) => {
+      let peak = 0;
+      const timer = setInterval(() => peak = Math.max(peak, rssOf(proxy!.pid).rss), 25);
+      await Promise.all(
+        Array.from({ length: n }, () => download(`${proxied}/mid.bin`, 64 * MIB)),
+      );
+      clearInterval(timer);
+      return peak;
+    };
+    const peak16 = await peakConcurrent(16);
+    const peak64 = await peakConcurrent(64);
     const ttfb = { direct: [] as number[], proxied: [] as number[] };
     for (let i = 0; i < 200; i++) {
       ttfb.direct.push((await download(`${direct}/small.bin`, 1024)).ttfb * 1000);
@@ -265,6 +278,8 @@ async function main() {
       "| --- | --- |",
       `| idle, after warm-up | ${(idle.rss / MIB).toFixed(0)} MiB |`,
       `| peak while streaming 64 MiB | ${(peakMid / MIB).toFixed(0)} MiB |`,
+      `| peak while streaming 64 MiB to 16 clients at once | ${(peak16 / MIB).toFixed(0)} MiB |`,
+      `| peak while streaming 64 MiB to 64 clients at once | ${(peak64 / MIB).toFixed(0)} MiB |`,
       `| peak while streaming ${opts.mib} MiB | ${(peakBig / MIB).toFixed(0)} MiB |`,
       `| floor (SDK + runtime, pass-through): peak while streaming ${opts.mib} MiB | ${
         (peakFloor / MIB).toFixed(0)
