@@ -42,6 +42,11 @@ export interface ListenerOptions {
   ownerName: string;
   maxCapacity: () => number;
   pollTimeoutMs: number;
+  /**
+   * Time limit of a session delete (run.ts: at most `timeouts.shutdown`, so a hung service cannot
+   * stretch the shutdown past its budget). @default {10000}
+   */
+  closeTimeoutMs?: number;
   signal: AbortSignal;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -77,7 +82,11 @@ export async function runListener(o: ListenerOptions): Promise<void> {
   let stale: { setId: number; sessionId: string } | undefined;
   const deleteSession = async (s: { setId: number; sessionId: string }) => {
     try {
-      await o.client.deleteSession(s.setId, s.sessionId, AbortSignal.timeout(10_000));
+      await o.client.deleteSession(
+        s.setId,
+        s.sessionId,
+        AbortSignal.timeout(o.closeTimeoutMs ?? 10_000),
+      );
       if (stale === s) stale = undefined;
     } catch (err) {
       if (isCode(err, "not_found", "scale_set_not_found")) {
