@@ -285,3 +285,23 @@ Deno.test("listener acknowledges a message before its job callbacks run (after a
     await g.close();
   }
 });
+
+Deno.test("listener deletes a session it could not close before opening a new one", async () => {
+  await withListener({}, async ({ g }) => {
+    const first = [...g.fake.sessions.keys()][0];
+    // The queue fails past its retries, and so does the session delete that follows: the old
+    // session stays alive on the service, and a new one under the same owner would be a 409.
+    g.fake.faults.failNext(5, 503, /^\/queue\//);
+    g.fake.faults.failNext(5, 503, /\/sessions\/[\w-]+$/);
+    await waitFor(
+      "a new session in place of the old one",
+      () => g.fake.sessions.size === 1 && !g.fake.sessions.has(first),
+    );
+    const second = [...g.fake.sessions.keys()][0];
+    await waitFor(
+      "a poll on the new session",
+      () => g.fake.count("GET", new RegExp(`^/queue/${second}$`)) > 0,
+    );
+    assert.equal(g.fake.faults.pending(), 0);
+  });
+});
