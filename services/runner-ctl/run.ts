@@ -124,6 +124,7 @@ export async function runController(d: RunDeps): Promise<number> {
         ownerName: d.hostname,
         maxCapacity: () => v["capacity.max_runners"],
         pollTimeoutMs: v["github.message_poll_timeout"],
+        closeTimeoutMs: Math.min(10_000, v["timeouts.shutdown"]),
         signal,
       }));
     d.lifecycle.spawn("reconcile", async (signal) => {

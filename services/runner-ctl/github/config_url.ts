@@ -56,6 +56,8 @@ export function parseConfigUrl(text: string): ConfigUrl {
     throw new ConfigUrlError("must be an absolute URL");
   }
   if (u.protocol !== "https:") throw new ConfigUrlError("must use https");
+  // The URL parser reads "\" as "/", but the text is sent to GitHub as written: another shape.
+  if (text.includes("\\")) throw new ConfigUrlError("must name an organization or a repository");
   if (u.username || u.password || /^https:\/\/[^/]*@/i.test(text)) {
     throw new ConfigUrlError("must not contain user information");
   }

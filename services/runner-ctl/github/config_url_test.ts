@@ -41,6 +41,9 @@ Deno.test("parseConfigUrl", async (t) => {
     ["https://github.com/a/b/c", "must name an organization or a repository"],
     ["https://github.com//acme", "must name an organization or a repository"],
     ["https://github.com/a b", "must not contain whitespace"],
+    ["https://github.com\\acme", "must name an organization or a repository"],
+    ["https://github.com/acme\\repo", "must name an organization or a repository"],
+    ["https:\\\\github.com/acme", "must name an organization or a repository"],
   ];
   for (const [url, reason] of rejected) {
     await t.step(`rejects ${url} without repeating it`, () => {

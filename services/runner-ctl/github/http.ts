@@ -79,6 +79,18 @@ function retryAfterMs(headers: Headers): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/**
+ * GitHub's REST rate limit: 403 (or 429) with `x-ratelimit-remaining: 0` means "wait until
+ * `x-ratelimit-reset`" (epoch seconds), not "forbidden". The wait, if known, else 0.
+ */
+function rateLimitedMs(status: number, headers: Headers, now: number): number | undefined {
+  if ((status !== 403 && status !== 429) || headers.get("x-ratelimit-remaining") !== "0") {
+    return undefined;
+  }
+  const reset = headers.get("x-ratelimit-reset");
+  return reset !== null && /^\d+$/.test(reset) ? Math.max(0, Number(reset) * 1000 - now) : 0;
+}
+
 function retriable(status: number, retryUnauthorized: boolean): boolean {
   return status === 429 || (status >= 500 && status !== 501) ||
     (retryUnauthorized && (status === 401 || status === 403));
@@ -108,8 +120,11 @@ export async function call(deps: HttpDeps, options: CallOptions): Promise<CallRe
       const text = stripBom(await res.text());
       if (res.ok) return { status: res.status, headers: res.headers, text };
       failure = errorOfResponse(options.what, res.status, text);
-      if (!retriable(res.status, options.retryUnauthorized ?? false)) throw failure;
-      wait = retryAfterMs(res.headers);
+      const limited = rateLimitedMs(res.status, res.headers, Date.now());
+      if (limited === undefined && !retriable(res.status, options.retryUnauthorized ?? false)) {
+        throw failure;
+      }
+      wait = retryAfterMs(res.headers) ?? limited;
     } catch (err) {
       if (err instanceof ActionsError) throw err;
       if (options.signal?.aborted) throw options.signal.reason;

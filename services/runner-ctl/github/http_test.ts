@@ -55,6 +55,40 @@ Deno.test("call retries and maps errors", async (t) => {
     );
     assert.deepEqual(sleeps, [0, 350]);
   });
+  await t.step(
+    "GitHub's rate limit (403 + x-ratelimit-remaining: 0) waits for the reset",
+    async () => {
+      const sleeps: number[] = [];
+      const reset = (s: number) => String(Math.floor(Date.now() / 1000) + s);
+      const limited = (headers: Record<string, string>) => () =>
+        new Response("x", { status: 403, headers: { "x-ratelimit-remaining": "0", ...headers } });
+      const res = await call(
+        deps([
+          limited({ "x-ratelimit-reset": reset(-5) }), // already past: retry at once
+          limited({ "x-ratelimit-reset": reset(3600) }), // an hour away: capped at retry.maximum
+          limited({}), // no reset given: at once
+          limited({ "x-ratelimit-reset": reset(3600), "retry-after": "0" }), // Retry-After wins
+          () => new Response("{}", { status: 200 }),
+        ], sleeps),
+        { what: "t", method: "GET", url: "https://x/" },
+      );
+      assert.equal(res.status, 200);
+      assert.deepEqual(sleeps, [0, 350, 0, 0]);
+      // a 403 with requests left (or without the header) is a refusal, not a rate limit
+      for (const headers of [{ "x-ratelimit-remaining": "1" }, {} as Record<string, string>]) {
+        const none: number[] = [];
+        await assert.rejects(
+          call(deps([() => new Response("x", { status: 403, headers })], none), {
+            what: "t",
+            method: "GET",
+            url: "https://x/",
+          }),
+          (e: unknown) => e instanceof ActionsError && e.status === 403,
+        );
+        assert.equal(none.length, 0);
+      }
+    },
+  );
   await t.step("does not retry 501, 400 or 404; retries 401 only when asked", async () => {
     for (const status of [501, 400, 404, 401]) {
       const sleeps: number[] = [];

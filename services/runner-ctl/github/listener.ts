@@ -42,6 +42,11 @@ export interface ListenerOptions {
   ownerName: string;
   maxCapacity: () => number;
   pollTimeoutMs: number;
+  /**
+   * Time limit of a session delete (run.ts: at most `timeouts.shutdown`, so a hung service cannot
+   * stretch the shutdown past its budget). @default {10000}
+   */
+  closeTimeoutMs?: number;
   signal: AbortSignal;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -72,13 +77,31 @@ export async function runListener(o: ListenerOptions): Promise<void> {
   const backoff = async () => {
     await sleep(jittered(o.http, backoffMs(o.http.retry, failures++)), o.signal).catch(() => {});
   };
+  // A session whose delete failed stays alive on the service, and a new session under the same
+  // owner is refused (409) until it expires: its delete is retried before the next create.
+  let stale: { setId: number; sessionId: string } | undefined;
+  const deleteSession = async (s: { setId: number; sessionId: string }) => {
+    try {
+      await o.client.deleteSession(
+        s.setId,
+        s.sessionId,
+        AbortSignal.timeout(o.closeTimeoutMs ?? 10_000),
+      );
+      if (stale === s) stale = undefined;
+    } catch (err) {
+      if (isCode(err, "not_found", "scale_set_not_found")) {
+        if (stale === s) stale = undefined;
+        return;
+      }
+      stale = s;
+      log.warn("message session not deleted", { error: String(err) });
+    }
+  };
   const closeSession = async () => {
     if (!session || !set) return;
-    const s = session;
+    const s = { setId: set.id, sessionId: session.sessionId };
     session = undefined;
-    await o.client.deleteSession(set.id, s.sessionId, AbortSignal.timeout(10_000)).catch(
-      (err) => log.warn("message session not deleted", { error: String(err) }),
-    );
+    await deleteSession(s);
   };
   while (!o.signal.aborted) {
     try {
@@ -92,6 +115,7 @@ export async function runListener(o: ListenerOptions): Promise<void> {
         log.info(r.created ? "scale set created" : "scale set found", { scale_set_id: set.id });
         o.handler.onScaleSet(set);
       }
+      if (stale) await deleteSession(stale);
       session = await o.client.createSession(set.id, o.ownerName, o.signal);
       if (!session.messageQueueUrl || !session.messageQueueAccessToken || !session.sessionId) {
         log.warn("message session has no queue; checking the scale set again");

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { silentLogger } from "@svc/shared/log";
 import { runListener } from "./listener.ts";
 import type { JobMessage, Statistics } from "./types.ts";
-import { githubSetup } from "./_test_support.ts";
+import { githubSetup, TEST_PAT } from "./_test_support.ts";
+import { ActionsClient } from "./actions.ts";
+import { ActionsAuth } from "./auth.ts";
+import { parseConfigUrl } from "./config_url.ts";
 
 async function waitFor(what: string, cond: () => boolean, timeoutMs = 20_000) {
   const end = Date.now() + timeoutMs;
@@ -282,6 +285,76 @@ Deno.test("listener acknowledges a message before its job callbacks run (after a
   } finally {
     ac.abort();
     await done;
+    await g.close();
+  }
+});
+
+Deno.test("listener deletes a session it could not close before opening a new one", async () => {
+  await withListener({}, async ({ g }) => {
+    const first = [...g.fake.sessions.keys()][0];
+    // The queue fails past its retries, and so does the session delete that follows: the old
+    // session stays alive on the service, and a new one under the same owner would be a 409.
+    g.fake.faults.failNext(5, 503, /^\/queue\//);
+    g.fake.faults.failNext(5, 503, /\/sessions\/[\w-]+$/);
+    await waitFor(
+      "a new session in place of the old one",
+      () => g.fake.sessions.size === 1 && !g.fake.sessions.has(first),
+    );
+    const second = [...g.fake.sessions.keys()][0];
+    await waitFor(
+      "a poll on the new session",
+      () => g.fake.count("GET", new RegExp(`^/queue/${second}$`)) > 0,
+    );
+    assert.equal(g.fake.faults.pending(), 0);
+  });
+});
+
+Deno.test("listener bounds the session delete at shutdown by closeTimeoutMs", async () => {
+  const g = await githubSetup();
+  let deleteAborted: unknown;
+  const http = {
+    ...g.http,
+    // The service stops answering session deletes (it hangs until the client gives up).
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === "DELETE" && /\/sessions\/[\w-]+\?/.test(String(input))) {
+        return new Promise<Response>((_, reject) =>
+          init.signal?.addEventListener("abort", () => {
+            deleteAborted = init.signal?.reason;
+            reject(init.signal?.reason);
+          })
+        );
+      }
+      return g.http.fetch(input, init);
+    },
+  };
+  const auth = new ActionsAuth({
+    configUrl: parseConfigUrl(g.fake.configUrl),
+    credentials: { kind: "token", token: TEST_PAT },
+    http,
+  });
+  const ac = new AbortController();
+  const done = runListener({
+    client: new ActionsClient(auth, http),
+    http,
+    logger: silentLogger(),
+    scaleSet: "rs",
+    runnerGroup: "default",
+    ownerName: "host-1",
+    maxCapacity: () => 1,
+    pollTimeoutMs: 0,
+    closeTimeoutMs: 200,
+    signal: ac.signal,
+    handler: { onScaleSet() {}, onStatistics() {}, onJob() {} },
+  });
+  try {
+    await waitFor("a session", () => g.fake.sessions.size === 1);
+    const started = Date.now();
+    ac.abort();
+    await done;
+    // Generous: the bound is 0.2 s; without it the delete would hang for 10 s.
+    assert.ok(Date.now() - started < 5_000, "shutdown did not wait for the hung delete");
+    assert.ok(deleteAborted !== undefined, "the delete was given up");
+  } finally {
     await g.close();
   }
 });

@@ -10,6 +10,8 @@
  *    with its own pool of `--pool` connections as deployed) next to the same SQL issued directly
  *    with `postgres` from this process (16 concurrent loops on a pool of `--pool`), alternating
  *    in the same run;
+ *    and next to the HTTP floor (`floor_server.ts`: `Deno.serve` + postgres.js running the same
+ *    statements with none of the service's work), in the same rounds;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
  * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
  */
@@ -35,6 +37,7 @@ const CONNECTIONS = Number(values.connections);
 const POOL = Number(values.pool);
 const WORKERS = Number(values.workers);
 const ENTRY = new URL("../../../services/todo-api/main.ts", import.meta.url).pathname;
+const FLOOR = new URL("./floor_server.ts", import.meta.url).pathname;
 
 if (!Deno.env.get("TEST_DATABASE_URL")) {
   Deno.stderr.writeSync(new TextEncoder().encode("set TEST_DATABASE_URL to a Postgres server\n"));
@@ -112,6 +115,7 @@ async function latencies(urls: string[], key: string, n: number): Promise<number
 const test = await createTestDatabase("postgres");
 let svc;
 let svcN;
+let floor;
 // the same connection settings as the service's pool (store/postgres_db.ts)
 const sql = postgres(test.url!, {
   max: POOL,
@@ -141,11 +145,18 @@ try {
     }); // at the default log level: an access-log line per request, as deployed
   svc = await serveWith(1);
   svcN = await serveWith(WORKERS);
+  floor = await startService({
+    entry: FLOOR,
+    args: [test.url!, String(POOL)],
+    healthPath: null,
+    timeoutMs: 60_000,
+  });
   const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
     `wrk.headers["Content-Type"] = "application/json"\n`;
   // warm up every path (JIT, prepared statements, pools)
   await wrk(`${svc.url}/v1/todos`, key, post);
   await wrk(`${svcN.url}/v1/todos`, key, post);
+  await wrk(`${floor.url}/v1/todos`, key, post);
   await raw(sql, () => sql.unsafe(INSERT, ["raw", "benchmark todo"], { prepare: true }));
 
   // alternate API and raw several times and keep medians: this 2-core machine is shared
@@ -154,18 +165,22 @@ try {
     apiCreate: [] as number[],
     apiNCreate: [] as number[],
     rawCreate: [] as number[],
+    floorCreate: [] as number[],
     apiList: [] as number[],
     apiNList: [] as number[],
     rawList: [] as number[],
+    floorList: [] as number[],
   };
   for (let round = 0; round < ROUNDS; round++) {
     runs.apiCreate.push(await wrk(`${svc.url}/v1/todos`, key, post));
     runs.apiNCreate.push(await wrk(`${svcN.url}/v1/todos`, key, post));
+    runs.floorCreate.push(await wrk(`${floor.url}/v1/todos`, key, post));
     runs.rawCreate.push(
       await raw(sql, () => sql.unsafe(INSERT, ["bench", "benchmark todo"], { prepare: true })),
     );
     runs.apiList.push(await wrk(`${svc.url}/v1/todos?limit=20`, key, ""));
     runs.apiNList.push(await wrk(`${svcN.url}/v1/todos?limit=20`, key, ""));
+    runs.floorList.push(await wrk(`${floor.url}/v1/todos?limit=20`, key, ""));
     runs.rawList.push(
       await raw(sql, () => sql.unsafe(FIRST_PAGE, [21, "bench"], { prepare: true })),
     );
@@ -176,6 +191,8 @@ try {
   const apiList = median(runs.apiList);
   const apiNList = median(runs.apiNList);
   const rawList = median(runs.rawList);
+  const floorCreate = median(runs.floorCreate);
+  const floorList = median(runs.floorList);
   const loadAfterThroughput = Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 
   // 100 000 rows for one owner, a tenth of them on one shared timestamp
@@ -221,14 +238,18 @@ try {
     (await sql`show server_version`)[0].server_version
   }, Deno ${Deno.version.deno}.
 
-| measure | API, 1 worker | API, ${WORKERS} workers | raw SQL (postgres.js, same statement) | 1 worker / raw | ${WORKERS} workers / raw |
-| --- | --- | --- | --- | --- | --- |
-| create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(apiNCreate)} | ${f(rawCreate)} | ${
-    pct(apiCreate, rawCreate)
-  } | ${pct(apiNCreate, rawCreate)} |
-| list first page, limit 20, req/s | ${f(apiList)} | ${f(apiNList)} | ${f(rawList)} | ${
-    pct(apiList, rawList)
-  } | ${pct(apiNList, rawList)} |
+| measure | API, 1 worker | API, ${WORKERS} workers | HTTP floor | raw SQL (postgres.js, same statement) | 1 worker / raw | ${WORKERS} workers / raw | floor / raw | 1 worker / floor |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(apiNCreate)} | ${f(floorCreate)} | ${
+    f(rawCreate)
+  } | ${pct(apiCreate, rawCreate)} | ${pct(apiNCreate, rawCreate)} | ${
+    pct(floorCreate, rawCreate)
+  } | ${pct(apiCreate, floorCreate)} |
+| list first page, limit 20, req/s | ${f(apiList)} | ${f(apiNList)} | ${f(floorList)} | ${
+    f(rawList)
+  } | ${pct(apiList, rawList)} | ${pct(apiNList, rawList)} | ${pct(floorList, rawList)} | ${
+    pct(apiList, floorList)
+  } |
 
 | list latency, 100 000-row table, limit 20, 2 000 sequential requests each, interleaved | p50 ms | p90 ms | p99 ms |
 | --- | --- | --- | --- |
@@ -257,6 +278,7 @@ Per-round API/raw ratios, 1 worker: create ${
 } finally {
   await svc?.stop();
   await svcN?.stop();
+  await floor?.stop();
   await sql.end({ timeout: 5 });
   await test.drop();
 }

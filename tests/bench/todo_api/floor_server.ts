@@ -1,0 +1,43 @@
+/**
+ * The benchmark's HTTP floor: the least a server can do for the API's create and first-page list
+ * — `Deno.serve` and postgres.js running the same statements, with no authentication,
+ * validation, cursor, access log, metrics or problem bodies. todo-api / floor is what the
+ * service's own work costs; floor / raw SQL is what HTTP itself costs on this machine.
+ *
+ *   deno run -A tests/bench/todo_api/floor_server.ts <database-url> <pool>
+ *
+ * Announces itself with the services' `listening` line, so `startService` can wait for it.
+ */
+import postgres from "postgres";
+
+const [url, pool] = Deno.args;
+const COLUMNS = `id::text as id, title, status,
+  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt",
+  to_char(completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "completedAt"`;
+const INSERT = `insert into todos (owner, title) values ($1, $2) returning ${COLUMNS}`;
+const FIRST_PAGE =
+  `select ${COLUMNS} from todos where owner = $2 order by todos.created_at, todos.id limit $1`;
+const sql = postgres(url, {
+  max: Number(pool),
+  onnotice: () => {},
+  connection: { plan_cache_mode: "force_generic_plan" },
+});
+const json = { "content-type": "application/json" };
+
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => {
+    const line = { msg: "listening", listener: "api", url: `http://127.0.0.1:${port}` };
+    Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(line) + "\n"));
+  },
+}, async (req) => {
+  if (req.method === "POST") {
+    const { title } = await req.json();
+    const [row] = await sql.unsafe(INSERT, ["bench", title], { prepare: true });
+    return new Response(JSON.stringify(row), { status: 201, headers: json });
+  }
+  const limit = Number(new URL(req.url).searchParams.get("limit") ?? 20);
+  const rows = await sql.unsafe(FIRST_PAGE, [limit + 1, "bench"], { prepare: true });
+  return new Response(JSON.stringify({ items: rows.slice(0, limit) }), { headers: json });
+});
