@@ -32,6 +32,12 @@ function validateCli(args: string[]) {
 }
 
 const INCUSD = "/usr/libexec/incus/incusd";
+/**
+ * The probe container's name, unique per run: LXC names a container's cgroup after the container
+ * (`lxc.payload.<name>`) host-wide, so two runs at once (two checkouts testing on one machine)
+ * with one name collide and the second start fails (`forkstart … exit status 1`).
+ */
+const PROBE = `rc-probe-${crypto.randomUUID().slice(0, 8)}`;
 
 function skipReason(): string | undefined {
   try {
@@ -165,7 +171,7 @@ Deno.test({
       const p = await preflight(transport, { image: "bb", profiles: [], type: "container" });
       await t.step("create, inject, start, console, filters, stop, delete", async () => {
         await client.create({
-          name: "rc-probe-1",
+          name: PROBE,
           type: "container",
           fingerprint: p.fingerprint,
           config: { ...p.config, [TAG.owner]: "it-owner", [TAG.scaleSet]: "s" },
@@ -173,7 +179,7 @@ Deno.test({
         });
         await assert.rejects(
           client.create({
-            name: "rc-probe-1",
+            name: PROBE,
             type: "container",
             fingerprint: p.fingerprint,
             config: {},
@@ -181,29 +187,29 @@ Deno.test({
           }),
           /UNIQUE constraint failed/,
         );
-        await client.patchConfig("rc-probe-1", { [TAG.jitConfig]: "jit-secret" });
-        assert.equal((await client.get("rc-probe-1"))?.config[TAG.jitConfig], "jit-secret");
-        await client.setState("rc-probe-1", "start");
-        assert.equal((await client.get("rc-probe-1"))?.statusCode, 103);
-        assert.deepEqual((await client.listOwned("it-owner")).map((i) => i.name), ["rc-probe-1"]);
+        await client.patchConfig(PROBE, { [TAG.jitConfig]: "jit-secret" });
+        assert.equal((await client.get(PROBE))?.config[TAG.jitConfig], "jit-secret");
+        await client.setState(PROBE, "start");
+        assert.equal((await client.get(PROBE))?.statusCode, 103);
+        assert.deepEqual((await client.listOwned("it-owner")).map((i) => i.name), [PROBE]);
         assert.deepEqual(await client.listOwned("someone-else"), []);
         let log = "";
         for (let i = 0; i < 480 && !log.includes("booted"); i++) {
-          log = new TextDecoder().decode(await client.consoleLog("rc-probe-1"));
+          log = new TextDecoder().decode(await client.consoleLog(PROBE));
           await new Promise((r) => setTimeout(r, 250));
         }
         assert.match(log, /runner-ctl-probe: booted/);
-        await client.patchConfig("rc-probe-1", { [TAG.jitConfig]: "" });
-        assert.equal((await client.get("rc-probe-1"))?.config[TAG.jitConfig], undefined);
+        await client.patchConfig(PROBE, { [TAG.jitConfig]: "" });
+        assert.equal((await client.get(PROBE))?.config[TAG.jitConfig], undefined);
         await assert.rejects(
-          client.delete("rc-probe-1"),
+          client.delete(PROBE),
           (e: unknown) => e instanceof IncusError && /Instance is running/.test(e.message),
         );
-        await client.setState("rc-probe-1", "stop");
-        assert.equal((await client.get("rc-probe-1"))?.statusCode, 102);
-        assert.match(new TextDecoder().decode(await client.consoleLog("rc-probe-1")), /booted/);
-        await client.delete("rc-probe-1");
-        assert.equal(await client.get("rc-probe-1"), undefined);
+        await client.setState(PROBE, "stop");
+        assert.equal((await client.get(PROBE))?.statusCode, 102);
+        assert.match(new TextDecoder().decode(await client.consoleLog(PROBE)), /booted/);
+        await client.delete(PROBE);
+        assert.equal(await client.get(PROBE), undefined);
       });
       await t.step(
         "validate compares baselines with the real daemon (match, drift, policy)",
@@ -251,7 +257,7 @@ Deno.test({
       );
     } finally {
       transport.close();
-      await run("incus", ["delete", "-f", "rc-probe-1"], env).catch(() => {});
+      await run("incus", ["delete", "-f", PROBE], env).catch(() => {});
       await run("incus", ["admin", "shutdown"], env).catch(() => {});
       try {
         daemon.child.kill("SIGTERM");
