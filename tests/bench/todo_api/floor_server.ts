@@ -9,14 +9,9 @@
  * Announces itself with the services' `listening` line, so `startService` can wait for it.
  */
 import postgres from "postgres";
+import { FIRST_PAGE, INSERT } from "./statements.ts";
 
 const [url, pool] = Deno.args;
-const COLUMNS = `id::text as id, title, status,
-  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt",
-  to_char(completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "completedAt"`;
-const INSERT = `insert into todos (owner, title) values ($1, $2) returning ${COLUMNS}`;
-const FIRST_PAGE =
-  `select ${COLUMNS} from todos where owner = $2 order by todos.created_at, todos.id limit $1`;
 const sql = postgres(url, {
   max: Number(pool),
   onnotice: () => {},

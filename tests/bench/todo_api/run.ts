@@ -17,6 +17,7 @@
  */
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { FIRST_PAGE, INSERT } from "./statements.ts";
 import { startService } from "@svc/shared/testing";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
@@ -43,13 +44,6 @@ if (!Deno.env.get("TEST_DATABASE_URL")) {
   Deno.stderr.writeSync(new TextEncoder().encode("set TEST_DATABASE_URL to a Postgres server\n"));
   Deno.exit(2);
 }
-
-const COLUMNS = `id::text as id, title, status,
-  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt",
-  to_char(completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "completedAt"`;
-const INSERT = `insert into todos (owner, title) values ($1, $2) returning ${COLUMNS}`;
-const FIRST_PAGE =
-  `select ${COLUMNS} from todos where owner = $2 order by todos.created_at, todos.id limit $1`;
 
 async function wrk(url: string, key: string, lua: string): Promise<number> {
   const script = await Deno.makeTempFile({ suffix: ".lua" });
