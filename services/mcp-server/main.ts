@@ -77,6 +77,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       metrics: values.metrics_addr ? undefined : metrics,
       observe: toolMetrics(metrics),
       publicOrigin: values.public_origin || undefined,
+      allowedOrigins: values.allowed_origins,
     });
     const listeners: ListenerSpec[] = [{ name: "api", addr: values.addr, handler }];
     if (values.metrics_addr) {

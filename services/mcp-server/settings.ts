@@ -9,6 +9,16 @@ import { DEFAULT_LIMITS, type Limits } from "./limits.ts";
 const d = DEFAULT_LIMITS;
 const positive = { min: 1 } as const;
 
+/** Whether `text` is exactly a web origin (what a browser sends in `Origin`). */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return /^https?:$/.test(url.protocol) && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
 /** The table. */
 export const SETTINGS = defineSettings({
   prefix: "MCP",
@@ -42,6 +52,15 @@ export const SETTINGS = defineSettings({
       type: "string",
       default: "",
       help: "http: public origin for metadata URLs (default: the request's origin)",
+    },
+    allowed_origins: {
+      type: "list",
+      default: [],
+      help: "http: browser origins (scheme://host[:port]) allowed to call /mcp besides loopback " +
+        "ones and --public-origin; a request carrying any other Origin gets 403 " +
+        "(DNS-rebinding protection, as the MCP transport requires)",
+      validate: (v: string[]) =>
+        v.every(isOrigin) ? undefined : "must list origins: scheme://host[:port], no path",
     },
     todo_api_url: {
       type: "string",

@@ -232,3 +232,55 @@ Deno.test("http: a client that disconnects cancels its execute and frees the wor
     await stack.stop();
   }
 });
+
+Deno.test("http: a foreign Origin gets 403 before anything else (DNS-rebinding protection)", async (t) => {
+  const stack = await startHttpStack(["--allowed-origins", "https://console.example"]);
+  try {
+    const token = await stack.token("alice");
+    const post = (headers: Record<string, string>) =>
+      fetch(stack.mcpUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${token}`,
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+    await t.step("a rebinding page's origin (Host is the attacker's name too): 403", async () => {
+      for (
+        const origin of [
+          "http://attacker.example:8090",
+          "https://console.example.evil", // a suffix of an allowed one is another origin
+          "null",
+        ]
+      ) {
+        const res = await post({ origin });
+        assert.equal(res.status, 403, origin);
+        assert.deepEqual(await res.json(), {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Forbidden: Origin not allowed" },
+          id: null,
+        });
+      }
+    });
+    await t.step("no Origin, loopback origins and listed ones are served", async () => {
+      const port = new URL(stack.mcpUrl).port;
+      for (
+        const headers of [
+          {} as Record<string, string>,
+          { origin: `http://127.0.0.1:${port}` },
+          { origin: "http://localhost:6274" }, // the MCP Inspector's own page
+          { origin: "https://console.example" },
+        ]
+      ) {
+        const res = await post(headers);
+        assert.equal(res.status, 200, JSON.stringify(headers));
+        assert.equal((await res.json()).result.tools.length, 3);
+      }
+    });
+  } finally {
+    await stack.stop();
+  }
+});

@@ -48,6 +48,13 @@ export interface HttpAppOptions {
   observe?: (tool: string, outcome: string, seconds: number) => void;
   /** Public origin for metadata URLs (e.g. behind a proxy). @default the request's origin */
   publicOrigin?: string;
+  /**
+   * Browser origins allowed on `/mcp` besides loopback origins and `publicOrigin`: a request with
+   * any other `Origin` header gets 403 (DNS-rebinding protection: a page whose host name resolves
+   * to this server is same-site to the browser, so the Host header cannot be trusted). Requests
+   * without `Origin` (non-browser clients) are not affected. @default {[]}
+   */
+  allowedOrigins?: readonly string[];
   /** Largest accepted request body, bytes. @default 4 MiB */
   maxBodyBytes?: number;
   /** Time a request body may take to arrive, ms. @default 10000 */
@@ -63,6 +70,16 @@ export function bearerResolver(context: ToolContext): { id: string } {
   return { id: subject };
 }
 
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
+
+/** Whether a request's `Origin` may call `/mcp` (absent: not a browser, allowed). */
+export function originAllowed(
+  origin: string | null,
+  allowed: ReadonlySet<string>,
+): boolean {
+  return origin === null || LOOPBACK_ORIGIN.test(origin) || allowed.has(origin);
+}
+
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
@@ -71,6 +88,8 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 export function createHttpApp(options: HttpAppOptions): Handler {
   const { verifier, logger, maxBodyBytes = 4 << 20, bodyTimeoutMs = 10_000 } = options;
   const originOf = (url: URL) => options.publicOrigin ?? url.origin;
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  if (options.publicOrigin) allowedOrigins.add(options.publicOrigin);
 
   const authenticate = async (req: Request, origin: string): Promise<AuthInfo | Response> => {
     const header = req.headers.get("authorization");
@@ -87,6 +106,10 @@ export function createHttpApp(options: HttpAppOptions): Handler {
   };
 
   const mcp = async (req: Request, url: URL): Promise<Response> => {
+    if (!originAllowed(req.headers.get("origin"), allowedOrigins)) {
+      await req.body?.cancel().catch(() => {});
+      return jsonRpcError(403, -32000, "Forbidden: Origin not allowed");
+    }
     const auth = await authenticate(req, originOf(url));
     if (auth instanceof Response) {
       await req.body?.cancel().catch(() => {});
