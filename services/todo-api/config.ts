@@ -214,7 +214,8 @@ export function workerCount(
   if (config.workers > 1 && !onPostgres) {
     throw new SettingsError(
       "workers",
-      "Cannot serve on more than one worker: the embedded PGlite database is held by one isolate; " +
+      "Cannot serve on more than one worker: " +
+        "the embedded PGlite database is held by one isolate; " +
         'set "workers" (--workers, TODOAPI_WORKERS) to 1, or use a Postgres server ' +
         "(TODOAPI_DATABASE_URL)",
     );

@@ -44,7 +44,8 @@ export function withBodyBytes(req: Request, bytes: Uint8Array): Request {
  * Reads a request body up to `limit` bytes, into one buffer of exactly its size (a declared
  * `Content-Length` is allocated up front; a chunked body is joined once at the end). A declared
  * `Content-Length` over the limit is refused before reading; a chunked body is cut off as soon as
- * it passes the limit. A request made by {@linkcode withBodyBytes} gives back its bytes as they are.
+ * it passes the limit. A request made by {@linkcode withBodyBytes} gives back its bytes as they
+ * are.
  *
  * @example Usage
  * ```ts

@@ -56,8 +56,8 @@ export interface DefaultStackOptions {
  * The HTTP stack every service puts around its route table, outermost first: request id, a 400
  * for unparseable targets (`withValidTarget`: an invalid `Host` header), CORS
  * (when configured), `outer`, metrics (when given), access log (unless switched off), error →
- * problem, `inner`, request timeout (unless 0), then the table. Metrics, the access log and `outer` read the route label from the table, which
- * matches each request once.
+ * problem, `inner`, request timeout (unless 0), then the table. Metrics, the access log and
+ * `outer` read the route label from the table, which matches each request once.
  *
  * @example Usage
  * ```ts

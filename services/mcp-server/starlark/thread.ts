@@ -21,7 +21,9 @@ export interface ThreadOptions {
   maxDepth?: number;
   maxBytes?: number;
   maxAllocBytes?: number;
-  /** Live-heap probe (bytes); see {@linkcode Thread.alloc}. Only where the heap is the run's own. */
+  /**
+   * Live-heap probe (bytes); see {@linkcode Thread.alloc}. Only where the heap is the run's own.
+   */
   heapUsed?: () => number;
   now?: () => number;
   print?: (line: string) => void;

@@ -1,6 +1,7 @@
 /**
  * The `/_mock` rows of the route table (one per row of the spec's endpoint table), the token
- * gate, and the control plane's 404 and 405. Every response it produces carries `X-Mock-Oidc: testing-only`.
+ * gate, and the control plane's 404 and 405. Every response it produces carries
+ * `X-Mock-Oidc: testing-only`.
  * @module
  */
 import {

@@ -54,6 +54,11 @@ interface Slot {
   send(message: ToWorker): void;
 }
 
+/** The report of a worker that died or had to be ended: nothing of its own to tell. */
+function forced(): ShutdownReport {
+  return { forced: true, tasks: { stopped: [], failed: [], abandoned: [] } };
+}
+
 function startupError(error: { name: string; message: string; key?: string }): Error {
   if (error.key !== undefined) return new SettingsError(error.key, error.message);
   const err = new Error(error.message);
@@ -107,7 +112,7 @@ function spawn(id: number, config: Config, options: { logger: Logger; onCrash():
     logger.error("worker failed", { worker: id, error: message });
     const err = new Error(`Cannot serve: worker ${id} failed: ${message}`);
     ready.reject(err);
-    stopped.resolve({ forced: true, tasks: { stopped: [], failed: [], abandoned: [] } });
+    stopped.resolve(forced());
     options.onCrash();
   };
   ready.promise.catch(() => {}); // observed by serveOnWorkers
@@ -123,7 +128,7 @@ async function stoppedWithin(slot: Slot, ms: number, logger: Logger): Promise<Sh
   clearTimeout(timer);
   if (report) return report;
   logger.error("worker did not stop in time: ended", { worker: slot.id, waitedMs: ms });
-  return { forced: true, tasks: { stopped: [], failed: [], abandoned: [] } };
+  return forced();
 }
 
 /** The workers' metrics added up, plus the per-worker request counts. */
