@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLogger } from "./log.ts";
+import { bufferedWriter, createLogger, flushLogs } from "./log.ts";
 
 function capture(opts: Parameters<typeof createLogger>[0] = {}) {
   const lines: string[] = [];
@@ -51,4 +51,95 @@ Deno.test("createLogger() serialises errors by name and message only", () => {
   const { log, lines } = capture();
   log.error("boom", { err: new TypeError("bad") });
   assert.deepEqual(JSON.parse(lines[0]).err, { name: "TypeError", message: "bad" });
+});
+
+function fakeFile(options: { chunk?: number; fail?: boolean } = {}) {
+  const writes: string[] = [];
+  return {
+    writes,
+    writeSync(p: Uint8Array): number {
+      if (options.fail) throw new Deno.errors.BrokenPipe("closed");
+      const n = Math.min(p.length, options.chunk ?? p.length);
+      writes.push(new TextDecoder().decode(p.subarray(0, n)));
+      return n;
+    },
+  };
+}
+
+Deno.test("bufferedWriter() holds info lines for flushMs, then writes them in one call", async () => {
+  const file = fakeFile();
+  const log = createLogger({ write: bufferedWriter(file, { flushMs: 20 }), now: () => 0 });
+  log.info("a");
+  log.debug("hidden"); // below the level: never written
+  log.info("b");
+  assert.equal(file.writes.length, 0);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(file.writes.length, 1);
+  assert.deepEqual(file.writes[0].split("\n").slice(0, -1).map((l) => JSON.parse(l).msg), [
+    "a",
+    "b",
+  ]);
+});
+
+Deno.test("bufferedWriter() writes warn and error at once, after the lines before them", () => {
+  for (const level of ["warn", "error"] as const) {
+    const file = fakeFile();
+    const log = createLogger({ write: bufferedWriter(file, { flushMs: 60_000 }) });
+    log.info("first");
+    log[level]("urgent");
+    assert.equal(file.writes.length, 1, level);
+    assert.deepEqual(file.writes[0].trim().split("\n").map((l) => JSON.parse(l).msg), [
+      "first",
+      "urgent",
+    ]);
+  }
+});
+
+Deno.test("bufferedWriter() flushes at maxPending, not below", () => {
+  const file = fakeFile();
+  const write = bufferedWriter(file, { flushMs: 60_000, maxPending: 10 });
+  write("12345678"); // 9 with the newline: below
+  assert.equal(file.writes.length, 0);
+  write(""); // 10: at the bound
+  assert.deepEqual(file.writes, ["12345678\n\n"]);
+  write("0123456789"); // 11: above
+  assert.deepEqual(file.writes, ["12345678\n\n", "0123456789\n"]);
+});
+
+Deno.test("bufferedWriter() finishes partial writes and survives a broken file", () => {
+  const partial = fakeFile({ chunk: 3 });
+  const write = bufferedWriter(partial, { flushMs: 60_000 });
+  write("abcdefgh");
+  flushLogs();
+  assert.equal(partial.writes.join(""), "abcdefgh\n");
+  const broken = fakeFile({ fail: true });
+  const log = createLogger({ write: bufferedWriter(broken, { flushMs: 60_000 }) });
+  log.error("nowhere to go"); // must not throw
+  log.info("still fine");
+  flushLogs();
+});
+
+Deno.test("flushLogs() writes what every buffered writer holds", () => {
+  const [one, two] = [fakeFile(), fakeFile()];
+  const [w1, w2] = [bufferedWriter(one, { flushMs: 60_000 }), bufferedWriter(two)];
+  w1("x");
+  w2("y");
+  flushLogs();
+  assert.deepEqual([one.writes, two.writes], [["x\n"], ["y\n"]]);
+});
+
+Deno.test("the default writer loses no line when the process ends", async (t) => {
+  const script = new URL("./testdata/log_exit.ts", import.meta.url).pathname;
+  for (const [how, code] of [["exit", 3], ["throw", 1], ["reject", 1], ["end", 0]] as const) {
+    await t.step(how, async () => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--no-config", script, how],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, code);
+      const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+      assert.deepEqual(lines.map((l) => JSON.parse(l).i), [0, 1, 2]);
+    });
+  }
 });

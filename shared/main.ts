@@ -6,6 +6,7 @@
  */
 import { SettingsError } from "./settings/error.ts";
 import type { EnvLookup } from "./settings/types.ts";
+import { flushLogs } from "./log.ts";
 
 /** Where an entry point writes: injected so tests capture output. */
 export interface MainIo {
@@ -19,7 +20,8 @@ export interface MainIo {
 export type ServiceMain = (args: string[], env: EnvLookup, io: MainIo) => Promise<number>;
 
 /**
- * Writes lines to the process's stdout and stderr.
+ * Writes lines to the process's stdout and stderr, after any log lines still buffered (so both
+ * streams keep the order in which things were said).
  *
  * @example Usage
  * ```ts
@@ -30,8 +32,14 @@ export type ServiceMain = (args: string[], env: EnvLookup, io: MainIo) => Promis
 export function processIo(): MainIo {
   const enc = new TextEncoder();
   return {
-    out: (line) => Deno.stdout.writeSync(enc.encode(line + "\n")),
-    err: (line) => Deno.stderr.writeSync(enc.encode(line + "\n")),
+    out: (line) => {
+      flushLogs();
+      Deno.stdout.writeSync(enc.encode(line + "\n"));
+    },
+    err: (line) => {
+      flushLogs();
+      Deno.stderr.writeSync(enc.encode(line + "\n"));
+    },
   };
 }
 

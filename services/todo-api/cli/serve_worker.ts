@@ -6,7 +6,7 @@
  * (`deploy/services.ts`).
  * @module
  */
-import { createLogger } from "@svc/shared/log";
+import { createLogger, flushLogs } from "@svc/shared/log";
 import { createLifecycle, type Lifecycle } from "@svc/shared/lifecycle";
 import { createMetrics, type Metrics } from "@svc/shared/metrics";
 import { SettingsError } from "@svc/shared/settings";
@@ -36,13 +36,15 @@ async function start(worker: number, config: ToWorker & { type: "start" }): Prom
       metricsListener: false,
       reusePort: true,
     });
-    server.finished.then((report) =>
-      scope.postMessage({ type: "stopped", report, snapshot: metrics!.registry.snapshot() })
-    );
+    server.finished.then((report) => {
+      flushLogs(); // the main isolate terminates this one once it hears "stopped"
+      scope.postMessage({ type: "stopped", report, snapshot: metrics!.registry.snapshot() });
+    });
     scope.postMessage({ type: "listening", url: server.urls.api });
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     const key = err instanceof SettingsError ? err.key : undefined;
+    flushLogs();
     scope.postMessage({ type: "failed", error: { name: e.name, message: e.message, key } });
   }
 }
