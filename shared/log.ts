@@ -181,9 +181,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     now = Date.now,
   } = options;
   const min = RANK[level];
+  let lastMs = NaN;
+  let lastTime = "";
   function emit(lvl: LogLevel, msg: string, extra?: Record<string, unknown>) {
     if (RANK[lvl] < min) return;
-    const time = new Date(now()).toISOString();
+    const ms = now();
+    if (ms !== lastMs) { // lines come in bursts within one millisecond: format it once
+      lastMs = ms;
+      lastTime = new Date(ms).toISOString();
+    }
+    const time = lastTime;
     // One object, in the order time, level, msg, fields, extra (a later key wins, as a spread).
     const line: Record<string, unknown> = { time, level: lvl, msg };
     copyRedacted(line, fields, 0);

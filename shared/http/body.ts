@@ -1,4 +1,5 @@
 import { HttpError } from "../problem.ts";
+import { coarseTimeout } from "./coarse_timer.ts";
 
 /** Where {@linkcode withBodyBytes} puts the bytes `readBody` hands back. */
 const READ_BODY = Symbol("readBody");
@@ -85,24 +86,28 @@ export async function readBody(
   }
   if (req.body === null) return new Uint8Array(0);
   const reader = req.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = timeoutMs === undefined ? undefined : new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new HttpError(408, "body_timeout", "Cannot read request body: it arrived too slowly"));
-      reader.cancel().catch(() => {});
-    }, timeoutMs);
+  // On time out the stream is cancelled, which ends the pending read: no race per read.
+  let timedOut = false;
+  const cancelTimer = timeoutMs === undefined ? undefined : coarseTimeout(timeoutMs, () => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
   });
+  const bodyTimeout = () =>
+    new HttpError(408, "body_timeout", "Cannot read request body: it arrived too slowly");
   const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
   try {
-    return await readChunks(reader, { limit, size, tooLarge, expired, releaseChunks, pageBacked });
+    const bytes = await readChunks(reader, { limit, size, tooLarge, releaseChunks, pageBacked });
+    if (timedOut) throw bodyTimeout();
+    return bytes;
   } catch (err) {
+    if (timedOut) throw bodyTimeout();
     if (err instanceof HttpError) throw err;
     // The stream itself failed: a malformed chunked encoding, or the client reset mid-body.
     throw new HttpError(400, "body_unreadable", "Cannot read request body: the stream broke off", {
       cause: err,
     });
   } finally {
-    clearTimeout(timer);
+    cancelTimer?.();
   }
 }
 
@@ -142,12 +147,11 @@ async function readChunks(
     limit: number;
     tooLarge: () => HttpError;
     size?: number;
-    expired?: Promise<never>;
     releaseChunks?: boolean;
     pageBacked?: boolean;
   },
 ): Promise<Uint8Array> {
-  const { limit, tooLarge, expired } = options;
+  const { limit, tooLarge } = options;
   const release = options.releaseChunks ? detach : () => {};
   const allocate = (n: number) =>
     options.pageBacked && n >= PAGE_BACKED_MIN
@@ -158,8 +162,7 @@ async function readChunks(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } =
-      await (expired ? Promise.race([reader.read(), expired]) : reader.read());
+    const { done, value } = await reader.read();
     if (done) break;
     if (size + value.byteLength > limit) {
       await reader.cancel().catch(() => {});

@@ -61,7 +61,7 @@ class DeadlineQueue {
 
   add(deadline: Deadline): void {
     this.#queue.push(deadline);
-    this.#live++;
+    if (this.#live++ === 0 && this.#timer !== undefined) Deno.refTimer(this.#timer);
     if (this.#timer === undefined) this.#arm(performance.now());
   }
 
@@ -69,11 +69,13 @@ class DeadlineQueue {
     if (!deadline.queued) return;
     deadline.queued = false;
     if (--this.#live > 0) return;
-    // Nothing left to time: no timer may keep the process (or a test) alive.
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#queue = [];
+    this.#queue.length = 0;
     this.#head = 0;
+    // Nothing left to time: the timer may not keep the process (or a test) alive. It stays
+    // armed, though: clearing it here and arming a new one for the next request would cost a
+    // setTimeout per request whenever requests come one at a time; when it fires with nothing
+    // queued, it simply ends.
+    if (this.#timer !== undefined) Deno.unrefTimer(this.#timer);
   };
 
   #tick = (): void => {

@@ -39,6 +39,31 @@ Deno.test("withTimeout() passes fast responses and errors through", async () => 
   await assert.rejects(Promise.resolve(failing(new Request("http://x/"), localInfo())));
 });
 
+Deno.test("withTimeout() still times out after fast requests left its timer idle", async () => {
+  let slowNext = false;
+  let late: ReturnType<typeof setTimeout> | undefined;
+  const handler = withErrors(withTimeout(
+    () =>
+      slowNext
+        ? new Promise<Response>((r) => late = setTimeout(() => r(new Response("late")), 500))
+        : new Response("fast"),
+    { ms: 40 },
+  ));
+  for (let i = 0; i < 3; i++) {
+    // each leaves the queue empty and its timer armed but unref'd (this test would leak otherwise)
+    assert.equal(await (await handler(new Request("http://x/"), localInfo())).text(), "fast");
+    await new Promise((r) => setTimeout(r, 15));
+  }
+  slowNext = true;
+  const start = performance.now();
+  const res = await handler(new Request("http://x/"), localInfo());
+  const took = performance.now() - start;
+  assert.equal(res.status, 503);
+  assert.ok(took >= 39 && took < 400, `timed out after ${took} ms`);
+  await res.body?.cancel();
+  clearTimeout(late);
+});
+
 Deno.test("withAccessLog() logs method, path without query, status and request id", async () => {
   const lines: string[] = [];
   const logger = createLogger({ write: (l) => lines.push(l) });

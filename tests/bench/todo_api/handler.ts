@@ -1,0 +1,126 @@
+/**
+ * The service's own CPU per request, without network or database (run on demand, not a test):
+ *
+ *   deno run -A tests/bench/todo_api/handler.ts [--n 20000] [--rounds 5]
+ *
+ * Calls todo-api's whole HTTP handler (`createApp`: the kit stack, authentication, validation,
+ * `$schema` bodies, cursor, metrics, access log to a discarding writer) in-process with a
+ * database that answers from memory, and, as the baseline, the HTTP floor's handler
+ * (`floor_server.ts`'s work: parse, answer rows as JSON) on the same canned rows. Both build the
+ * same `Request`s and read the whole response body. Reports µs per request and the ratio.
+ */
+import { parseArgs } from "node:util";
+import { createLogger } from "@svc/shared/log";
+import { createMetrics } from "@svc/shared/metrics";
+import { createApp } from "@svc/todo-api";
+import type { Db, Row } from "../../../services/todo-api/store/db.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { n: { type: "string", default: "20000" }, rounds: { type: "string", default: "5" } },
+});
+const N = Number(values.n);
+const ROUNDS = Number(values.rounds);
+
+const todo = (i: number) => ({
+  id: `0190a8b4-7c1e-7d2a-9f00-${String(i).padStart(12, "0")}`,
+  title: `benchmark todo ${i}`,
+  status: "open",
+  createdAt: `2026-11-24T01:02:03.${String(100000 + i).slice(1)}Z`,
+  completedAt: null,
+});
+const PAGE = Array.from({ length: 21 }, (_, i) => todo(i));
+const KEY = "todo_benchmarkkeybenchmarkkeybenchmarkkey0000";
+
+/** Answers todo-api's statements from memory, as postgres.js would hand rows over. */
+const db: Db = {
+  kind: "postgres",
+  query<T extends Row>(text: string): Promise<T[]> {
+    let rows: Row[] = [];
+    if (text.includes("from api_keys")) rows = [{ subject: "bench", roles: "user" }];
+    else if (text.includes("from server_secrets")) rows = [{ value: "ab".repeat(32) }];
+    else if (text.startsWith("insert into todos")) rows = [{ ...todo(1) }];
+    else if (text.startsWith("select")) rows = PAGE.map((r) => ({ ...r }));
+    return Promise.resolve(rows as T[]);
+  },
+  exec: () => Promise.resolve(),
+  session: (fn) => fn(db),
+  ping: () => Promise.resolve(),
+  close: () => Promise.resolve(),
+};
+
+const app = createApp({
+  db,
+  migrator: { pending: () => Promise.resolve([]) },
+  logger: createLogger({ write: () => {} }), // info level: the access-log line is built
+  metrics: createMetrics({ service: "todo-api" }),
+});
+
+/** The floor's handler (floor_server.ts) on the same canned rows. */
+async function floor(req: Request): Promise<Response> {
+  const json = { "content-type": "application/json" };
+  if (req.method === "POST") {
+    const { title } = await req.json();
+    const [row] = await db.query("insert into todos", ["bench", title]);
+    return new Response(JSON.stringify(row), { status: 201, headers: json });
+  }
+  const limit = Number(new URL(req.url).searchParams.get("limit") ?? 20);
+  const rows = await db.query("select", [limit + 1, "bench"]);
+  return new Response(JSON.stringify({ items: rows.slice(0, limit) }), { headers: json });
+}
+
+const info = (): Deno.ServeHandlerInfo => ({
+  remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 },
+  completed: Promise.resolve(),
+});
+const requests = {
+  create: () =>
+    new Request("http://127.0.0.1:8081/v1/todos", {
+      method: "POST",
+      headers: { "x-api-key": KEY, "content-type": "application/json", host: "127.0.0.1:8081" },
+      body: '{"title":"benchmark todo"}',
+    }),
+  list: () =>
+    new Request("http://127.0.0.1:8081/v1/todos?limit=20", {
+      headers: { "x-api-key": KEY, host: "127.0.0.1:8081" },
+    }),
+};
+
+async function perRequest(
+  handler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>,
+  make: () => Request,
+): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) {
+    const res = await handler(make(), info());
+    if (res.status >= 300) throw new Error(`status ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+  return ((performance.now() - t0) * 1000) / N;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rows: string[] = [];
+for (const [name, make] of Object.entries(requests)) {
+  await perRequest(app, make); // warm-up (JIT, key cache, cursor key)
+  await perRequest(floor, make);
+  const a: number[] = [];
+  const f: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    a.push(await perRequest(app, make));
+    f.push(await perRequest(floor, make));
+  }
+  rows.push(
+    `| ${name} | ${median(a).toFixed(1)} | ${median(f).toFixed(1)} | ${
+      (median(a) - median(f)).toFixed(1)
+    } | ${(median(a) / median(f)).toFixed(2)} |`,
+  );
+}
+Deno.stdout.writeSync(
+  new TextEncoder().encode(`In-process, ${N} requests × ${ROUNDS} rounds, Deno ${Deno.version.deno}.
+
+| request | todo-api µs/request | floor handler µs/request | difference | ratio |
+| --- | --- | --- | --- | --- |
+${rows.join("\n")}
+`),
+);
