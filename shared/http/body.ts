@@ -64,7 +64,8 @@ export function withBodyBytes(req: Request, bytes: Uint8Array): Request {
  * 1 MiB malloc block for reuse. Some APIs refuse views of resizable buffers (WebCrypto,
  * per WebIDL), so only for bodies kept a while and read as bytes or text. @default false
  * @throws {HttpError} 413 with code `body_too_large`; 408 `body_timeout` when `timeoutMs` passes
- * before the whole body has arrived (the server's read timeout); 400 `body_unreadable` when the
+ * before the whole body has arrived (the server's read timeout; with `Connection: close`, so the
+ * server drops the connection instead of waiting for the rest); 400 `body_unreadable` when the
  * body stream fails (malformed chunked encoding, a reset mid-body).
  */
 export async function readBody(
@@ -85,6 +86,10 @@ export async function readBody(
     throw tooLarge();
   }
   if (req.body === null) return new Uint8Array(0);
+  const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  if (size !== undefined && !releaseChunks && !pageBacked) {
+    return await declaredBody(req, { limit, timeoutMs, tooLarge });
+  }
   const reader = req.body.getReader();
   // On time out the stream is cancelled, which ends the pending read: no race per read.
   let timedOut = false;
@@ -92,9 +97,6 @@ export async function readBody(
     timedOut = true;
     reader.cancel().catch(() => {});
   });
-  const bodyTimeout = () =>
-    new HttpError(408, "body_timeout", "Cannot read request body: it arrived too slowly");
-  const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
   try {
     const bytes = await readChunks(reader, { limit, size, tooLarge, releaseChunks, pageBacked });
     if (timedOut) throw bodyTimeout();
@@ -102,13 +104,52 @@ export async function readBody(
   } catch (err) {
     if (timedOut) throw bodyTimeout();
     if (err instanceof HttpError) throw err;
-    // The stream itself failed: a malformed chunked encoding, or the client reset mid-body.
-    throw new HttpError(400, "body_unreadable", "Cannot read request body: the stream broke off", {
-      cause: err,
-    });
+    throw bodyUnreadable(err);
   } finally {
     cancelTimer?.();
   }
+}
+
+/** RFC 9110 §15.5.9: a 408 means the server closes the connection, and says so. */
+function bodyTimeout(): HttpError {
+  return new HttpError(408, "body_timeout", "Cannot read request body: it arrived too slowly", {
+    headers: { connection: "close" },
+  });
+}
+
+/** The stream itself failed: a malformed chunked encoding, or the client reset mid-body. */
+function bodyUnreadable(cause: unknown): HttpError {
+  return new HttpError(400, "body_unreadable", "Cannot read request body: the stream broke off", {
+    cause,
+  });
+}
+
+/**
+ * A body of declared length (at most `limit`, checked by the caller): `arrayBuffer()`, which
+ * `Deno.serve` answers without a stream when the body came with the head (every small body), and
+ * which never reads past the declared length. A read still pending at `timeoutMs` is left to end
+ * with its connection, which the 408's `Connection: close` ends; what it holds is bounded by the
+ * declared length. A hand-made `Request` whose body is longer than it declares is measured
+ * afterwards.
+ */
+function declaredBody(
+  req: Request,
+  options: { limit: number; timeoutMs?: number; tooLarge: () => HttpError },
+): Promise<Uint8Array> {
+  const { limit, timeoutMs, tooLarge } = options;
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const cancel = timeoutMs === undefined
+      ? undefined
+      : coarseTimeout(timeoutMs, () => reject(bodyTimeout()));
+    req.arrayBuffer().then((buffer) => {
+      cancel?.();
+      if (buffer.byteLength > limit) reject(tooLarge());
+      else resolve(new Uint8Array(buffer));
+    }, (err) => {
+      cancel?.();
+      reject(bodyUnreadable(err));
+    });
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PAGE_BACKED_MIN, readBody, readJson, readStream, withBodyBytes } from "./body.ts";
-import { HttpError } from "../problem.ts";
+import { errorResponse, HttpError } from "../problem.ts";
 
 function streamOf(chunks: string[]) {
   const enc = new TextEncoder();
@@ -223,4 +223,62 @@ Deno.test("readBody() with pageBacked maps bodies from PAGE_BACKED_MIN bytes up"
     const bytes = await readBody(post(new Uint8Array(PAGE_BACKED_MIN)), { limit: 1e6 });
     assert.equal((bytes.buffer as ArrayBuffer).resizable, false);
   });
+});
+
+Deno.test("readBody() over a real socket: whole bodies read, stalled ones get 408 in time", async (t) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    try {
+      const bytes = await readBody(req, { limit: 1024, timeoutMs: 100 });
+      return new Response(`read ${bytes.byteLength}`);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  });
+  const exchange = async (head: string, body: string) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    const started = performance.now();
+    await conn.write(new TextEncoder().encode(head + body));
+    let text = "";
+    const buf = new Uint8Array(4096);
+    const giveUp = setTimeout(() => conn.close(), 5000);
+    try {
+      for (;;) { // read until a whole response is in (or 5 s pass)
+        const n = await conn.read(buf);
+        if (n === null) break;
+        text += new TextDecoder().decode(buf.subarray(0, n));
+        if (/\r\n\r\n(read \d+|\{.*\})$/.test(text)) break;
+      }
+    } catch {
+      // closed by the give-up timer
+    } finally {
+      clearTimeout(giveUp);
+    }
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+    return { text, ms: performance.now() - started };
+  };
+  const post = (headers: string) => `POST / HTTP/1.1\r\nhost: x\r\n${headers}\r\n`;
+  try {
+    await t.step("a declared length that arrives whole", async () => {
+      const { text } = await exchange(post("content-length: 5\r\nconnection: close\r\n"), "hello");
+      assert.match(text, /^HTTP\/1.1 200[\s\S]*read 5$/);
+    });
+    // Deno 2.9 keeps the socket of a request whose body never ended open after the response,
+    // even with `Connection: close`; the client is told, and the server's memory is bounded.
+    await t.step("a declared length that stalls: 408 with Connection: close", async () => {
+      const { text, ms } = await exchange(post("content-length: 10\r\n"), "abc");
+      assert.match(text, /^HTTP\/1.1 408[\s\S]*connection: close[\s\S]*"status":408/);
+      assert.ok(ms < 2000, `the 408 came after ${ms} ms`);
+    });
+    await t.step("a chunked body that stalls: 408 with Connection: close", async () => {
+      const { text, ms } = await exchange(post("transfer-encoding: chunked\r\n"), "3\r\nabc\r\n");
+      assert.match(text, /^HTTP\/1.1 408[\s\S]*connection: close[\s\S]*"status":408/);
+      assert.ok(ms < 2000, `the 408 came after ${ms} ms`);
+    });
+  } finally {
+    await server.shutdown();
+  }
 });

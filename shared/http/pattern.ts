@@ -43,13 +43,34 @@ export function fastPathname(pathname: string): { regexp: RegExp; names: string[
   return { regexp: new RegExp(source + "$", "u"), names };
 }
 
-/** A matcher for `pattern`: the compiled `RegExp` where possible, else `URLPattern.exec`. */
-export function compilePathname(pattern: URLPattern): PathMatcher {
-  const fast = OTHER_COMPONENTS.every((c) => pattern[c as keyof URLPattern] === "*")
-    ? fastPathname(pattern.pathname)
-    : undefined;
+/**
+ * The text every pathname matching `pathname` starts with: the pattern up to its first group,
+ * wildcard, modifier or escape, without a final `/` (which URLPattern makes part of the group
+ * after it, optional when that group is).
+ */
+export function literalPrefix(pathname: string): string {
+  let i = 0;
+  while (i < pathname.length && !":*(){}?+\\".includes(pathname[i])) i++;
+  const prefix = pathname.slice(0, i);
+  return i < pathname.length && prefix.endsWith("/") ? prefix.slice(0, -1) : prefix;
+}
+
+/**
+ * A matcher for `pattern`: the compiled `RegExp` where possible, else `URLPattern.exec`. With
+ * `caseSensitive` (a pattern made from a pathname string, as the route table makes them), a
+ * pattern left to `URLPattern` is first checked against its literal prefix, so the paths it
+ * cannot match (every other route's) do not pay for `exec`.
+ */
+export function compilePathname(
+  pattern: URLPattern,
+  options: { caseSensitive?: boolean } = {},
+): PathMatcher {
+  const pathOnly = OTHER_COMPONENTS.every((c) => pattern[c as keyof URLPattern] === "*");
+  const fast = pathOnly ? fastPathname(pattern.pathname) : undefined;
   if (!fast) {
-    return (url) => pattern.exec(url.href)?.pathname.groups;
+    const prefix = pathOnly && options.caseSensitive ? literalPrefix(pattern.pathname) : "";
+    return (url) =>
+      url.pathname.startsWith(prefix) ? pattern.exec(url.href)?.pathname.groups : undefined;
   }
   const { regexp, names } = fast;
   if (names.length === 0) {

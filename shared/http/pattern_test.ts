@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compilePathname, fastPathname, labelOfPathname } from "./pattern.ts";
+import { compilePathname, fastPathname, labelOfPathname, literalPrefix } from "./pattern.ts";
 
 const PATTERNS = [
   "/healthz",
@@ -13,6 +13,9 @@ const PATTERNS = [
   "/_mock{/*}?",
   "/a/:x/:y",
   "/docs/:asset(a\\.css|b\\.js)",
+  "/a/:x?",
+  "/ab{c}?",
+  "/ab/:x*",
 ];
 
 const PATHS = [
@@ -42,12 +45,16 @@ const PATHS = [
   "/a/1/2/3",
   "/é/x",
   "/a/%E0%A4%A/2",
+  "/a",
+  "/ab",
+  "/abc",
+  "/ab/1/2",
 ];
 
 Deno.test("compiled pathname matchers agree with URLPattern on every sample path", () => {
   for (const p of PATTERNS) {
     const pattern = new URLPattern({ pathname: p });
-    const match = compilePathname(pattern);
+    const match = compilePathname(pattern, { caseSensitive: true });
     for (const path of PATHS) {
       const url = new URL(`http://h${path}`);
       assert.deepEqual(match(url), pattern.exec(url.href)?.pathname.groups, `${p} ${path}`);
@@ -76,4 +83,18 @@ Deno.test("labelOfPathname() writes named groups as {name}", () => {
   assert.equal(labelOfPathname("/static/:path+"), "/static/{path}");
   assert.equal(labelOfPathname("/docs/:asset(a\\.css|b\\.js)"), "/docs/{asset}");
   assert.equal(labelOfPathname("/docs/*"), "/docs/*");
+});
+
+Deno.test("literalPrefix() stops before the first group and leaves a group's `/` to it", () => {
+  assert.equal(literalPrefix("/docs/:asset(a\\.css|b\\.js)"), "/docs");
+  assert.equal(literalPrefix("/_mock{/*}?"), "/_mock");
+  assert.equal(literalPrefix("/static/:path+"), "/static");
+  assert.equal(literalPrefix("/a/:x?"), "/a");
+  assert.equal(literalPrefix("/a\\.b/*"), "/a");
+  assert.equal(literalPrefix("/plain"), "/plain");
+  assert.equal(literalPrefix("*"), "");
+  // the `/` before an optional group is optional too: "/a" must still reach URLPattern
+  const match = compilePathname(new URLPattern({ pathname: "/a/:x?" }), { caseSensitive: true });
+  assert.deepEqual(match(new URL("http://h/a")), { x: undefined });
+  assert.equal(match(new URL("http://h/b/1")), undefined);
 });

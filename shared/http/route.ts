@@ -112,7 +112,8 @@ function groupsOf(routes: readonly Route[]): Group[] {
     let group = groups.get(key);
     if (!group) {
       group = {
-        matcher: compilePathname(pattern),
+        // URLPattern made here from a string is case-sensitive; one given may not be
+        matcher: compilePathname(pattern, { caseSensitive: typeof route.pattern === "string" }),
         label: labelOfPathname(pattern.pathname),
         methods: new Map(),
         labels: new Map(),

@@ -2,14 +2,15 @@
  * CPU per request of todo-api next to the HTTP floor (run on demand, not a test):
  *
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
- *     deno run -A tests/bench/todo_api/cpu.ts [--seconds 5] [--rounds 3] [--profile DIR] [--env K=V ...]
+ *     deno run -A tests/bench/todo_api/cpu.ts [--seconds 5] [--rounds 3] [--profile DIR] [--env K=V ...] \
+ *       [--case create|list]
  *
  * Throughput on a shared machine moves by tens of percent from run to run; the CPU a process
  * spends per request barely does. For create and first-page list, wrk (1 thread, 16 connections)
  * drives the real `main.ts serve` (one worker, access log on, as deployed) and the floor server
  * (`floor_server.ts`) in alternating rounds; each process's utime + stime (`/proc/<pid>/stat`)
- * around the run is divided by the requests wrk completed. `--profile DIR` also writes a V8 CPU
- * profile of the service (`--cpu-prof`) into DIR when it exits.
+ * around the run is divided by the requests wrk completed. `--profile DIR` also writes V8 CPU
+ * profiles (`--cpu-prof`) of the service and the floor into `DIR/api` and `DIR/floor`.
  */
 import { parseArgs } from "node:util";
 import { startService } from "@svc/shared/testing";
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     profile: { type: "string" },
     env: { type: "string", multiple: true, default: [] },
+    case: { type: "string" },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -62,6 +64,11 @@ async function measure(pid: number, url: string, key: string, lua: string) {
   return { us: (ticks * TICK_US) / requests, rps: requests / SECONDS };
 }
 
+/** Deno flags of a process: with `--profile`, a CPU profile into `DIR/<name>` at exit. */
+function profiled(name: string): string[] {
+  return values.profile ? ["-A", "--cpu-prof", `--cpu-prof-dir=${values.profile}/${name}`] : ["-A"];
+}
+
 if (!Deno.env.get("TEST_DATABASE_URL")) {
   Deno.stderr.writeSync(new TextEncoder().encode("set TEST_DATABASE_URL to a Postgres server\n"));
   Deno.exit(2);
@@ -80,12 +87,13 @@ try {
       TODOAPI_DB_POOL_SIZE: "10",
       ...Object.fromEntries(values.env.map((kv) => kv.split(/=(.*)/s).slice(0, 2))),
     },
-    permissions: values.profile ? ["-A", "--cpu-prof", `--cpu-prof-dir=${values.profile}`] : ["-A"],
+    permissions: profiled("api"),
     timeoutMs: 60_000,
   });
   floor = await startService({
     entry: FLOOR,
     args: [test.url!, "10"],
+    permissions: profiled("floor"),
     healthPath: null,
     timeoutMs: 60_000,
   });
@@ -94,7 +102,7 @@ try {
   const cases = [
     { name: "create (POST /v1/todos)", path: "/v1/todos", lua: post },
     { name: "list first page, limit 20", path: "/v1/todos?limit=20", lua: "" },
-  ];
+  ].filter((c) => !values.case || c.name.startsWith(values.case));
   for (const c of cases) { // warm-up: JIT, prepared statements, pools; 16 000+ rows to list
     await wrk(svc.url + c.path, key, c.lua);
     await wrk(floor.url + c.path, key, c.lua);
@@ -128,6 +136,6 @@ ${rows.join("\n")}`;
   Deno.stdout.writeSync(new TextEncoder().encode(report + "\n"));
 } finally {
   await svc?.stop("SIGINT");
-  await floor?.stop();
+  await floor?.stop("SIGINT");
   await test.drop();
 }

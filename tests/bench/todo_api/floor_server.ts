@@ -36,3 +36,5 @@ Deno.serve({
   const rows = await sql.unsafe(FIRST_PAGE, [limit + 1, "bench"], { prepare: true });
   return new Response(JSON.stringify({ items: rows.slice(0, limit) }), { headers: json });
 });
+// Exit through Deno.exit, so that `--cpu-prof` writes its profile (cpu.ts --profile).
+Deno.addSignalListener("SIGINT", () => Deno.exit(0));
