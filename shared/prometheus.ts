@@ -266,8 +266,13 @@ export class Histogram<L extends string = string> extends Metric<L> {
     const v = value ?? 0;
     series.value++;
     series.sum! += v;
-    const i = this.buckets.findIndex((b) => v <= b);
-    if (i >= 0) series.buckets![i]++;
+    const buckets = this.buckets;
+    for (let i = 0; i < buckets.length; i++) { // no closure per observation
+      if (v <= buckets[i]) {
+        series.buckets![i]++;
+        break;
+      }
+    }
   }
   /** Bucket, sum and count lines of one series. */
   protected override renderSeries(series: Series, defaults: Record<string, string>): string {
