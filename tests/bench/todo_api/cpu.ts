@@ -14,6 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { startService } from "@svc/shared/testing";
+import { wrk as runWrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
 
@@ -39,21 +40,8 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15)
 }
 
-async function wrk(url: string, key: string, lua: string): Promise<number> {
-  const script = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(script, lua);
-  try {
-    const out = await new Deno.Command("wrk", {
-      args: ["-t1", "-c16", `-d${SECONDS}s`, "-s", script, "-H", `X-API-Key: ${key}`, url],
-      stdout: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
-    const total = /(\d+) requests in/.exec(text);
-    if (!total || /Non-2xx/.test(text)) throw new Error(`wrk failed: ${text}`);
-    return Number(total[1]);
-  } finally {
-    await Deno.remove(script);
-  }
+function wrk(url: string, key: string, lua: string): Promise<number> {
+  return runWrk(url, { key, lua, seconds: SECONDS, connections: 16 }).then((r) => r.requests);
 }
 
 /** µs of CPU per request and requests per second, for one wrk run against `pid`. */

@@ -18,6 +18,7 @@
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { FIRST_PAGE, INSERT } from "./statements.ts";
+import { wrk as runWrk } from "./wrk.ts";
 import { startService } from "@svc/shared/testing";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
@@ -45,32 +46,8 @@ if (!Deno.env.get("TEST_DATABASE_URL")) {
   Deno.exit(2);
 }
 
-async function wrk(url: string, key: string, lua: string): Promise<number> {
-  const script = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(script, lua);
-  try {
-    const out = await new Deno.Command("wrk", {
-      args: [
-        `-t1`,
-        `-c${CONNECTIONS}`,
-        `-d${SECONDS}s`,
-        "-s",
-        script,
-        "-H",
-        `X-API-Key: ${key}`,
-        url,
-      ],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
-    const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
-    if (!rps) throw new Error(`wrk failed: ${text}${new TextDecoder().decode(out.stderr)}`);
-    if (/Non-2xx/.test(text)) throw new Error(`wrk saw errors: ${text}`);
-    return Number(rps[1]);
-  } finally {
-    await Deno.remove(script);
-  }
+function wrk(url: string, key: string, lua: string): Promise<number> {
+  return runWrk(url, { key, lua, seconds: SECONDS, connections: CONNECTIONS }).then((r) => r.rps);
 }
 
 async function raw(sql: postgres.Sql, run: () => Promise<unknown>): Promise<number> {
