@@ -44,7 +44,8 @@ export interface ListenerOptions {
   pollTimeoutMs: number;
   /**
    * Time limit of a session delete (run.ts: at most `timeouts.shutdown`, so a hung service cannot
-   * stretch the shutdown past its budget). @default {10000}
+   * stretch the shutdown past its budget), and of a session create that shutdown overtakes.
+   * @default {10000}
    */
   closeTimeoutMs?: number;
   signal: AbortSignal;
@@ -56,6 +57,31 @@ export class ListenerFatalError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "ListenerFatalError";
+  }
+}
+
+/**
+ * Opens a message session that shutdown does not cut short: the service may have made the
+ * session already, and an aborted request would leave it alive under our owner name, unknown to
+ * us and so undeletable (the next start would get 409 until it expires). Once shutdown starts the
+ * create may run `closeTimeoutMs` more; the session it returns is then deleted on the way out.
+ */
+async function createSession(o: ListenerOptions, setId: number): Promise<MessageSession> {
+  o.signal.throwIfAborted();
+  const grace = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onShutdown = () => {
+    timer = setTimeout(
+      () => grace.abort(new DOMException("session create outlived the shutdown", "TimeoutError")),
+      o.closeTimeoutMs ?? 10_000,
+    );
+  };
+  o.signal.addEventListener("abort", onShutdown, { once: true });
+  try {
+    return await o.client.createSession(setId, o.ownerName, grace.signal);
+  } finally {
+    o.signal.removeEventListener("abort", onShutdown);
+    clearTimeout(timer);
   }
 }
 
@@ -116,7 +142,7 @@ export async function runListener(o: ListenerOptions): Promise<void> {
         o.handler.onScaleSet(set);
       }
       if (stale) await deleteSession(stale);
-      session = await o.client.createSession(set.id, o.ownerName, o.signal);
+      session = await createSession(o, set.id);
       if (!session.messageQueueUrl || !session.messageQueueAccessToken || !session.sessionId) {
         log.warn("message session has no queue; checking the scale set again");
         await closeSession();
@@ -166,7 +192,7 @@ async function pollLoop(
       } catch (refreshErr) {
         if (!isCode(refreshErr, "not_found")) throw refreshErr;
         o.logger.warn("message session was evicted; opening a new one");
-        replace(await o.client.createSession(set.id, o.ownerName, o.signal));
+        replace(await createSession(o, set.id));
         lastMessageId = 0;
       }
       return await fn(current());

@@ -358,3 +358,47 @@ Deno.test("listener bounds the session delete at shutdown by closeTimeoutMs", as
     await g.close();
   }
 });
+
+Deno.test("listener deletes a session whose create the shutdown overtook", async () => {
+  const g = await githubSetup();
+  const ac = new AbortController();
+  let creates = 0;
+  const http = {
+    ...g.http,
+    // The service makes the session, and shutdown starts before its answer arrives: as a real
+    // fetch, the call fails with the abort when the signal it was given is aborted by then.
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await g.http.fetch(input, init);
+      if (init?.method === "POST" && /\/sessions\?/.test(String(input)) && ++creates === 1) {
+        ac.abort();
+        await new Promise((r) => setTimeout(r, 20));
+        init.signal?.throwIfAborted();
+      }
+      return res;
+    },
+  };
+  const auth = new ActionsAuth({
+    configUrl: parseConfigUrl(g.fake.configUrl),
+    credentials: { kind: "token", token: TEST_PAT },
+    http,
+  });
+  try {
+    await runListener({
+      client: new ActionsClient(auth, http),
+      http,
+      logger: silentLogger(),
+      scaleSet: "rs",
+      runnerGroup: "default",
+      ownerName: "host-1",
+      maxCapacity: () => 1,
+      pollTimeoutMs: 0,
+      closeTimeoutMs: 2_000,
+      signal: ac.signal,
+      handler: { onScaleSet() {}, onStatistics() {}, onJob() {} },
+    });
+    assert.equal(creates, 1, "no session is opened after shutdown started");
+    assert.equal(g.fake.sessions.size, 0, "the session made during shutdown was deleted");
+  } finally {
+    await g.close();
+  }
+});
