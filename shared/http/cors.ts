@@ -5,6 +5,11 @@ export interface CorsOptions {
   /** Exact origins allowed. @default {[]} */
   allowedOrigins?: readonly string[];
   /**
+   * Further origins allowed, by rule (e.g. any loopback origin); `allowedOrigins` are allowed
+   * either way.
+   */
+  isAllowed?: (origin: string) => boolean;
+  /**
    * With an empty `allowedOrigins`, reflect any request Origin. Off by default: together with
    * `credentials` it lets every web page act as the signed-in user, so only a service built for
    * that (a test identity provider) turns it on. @default {false}
@@ -12,6 +17,11 @@ export interface CorsOptions {
   reflectAnyOrigin?: boolean;
   /** `Access-Control-Allow-Methods` on preflight. @default {"POST, GET, OPTIONS"} */
   allowMethods?: string;
+  /**
+   * `Access-Control-Expose-Headers` on responses to an allowed origin: the response headers a
+   * page's script may read beyond the CORS-safelisted ones (e.g. `WWW-Authenticate`).
+   */
+  exposeHeaders?: string;
   /** Sends `Access-Control-Allow-Credentials: true`. @default {false} */
   credentials?: boolean;
   /** `Access-Control-Max-Age` on preflight, in seconds; omitted when undefined. */
@@ -42,13 +52,17 @@ export function withCors(handler: Handler, options: CorsOptions = {}): Handler {
     allowMethods = "POST, GET, OPTIONS",
     credentials = false,
     maxAge,
+    exposeHeaders,
+    isAllowed,
   } = options;
   const allowed = new Set(allowedOrigins);
-  const any = reflectAnyOrigin && allowed.size === 0;
-  const permits = (origin: string) => any || allowed.has(origin);
-  function decorate(headers: Headers, origin: string) {
+  const any = reflectAnyOrigin && allowed.size === 0 && !isAllowed;
+  const permits = (origin: string) =>
+    any || allowed.has(origin) || (isAllowed !== undefined && isAllowed(origin));
+  function decorate(headers: Headers, origin: string, preflight: boolean) {
     headers.set("Access-Control-Allow-Origin", origin);
     if (credentials) headers.set("Access-Control-Allow-Credentials", "true");
+    if (exposeHeaders && !preflight) headers.set("Access-Control-Expose-Headers", exposeHeaders);
     headers.append("Vary", "Origin");
   }
   return async function cors(req, info) {
@@ -58,7 +72,7 @@ export function withCors(handler: Handler, options: CorsOptions = {}): Handler {
     if (preflight && origin !== null) {
       const headers = new Headers();
       if (permits(origin)) {
-        decorate(headers, origin);
+        decorate(headers, origin, true);
         headers.set("Access-Control-Allow-Methods", allowMethods);
         const asked = req.headers.get("Access-Control-Request-Headers");
         if (asked) headers.set("Access-Control-Allow-Headers", asked);
@@ -69,11 +83,11 @@ export function withCors(handler: Handler, options: CorsOptions = {}): Handler {
     const res = await handler(req, info);
     if (origin === null || !permits(origin)) return res;
     try {
-      decorate(res.headers, origin);
+      decorate(res.headers, origin, false);
       return res;
     } catch {
       const copy = new Response(res.body, res);
-      decorate(copy.headers, origin);
+      decorate(copy.headers, origin, false);
       return copy;
     }
   };

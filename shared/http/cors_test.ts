@@ -137,3 +137,35 @@ Deno.test("withCors() sends credentials only when asked, and only to allowed ori
     await res.body?.cancel();
   });
 });
+
+Deno.test("withCors() allows origins by rule and exposes the named response headers", async (t) => {
+  const h = withCors(ok, {
+    allowedOrigins: ["https://listed.test"],
+    isAllowed: (origin) => origin.startsWith("http://localhost:"),
+    exposeHeaders: "WWW-Authenticate, Mcp-Session-Id",
+  });
+  for (const origin of ["http://localhost:6274", "https://listed.test"]) {
+    await t.step(`allowed: ${origin}`, async () => {
+      const res = await call(h, { headers: { Origin: origin } });
+      assert.equal(res.headers.get("access-control-allow-origin"), origin);
+      assert.equal(
+        res.headers.get("access-control-expose-headers"),
+        "WWW-Authenticate, Mcp-Session-Id",
+      );
+      await res.body?.cancel();
+      const pre = await call(h, {
+        method: "OPTIONS",
+        headers: { Origin: origin, "Access-Control-Request-Method": "POST" },
+      });
+      assert.equal(pre.status, 204);
+      assert.equal(pre.headers.get("access-control-allow-origin"), origin);
+      assert.equal(pre.headers.get("access-control-expose-headers"), null, "not on preflight");
+    });
+  }
+  await t.step("neither listed nor matching the rule: no CORS headers", async () => {
+    const res = await call(h, { headers: { Origin: "http://localhost.evil.test" } });
+    assert.equal(res.headers.get("access-control-allow-origin"), null);
+    assert.equal(res.headers.get("access-control-expose-headers"), null);
+    await res.body?.cancel();
+  });
+});

@@ -280,6 +280,45 @@ Deno.test("http: a foreign Origin gets 403 before anything else (DNS-rebinding p
         assert.equal((await res.json()).result.tools.length, 3);
       }
     });
+    await t.step("a browser page of an admitted origin gets CORS; any other does not", async () => {
+      for (const origin of ["http://localhost:6274", "https://console.example"]) {
+        const preflight = await fetch(stack.mcpUrl, {
+          method: "OPTIONS",
+          headers: {
+            origin,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization, content-type, mcp-protocol-version",
+          },
+        });
+        await preflight.body?.cancel();
+        assert.equal(preflight.status, 204, origin);
+        assert.equal(preflight.headers.get("access-control-allow-origin"), origin);
+        assert.match(preflight.headers.get("access-control-allow-methods") ?? "", /POST/);
+        assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /authorization/);
+        const res = await post({ origin });
+        await res.body?.cancel();
+        assert.equal(res.headers.get("access-control-allow-origin"), origin);
+        assert.match(res.headers.get("access-control-expose-headers") ?? "", /WWW-Authenticate/);
+        // the 401 a browser client starts from must be readable too
+        const anonymous = await fetch(stack.mcpUrl, {
+          method: "POST",
+          headers: { origin, "content-type": "application/json" },
+          body: "{}",
+        });
+        await anonymous.body?.cancel();
+        assert.equal(anonymous.status, 401);
+        assert.equal(anonymous.headers.get("access-control-allow-origin"), origin);
+      }
+      const foreign = await fetch(stack.mcpUrl, {
+        method: "OPTIONS",
+        headers: {
+          origin: "http://attacker.example:8090",
+          "access-control-request-method": "POST",
+        },
+      });
+      await foreign.body?.cancel();
+      assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+    });
   } finally {
     await stack.stop();
   }

@@ -160,5 +160,14 @@ export function createHttpApp(options: HttpAppOptions): Handler {
     logger,
     metrics: options.metrics,
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    // A browser client (a web MCP client, the Inspector in direct mode) needs CORS: the origins
+    // the DNS-rebinding check admits get it, nobody else; its script must read WWW-Authenticate
+    // to find the authorization server after a 401.
+    cors: {
+      isAllowed: (origin) => originAllowed(origin, allowedOrigins),
+      allowMethods: "POST, GET, OPTIONS",
+      exposeHeaders: "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version",
+      maxAge: 600,
+    },
   });
 }
