@@ -161,11 +161,18 @@ function finish(
 }
 
 const encoder = new TextEncoder();
-let scratch = new Uint8Array(1024);
+const scratch = new Uint8Array(4096);
 
-/** `text` as UTF-8 in a shared scratch buffer: valid until the next call. */
+/**
+ * `text` as UTF-8: short texts (the common case) in a shared scratch buffer, valid until the next
+ * call; longer ones in a buffer of their own, so hashing one large text does not keep its size
+ * allocated for ever.
+ */
 function utf8(text: string): { bytes: Uint8Array; length: number } {
-  if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
+  if (text.length * 3 > scratch.length) {
+    const bytes = encoder.encode(text);
+    return { bytes, length: bytes.length };
+  }
   return { bytes: scratch, length: encoder.encodeInto(text, scratch).written };
 }
 

@@ -79,3 +79,11 @@ Deno.test("sha256Hex() and toBase64Url() agree with node:crypto and Buffer", asy
     { numRuns: 2000 },
   );
 });
+
+Deno.test("sha256() hashes texts longer than its scratch buffer, and short ones after them", () => {
+  for (const n of [1365, 1366, 1367, 5000, 100_000]) { // 3 × 1366 > 4096: the own-buffer path
+    const text = "é".repeat(n);
+    assert.equal(sha256Hex(text), nodeSha(text), `length ${n}`);
+    assert.equal(sha256Hex("abc"), nodeSha("abc"));
+  }
+});
