@@ -87,7 +87,7 @@ export async function readBody(
   }
   if (req.body === null) return new Uint8Array(0);
   const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
-  if (size !== undefined && !releaseChunks && !pageBacked) {
+  if (size !== undefined && size <= DECLARED_WHOLE_MAX && !releaseChunks && !pageBacked) {
     return await declaredBody(req, { limit, timeoutMs, tooLarge });
   }
   const reader = req.body.getReader();
@@ -125,7 +125,15 @@ function bodyUnreadable(cause: unknown): HttpError {
 }
 
 /**
- * A body of declared length (at most `limit`, checked by the caller): `arrayBuffer()`, which
+ * Largest declared body read whole by `arrayBuffer()`. That read cannot be cancelled, so a client
+ * that stalls past the timeout keeps feeding it (up to the declared length) until it gives up;
+ * larger bodies take the chunk loop, whose stream is cancelled at the timeout.
+ */
+const DECLARED_WHOLE_MAX = 64 * 1024;
+
+/**
+ * A body of declared length (at most `limit` and {@linkcode DECLARED_WHOLE_MAX}, checked by the
+ * caller): `arrayBuffer()`, which
  * `Deno.serve` answers without a stream when the body came with the head (every small body), and
  * which never reads past the declared length. A read still pending at `timeoutMs` is left to end
  * with its connection, which the 408's `Connection: close` ends; what it holds is bounded by the

@@ -228,7 +228,7 @@ Deno.test("readBody() with pageBacked maps bodies from PAGE_BACKED_MIN bytes up"
 Deno.test("readBody() over a real socket: whole bodies read, stalled ones get 408 in time", async (t) => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     try {
-      const bytes = await readBody(req, { limit: 1024, timeoutMs: 100 });
+      const bytes = await readBody(req, { limit: 200_000, timeoutMs: 100 });
       return new Response(`read ${bytes.byteLength}`);
     } catch (err) {
       return errorResponse(err);
@@ -270,6 +270,11 @@ Deno.test("readBody() over a real socket: whole bodies read, stalled ones get 40
     // even with `Connection: close`; the client is told, and the server's memory is bounded.
     await t.step("a declared length that stalls: 408 with Connection: close", async () => {
       const { text, ms } = await exchange(post("content-length: 10\r\n"), "abc");
+      assert.match(text, /^HTTP\/1.1 408[\s\S]*connection: close[\s\S]*"status":408/);
+      assert.ok(ms < 2000, `the 408 came after ${ms} ms`);
+    });
+    await t.step("a large declared length that stalls (the chunk loop): 408", async () => {
+      const { text, ms } = await exchange(post("content-length: 100000\r\n"), "abc");
       assert.match(text, /^HTTP\/1.1 408[\s\S]*connection: close[\s\S]*"status":408/);
       assert.ok(ms < 2000, `the 408 came after ${ms} ms`);
     });
