@@ -91,6 +91,7 @@ export async function runController(d: RunDeps): Promise<number> {
       diagnosticsDir: v["incus.diagnostics_dir"],
       reconcileIntervalMs: v["reconcile_interval"],
       retry: http.retry,
+      jitter: http.random,
       now,
       onJobStarted: (job, rec) => proofs?.offer(job, rec.name),
     });

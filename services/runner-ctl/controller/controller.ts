@@ -10,7 +10,7 @@
 import type { Logger } from "@svc/shared/log";
 import { delay } from "@svc/shared/lifecycle";
 import type { ActionsClient } from "../github/actions.ts";
-import { backoffMs, type RetryPolicy } from "../github/http.ts";
+import { backoffMs, jittered, type RetryPolicy } from "../github/http.ts";
 import type { ListenerHandler } from "../github/listener.ts";
 import type { JobMessage, RunnerScaleSet, Statistics } from "../github/types.ts";
 import { type InstanceClient, type InstanceInfo, TAG } from "../incus/instances.ts";
@@ -37,8 +37,27 @@ export interface ControllerOptions {
   retry: RetryPolicy;
   now?: () => number;
   random?: () => string;
+  /**
+   * Random source in [0, 1) for the jitter of its own retries (a runner start or removal that
+   * failed waits a time drawn from [backoff/2, backoff], so runners that failed together do not
+   * retry together). Without it the waits are exact (tests).
+   */
+  jitter?: () => number;
   /** Called for every JobStarted of one of our runners (job proofs hook in here). */
   onJobStarted?: (job: JobMessage, runner: RunnerRecord) => void;
+}
+
+/**
+ * When a failed runner start or removal is tried again: `now` plus the backoff of `attempt`
+ * (0-based), with equal jitter from `random` (exact without it).
+ */
+export function nextTry(
+  now: number,
+  retry: RetryPolicy,
+  attempt: number,
+  random?: () => number,
+): number {
+  return now + jittered({ random }, backoffMs(retry, attempt));
 }
 
 /** The controller: the listener's handler and the reconcile loop. */
@@ -135,7 +154,7 @@ export class Controller implements ListenerHandler {
       } catch (err) {
         // Stays "removing": a later pass tries again, after a backoff.
         rec.failures = (rec.failures ?? 0) + 1;
-        rec.retryAt = this.#now() + backoffMs(this.o.retry, rec.failures - 1);
+        rec.retryAt = nextTry(this.#now(), this.o.retry, rec.failures - 1, this.o.jitter);
         this.o.logger.warn("runner not removed; retrying later", {
           runner: rec.name,
           from: previous,
@@ -155,7 +174,7 @@ export class Controller implements ListenerHandler {
         await startRunner(this.#ops, rec, setId, signal);
         this.#spawnFailures = 0;
       } catch (err) {
-        this.#spawnAfter = this.#now() + backoffMs(this.o.retry, this.#spawnFailures++);
+        this.#spawnAfter = nextTry(this.#now(), this.o.retry, this.#spawnFailures++, this.o.jitter);
         this.o.logger.warn("runner not started", { runner: rec.name, error: String(err) });
         await removeRunner(this.#ops, rec, { reason: "start failed", signal }).catch(() => {
           this.pool.set(rec.name, "removing");
