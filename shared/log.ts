@@ -181,6 +181,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     now = Date.now,
   } = options;
   const min = RANK[level];
+  // The logger's own fields are the same on every line: redacted once, here.
+  const fixed = redact(fields) as Record<string, unknown>;
   let lastMs = NaN;
   let lastTime = "";
   function emit(lvl: LogLevel, msg: string, extra?: Record<string, unknown>) {
@@ -193,7 +195,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     const time = lastTime;
     // One object, in the order time, level, msg, fields, extra (a later key wins, as a spread).
     const line: Record<string, unknown> = { time, level: lvl, msg };
-    copyRedacted(line, fields, 0);
+    for (const k in fixed) line[k] = fixed[k];
     if (extra) copyRedacted(line, extra, 0);
     if (format === "json") {
       write(JSON.stringify(line), lvl);

@@ -36,6 +36,12 @@ Deno.test("createLogger() never logs secrets", () => {
   });
   assert.ok(!/abc|t0k|"s"|"p"|"k"/.test(lines[0]), lines[0]);
   assert.equal(JSON.parse(lines[0]).nested[0].ok, 1);
+  // the logger's own fields too, on every line of it and of its children
+  const own = capture({ fields: { service: "svc", apiKey: "own-secret" } });
+  own.log.info("a");
+  own.log.child({ password: "child-secret" }).warn("b");
+  for (const line of own.lines) assert.ok(!/own-secret|child-secret/.test(line), line);
+  assert.equal(JSON.parse(own.lines[1]).service, "svc");
 });
 
 Deno.test("createLogger() child adds fields; text format is readable", () => {

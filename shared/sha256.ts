@@ -185,8 +185,8 @@ function bytesOf(data: Uint8Array | string): { bytes: Uint8Array; length: number
  *
  * @example Usage
  * ```ts
- * import { sha256, toHex } from "@svc/shared/sha256";
- * if (toHex(sha256("abc")) !== "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") {
+ * import { sha256 } from "@svc/shared/sha256";
+ * if (sha256("abc").toHex() !== "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") {
  *   throw new Error("not SHA-256");
  * }
  * ```
@@ -201,7 +201,7 @@ const DIGEST = new Uint8Array(32);
 /** The SHA-256 digest of `data` in lower-case hex, without an intermediate array. */
 export function sha256Hex(data: Uint8Array | string): string {
   const { bytes, length } = bytesOf(data);
-  return toHex(finish(INITIAL, 0, bytes, length, DIGEST));
+  return finish(INITIAL, 0, bytes, length, DIGEST).toHex();
 }
 
 /**
@@ -210,9 +210,9 @@ export function sha256Hex(data: Uint8Array | string): string {
  *
  * @example Usage
  * ```ts
- * import { hmacSha256, toHex } from "@svc/shared/sha256";
+ * import { hmacSha256 } from "@svc/shared/sha256";
  * const mac = hmacSha256(new TextEncoder().encode("key"));
- * const hex = toHex(mac("The quick brown fox jumps over the lazy dog"));
+ * const hex = mac("The quick brown fox jumps over the lazy dog").toHex();
  * if (hex !== "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8") {
  *   throw new Error("not HMAC-SHA-256");
  * }
@@ -234,33 +234,4 @@ export function hmacSha256(key: Uint8Array): (message: Uint8Array | string) => U
     finish(inner, 64, bytes, length, innerDigest);
     return finish(outer, 64, innerDigest, 32, new Uint8Array(32));
   };
-}
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/** Lower-case hex of `bytes`. */
-export function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
-  return out;
-}
-
-const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/** Unpadded base64url of `bytes` (RFC 4648 §5). */
-export function toBase64Url(bytes: Uint8Array): string {
-  let out = "";
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += B64URL[n >>> 18] + B64URL[(n >>> 12) & 63] + B64URL[(n >>> 6) & 63] + B64URL[n & 63];
-  }
-  if (i + 1 === bytes.length) {
-    const n = bytes[i] << 16;
-    out += B64URL[n >>> 18] + B64URL[(n >>> 12) & 63];
-  } else if (i + 2 === bytes.length) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
-    out += B64URL[n >>> 18] + B64URL[(n >>> 12) & 63] + B64URL[(n >>> 6) & 63];
-  }
-  return out;
 }

@@ -309,31 +309,22 @@ Deno.test("listener deletes a session it could not close before opening a new on
   });
 });
 
-Deno.test("listener bounds the session delete at shutdown by closeTimeoutMs", async () => {
-  const g = await githubSetup();
-  let deleteAborted: unknown;
-  const http = {
-    ...g.http,
-    // The service stops answering session deletes (it hangs until the client gives up).
-    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method === "DELETE" && /\/sessions\/[\w-]+\?/.test(String(input))) {
-        return new Promise<Response>((_, reject) =>
-          init.signal?.addEventListener("abort", () => {
-            deleteAborted = init.signal?.reason;
-            reject(init.signal?.reason);
-          })
-        );
-      }
-      return g.http.fetch(input, init);
-    },
-  };
+/**
+ * Runs a listener (one runner, no handler work) whose HTTP goes through `fetch`, a wrapper of the
+ * fake's: what a misbehaving service or network looks like to the listener.
+ */
+function listenThrough(
+  g: Awaited<ReturnType<typeof githubSetup>>,
+  fetch: typeof g.http.fetch,
+  o: { signal: AbortSignal; closeTimeoutMs: number },
+): Promise<void> {
+  const http = { ...g.http, fetch };
   const auth = new ActionsAuth({
     configUrl: parseConfigUrl(g.fake.configUrl),
     credentials: { kind: "token", token: TEST_PAT },
     http,
   });
-  const ac = new AbortController();
-  const done = runListener({
+  return runListener({
     client: new ActionsClient(auth, http),
     http,
     logger: silentLogger(),
@@ -342,10 +333,28 @@ Deno.test("listener bounds the session delete at shutdown by closeTimeoutMs", as
     ownerName: "host-1",
     maxCapacity: () => 1,
     pollTimeoutMs: 0,
-    closeTimeoutMs: 200,
-    signal: ac.signal,
+    closeTimeoutMs: o.closeTimeoutMs,
+    signal: o.signal,
     handler: { onScaleSet() {}, onStatistics() {}, onJob() {} },
   });
+}
+
+Deno.test("listener bounds the session delete at shutdown by closeTimeoutMs", async () => {
+  const g = await githubSetup();
+  let deleteAborted: unknown;
+  const ac = new AbortController();
+  // The service stops answering session deletes (it hangs until the client gives up).
+  const done = listenThrough(g, (input, init) => {
+    if (init?.method === "DELETE" && /\/sessions\/[\w-]+\?/.test(String(input))) {
+      return new Promise<Response>((_, reject) =>
+        init.signal?.addEventListener("abort", () => {
+          deleteAborted = init.signal?.reason;
+          reject(init.signal?.reason);
+        })
+      );
+    }
+    return g.http.fetch(input, init);
+  }, { signal: ac.signal, closeTimeoutMs: 200 });
   try {
     await waitFor("a session", () => g.fake.sessions.size === 1);
     const started = Date.now();
@@ -363,11 +372,10 @@ Deno.test("listener deletes a session whose create the shutdown overtook", async
   const g = await githubSetup();
   const ac = new AbortController();
   let creates = 0;
-  const http = {
-    ...g.http,
+  try {
     // The service makes the session, and shutdown starts before its answer arrives: as a real
     // fetch, the call fails with the abort when the signal it was given is aborted by then.
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+    await listenThrough(g, async (input, init) => {
       const res = await g.http.fetch(input, init);
       if (init?.method === "POST" && /\/sessions\?/.test(String(input)) && ++creates === 1) {
         ac.abort();
@@ -375,27 +383,7 @@ Deno.test("listener deletes a session whose create the shutdown overtook", async
         init.signal?.throwIfAborted();
       }
       return res;
-    },
-  };
-  const auth = new ActionsAuth({
-    configUrl: parseConfigUrl(g.fake.configUrl),
-    credentials: { kind: "token", token: TEST_PAT },
-    http,
-  });
-  try {
-    await runListener({
-      client: new ActionsClient(auth, http),
-      http,
-      logger: silentLogger(),
-      scaleSet: "rs",
-      runnerGroup: "default",
-      ownerName: "host-1",
-      maxCapacity: () => 1,
-      pollTimeoutMs: 0,
-      closeTimeoutMs: 2_000,
-      signal: ac.signal,
-      handler: { onScaleSet() {}, onStatistics() {}, onJob() {} },
-    });
+    }, { signal: ac.signal, closeTimeoutMs: 2_000 });
     assert.equal(creates, 1, "no session is opened after shutdown started");
     assert.equal(g.fake.sessions.size, 0, "the session made during shutdown was deleted");
   } finally {

@@ -28,16 +28,9 @@ export function schemaUrl(req: Request, name: string): string {
   return `${plain ? "http" : "https"}://${host}${SCHEMAS_PATH}/${name}.json`;
 }
 
-const links = new Map<string, string>();
-
 /** The `Link` header value for a named schema. */
 export function describedBy(name: string): string {
-  let link = links.get(name);
-  if (link === undefined) {
-    link = `<${SCHEMAS_PATH}/${name}.json>; rel="describedBy"`;
-    if (links.size < 64) links.set(name, link); // the schema names are a fixed set
-  }
-  return link;
+  return `<${SCHEMAS_PATH}/${name}.json>; rel="describedBy"`;
 }
 
 /** A JSON response whose body starts with `$schema` and which carries the `Link` header. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { timingSafeEqual } from "node:crypto";
-import { hmacSha256, toBase64Url } from "@svc/shared/sha256";
+import { hmacSha256 } from "@svc/shared/sha256";
 import type { OwnerScope, Position } from "./todo_store.ts";
 
 /** Thrown for any cursor we did not mint for this scope. */
@@ -21,6 +21,11 @@ export class InvalidCursorError extends Error {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const B64URL = /^[A-Za-z0-9_-]+$/;
+
+/** Unpadded base64url (RFC 4648 §5), natively. */
+function toBase64Url(bytes: Uint8Array): string {
+  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+}
 
 function fromBase64Url(text: string): Uint8Array {
   if (!B64URL.test(text)) throw new InvalidCursorError();

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { createHmac } from "node:crypto";
 import { createCursorCodec, InvalidCursorError } from "./cursor.ts";
 
 const SECRET = new Uint8Array(32).fill(7);
@@ -34,4 +36,15 @@ Deno.test("a correctly signed cursor with a bad payload is still rejected", asyn
   const codec = await createCursorCodec(SECRET);
   const bad = await codec.encode({ createdAt: "2026-01-01T00:00:00.123Z", id: POS.id }, "a");
   await assert.rejects(codec.decode(bad, "a"), InvalidCursorError);
+});
+
+Deno.test("a cursor is base64url(JSON) . base64url(HMAC-SHA-256 of it and the scope)", async () => {
+  const codec = await createCursorCodec(SECRET);
+  for (const scope of ["alice", null, "ünïcode ✓"]) {
+    const [payload, mac] = (await codec.encode(POS, scope)).split(".");
+    const json = JSON.stringify({ v: 1, t: POS.createdAt, i: POS.id });
+    assert.equal(payload, Buffer.from(json).toString("base64url"));
+    const signed = `${payload}\n${scope === null ? "*" : `=${scope}`}`;
+    assert.equal(mac, createHmac("sha256", SECRET).update(signed).digest("base64url"));
+  }
 });

@@ -9,7 +9,7 @@
  * Announces itself with the services' `listening` line, so `startService` can wait for it.
  */
 import postgres from "postgres";
-import { FIRST_PAGE, INSERT } from "./statements.ts";
+import { floorHandler } from "./statements.ts";
 
 const [url, pool] = Deno.args;
 const sql = postgres(url, {
@@ -17,8 +17,6 @@ const sql = postgres(url, {
   onnotice: () => {},
   connection: { plan_cache_mode: "force_generic_plan" },
 });
-const json = { "content-type": "application/json" };
-
 Deno.serve({
   hostname: "127.0.0.1",
   port: 0,
@@ -26,15 +24,6 @@ Deno.serve({
     const line = { msg: "listening", listener: "api", url: `http://127.0.0.1:${port}` };
     Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(line) + "\n"));
   },
-}, async (req) => {
-  if (req.method === "POST") {
-    const { title } = await req.json();
-    const [row] = await sql.unsafe(INSERT, ["bench", title], { prepare: true });
-    return new Response(JSON.stringify(row), { status: 201, headers: json });
-  }
-  const limit = Number(new URL(req.url).searchParams.get("limit") ?? 20);
-  const rows = await sql.unsafe(FIRST_PAGE, [limit + 1, "bench"], { prepare: true });
-  return new Response(JSON.stringify({ items: rows.slice(0, limit) }), { headers: json });
-});
+}, floorHandler((text, params) => sql.unsafe(text, params as never[], { prepare: true })));
 // Exit through Deno.exit, so that `--cpu-prof` writes its profile (cpu.ts --profile).
 Deno.addSignalListener("SIGINT", () => Deno.exit(0));

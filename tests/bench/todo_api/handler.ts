@@ -14,6 +14,7 @@ import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { createApp } from "@svc/todo-api";
 import type { Db, Row } from "../../../services/todo-api/store/db.ts";
+import { floorHandler } from "./statements.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -57,17 +58,7 @@ const app = createApp({
 });
 
 /** The floor's handler (floor_server.ts) on the same canned rows. */
-async function floor(req: Request): Promise<Response> {
-  const json = { "content-type": "application/json" };
-  if (req.method === "POST") {
-    const { title } = await req.json();
-    const [row] = await db.query("insert into todos", ["bench", title]);
-    return new Response(JSON.stringify(row), { status: 201, headers: json });
-  }
-  const limit = Number(new URL(req.url).searchParams.get("limit") ?? 20);
-  const rows = await db.query("select", [limit + 1, "bench"]);
-  return new Response(JSON.stringify({ items: rows.slice(0, limit) }), { headers: json });
-}
+const floor = floorHandler((text, params) => db.query(text, params));
 
 const info = (): Deno.ServeHandlerInfo => ({
   remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 },
