@@ -37,11 +37,11 @@ import {
   withControlGate,
   withTestingOnlyMarker,
 } from "./control/mod.ts";
-import type { Core } from "./core.ts";
-import { countTokenIssued, createMockMetrics, type MockMetrics } from "./ops/mock_metrics.ts";
-import { openapiDocument } from "./ops/openapi_doc.ts";
-import { operationalRoutes } from "./ops/operational_routes.ts";
-import { staticRoute } from "./ops/static_files.ts";
+import type { Core } from "./provider_state.ts";
+import { countTokenIssued, createMockMetrics, type MockMetrics } from "./serving/mock_metrics.ts";
+import { openapiDocument } from "./openapi/openapi_doc.ts";
+import { operationalRoutes } from "./serving/operational_routes.ts";
+import { staticRoute } from "./serving/static_files.ts";
 import type { Tracing } from "@svc/shared/tracing";
 import {
   issuerUrlOf,

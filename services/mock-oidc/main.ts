@@ -17,9 +17,9 @@ import { configError } from "./config/config_error.ts";
 import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
 import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
-import { createCore } from "./core.ts";
+import { createCore } from "./provider_state.ts";
 import { createSigner, type Signer } from "./keys/signer.ts";
-import { planListeners } from "./ops/listener_plan.ts";
+import { planListeners } from "./serving/listener_plan.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 

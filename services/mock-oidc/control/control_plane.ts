@@ -25,7 +25,7 @@ import {
 } from "./request_routes.ts";
 import { resetMock } from "./reset.ts";
 import { enqueueScenario, flushScenarios, listScenarios } from "./scenario_routes.ts";
-import { control, CONTROL_ERRORS, ok, ref } from "../ops/openapi_operations.ts";
+import { control, CONTROL_ERRORS, ok, ref } from "../openapi/openapi_operations.ts";
 import { consoleRoutes, isConsolePage } from "../console/console_routes.ts";
 
 const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];

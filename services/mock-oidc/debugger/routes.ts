@@ -12,7 +12,7 @@ import type { Endpoint, IssuerContext } from "../protocol/deps.ts";
 import { readForm } from "../protocol/form.ts";
 import { issuerSegment } from "../protocol/issuer_id.ts";
 import { redirectResponse } from "../protocol/responses.ts";
-import { html, protocol, redirect } from "../ops/openapi_operations.ts";
+import { html, protocol, redirect } from "../openapi/openapi_operations.ts";
 import { exchangeCode } from "./exchange.ts";
 import { authorizeUrl, DEBUGGER_DEFAULTS, readDebuggerForm } from "./form.ts";
 import { inspectTokens } from "./inspect.ts";

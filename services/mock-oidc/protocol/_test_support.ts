@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type Core, createCore } from "../core.ts";
+import { type Core, createCore } from "../provider_state.ts";
 import { DEFAULT_CONFIG, type OidcConfig } from "../config/json_config.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
 import { createProtocolHandler } from "./router.ts";

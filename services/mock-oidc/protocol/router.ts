@@ -22,7 +22,7 @@ import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
 import { handleRevoke } from "./revoke.ts";
 import { handleToken } from "./token.ts";
 import { handleUserinfo } from "./userinfo.ts";
-import { html, json, ok, protocol, redirect } from "../ops/openapi_operations.ts";
+import { html, json, ok, protocol, redirect } from "../openapi/openapi_operations.ts";
 import { DEBUGGER_ENDPOINTS } from "../debugger/routes.ts";
 import { newSessionKey } from "../debugger/session.ts";
 

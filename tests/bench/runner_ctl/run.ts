@@ -16,7 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import { startSimulation } from "../../fakes/simulation.ts";
-import { startController, waitFor } from "../../runner_ctl/_test_support.ts";
+import { startController, waitFor } from "../../runner-ctl/_test_support.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

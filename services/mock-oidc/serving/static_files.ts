@@ -6,7 +6,7 @@
  */
 import type { Route } from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
-import { problem } from "./openapi_operations.ts";
+import { problem } from "../openapi/openapi_operations.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",

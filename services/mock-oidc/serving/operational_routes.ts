@@ -8,7 +8,7 @@ import { healthHandler, readinessHandler } from "@svc/shared/health";
 import type { Route } from "@svc/shared/http";
 import type { Metrics } from "@svc/shared/metrics";
 import { operationalRoutes as kitOperationalRoutes } from "@svc/shared/operational";
-import { OPERATIONAL_DOCS } from "./openapi_operations.ts";
+import { OPERATIONAL_DOCS } from "../openapi/openapi_operations.ts";
 
 export interface OperationalOptions {
   version: string;

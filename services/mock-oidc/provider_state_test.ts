@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, parseJsonConfig } from "./config/json_config.ts";
-import { createCore } from "./core.ts";
+import { createCore } from "./provider_state.ts";
 
 Deno.test("without tokenProvider the first issuer touched gets the same bundled key every run", async () => {
   const first = await createCore(DEFAULT_CONFIG).keys.jwks("whatever");

@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type ServiceProcess, startService } from "@svc/shared/testing";
 import { SERVICES } from "../../deploy/services.ts";
-import { startMock } from "../mock_oidc/_test_support.ts";
+import { startMock } from "../mock-oidc/_test_support.ts";
 
 /** The permissions mcp-server is deployed with (`deploy/services.ts`). */
 export const PERMISSIONS: readonly string[] = SERVICES.find((s) => s.name === "mcp-server")!
