@@ -1,6 +1,16 @@
 /**
- * Builds the process-wide core from the resolved configuration: ONE clock, ONE key store,
- * ONE token factory, protocol state. The control plane shares these objects.
+ * The provider's state: what one mock-oidc process holds for its whole life, built once from the
+ * resolved configuration and shared by the protocol side (`/{issuer}/…`) and the control plane
+ * (`/_mock`):
+ *
+ * - ONE clock (`clock.ts`): wall time, or frozen/advanced through `/_mock/clock`;
+ * - ONE key store (`keys/`): a signing key per issuer, `kid` = issuer id, never dropped by reset;
+ * - ONE token factory (`tokens/`): every token, granted or minted, comes from it;
+ * - the protocol state (`protocol/state.ts`): authorization codes, refresh tokens, device
+ *   grants and revoked token ids, in memory and bounded.
+ *
+ * The per-test state the control plane resets (scenario queue, captured requests) is not here:
+ * `app.ts` creates it (`createAppState`), before this core, which reads the queue.
  *
  * @module
  */

@@ -2,6 +2,9 @@
  * The OpenAPI 3.0.3 document served at `/openapi.json`, `/openapi.yaml` and `/docs`. Its paths
  * come from the route table (every row carries its operation); `openapi_doc_test.ts` checks it
  * against the validator, the table and real responses.
+ *
+ * `openapi/` holds the OpenAPI document: component schemas, the operation builders each route
+ * row uses, and the document assembled from the rows.
  * @module
  */
 import { openapiPaths, type Route } from "@svc/shared/http";

@@ -1,6 +1,9 @@
 /**
  * Builders of the OpenAPI operation objects that the route-table rows carry (`openapi`), so
  * each row documents itself; `openapi_doc.ts` assembles them into the document.
+ *
+ * `openapi/` holds the OpenAPI document: component schemas, the operation builders each route
+ * row uses, and the document assembled from the rows.
  * @module
  */
 import type { SCHEMAS } from "./openapi_schemas.ts";

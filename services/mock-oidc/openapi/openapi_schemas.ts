@@ -2,6 +2,9 @@
  * The component schemas of the OpenAPI document, in the spec's own words: Problem, Clock state,
  * Mint request and response, Scenario, CapturedRequest, the Endpoint enum, and loose shapes for
  * the protocol responses whose fields the spec leaves to the protocol.
+ *
+ * `openapi/` holds the OpenAPI document: component schemas, the operation builders each route
+ * row uses, and the document assembled from the rows.
  * @module
  */
 import { HEALTH_SCHEMA, READINESS_SCHEMA } from "@svc/shared/health";

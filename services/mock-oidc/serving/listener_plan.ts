@@ -1,6 +1,9 @@
 /**
  * Which listeners mock-oidc opens, checked before anything binds: `--control-addr` must differ
  * from `--addr` and `--metrics-addr` (and the metrics listener from the API listener).
+ *
+ * `serving/` holds what serves the process rather than the protocol: listeners, operational
+ * routes, static files, mock-oidc's own metrics.
  * @module
  */
 import { configError } from "../config/config_error.ts";

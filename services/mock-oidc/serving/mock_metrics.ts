@@ -1,6 +1,9 @@
 /**
  * mock-oidc's own metrics next to the shared HTTP request counts and latencies: tokens issued
  * per grant (minted tokens count as grant `mint`), scenario queue depth and captured-log size.
+ *
+ * `serving/` holds what serves the process rather than the protocol: listeners, operational
+ * routes, static files, mock-oidc's own metrics.
  * @module
  */
 import { Counter, Gauge, type Registry } from "@svc/shared/metrics";

@@ -1,7 +1,8 @@
 /**
  * Operational rows of the route table, outside every issuer namespace: the kit's `/healthz`,
- * `/readyz` (ready, no checks, until the shutdown starts: then 503 `draining`), `/metrics` when it shares the API listener, `/docs` and
- * `/openapi.{json,yaml}`, plus mock-oidc's `/isalive` liveness alias.
+ * `/readyz` (ready, no checks, until the shutdown starts: then 503 `draining`), `/metrics` when
+ * it shares the API listener, `/docs` and `/openapi.{json,yaml}`, plus mock-oidc's `/isalive`
+ * liveness alias. Part of `serving/`: what serves the process rather than the protocol.
  * @module
  */
 import { healthHandler, readinessHandler } from "@svc/shared/health";

@@ -2,6 +2,9 @@
  * `/static/*` from the JSON config's `staticAssetsPath`. Only regular files whose real path is
  * inside the real root are served: traversal, symlinks leading out and directories (there is no
  * index) all answer 404.
+ *
+ * `serving/` holds what serves the process rather than the protocol: listeners, operational
+ * routes, static files, mock-oidc's own metrics.
  * @module
  */
 import type { Route } from "@svc/shared/http";
