@@ -1,14 +1,15 @@
 /**
  * The proxy's HTTP handler, on the kit's route table and stack: `/healthz`, `/readyz`, and every
- * other path an object read, GET and HEAD only. Around the kit's stack, the spec's own request
+ * other path an object read, GET and HEAD only. Around the kit's stack, the contract's own request
  * record: one `request completed` line per request once its body is over, and the HTTP metrics.
  *
  * Of the kit's stack the proxy keeps request ids, the invalid-`Host` 400, the error boundary and
  * the dispatch (405 with `Allow: GET, HEAD` from the table). It switches off, by the stack's
- * options: the access log (its records carry the path and the client address, which the spec
- * never lets the proxy log), the request timeout (the spec bounds storage by its idle timeouts
+ * options: the access log (its records carry the path and the client address, which the proxy
+ * must never log), the request timeout (storage is bounded by the idle timeouts
  * and has no whole-request timeout, nor a `request_timeout` code), CORS and the kit's Prometheus
- * metrics (not configured). Errors are drawn as the spec's `{code, request_id}`, not as problems.
+ * metrics (not configured). Errors are drawn as `{code, request_id}`, not as problems. Why:
+ * docs/image-proxy.md#no-request-timeout-no-cors-no-prometheus.
  *
  * @module
  */
@@ -45,7 +46,7 @@ function healthz(req: Request): Response {
   });
 }
 
-/** The spec's `http.route`, from the raw target (`/a/../healthz` is an object path). */
+/** The `http.route` label (docs/image-proxy.md#logs), from the raw target (`/a/../healthz` is an object path). */
 function routeOf(req: Request): RouteLabel {
   if (req.method !== "GET" && req.method !== "HEAD") return "unmatched";
   const path = rawPathOf(req.url);

@@ -221,7 +221,7 @@ Deno.test("HEAD answers the GET headers without a body, ignoring Range", async (
   assert.equal(missing.body, null);
 });
 
-Deno.test("storage failures map to the spec's status table", async (t) => {
+Deno.test("storage failures map to the contract's status table", async (t) => {
   const { call, store } = setup();
   await t.step("missing object → 404 not_found", async () => {
     await expectError(await call("/missing"), 404, "not_found");
@@ -400,7 +400,7 @@ Deno.test("a stalled upstream ends the body short and frees the slot", async () 
   assert.equal(record?.["http.response.body.size"], 5);
 });
 
-Deno.test("each request writes one 'request completed' record with the spec's fields", async () => {
+Deno.test("each request writes one 'request completed' record with the contract's fields", async () => {
   const { call, records } = setup();
   const res = await call("/dir/file.bin", {
     headers: { range: "bytes=0-1", "x-request-id": "r1" },

@@ -1,12 +1,12 @@
 /**
  * The proxy's error responses: every failure is an `HttpError` (from the kit) whose `code` is one
- * of the spec's status-table codes, rendered here, in one place, as `{code, request_id}`.
+ * of the status-table codes (docs/image-proxy.md#status-codes), rendered here, in one place, as `{code, request_id}`.
  *
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
 
-/** The stable body codes of the spec's status table. */
+/** The stable body codes of the status table (docs/image-proxy.md#status-codes). */
 export type ErrorCode =
   | "invalid_input"
   | "not_found"
@@ -19,7 +19,7 @@ export type ErrorCode =
   | "unavailable"
   | "deadline_exceeded";
 
-/** Status of each code, as the spec's table lists it. */
+/** Status of each code, as the status table lists it. */
 export const STATUS_OF: Record<ErrorCode, number> = {
   "invalid_input": 400,
   "not_found": 404,
@@ -51,7 +51,7 @@ export function proxyError(
 }
 
 /**
- * Renders an error as the spec's body `{code, request_id}` (no body for HEAD). Anything that is
+ * Renders an error as the contract's body `{code, request_id}` (no body for HEAD). Anything that is
  * not an `HttpError` becomes 500 `internal_failure`; the caller logs it.
  */
 export function errorBody(

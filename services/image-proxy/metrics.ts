@@ -1,5 +1,5 @@
 /**
- * The spec's OTLP instruments (spec B "Proxy metrics") over the kit's OTLP/HTTP exporter, created
+ * The contract's OTLP instruments (docs/image-proxy.md#metrics) over the kit's OTLP/HTTP exporter, created
  * only when `metrics.endpoint` is set. Attribute values come from fixed vocabularies: methods
  * (`_OTHER` for unknown ones), the four route labels, status codes, operation names, outcomes
  * and error kinds.

@@ -1,7 +1,7 @@
 /**
  * Assembles a running proxy from resolved settings: the S3 store, the stream limiter, the cached
  * readiness probe on the lifecycle's shutdown signal, the handler, and the kit's server with the
- * shutdown delay and grace. Writes the spec's lifecycle records (`server_starting`,
+ * shutdown delay and grace. Writes the contract's lifecycle records (docs/image-proxy.md#logs) (`server_starting`,
  * `server_listening`, `shutdown_started`, `shutdown_completed` / `shutdown_forced`).
  *
  * @module
@@ -112,14 +112,14 @@ export async function startProxy(
       "active_streams": limiter.active,
     });
   }, { once: true });
-  // The kit's own lifecycle lines duplicate the spec's records; only its warnings remain.
+  // The kit's own lifecycle lines duplicate the contract's records; only its warnings remain.
   const kitLogger = warningsOf(serverLog);
   const server = await startServer([{ name: "api", addr: values.listen, handler: app }], {
     logger: kitLogger,
     lifecycle,
     shutdownDelay: values["proxy.shutdown_delay"],
     shutdownGrace: values["proxy.shutdown_grace"],
-    // Once the delay is over, new requests get the spec's body (and an X-Request-ID).
+    // Once the delay is over, new requests get the contract's error body (and an X-Request-ID).
     refuse: withRequestId((req) =>
       errorBody(
         proxyError("unavailable", "Cannot serve request: shutting down", {

@@ -1,6 +1,6 @@
 /**
  * The proxy's settings: every key is a flag, an `IMGPROXY_*` variable and a key of the YAML file
- * given with `--config` (spec B "Proxy configuration"). Storage credentials are not settings: they
+ * given with `--config` (docs/image-proxy.md#settings). Storage credentials are not settings: they
  * come from the AWS SDK's default chain (environment, shared files with `AWS_PROFILE`, web
  * identity, container and instance metadata).
  *

@@ -7,7 +7,7 @@
 import type { StoreEvent } from "./store/store.ts";
 import type { RelayOutcome } from "./stream/relay.ts";
 
-/** The route labels of the spec's log records and metrics. */
+/** The route labels of the log records and metrics (docs/image-proxy.md#logs). */
 export type RouteLabel = "health" | "readiness" | "object" | "unmatched";
 
 /** One finished request. */

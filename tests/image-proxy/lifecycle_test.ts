@@ -1,5 +1,5 @@
 /**
- * Readiness transitions and shutdown end to end: each not-ready reason of the spec's readiness
+ * Readiness transitions and shutdown end to end: each not-ready reason of the contract's readiness
  * table, staleness, `draining` during the shutdown delay while serving continues, and the drain
  * of downloads in flight (exit 0 when clean, 1 when the grace ran out).
  */
@@ -13,7 +13,7 @@ function transitions(records: Record<string, unknown>[]) {
   );
 }
 
-Deno.test("readiness walks the spec's states, each change logged", async (t) => {
+Deno.test("readiness walks the contract's states, each change logged", async (t) => {
   const store = await startStore();
   const faults = await faultsFor(store);
   faults.mode = "stall";

@@ -1,6 +1,6 @@
 /**
  * Metrics end to end: the proxy exports OTLP/HTTP protobuf to a local receiver that decodes it;
- * instrument names, units, kinds and attributes are the spec's. Without `metrics.endpoint`
+ * instrument names, units, kinds and attributes are the contract's (docs/image-proxy.md#metrics). Without `metrics.endpoint`
  * nothing is exported, and a failing collector never affects serving.
  */
 import assert from "node:assert/strict";
@@ -26,7 +26,7 @@ function latest(requests: DecodedMetric[][]): Map<string, DecodedMetric> {
   return out;
 }
 
-Deno.test("the proxy exports the spec's instruments over OTLP/HTTP protobuf", async () => {
+Deno.test("the proxy exports the contract's instruments over OTLP/HTTP protobuf", async () => {
   const receiver = startOtlpReceiver();
   const store = await startStore();
   const faults = await faultsFor(store);

@@ -18,7 +18,7 @@ async function errorOf(res: Response) {
   return body.code as string;
 }
 
-Deno.test("image-proxy serves the mirror from s3rver as the spec's tables say", async (t) => {
+Deno.test("image-proxy serves the mirror from s3rver as the contract's tables say", async (t) => {
   const store = await startStore();
   const faults = await faultsFor(store);
   const body = new TextEncoder().encode("0123456789".repeat(10));

@@ -1,5 +1,5 @@
 /**
- * A simplestreams client that downloads the way Incus does (reference B1.2): plain GETs of
+ * A simplestreams client that downloads the way Incus's client does: plain GETs of
  * `streams/v1/index.json` and of the products file it names, only 200 accepted, then each image
  * file streamed while its SHA-256 is computed and compared with the catalogue, sizes checked.
  *

@@ -1,5 +1,5 @@
 /**
- * A small but real simplestreams mirror (reference B1): `streams/v1/index.json`, the
+ * A small but real simplestreams mirror, as Incus reads one: `streams/v1/index.json`, the
  * `streams/v1/images.json` product catalogue, and image files whose sizes and SHA-256 sums match
  * the catalogue, laid out like images.linuxcontainers.org (version directories with a colon).
  * File contents are deterministic pseudo-random bytes, so the mirror is the same on every run.

@@ -1,5 +1,5 @@
 /**
- * The response headers of an object: the spec's fixed allowlist, filled from the stored object's
+ * The response headers of an object: the contract's fixed allowlist (docs/image-proxy.md#objects), filled from the stored object's
  * metadata. Nothing else storage returns (`x-amz-*`, user metadata, server names) is forwarded.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
  * HTTP-date (RFC 9110 §5.6.7): the three formats a recipient must accept, parsed strictly.
  * `Date.parse` is not used: it accepts almost anything ("2020", "1", "Tue") and would turn a
- * malformed conditional header into a comparison instead of the spec's 400.
+ * malformed conditional header into a comparison instead of the contract's 400.
  *
  * @module
  */

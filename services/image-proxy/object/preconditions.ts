@@ -2,7 +2,8 @@
  * Conditional requests (RFC 9110 §13): `If-Match`, `If-None-Match`, `If-Modified-Since` and
  * `If-Unmodified-Since` evaluated in §13.2.2's order against the stored object's validators, and
  * `If-Range` deciding whether a `Range` applies. Evaluated here, not passed to storage: S3 has no
- * If-Range, and S3-compatible servers skip If-Match and If-Unmodified-Since (reference B2.2).
+ * If-Range, and S3-compatible test servers (s3rver) ignore If-Match and If-Unmodified-Since on GET.
+ * If-Range follows RFC 9110, not the brief's letter: docs/image-proxy.md#if-range-is-evaluated.
  *
  * @module
  */

@@ -1,5 +1,6 @@
 /**
- * The `Range` request header (RFC 9110 §14.2), limited to what the spec asks: one `bytes=` range.
+ * The `Range` request header (RFC 9110 §14.2), limited to what the contract asks: one `bytes=`
+ * range (docs/image-proxy.md#objects).
  * Multi-range and malformed values are ignored (the full object is served); a syntactically valid
  * single range the object cannot satisfy is reported so the caller answers 416.
  *

@@ -1,9 +1,10 @@
 /**
- * GET and HEAD of one object (the spec's "any other path" row): validate the raw target, evaluate
+ * GET and HEAD of one object (the "any other path" row of docs/image-proxy.md#routes): validate the raw target, evaluate
  * the conditional headers against the object's metadata, then read exactly that version, ranged
  * if asked, and relay it with stall bounds under the stream limit.
  *
- * With a Range or a conditional header: metadata first, body second (reference B2.2). S3 has no
+ * With a Range or a conditional header: metadata first, body second (HEAD, then a GET pinned with
+ * If-Match: the pattern of Go's `ServeContent` over a store). S3 has no
  * If-Range and S3-compatible stores skip If-Match, so preconditions are evaluated here. The body
  * read carries `If-Match: <etag>` and its answer's ETag and length are checked, so a replacement
  * between the two reads is never spliced: it is retried once from the metadata read, then
@@ -67,7 +68,7 @@ function validatorsOf(meta: ObjectMeta): Validators {
 const finished = (bytes = 0) => Promise.resolve({ bytes });
 
 /**
- * Answers a GET or HEAD of an object path. Errors are thrown as `HttpError`s with the spec's
+ * Answers a GET or HEAD of an object path. Errors are thrown as `HttpError`s with the contract's
  * codes; the caller renders them.
  *
  * @example Usage
@@ -75,7 +76,7 @@ const finished = (bytes = 0) => Promise.resolve({ bytes });
  * import { serveObject } from "./serve_object.ts";
  * const { response, done } = await serveObject(req, options);
  * ```
- * @throws {HttpError} 400, 404, 412, 416, 500, 502, 503, 504 as the spec's status table says.
+ * @throws {HttpError} 400, 404, 412, 416, 500, 502, 503, 504 as docs/image-proxy.md#status-codes says.
  */
 export async function serveObject(
   req: Request,

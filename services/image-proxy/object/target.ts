@@ -1,7 +1,7 @@
 /**
  * Maps a request target to an object key. Validation runs on the raw target as the client sent
  * it (`req.url`), never on `new URL(...).pathname`, which resolves `..` segments and turns `\`
- * into `/` before we could see them (reference B2.3).
+ * into `/` before we could see them (WHATWG URL parsing, measured on Deno 2.9).
  *
  * @module
  */

@@ -22,7 +22,7 @@ Deno.test("checkCatalog() accepts an index:1.0 catalog read with a GET", async (
   assert.deepEqual(store.calls, ["get m/streams/v1/index.json"]);
 });
 
-Deno.test("checkCatalog() failures map to the spec's readiness reasons", async (t) => {
+Deno.test("checkCatalog() failures map to the contract's readiness reasons", async (t) => {
   const cases: [string, string | Uint8Array | undefined, StoreErrorKind | undefined, string][] = [
     ["missing catalog", undefined, undefined, "catalog_missing"],
     ["not JSON", "<html>", undefined, "catalog_missing"],

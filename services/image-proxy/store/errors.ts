@@ -1,7 +1,7 @@
 /**
  * What went wrong with a storage request, in a fixed vocabulary, from the errors
  * `@aws-sdk/client-s3` throws. Classified by HTTP status first and by the error name only where
- * a body carried one (reference B3.1): HEAD errors have no body, so a HEAD 403 is `denied`
+ * a body carried one (the SDK names an error from its XML body's `Code`): HEAD errors have no body, so a HEAD 403 is `denied`
  * whatever its reason.
  *
  * @module
@@ -92,7 +92,7 @@ export function classifyStoreError(err: unknown): StoreErrorKind {
 }
 
 /**
- * The client-facing error of a storage failure (the spec's status table).
+ * The client-facing error of a storage failure (docs/image-proxy.md#status-codes).
  *
  * @example Usage
  * ```ts

@@ -52,7 +52,7 @@ Deno.test("classifyStoreError() maps what client-s3 throws", async (t) => {
   }
 });
 
-Deno.test("storeHttpError() answers with the spec's status table", () => {
+Deno.test("storeHttpError() answers with the contract's status table", () => {
   const cases: [StoreErrorKind, number, string, string | null][] = [
     ["not_found", 404, "not_found", null],
     ["denied", 502, "unauthorized_upstream", null],

@@ -1,5 +1,5 @@
 /**
- * {@linkcode ObjectStore} over `@aws-sdk/client-s3` (reference B3): the fetch handler
+ * {@linkcode ObjectStore} over `@aws-sdk/client-s3` (v3, under Deno): the fetch handler
  * (`fetch_handler.ts`), time-to-headers bounded by the upstream idle timeout, standard retries
  * (3 attempts, before any byte reaches the client), checksums only when required, credentials
  * from the SDK's default provider chain.
