@@ -46,7 +46,10 @@ function healthz(req: Request): Response {
   });
 }
 
-/** The `http.route` label (docs/image-proxy.md#logs), from the raw target (`/a/../healthz` is an object path). */
+/**
+ * The `http.route` label (docs/image-proxy.md#logs), from the raw target (`/a/../healthz` is an
+ * object path).
+ */
 function routeOf(req: Request): RouteLabel {
   if (req.method !== "GET" && req.method !== "HEAD") return "unmatched";
   const path = rawPathOf(req.url);

@@ -1,6 +1,7 @@
 /**
  * The proxy's error responses: every failure is an `HttpError` (from the kit) whose `code` is one
- * of the status-table codes (docs/image-proxy.md#status-codes), rendered here, in one place, as `{code, request_id}`.
+ * of the status-table codes (docs/image-proxy.md#status-codes), rendered here, in one place, as
+ * `{code, request_id}`.
  *
  * @module
  */

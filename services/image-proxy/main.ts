@@ -1,8 +1,8 @@
 /**
  * image-proxy entry: read the settings, build the store, the readiness probe and the handler,
- * listen, and shut down as docs/image-proxy.md#readiness-and-shutdown says (SIGTERM/SIGINT → `draining` for
- * `proxy.shutdown_delay`, then drain downloads up to `proxy.shutdown_grace`; exit 0 when the
- * drain was clean, 1 when downloads had to be cut).
+ * listen, and shut down as docs/image-proxy.md#readiness-and-shutdown says (SIGTERM/SIGINT →
+ * `draining` for `proxy.shutdown_delay`, then drain downloads up to `proxy.shutdown_grace`; exit 0
+ * when the drain was clean, 1 when downloads had to be cut).
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * The contract's OTLP instruments (docs/image-proxy.md#metrics) over the kit's OTLP/HTTP exporter, created
- * only when `metrics.endpoint` is set. Attribute values come from fixed vocabularies: methods
- * (`_OTHER` for unknown ones), the four route labels, status codes, operation names, outcomes
- * and error kinds.
+ * The contract's OTLP instruments (docs/image-proxy.md#metrics) over the kit's OTLP/HTTP exporter,
+ * created only when `metrics.endpoint` is set. Attribute values come from fixed vocabularies:
+ * methods (`_OTHER` for unknown ones), the four route labels, status codes, operation names,
+ * outcomes and error kinds.
  *
  * @module
  */

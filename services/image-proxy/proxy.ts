@@ -1,8 +1,9 @@
 /**
  * Assembles a running proxy from resolved settings: the S3 store, the stream limiter, the cached
  * readiness probe on the lifecycle's shutdown signal, the handler, and the kit's server with the
- * shutdown delay and grace. Writes the contract's lifecycle records (docs/image-proxy.md#logs) (`server_starting`,
- * `server_listening`, `shutdown_started`, `shutdown_completed` / `shutdown_forced`).
+ * shutdown delay and grace. Writes the contract's lifecycle records (docs/image-proxy.md#logs)
+ * (`server_starting`, `server_listening`, `shutdown_started`, `shutdown_completed` /
+ * `shutdown_forced`).
  *
  * @module
  */

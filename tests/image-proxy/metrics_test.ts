@@ -1,7 +1,7 @@
 /**
  * Metrics end to end: the proxy exports OTLP/HTTP protobuf to a local receiver that decodes it;
- * instrument names, units, kinds and attributes are the contract's (docs/image-proxy.md#metrics). Without `metrics.endpoint`
- * nothing is exported, and a failing collector never affects serving.
+ * instrument names, units, kinds and attributes are the contract's (docs/image-proxy.md#metrics).
+ * Without `metrics.endpoint` nothing is exported, and a failing collector never affects serving.
  */
 import assert from "node:assert/strict";
 import { type DecodedMetric, startOtlpReceiver } from "../../shared/telemetry/_test_support.ts";

@@ -1,6 +1,7 @@
 /**
- * The response headers of an object: the contract's fixed allowlist (docs/image-proxy.md#objects), filled from the stored object's
- * metadata. Nothing else storage returns (`x-amz-*`, user metadata, server names) is forwarded.
+ * The response headers of an object: the contract's fixed allowlist (docs/image-proxy.md#objects),
+ * filled from the stored object's metadata. Nothing else storage returns (`x-amz-*`, user metadata,
+ * server names) is forwarded.
  *
  * @module
  */

@@ -44,8 +44,8 @@ function malformed(header: string) {
  *
  * @example Usage
  * ```ts
- * import { readConditions } from "./preconditions.ts";
- * readConditions(new Headers({ "if-none-match": '"a"' })).ifNoneMatch; // [{ weak: false, opaque: '"a"' }]
+ * import { readConditions } from "./preconditions.ts"; readConditions(new Headers({
+ * "if-none-match": '"a"' })).ifNoneMatch; // [{ weak: false, opaque: '"a"' }]
  * ```
  * @throws {HttpError} 400 `invalid_input` naming the malformed header.
  */

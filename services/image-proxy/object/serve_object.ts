@@ -1,7 +1,7 @@
 /**
- * GET and HEAD of one object (the "any other path" row of docs/image-proxy.md#routes): validate the raw target, evaluate
- * the conditional headers against the object's metadata, then read exactly that version, ranged
- * if asked, and relay it with stall bounds under the stream limit.
+ * GET and HEAD of one object (the "any other path" row of docs/image-proxy.md#routes): validate the
+ * raw target, evaluate the conditional headers against the object's metadata, then read exactly
+ * that version, ranged if asked, and relay it with stall bounds under the stream limit.
  *
  * With a Range or a conditional header: metadata first, body second (HEAD, then a GET pinned with
  * If-Match: the pattern of Go's `ServeContent` over a store). S3 has no
@@ -76,7 +76,7 @@ const finished = (bytes = 0) => Promise.resolve({ bytes });
  * import { serveObject } from "./serve_object.ts";
  * const { response, done } = await serveObject(req, options);
  * ```
- * @throws {HttpError} 400, 404, 412, 416, 500, 502, 503, 504 as docs/image-proxy.md#status-codes says.
+ * @throws {HttpError} 400, 404, 412, 416, 500, 502, 503, 504 (docs/image-proxy.md#status-codes).
  */
 export async function serveObject(
   req: Request,

@@ -1,7 +1,7 @@
 /**
- * The readiness check: read the mirror's catalog (`streams/v1/index.json`) with a GET, not a
- * HEAD, so the storage error code can tell a misconfiguration from a missing catalog (a HEAD
- * 403 or 404 has no body, so the SDK cannot name its cause), and check that it is an `index:1.0` document.
+ * The readiness check: read the mirror's catalog (`streams/v1/index.json`) with a GET, not a HEAD,
+ * so the storage error code can tell a misconfiguration from a missing catalog (a HEAD 403 or 404
+ * has no body, so the SDK cannot name its cause), and check that it is an `index:1.0` document.
  *
  * @module
  */
@@ -15,7 +15,10 @@ export const CATALOG_PATH = "streams/v1/index.json";
 /** A catalog larger than this is not read (real ones are a few KB). */
 export const MAX_CATALOG_BYTES = 4 << 20;
 
-/** The not-ready reasons (docs/image-proxy.md#readiness-and-shutdown) besides `starting` and `draining`. */
+/**
+ * The not-ready reasons (docs/image-proxy.md#readiness-and-shutdown) besides `starting` and
+ * `draining`.
+ */
 export type CatalogReason = "s3_unavailable" | "catalog_missing" | "s3_misconfigured";
 
 /** The catalog is absent or is not a simplestreams index. */

@@ -1,8 +1,8 @@
 /**
  * What went wrong with a storage request, in a fixed vocabulary, from the errors
- * `@aws-sdk/client-s3` throws. Classified by HTTP status first and by the error name only where
- * a body carried one (the SDK names an error from its XML body's `Code`): HEAD errors have no body, so a HEAD 403 is `denied`
- * whatever its reason.
+ * `@aws-sdk/client-s3` throws. Classified by HTTP status first and by the error name only where a
+ * body carried one (the SDK names an error from its XML body's `Code`): HEAD errors have no body,
+ * so a HEAD 403 is `denied` whatever its reason.
  *
  * @module
  */
