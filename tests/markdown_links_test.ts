@@ -42,7 +42,10 @@ Deno.test("markdownLinks finds inline, image, reference and HTML links, not code
 });
 
 Deno.test("slug and headingAnchors follow GitHub's anchors", () => {
-  assert.equal(slug("Decisions where the spec is silent"), "decisions-where-the-spec-is-silent");
+  assert.equal(
+    slug("Decisions where the contract is silent"),
+    "decisions-where-the-contract-is-silent",
+  );
   assert.equal(slug("`If-Range`: evaluated (RFC 9110)"), "if-range-evaluated-rfc-9110");
   assert.equal(slug("mock-oidc — `services/mock-oidc/`"), "mock-oidc--servicesmock-oidc");
   assert.equal(slug("Über_alles 2"), "über_alles-2");

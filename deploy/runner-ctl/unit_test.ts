@@ -1,6 +1,6 @@
 /**
- * The packaged systemd unit, drop-ins and tmpfiles policy carry every fact of the spec's
- * "Packaged service unit" paragraph; `systemd-analyze verify` accepts the unit where it exists.
+ * The packaged systemd unit, drop-ins and tmpfiles policy carry every fact of
+ * docs/runner-ctl.md#packaged-unit; `systemd-analyze verify` accepts the unit where it exists.
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../../services/runner-ctl/config/load_config.ts";
@@ -73,7 +73,7 @@ Deno.test("runner-ctl.service", async (t) => {
     ["Service", "AmbientCapabilities", ""],
     ["Service", "RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6"],
   ];
-  await t.step("sets each directive of the spec exactly once", () => {
+  await t.step("sets each directive of the contract exactly once", () => {
     for (const [section, key, value] of expected) {
       assert.deepEqual(get(section, key), [value], `${section}.${key}`);
     }

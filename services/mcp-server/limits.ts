@@ -1,6 +1,6 @@
 /**
- * Numeric bounds of the capability tools (the spec's Limits table leaves the numbers to us; these
- * are the documented defaults, each overridable by a setting).
+ * Numeric bounds of the capability tools (the brief left the numbers to us; these
+ * are the documented defaults, docs/mcp-server.md#limits, each overridable by a setting).
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * MCP capability server (spec part A): a registry of host capabilities, the three tools
+ * MCP capability server (docs/mcp-server.md): a registry of host capabilities, the three tools
  * `search_api`, `describe_api` and `execute` (Starlark), authorization policy, transports.
  * @module
  */

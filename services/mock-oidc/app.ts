@@ -60,7 +60,7 @@ export interface AppOptions {
   dedicatedControl?: boolean;
   /** `--metrics-addr` is empty: `/metrics` is served on the API listener. */
   metricsOnApi?: boolean;
-  /** `--cors-allowed-origins`; empty reflects any Origin (with credentials, as the spec asks). */
+  /** `--cors-allowed-origins`; empty reflects any Origin, with credentials (docs/mock-oidc.md). */
   corsAllowedOrigins?: string[];
   /** `--trusted-proxy-header`. */
   trustedProxyHeader?: string;
@@ -132,7 +132,9 @@ const FAVICON: Route = {
   },
 };
 
-/** The scenario queue, request log and metrics; create them before the core (it reads the queue). */
+/**
+ * The scenario queue, request log and metrics; create them before the core (it reads the queue).
+ */
 export function createAppState(
   metrics: Metrics,
   options: { captureMaxBytes?: number } = {},
@@ -217,7 +219,8 @@ export function createApp(deps: AppDeps): App {
       metrics: state.metrics,
       requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
       trustedProxyHeader: options.trustedProxyHeader,
-      // The spec asks for any Origin with credentials when the allowlist is empty.
+      // An empty allowlist reflects any Origin, with credentials
+      // (docs/mock-oidc.md#json-configuration).
       cors: {
         allowedOrigins: options.corsAllowedOrigins ?? [],
         reflectAnyOrigin: true,

@@ -6,7 +6,7 @@
  * @module
  */
 
-/** Observable clock state, the spec's "Clock state" resource. */
+/** Observable clock state, as `/_mock/clock` answers it (docs/mock-oidc.md#control-plane). */
 export interface ClockState {
   frozen: boolean;
   now: Date;

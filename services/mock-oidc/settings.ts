@@ -1,5 +1,5 @@
 /**
- * The settings table of mock-oidc (spec "Configuration inputs"). Every setting has a flag
+ * The settings table of mock-oidc (docs/mock-oidc.md#settings). Every setting has a flag
  * (`--read-timeout`) and an environment variable `MOCK_OIDC_<KEY>`; a few also read upstream's
  * unprefixed names.
  *
@@ -15,7 +15,7 @@ const WHY_NO_IDLE_TIMEOUT = "Deno.serve (2.9) has no keep-alive idle timeout and
   "the connection, so an idle connection cannot be closed here; put a reverse proxy in front " +
   "where idle connections matter";
 
-/** All settings, in the spec's order. */
+/** All settings, in the contract's order. */
 const LOGBACK_LEVELS: Record<string, string> = {
   trace: "debug",
   all: "debug",

@@ -10,9 +10,9 @@ const resolveSettings = (
 ) => table.resolve(input);
 
 /**
- * The spec's configuration table: key → default (durations in ms). The flag is the key with `-`
- * for `_`. `--read-header-timeout` and `--idle-timeout` are refused (see the test below): Deno
- * cannot enforce them.
+ * The contract's configuration table (docs/mock-oidc.md#settings): key → default (durations in ms).
+ * The flag is the key with `-` for `_`. `--read-header-timeout` and `--idle-timeout` are refused
+ * (see the test below): Deno cannot enforce them.
  */
 const SPEC_DEFAULTS: Record<string, unknown> = {
   "addr": "",
@@ -36,11 +36,11 @@ const SPEC_DEFAULTS: Record<string, unknown> = {
   "rate_limit_rps": 10,
   "rate_limit_burst": 20,
   "tracing_enabled": false,
-  // Issue 9: the signer (no longer read from the environment outside this table).
+  // The signer (read from the environment only through this table).
   "signer": "webcrypto",
   "signer_threads": 0,
   "signer_libcrypto": "libcrypto.so.3",
-  // Issue 11: the capture log's memory budget.
+  // The capture log's memory budget (docs/mock-oidc.md#the-capture-log-is-bounded).
   "capture_max_bytes": 64 * 1024 * 1024,
 };
 
@@ -71,7 +71,7 @@ function samples(name: string, type: string): [string, string, unknown] {
 
 const SETTINGS_VALUES = SETTINGS.resolve().values;
 
-Deno.test("the settings table has exactly the spec's flags and defaults", () => {
+Deno.test("the settings table has exactly the contract's flags and defaults", () => {
   const defaults = resolveSettings(SETTINGS, { args: [], env: () => undefined }).values;
   assert.deepEqual(Object.keys(defaults).sort(), Object.keys(SPEC_DEFAULTS).sort());
   for (const [name, value] of Object.entries(SPEC_DEFAULTS)) {

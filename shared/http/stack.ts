@@ -33,7 +33,7 @@ export interface DefaultStackOptions {
   renderInvalidTarget?: (req: Request, err: HttpError) => Response | Promise<Response>;
   /**
    * Writes the kit's access log (`request` records with path, route, status, duration, remote).
-   * Off for a service whose spec forbids logging paths or client addresses and that writes its
+   * Off for a service whose contract forbids logging paths or client addresses and that writes its
    * own request records. @default {true}
    */
   accessLog?: boolean;
@@ -66,16 +66,11 @@ export interface DefaultStackOptions {
  * import { createMetrics } from "@svc/shared/metrics";
  * import assert from "node:assert/strict";
  *
- * const router = createRouter([
- *   { method: "GET", pattern: "/hello/:name", handler: (_req, ctx) => new Response(ctx.params.name) },
- * ]);
- * const handler = withDefaultStack(router, {
- *   logger: createLogger({ write: () => {} }),
- *   metrics: createMetrics({ service: "demo" }),
- * });
- * const res = await handler(new Request("http://x/hello/ada", { method: "DELETE" }), localInfo());
- * assert.equal(res.status, 405);
- * assert.equal(res.headers.get("allow"), "GET");
+ * const router = createRouter([ { method: "GET", pattern: "/hello/:name", handler: (_req, ctx) =>
+ * new Response(ctx.params.name) }, ]); const handler = withDefaultStack(router, { logger:
+ * createLogger({ write: () => {} }), metrics: createMetrics({ service: "demo" }), }); const res =
+ * await handler(new Request("http://x/hello/ada", { method: "DELETE" }), localInfo());
+ * assert.equal(res.status, 405); assert.equal(res.headers.get("allow"), "GET");
  * assert.ok(res.headers.get("x-request-id"));
  * ```
  */

@@ -1,6 +1,7 @@
 /**
- * Issue 11 item 2: every timeout mock-oidc accepts is enforced, tested on a real process over
- * real sockets; the two Deno cannot enforce are refused at startup.
+ * Every timeout mock-oidc accepts is enforced
+ * (docs/mock-oidc.md#read-header-and-idle-timeouts-are-refused), tested on a real process over real
+ * sockets; the two Deno cannot enforce are refused at startup.
  */
 import assert from "node:assert/strict";
 import { readUntilClosed } from "@svc/shared/hostile";

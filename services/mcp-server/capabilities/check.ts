@@ -1,7 +1,8 @@
 /**
- * Registration checks of capability input and output graphs: what the spec says a host rejects
- * before exposure (interfaces, raw JSON, marshalers, non-string map keys, cycles, unsupported
- * scalars, embedded or unexported fields, invalid tags, omit-when-empty on a non-pointer field).
+ * Registration checks of capability input and output graphs: what a host must reject
+ * (docs/mcp-server.md#signatures-and-type-notation) before exposure (interfaces, raw JSON,
+ * marshalers, non-string map keys, cycles, unsupported scalars, embedded or unexported fields,
+ * invalid tags, omit-when-empty on a non-pointer field).
  * @module
  */
 import type { Field, Schema } from "./schema.ts";

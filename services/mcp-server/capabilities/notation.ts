@@ -1,6 +1,7 @@
 /**
  * Type strings of describe_api and the invocation-only signature of search/describe, per the
- * spec's input and output notation tables. Works on schemas that passed registration checks.
+ * contract's notation table (docs/mcp-server.md#signatures-and-type-notation). Works on schemas
+ * that passed registration checks.
  * @module
  */
 import { type Field, type Schema, underlying } from "./schema.ts";

@@ -1,10 +1,10 @@
 /**
  * The schema vocabulary a host program uses to describe capability inputs and outputs. TypeScript
- * has no run-time types, so each host field type of the spec's notation tables is a value here:
- * sized signed/unsigned integers, float32/float64, bool, string, bytes, lists, string-keyed maps,
- * nested structs and pointers (optional fields). Kinds the spec says a host must reject (interfaces,
- * raw JSON, marshalers, non-string map keys, unsupported scalars, cycles) are expressible too, so
- * registration can refuse them with a reason.
+ * has no run-time types, so each host field type of the notation table (docs/mcp-server.md) is a
+ * value here: sized signed/unsigned integers, float32/float64, bool, string, bytes, lists,
+ * string-keyed maps, nested structs and pointers (optional fields). Kinds a host must reject
+ * (interfaces, raw JSON, marshalers, non-string map keys, unsupported scalars, cycles) are
+ * expressible too, so registration can refuse them with a reason.
  *
  * @example
  * ```ts

@@ -60,7 +60,7 @@ async function runJob(job: JobMessage): Promise<DoneMessage["result"]> {
     requireMain: true,
     topLevelHostCalls: false,
     heapUsed,
-    tagFloatArguments: true, // so `int` fields can refuse 2.0 (spec: floats are not ints)
+    tagFloatArguments: true, // so `int` fields can refuse 2.0 (docs/mcp-server.md)
   });
   if (r.ok) return { ok: true, value: r.value };
   const { kind, code, message, cause } = r.error;

@@ -1,8 +1,8 @@
 /**
- * Search-query and capability-text tokenization per the spec: every rune that is not a Unicode
- * letter or digit separates tokens; camel-case, acronym-to-word and letter/number transitions
- * split; tokens are lowercased. Query normalization also trims, drops connector words, dedupes
- * and enforces the byte and token bounds.
+ * Search-query and capability-text tokenization (docs/mcp-server.md#search_api): every rune that is
+ * not a Unicode letter or digit separates tokens; camel-case, acronym-to-word and letter/number
+ * transitions split; tokens are lowercased. Query normalization also trims, drops connector words,
+ * dedupes and enforces the byte and token bounds.
  * @module
  */
 

@@ -1,7 +1,8 @@
 /**
- * Hostile programs (issue 12 and a family around each), shared by `hostile_test.ts` (asserts
- * the budget error kind) and `tests/bench/starlark/hostile.ts` (measures overrun and peak RSS).
- * Each is the body of `main()`; every one must end with a limit error under any budgets.
+ * Hostile programs (those of docs/starlark.md#hostile-programs and a family around each), shared by
+ * `hostile_test.ts` (asserts the budget error kind) and `tests/bench/starlark/hostile.ts` (measures
+ * overrun and peak RSS). Each is the body of `main()`; every one must end with a limit error under
+ * any budgets.
  */
 
 export interface Hostile {
@@ -22,7 +23,7 @@ const MEMORY = ["max_alloc", "max_steps", "timeout"];
 export const HOSTILE: Hostile[] = [
   // --- hashing and huge keys
   {
-    name: "tuple keys sharing a 10 MB tuple (issue: 4.2 GB crash)",
+    name: "tuple keys sharing a 10 MB tuple (once: 4.2 GB crash)",
     body: `s = "x" * 100000\nt = (s,) * 100\nd = {}\n${LOOP}\n    d[(t, i)] = 1`,
     codes: MEMORY,
   },
@@ -121,7 +122,7 @@ export const HOSTILE: Hostile[] = [
   },
   // --- huge results and conversions
   {
-    name: "returning a shared 10^9-element list (issue: out of memory)",
+    name: "returning a shared 10^9-element list (once: heap exhausted)",
     body: "x = [0] * 1000\ny = [x] * 1000\nz = [y] * 1000\nreturn z",
     codes: ["max_bytes", "max_depth", "max_alloc"],
   },

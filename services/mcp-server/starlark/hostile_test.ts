@@ -1,14 +1,14 @@
 /**
- * Every hostile program of _test_support.ts ends with a budget error (kind "limit") under
- * the budgets of issue 12 and under the defaults; timings and peak RSS are measured by the
- * benchmark (tests/bench/starlark/hostile.ts), not here.
+ * Every hostile program of _test_support.ts ends with a budget error (kind "limit") under the
+ * hostile-suite budgets (docs/starlark.md#hostile-programs) and under the defaults; timings and
+ * peak RSS are measured by the benchmark (tests/bench/starlark/hostile.ts), not here.
  */
 import assert from "node:assert/strict";
 import { run } from "./mod.ts";
 import { HOSTILE, hostileProgram } from "./_test_support.ts";
 
 const MiB = 1024 * 1024;
-/** The budgets the issue's hostile programs were run with, plus a 64 MiB allocation budget. */
+/** The budgets the hostile programs were first run with, plus a 64 MiB allocation budget. */
 const ISSUE_BUDGETS = {
   maxSteps: 1_000_000,
   timeoutMs: 5000,
@@ -19,7 +19,7 @@ const ISSUE_BUDGETS = {
 /** Safety net only: no hostile program may run away (timing is the benchmark's job). */
 const RUNAWAY_MS = 30_000;
 
-Deno.test("hostile programs end with a budget error under the issue's budgets", async (t) => {
+Deno.test("hostile programs end with a budget error under the hostile-suite budgets", async (t) => {
   for (const h of HOSTILE) {
     await t.step(h.name, async () => {
       const start = performance.now();
@@ -36,10 +36,10 @@ Deno.test("hostile programs end with a budget error under the issue's budgets", 
 Deno.test("hostile programs end with a budget error under the default budgets", async (t) => {
   // a sample across the families (all of them run under defaults in the benchmark)
   const names = [
-    "tuple keys sharing a 10 MB tuple (issue: 4.2 GB crash)",
+    "tuple keys sharing a 10 MB tuple (once: 4.2 GB crash)",
     "== of shared nested lists",
     "many small lists kept",
-    "returning a shared 10^9-element list (issue: out of memory)",
+    "returning a shared 10^9-element list (once: heap exhausted)",
     "a million-deep list, str",
   ];
   for (const h of HOSTILE.filter((x) => names.includes(x.name))) {
@@ -53,7 +53,7 @@ Deno.test("hostile programs end with a budget error under the default budgets", 
 });
 
 Deno.test("after an asynchronous host call, the deadline holds inside long operations", async () => {
-  // issue 12: `"aab" in s` on a big string ran 71 s past a 5 s timeout after an async host call
+  // Once, `"aab" in s` on a big string ran 71 s past a 5 s timeout after an async host call
   const src = hostileProgram({
     name: "async then search",
     body: 'n = nap()\ns = "ab" * (1 << 19)\nfor i in range(1000000000):\n    "aab" in s',

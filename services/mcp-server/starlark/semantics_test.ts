@@ -1,4 +1,7 @@
-/** Semantics fixed by issue 12, as the newest starlark-go has them. */
+/**
+ * Semantics as the newest starlark-go has them
+ * (docs/starlark.md#semantics-of-the-newest-starlark-go).
+ */
 import assert from "node:assert/strict";
 import { parse, run, type RunResult, StarlarkError } from "./mod.ts";
 

@@ -1,6 +1,6 @@
 /**
  * describe_api: exact lookup of an enabled capability, with its signature and the input and
- * output notation of the spec's tables, in field declaration order.
+ * output notation of docs/mcp-server.md#signatures-and-type-notation, in field declaration order.
  * @module
  */
 import type { CapabilityRegistry } from "../capabilities/registry.ts";

@@ -1,6 +1,6 @@
 /**
- * The stable error texts of the capability tools (spec part A, Errors) and the one error type
- * that carries them. Anything else thrown below the tool layer becomes `internal failure`.
+ * The stable error texts of the capability tools (docs/mcp-server.md#error-texts) and the one error
+ * type that carries them. Anything else thrown below the tool layer becomes `internal failure`.
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * The `/_mock` rows of the route table (one per row of the spec's endpoint table), the token
+ * The `/_mock` rows of the route table (one per row of docs/mock-oidc.md#control-plane), the token
  * gate, and the control plane's 404 and 405. Every response it produces carries
  * `X-Mock-Oidc: testing-only`.
  * @module
@@ -31,7 +31,7 @@ import { consoleRoutes, isConsolePage } from "../console/console_routes.ts";
 const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];
 
 /**
- * The `/_mock` rows of the route table, one per row of the spec's endpoint table, each with its
+ * The `/_mock` rows of the route table, one per row of the contract's endpoint table, each with its
  * OpenAPI operation, then a catch-all that answers 404 for unknown control paths.
  */
 export function controlRoutes(deps: ControlDeps): Route[] {

@@ -6,7 +6,7 @@
 import { type ControlDeps, controlJson } from "./control_deps.ts";
 import { claimsDepthProblem, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
 
-/** The spec's Mint request. */
+/** The mint request (docs/mock-oidc.md#control-plane). */
 export interface MintRequest {
   issuer: string;
   issuerUrl?: string;

@@ -20,7 +20,7 @@ export const ENDPOINTS = [
 ] as const;
 export type Endpoint = typeof ENDPOINTS[number];
 
-/** The spec's CapturedRequest resource. */
+/** A captured request, as the control plane returns it (docs/mock-oidc.md#control-plane). */
 export interface CapturedRequest {
   id: string;
   receivedAt: string;

@@ -4,7 +4,7 @@
  * @module
  */
 
-/** The spec's Scenario is the protocol side's token callback shape. */
+/** A scenario (docs/mock-oidc.md#control-plane) is the protocol side's token callback shape. */
 export type { RequestMapping, TokenCallback as Scenario } from "../tokens/callback.ts";
 import type { CallbackSource, TokenCallback as Scenario } from "../tokens/callback.ts";
 

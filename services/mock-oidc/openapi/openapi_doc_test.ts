@@ -40,9 +40,9 @@ Deno.test("every route-table row is documented, but docs assets and the /_mock c
     routes.filter((r) => r.openapi).map((r) => pathname(r).replace(/:(\w+)\+?/g, "{$1}")),
   );
   assert.deepEqual(new Set(Object.keys(doc.paths)), documentedPaths);
-  // The spec's endpoint tables: 7 control paths, 12 issuer paths, 7 operational, static files,
-  // the favicon upstream answers, the debugger's form and callback, and the console's page and
-  // its changes feed (issue 17).
+  // The endpoint tables of docs/mock-oidc.md: 7 control paths, 12 issuer paths, 7 operational,
+  // static files, the favicon upstream answers, the debugger's form and callback, and the
+  // console's page and its changes feed.
   assert.equal(documentedPaths.size, 32);
 });
 

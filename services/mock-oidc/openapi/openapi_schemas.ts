@@ -1,7 +1,8 @@
 /**
- * The component schemas of the OpenAPI document, in the spec's own words: Problem, Clock state,
+ * The component schemas of the OpenAPI document, in the contract's words (docs/mock-oidc.md):
+ * Problem, Clock state,
  * Mint request and response, Scenario, CapturedRequest, the Endpoint enum, and loose shapes for
- * the protocol responses whose fields the spec leaves to the protocol.
+ * the protocol responses whose fields the RFCs define.
  *
  * `openapi/` holds the OpenAPI document: component schemas, the operation builders each route
  * row uses, and the document assembled from the rows.

@@ -32,7 +32,7 @@ const TOKEN_401 = { description: "invalid_client", content: json("OAuthError") }
 const USERINFO_401 = { description: "invalid_token" };
 const SIGNED_OUT = { description: "Signed out", content: html };
 
-/** The endpoints of an issuer namespace: one row per method, as in the spec's table. */
+/** The endpoints of an issuer namespace: one row per method (docs/mock-oidc.md#protocol-routes). */
 const ENDPOINTS: readonly Endpoint[] = [
   {
     suffix: ".well-known/openid-configuration",

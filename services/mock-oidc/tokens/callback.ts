@@ -1,7 +1,7 @@
 /**
- * Token callbacks (the spec's Scenario shape) and the ONE place that decides which callback
- * shapes a token response: an enqueued one-shot scenario, else the first configured
- * `tokenCallbacks` entry of the issuer, else none (the built-in default behaviour).
+ * Token callbacks (a scenario's shape, docs/mock-oidc.md#control-plane) and the ONE place that
+ * decides which callback shapes a token response: an enqueued one-shot scenario, else the first
+ * configured `tokenCallbacks` entry of the issuer, else none (the built-in default behaviour).
  *
  * @module
  */
@@ -18,7 +18,7 @@ export interface RequestMapping {
   claims?: Record<string, unknown>;
 }
 
-/** The spec's Scenario: shapes the tokens of one response. */
+/** A scenario: shapes the tokens of one response. */
 export interface TokenCallback {
   issuer: string;
   subject?: string;

@@ -1,7 +1,8 @@
 /**
- * The controller's configuration table, row for row the spec's key table: YAML keys, their
- * `RUNNER_CTL_*` variables (`incus.profiles` is YAML-only), the seven CLI flags, defaults and
- * per-key bounds. Rules that span keys live in `load_config.ts`.
+ * The controller's configuration table, row for row the key table of
+ * docs/runner-ctl.md#configuration: YAML keys, their `RUNNER_CTL_*` variables (`incus.profiles` is
+ * YAML-only), the seven CLI flags, defaults and per-key bounds. Rules that span keys live in
+ * `load_config.ts`.
  *
  * @module
  */

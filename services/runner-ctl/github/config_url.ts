@@ -1,7 +1,7 @@
 /**
- * `github.config_url`: the organization or repository URL a scale set belongs to, validated the
- * way the spec's key table says, and mapped to its scope and REST API base (hosted → `api.<host>`,
- * GitHub Enterprise Server → `<origin>/api/v3`).
+ * `github.config_url`: the organization or repository URL a scale set belongs to, validated the way
+ * docs/runner-ctl.md#configuration says, and mapped to its scope and REST API base (hosted →
+ * `api.<host>`, GitHub Enterprise Server → `<origin>/api/v3`).
  *
  * @module
  */

@@ -2,10 +2,10 @@
  * The scale-set listener: get-or-create the scale set, open a message session, then long-poll
  * forever. Each message's JobAvailable jobs are acquired, then the message is acknowledged, then
  * its jobs are handed to the controller (acquisition at-least-once, callbacks at-most-once, as
- * the spec says). Recovers from every failure the reference clients meet: 401 on the queue
- * (refresh the session, retry once), 404 on refresh (open a new session), 409 on create (a stale
- * session: wait and retry), an empty queue URL, and a scale set the service deleted (get-or-create
- * again, re-checking labels and self-update).
+ * docs/runner-ctl.md#order-per-message says). Recovers from every failure the reference clients
+ * meet: 401 on the queue (refresh the session, retry once), 404 on refresh (open a new session),
+ * 409 on create (a stale session: wait and retry), an empty queue URL, and a scale set the service
+ * deleted (get-or-create again, re-checking labels and self-update).
  *
  * @module
  */
@@ -228,9 +228,9 @@ async function pollLoop(
       );
       o.logger.info("jobs acquired", { requested: available.length, acquired: acquired.length });
     }
-    // The spec's order: the message is acknowledged before the callbacks run (a crash can leave
-    // a job without a proof); acquisition comes first, so an unacknowledged JobAvailable is
-    // acquired again on redelivery.
+    // The contract's order (docs/runner-ctl.md#order-per-message): the message is acknowledged
+    // before the callbacks run (a crash can leave a job without a proof); acquisition comes first,
+    // so an unacknowledged JobAvailable is acquired again on redelivery.
     await withToken((s) =>
       deleteMessage(o.http, {
         queueUrl: s.messageQueueUrl,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { preAuthEncoding } from "./pae.ts";
 
 Deno.test("preAuthEncoding", async (t) => {
-  await t.step("matches the DSSE spec's test vector", () => {
+  await t.step("matches the DSSE specification's test vector", () => {
     const pae = preAuthEncoding(
       "http://example.com/HelloWorld",
       new TextEncoder().encode("hello world"),

@@ -52,7 +52,8 @@ const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/
 const REPO_RE = /^[^/\s]+\/[^/\s]+$/;
 
 /**
- * Returns the payload with every key in the spec's order, after validating it.
+ * Returns the payload with every key in the contract's order (docs/runner-ctl.md#job-proofs), after
+ * validating it.
  *
  * @throws {ProofError} `bad_payload` when a field is missing, extra or of the wrong form.
  */

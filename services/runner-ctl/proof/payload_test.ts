@@ -6,7 +6,7 @@ import { samplePayload } from "./_test_support.ts";
 const badPayload = (e: unknown) => e instanceof ProofError && e.code === "bad_payload";
 
 Deno.test("validatePayload", async (t) => {
-  await t.step("accepts the sample and buildPayload keeps the spec's key order", () => {
+  await t.step("accepts the sample and buildPayload keeps the documented key order", () => {
     const { version: _, ...fields } = samplePayload();
     const built = buildPayload(fields);
     assert.deepEqual(validatePayload(samplePayload()), samplePayload());

@@ -173,7 +173,8 @@ async function main(): Promise<void> {
   const targets = [
     ours("default: WebCrypto on a worker pool, no FFI"),
     ours("--signer openssl, with --allow-ffi", ["--signer", "openssl"], ["--allow-ffi"]),
-    // A dedicated control listener turns request capture off (spec): shows what capture costs.
+    // A dedicated control listener turns request capture off (docs/mock-oidc.md): shows what
+    // capture costs.
     ours("default signer, --control-addr set, so no request capture", [
       "--control-addr",
       "127.0.0.1:0",

@@ -4,7 +4,7 @@
  * after 300 protocol requests with 1 MiB bodies, each captured, next to the capture budget
  * (`--capture-max-bytes`) and to the same process with capture budget 0 (baseline: only the newest
  * entry is kept). Goal: RSS after the load stays under budget + a fixed margin over the baseline,
- * and returns near the baseline after `POST /_mock/reset`. Then the issue's own load: 10 000
+ * and returns near the baseline after `POST /_mock/reset`. Then the long load: 10 000
  * bodies of 1 MiB (bounded to 240 s) with the default budget.
  *
  * Usage: deno run -A tests/bench/mock_oidc_capture/run.ts [--write] [--quick]
@@ -123,7 +123,7 @@ const table = [
   "mock-oidc process per run, POST /{issuer}/token requests with 1 MiB form bodies, each captured;",
   "RSS read from /proc after the load (and every 10 requests for the peak), after a full",
   "GET /_mock/requests, and after POST /_mock/reset plus 50 small requests and 1 s. The 300-body",
-  `rows are medians of ${REPEATS} runs; the issue's load is one run (bounded to ${ISSUE_SECONDS} s).`,
+  `rows are medians of ${REPEATS} runs; the long load is one run (bounded to ${ISSUE_SECONDS} s).`,
   "",
   "| capture budget | bodies sent | entries kept | RSS before MiB | RSS after load MiB | peak MiB | after − baseline MiB | GET /_mock/requests | RSS after listing MiB | RSS after reset MiB | after reset − baseline MiB |",
   "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -131,7 +131,7 @@ const table = [
   row(`${mb(BUDGET)} MiB (default)`, capped),
   row("0, `MALLOC_MMAP_THRESHOLD_=131072` (baseline)", baselineMmap, baselineMmap),
   row(`${mb(BUDGET)} MiB, \`MALLOC_MMAP_THRESHOLD_=131072\``, cappedMmap, baselineMmap),
-  ...(issue ? [row(`${mb(BUDGET)} MiB, the issue's load`, issue)] : []),
+  ...(issue ? [row(`${mb(BUDGET)} MiB, the long load`, issue)] : []),
   "",
   `Kept bodies over the baseline: ${mb(over)} MiB for a ${mb(BUDGET)} MiB budget ` +
   `(ratio ${(over / BUDGET).toFixed(2)}, margin ${mb(over - BUDGET)} MiB over the budget); ` +
@@ -139,12 +139,12 @@ const table = [
   "",
   "Before (bodies as one-byte strings, a Request copy for the handler, `arrayBuffer()` for the",
   "form, one JSON string for the listing; 2026-11-23T21:46Z): 213 MiB baseline, 384 MiB with the",
-  "64 MiB budget, 692 MiB after a listing; the issue's 10 000 bodies without a budget: 1.68 GB, a",
+  "64 MiB budget, 692 MiB after a listing; 10 000 bodies without a budget: 1.68 GB, a",
   "500 on GET /_mock/requests, 830 MB after reset.",
   ...(issue
     ? [
       "",
-      `The issue's load, RSS MiB after n bodies: ${issue.checkpoints.join(", ")} ` +
+      `The long load, RSS MiB after n bodies: ${issue.checkpoints.join(", ")} ` +
       "(the budget is full from the 64th on).",
     ]
     : []),

@@ -1,10 +1,10 @@
 // deno-lint-ignore-file no-console -- a benchmark reports on the console
 /**
  * Hostile-program benchmark: each program of the interpreter's hostile suite runs in a fresh
- * process (so its peak RSS is its own, measured by /usr/bin/time -v), under (a) the default
- * budgets with a 64 MiB allocation budget and (b) the budgets of issue 12. Reports how long each
- * ran past its deadline (goal: ≤ 100 ms) and its peak RSS against a trivial program's, measured
- * in the same run (goal: < 400 MiB). Writes the `## starlark hostile programs` section of
+ * process (so its peak RSS is its own, measured by /usr/bin/time -v), under (a) the default budgets
+ * with a 64 MiB allocation budget and (b) the hostile-suite budgets (docs/starlark.md). Reports how
+ * long each ran past its deadline (goal: ≤ 100 ms) and its peak RSS against a trivial program's,
+ * measured in the same run (goal: < 400 MiB). Writes the `## starlark hostile programs` section of
  * tests/bench/RESULTS.md.
  *
  *   deno run -A tests/bench/starlark/hostile.ts [--no-write] [name-filter]
@@ -23,7 +23,7 @@ const CONFIGS: Record<string, { label: string; budgets: Record<string, number> }
   defaults: { label: "defaults, maxAllocBytes 64 MiB", budgets: { maxAllocBytes: 64 * MiB } },
   issue: {
     label:
-      "issue budgets (1M steps, 5 s, 1 MiB maxBytes, depth 64), maxAllocBytes 256 MiB (default)",
+      "hostile budgets (1M steps, 5 s, 1 MiB maxBytes, depth 64), maxAllocBytes 256 MiB (default)",
     budgets: { maxSteps: 1_000_000, timeoutMs: 5000, maxBytes: MiB, maxDepth: 64 },
   },
 };

@@ -1,9 +1,9 @@
 /**
  * A fake GitHub + Actions service on 127.0.0.1 over HTTPS (self-signed; clients trust `caCert`),
  * playing every role the scale-set protocol needs: the REST API of a GitHub Enterprise Server
- * (`/api/v3`), the Actions service (`/tenant/1/`) and the message queue (`/queue/<session>`).
- * It follows the real protocol (see reference/runner-ctl-protocols.md §1 and §5.1), including its
- * errors, and has fault switches for every failure real controllers meet.
+ * (`/api/v3`), the Actions service (`/tenant/1/`) and the message queue (`/queue/<session>`). It
+ * follows the real protocol (as actions/scaleset speaks it; docs/runner-ctl.md#github), including
+ * its errors, and has fault switches for every failure real controllers meet.
  *
  * @module
  */
@@ -132,7 +132,9 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     deleteScaleSet(id = w.anySet()) {
       if (id !== undefined) w.deleteScaleSet(id);
     },
-    /** Every queue token expires: the next queue call answers 401 until the session is refreshed. */
+    /**
+     * Every queue token expires: the next queue call answers 401 until the session is refreshed.
+     */
     expireQueueTokens() {
       for (const s of w.sessions.values()) {
         s.token = w.queueToken();
