@@ -188,9 +188,24 @@ Deno.test("every kind feeds the one backoff and a runner that reaches Ready rese
     assert.match(String(rec.error), /disk full/);
     assert.equal(x.sim.owned().length, 0);
     assert.equal(x.sim.github.runners.size, 0, "no registration left behind");
-    // A runner that takes its job before Ready resets it too.
+    // Its instance is deleted behind the controller's back while booting: vanished_before_job.
     t += 4000;
     x.guest("never-ready");
+    await x.at(t);
+    await waitFor("the guest to boot", booted(x.sim), 10_000);
+    x.sim.incus.instances.delete(`default/${x.sim.owned()[0].name}`);
+    await x.at(t + 1);
+    rec = failures(x.lines).at(-1)!;
+    assert.deepEqual([rec.kind, rec.consecutive_failures, rec.backoff_ms], [
+      "vanished_before_job",
+      4,
+      8000,
+    ]);
+    assert.equal(x.sim.github.runners.size, 0, "its registration is removed");
+    // A runner that takes its job before Ready resets it too.
+    t += 1 + 8000;
+    await x.at(t - 1);
+    assert.equal(x.ctl.pool.runners.size, 0, "nothing before the wait");
     await x.at(t);
     const rec2 = x.ctl.pool.runners.values().next().value!;
     x.ctl.onJob(
@@ -204,6 +219,6 @@ Deno.test("every kind feeds the one backoff and a runner that reaches Ready rese
     );
     const resets = x.lines.filter((l) => l.msg === "runner failure backoff reset");
     assert.equal(resets.length, 2);
-    assert.deepEqual([resets[1].reason, resets[1].cleared_failures], ["job started", 3]);
+    assert.deepEqual([resets[1].reason, resets[1].cleared_failures], ["job started", 4]);
   });
 });
