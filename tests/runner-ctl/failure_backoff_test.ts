@@ -9,7 +9,13 @@
 import assert from "node:assert/strict";
 import type { Simulation } from "../fakes/simulation.ts";
 import type { FakeInstance } from "../fakes/incus/fake_incus.ts";
-import { type ClockedController, clockedController, waitFor } from "./_test_support.ts";
+import {
+  type ClockedController,
+  clockedController,
+  startController,
+  waitFor,
+  withSimulation,
+} from "./_test_support.ts";
 import { startSimulation } from "../fakes/simulation.ts";
 import {
   ESCALATE_AFTER,
@@ -220,5 +226,40 @@ Deno.test("every kind feeds the one backoff and a runner that reaches Ready rese
     const resets = x.lines.filter((l) => l.msg === "runner failure backoff reset");
     assert.equal(resets.length, 2);
     assert.deepEqual([resets[1].reason, resets[1].cleared_failures], ["job started", 4]);
+  });
+});
+
+Deno.test("the shipped process: a guest that powers off at every boot is recreated only after each wait", async () => {
+  await withSimulation({
+    incus: {
+      onGuestBoot: (inst: FakeInstance) => {
+        inst.status = "Stopped"; // powered off before its runner could start
+        inst.agent = false;
+        return false;
+      },
+    },
+  }, async (sim) => {
+    const ctl = startController(sim, {
+      args: ["--min-runners", "1", "--max-runners", "1"],
+      env: { RUNNER_CTL_RETRY_INITIAL: "500ms", RUNNER_CTL_RETRY_MAXIMUM: "2s" },
+    });
+    try {
+      await waitFor("four failures", () => failures(ctl.lines).length >= 4, 60_000);
+    } finally {
+      assert.equal(await ctl.stop(), 0, ctl.stderr());
+    }
+    const recs = failures(ctl.lines).slice(0, 4);
+    assert.deepEqual(recs.map((r) => r.consecutive_failures), [1, 2, 3, 4]);
+    assert.ok(recs.every((r) => r.kind === "stopped_before_job"));
+    const at = sim.incus.seen.filter((r) => r.method === "POST" && r.path === "/1.0/instances")
+      .map((r) => r.at);
+    for (let i = 0; i < 4; i++) {
+      const wait = Number(recs[i].backoff_ms);
+      assert.ok(wait >= 500 && wait <= 2000, `wait ${i + 1}: ${wait}`);
+      if (at[i + 1] !== undefined) {
+        assert.ok(at[i + 1] - at[i] >= wait, `create ${i + 2} came ${at[i + 1] - at[i]} ms after`);
+      }
+    }
+    assert.equal(sim.github.count("POST", /generatejitconfig$/), at.length, "one JIT per create");
   });
 });
