@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import type { Simulation } from "../fakes/simulation.ts";
 import type { FakeInstance } from "../fakes/incus/fake_incus.ts";
+import type { FakeGithubOptions } from "../fakes/github/fake_github.ts";
 import {
   type ClockedController,
   clockedController,
@@ -29,7 +30,7 @@ const HIGH = () => 1 - 2 ** -53;
 const LOW = () => 0;
 
 async function scenario(
-  o: { jitter: () => number; diagnostics?: boolean },
+  o: { jitter: () => number; diagnostics?: boolean; github?: FakeGithubOptions },
   body: (
     x: ClockedController & { sim: Simulation; guest: (g: Guest) => void; dir: string },
   ) => Promise<void>,
@@ -37,6 +38,7 @@ async function scenario(
   let guest: Guest = "never-ready";
   const ref: { sim?: Simulation } = {};
   const sim = ref.sim = await startSimulation({
+    github: o.github,
     incus: {
       agentDelayMs: 5,
       onGuestBoot: (inst: FakeInstance) => {
@@ -227,6 +229,29 @@ Deno.test("every kind feeds the one backoff and a runner that reaches Ready rese
     assert.equal(resets.length, 2);
     assert.deepEqual([resets[1].reason, resets[1].cleared_failures], ["job started", 4]);
   });
+});
+
+Deno.test("a runner that ran its job before its JobStarted arrived is no failure", async () => {
+  // No listener in process: the controller never hears of the job, as when the messages lag.
+  await scenario(
+    { jitter: HIGH, github: { sendJobAvailable: false, jobDurationMs: 20 } },
+    async (x) => {
+      x.guest("healthy");
+      await x.at(x.now());
+      await waitFor("Ready", () => x.sim.owned()[0]?.status === "Ready", 10_000);
+      const job = x.sim.github.queueJob();
+      await waitFor(
+        "the job to run and the guest to power off",
+        () => job.state === "completed" && x.sim.owned()[0]?.status === "Stopped",
+        10_000,
+      );
+      await x.at(x.now() + 1);
+      assert.deepEqual(failures(x.lines), []);
+      const removed = x.lines.find((l) => l.msg === "runner removed");
+      assert.equal(removed?.reason, "job finished");
+      assert.equal(x.ctl.backoff.failures, 0);
+    },
+  );
 });
 
 Deno.test("the shipped process: a guest that powers off at every boot is recreated only after each wait", async () => {

@@ -64,6 +64,10 @@ export function nextTry(
   return now + jittered({ random }, backoffMs(retry, attempt));
 }
 
+function tookJob(rec: RunnerRecord): boolean {
+  return rec.state === "done" || rec.state === "busy";
+}
+
 /** The controller: the listener's handler and the reconcile loop. */
 export class Controller implements ListenerHandler {
   readonly pool: RunnerPool;
@@ -177,6 +181,29 @@ export class Controller implements ListenerHandler {
     });
   }
 
+  /**
+   * Whether a runner whose instance stopped or vanished took a job. Known when its JobStarted or
+   * JobCompleted arrived; otherwise asked of GitHub, since those messages can lag the VM (the
+   * long poll is not woken for them, upstream scaleset#122): an ephemeral runner's registration
+   * is removed by the service when its job ends, one that never ran a job is still registered.
+   * When GitHub cannot tell, it counts as a failure (the backoff then errs on the slow side).
+   */
+  async #ranAJob(rec: RunnerRecord, signal?: AbortSignal): Promise<boolean> {
+    if (tookJob(rec)) return true;
+    if (rec.runnerId === undefined) return false;
+    let gone = false;
+    try {
+      gone = (await this.o.actions.getRunner(rec.runnerId, signal)) === undefined;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      this.o.logger.warn("cannot check whether a stopped runner took a job", {
+        runner: rec.name,
+        error: String(err),
+      });
+    }
+    return gone || tookJob(rec); // a JobStarted may have arrived meanwhile
+  }
+
   #resetBackoff(rec: RunnerRecord, reason: string): void {
     const cleared = this.backoff.reset();
     if (cleared > 0) {
@@ -235,9 +262,14 @@ export class Controller implements ListenerHandler {
       try {
         await startRunner(this.#ops, rec, setId, signal);
       } catch (err) {
-        if (signal?.aborted) throw err;
-        // No registration id yet: generatejitconfig itself failed.
-        this.#failed(rec, rec.runnerId === undefined ? "registration_failed" : "start_failed", err);
+        // No registration id yet: generatejitconfig itself failed. (Shutdown is no failure.)
+        if (!signal?.aborted) {
+          this.#failed(
+            rec,
+            rec.runnerId === undefined ? "registration_failed" : "start_failed",
+            err,
+          );
+        }
         await removeRunner(this.#ops, rec, { reason: "start failed", signal }).catch(() => {
           this.pool.set(rec.name, "removing");
         });
@@ -296,12 +328,10 @@ export class Controller implements ListenerHandler {
       if (rec.state === "removing") {
         if (now >= (rec.retryAt ?? 0)) this.remove(rec, "retry", { signal });
       } else if (!inst) {
-        if (rec.state === "booting" || rec.state === "idle") {
-          this.#failed(rec, "vanished_before_job");
-        }
+        if (!(await this.#ranAJob(rec, signal))) this.#failed(rec, "vanished_before_job");
         this.remove(rec, "instance vanished", { signal });
       } else if (inst.statusCode === STOPPED) {
-        const jobDone = rec.state === "done" || rec.state === "busy";
+        const jobDone = await this.#ranAJob(rec, signal);
         if (!jobDone) this.#failed(rec, "stopped_before_job");
         this.remove(rec, jobDone ? "job finished" : "instance stopped", { signal });
       } else if (rec.state === "booting" && inst.statusCode === READY) {
