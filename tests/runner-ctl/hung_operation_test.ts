@@ -91,57 +91,61 @@ Deno.test("the fake cancels an operation, and refuses to, as Incus does", async 
   });
 });
 
-Deno.test("a hung operation Incus will not cancel keeps its slot until it ends", async () => {
-  await withClient({ timeoutMs: 1000, graceMs: 5000 }, async ({ fake, instances, lines }) => {
-    fake.operations.hangNext({ description: /Creating/, holdMs: 2500, mayCancel: false });
-    const a = instances.create(spec("a"));
-    await waitFor("the first create", () => creates(fake).length === 1);
-    const hung = opId(fake);
-    const b = instances.create(spec("b"));
-    // It ended within the grace: the late success is the create's result.
-    await a;
-    assert.ok(fake.instances.has("default/a"));
-    await b;
-    assert.equal(cancels(fake), 1, "one cancel request");
-    const cancelAt = fake.seen.find((r) => r.method === "DELETE")!.at;
-    assert.ok(creates(fake)[1].at >= cancelAt, "the next operation waited for the slot");
-    assert.equal(fake.operations.peakRunning, 1, "never two operations on Incus at once");
-    assert.equal(instances.semaphore.peak, 1);
-    const warn = lines.find((l) => l.msg === "Incus operation timed out; waiting for it to end");
-    assert.equal(warn?.operation, hung);
-    assert.equal(
-      warn?.cancel,
-      "refused: Cannot cancel an operation: This operation can't be cancelled",
-    );
-    const ended = lines.find((l) => l.msg === "Incus operation ended after its timeout");
-    assert.deepEqual([ended?.operation, ended?.outcome], [hung, "success"]);
+for (const flavour of ["6.0", "7.x"] as const) {
+  Deno.test(`a hung operation Incus will not cancel keeps its slot until it ends (${flavour} wait)`, async () => {
+    await withClient({ timeoutMs: 1000, graceMs: 5000 }, async ({ fake, instances, lines }) => {
+      fake.operations.flavour = flavour;
+      fake.operations.hangNext({ description: /Creating/, holdMs: 2500, mayCancel: false });
+      const a = instances.create(spec("a"));
+      await waitFor("the first create", () => creates(fake).length === 1);
+      const hung = opId(fake);
+      const b = instances.create(spec("b"));
+      // It ended within the grace: the late success is the create's result.
+      await a;
+      assert.ok(fake.instances.has("default/a"));
+      await b;
+      assert.equal(cancels(fake), 1, "one cancel request");
+      const cancelAt = fake.seen.find((r) => r.method === "DELETE")!.at;
+      assert.ok(creates(fake)[1].at >= cancelAt, "the next operation waited for the slot");
+      assert.equal(fake.operations.peakRunning, 1, "never two operations on Incus at once");
+      assert.equal(instances.semaphore.peak, 1);
+      const warn = lines.find((l) => l.msg === "Incus operation timed out; waiting for it to end");
+      assert.equal(warn?.operation, hung);
+      assert.equal(
+        warn?.cancel,
+        "refused: Cannot cancel an operation: This operation can't be cancelled",
+      );
+      const ended = lines.find((l) => l.msg === "Incus operation ended after its timeout");
+      assert.deepEqual([ended?.operation, ended?.outcome], [hung, "success"]);
+    });
   });
-});
 
-Deno.test("a hung operation Incus can cancel is cancelled, then the next one runs", async () => {
-  await withClient({ timeoutMs: 1000, graceMs: 5000 }, async ({ fake, instances, lines }) => {
-    fake.operations.hangNext({ description: /Creating/, holdMs: 60_000, mayCancel: true });
-    const a = instances.create(spec("a"));
-    await waitFor("the first create", () => creates(fake).length === 1);
-    const hung = opId(fake);
-    const b = instances.create(spec("b"));
-    await assert.rejects(
-      a,
-      (e: unknown) =>
-        e instanceof IncusError && e.status === 504 &&
-        e.message === "Cannot create an instance: the operation timed out and was cancelled",
-    );
-    await b;
-    assert.equal(fake.operations.ops.get(hung)?.op.status, "Cancelled");
-    assert.equal(fake.instances.has("default/a"), false, "the cancelled create made nothing");
-    assert.ok(fake.instances.has("default/b"));
-    assert.equal(fake.operations.peakRunning, 1, "never two operations on Incus at once");
-    const warn = lines.find((l) => l.msg === "Incus operation timed out; waiting for it to end");
-    assert.equal(warn?.cancel, "requested");
-    const ended = lines.find((l) => l.msg === "Incus operation ended after its timeout");
-    assert.deepEqual([ended?.operation, ended?.outcome], [hung, "canceled"]);
+  Deno.test(`a hung operation Incus can cancel is cancelled, then the next one runs (${flavour} wait)`, async () => {
+    await withClient({ timeoutMs: 1000, graceMs: 5000 }, async ({ fake, instances, lines }) => {
+      fake.operations.flavour = flavour;
+      fake.operations.hangNext({ description: /Creating/, holdMs: 60_000, mayCancel: true });
+      const a = instances.create(spec("a"));
+      await waitFor("the first create", () => creates(fake).length === 1);
+      const hung = opId(fake);
+      const b = instances.create(spec("b"));
+      await assert.rejects(
+        a,
+        (e: unknown) =>
+          e instanceof IncusError && e.status === 504 &&
+          e.message === "Cannot create an instance: the operation timed out and was cancelled",
+      );
+      await b;
+      assert.equal(fake.operations.ops.get(hung)?.op.status, "Cancelled");
+      assert.equal(fake.instances.has("default/a"), false, "the cancelled create made nothing");
+      assert.ok(fake.instances.has("default/b"));
+      assert.equal(fake.operations.peakRunning, 1, "never two operations on Incus at once");
+      const warn = lines.find((l) => l.msg === "Incus operation timed out; waiting for it to end");
+      assert.equal(warn?.cancel, "requested");
+      const ended = lines.find((l) => l.msg === "Incus operation ended after its timeout");
+      assert.deepEqual([ended?.operation, ended?.outcome], [hung, "canceled"]);
+    });
   });
-});
+}
 
 Deno.test("an operation still running after the grace is abandoned, with one error", async () => {
   await withClient({ timeoutMs: 1000, graceMs: 1000 }, async ({ fake, instances, lines }) => {
