@@ -5,9 +5,10 @@
  * after the k-th failure in a row the controller waits a time drawn from
  * [max(initial, b/2), b] with b = min(maximum, initial·2^(k−1)), and from the
  * {@linkcode ESCALATE_AFTER}-th on b is the maximum. A runner that reaches Ready (or takes a job)
- * resets it. ARC's ephemeral-runner controller waits 0, 5, 10, 20, 40, 80 s and marks a runner
- * Failed after 5; here the first wait is already `retry.initial` (a broken image must not be
- * recreated at once) and the controller never gives up: it escalates once, then keeps trying at
+ * resets it. ARC's ephemeral-runner controller counts per runner, waits 0, 5, 10, 20, 40, 80 s
+ * and gives a runner up past 5 failures; here the count is per controller (every attempt is a new
+ * VM; the cause is shared), the first wait is already `retry.initial` (a broken image must not be
+ * recreated at once), and the controller never gives up: it escalates once, then keeps trying at
  * the maximum, so a fixed image or profile is picked up without a restart.
  *
  * @module
