@@ -177,7 +177,6 @@ export class Controller implements ListenerHandler {
         (this.o.diagnosticsDir ? "not captured" : "none (set incus.diagnostics_dir)"),
       image: this.o.template.fingerprint,
       profiles: this.o.template.profiles,
-      backoff_ms: this.o.retry.maximumMs,
     });
   }
 
