@@ -76,6 +76,7 @@ export async function runController(d: RunDeps): Promise<number> {
       transport,
       operationTimeoutMs: v["timeouts.incus_operation"],
       concurrency: v["concurrency.incus_operations"],
+      logger: log,
     });
     let proofs: JobProofQueue | undefined;
     const ctl = new Controller({

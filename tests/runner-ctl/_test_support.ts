@@ -1,10 +1,21 @@
 /**
  * Test support: runner-ctl as a real process (`deno run services/runner-ctl/main.ts`) against
- * the linked fakes, with its JSON log lines collected.
+ * the linked fakes, with its JSON log lines collected; or its controller in process on an
+ * injected clock (scenarios that test time bounds to the millisecond).
  *
  * @module
  */
+import { createLogger } from "@svc/shared/log";
 import { type Simulation, type SimulationOptions, startSimulation } from "../fakes/simulation.ts";
+import { Controller } from "../../services/runner-ctl/controller/controller.ts";
+import { ActionsClient } from "../../services/runner-ctl/github/actions.ts";
+import { ActionsAuth } from "../../services/runner-ctl/github/auth.ts";
+import { parseConfigUrl } from "../../services/runner-ctl/github/config_url.ts";
+import type { HttpDeps, RetryPolicy } from "../../services/runner-ctl/github/http.ts";
+import { ensureScaleSet } from "../../services/runner-ctl/github/scale_set.ts";
+import { InstanceClient } from "../../services/runner-ctl/incus/instances.ts";
+import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
+import { IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
 
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
 
@@ -88,4 +99,89 @@ export async function withSimulation(
   } finally {
     await sim.close();
   }
+}
+
+/** A controller built in this process against the simulation, on a clock the test moves. */
+export interface ClockedController {
+  ctl: Controller;
+  /** JSON log records, in order. */
+  lines: Record<string, unknown>[];
+  /** The current time of the injected clock (ms). */
+  now(): number;
+  /** Sets the clock to `t` and runs one reconcile pass to its end (spawns and removals too). */
+  at(t: number): Promise<void>;
+  /** Instance creates the fake Incus has seen. */
+  creates(): number;
+  close(): void;
+}
+
+/**
+ * Builds the controller in process (the real GitHub and Incus clients over the fakes), with an
+ * injected clock that only the test moves, so backoff bounds are tested to the millisecond.
+ */
+export async function clockedController(sim: Simulation, o: {
+  minRunners?: number;
+  maxRunners?: number;
+  bootstrapTimeoutMs: number;
+  retry: RetryPolicy;
+  jitter?: () => number;
+  diagnosticsDir?: string;
+}): Promise<ClockedController> {
+  const client = Deno.createHttpClient({ caCerts: [sim.github.caCert] });
+  const http: HttpDeps = {
+    fetch: (input, init) => fetch(input, { ...init, client }),
+    userAgent: "runner-ctl-test",
+    retry: { initialMs: 1, maximumMs: 5 },
+    sleep: () => Promise.resolve(),
+  };
+  const actions = new ActionsClient(
+    new ActionsAuth({
+      configUrl: parseConfigUrl(sim.github.configUrl),
+      credentials: { kind: "token", token: sim.env().RUNNER_CTL_GITHUB_TOKEN },
+      http,
+    }),
+    http,
+  );
+  const { set } = await ensureScaleSet(actions, { name: sim.scaleSet, runnerGroup: "default" });
+  const transport = new IncusTransport({ socket: sim.incus.path, project: "default" });
+  const instances = new InstanceClient({ transport, operationTimeoutMs: 10_000, concurrency: 2 });
+  const template = await preflight(transport, {
+    image: "runner",
+    profiles: [],
+    type: "virtual-machine",
+  });
+  let clock = 1_000_000;
+  const lines: Record<string, unknown>[] = [];
+  const ctl = new Controller({
+    actions,
+    instances,
+    template,
+    logger: createLogger({ write: (l) => lines.push(JSON.parse(l)), now: () => clock }),
+    scaleSet: sim.scaleSet,
+    owner: "sim-host",
+    minRunners: o.minRunners ?? 1,
+    maxRunners: o.maxRunners ?? 1,
+    bootstrapTimeoutMs: o.bootstrapTimeoutMs,
+    diagnosticsDir: o.diagnosticsDir ?? "",
+    reconcileIntervalMs: 1000,
+    retry: o.retry,
+    jitter: o.jitter,
+    now: () => clock,
+  });
+  ctl.onScaleSet(set);
+  return {
+    ctl,
+    lines,
+    now: () => clock,
+    async at(t: number) {
+      clock = t;
+      await ctl.reconcile();
+      await ctl.settled();
+    },
+    creates: () => sim.incus.count("POST", /^\/1\.0\/instances$/),
+    close() {
+      transport.close();
+      client.close();
+    },
+  };
 }

@@ -4,6 +4,8 @@
  * (after a restart: a running instance whose registration still exists is adopted, anything else
  * is removed), moves runners along (Ready → idle, stopped → removed, bootstrap timeout → removed)
  * and scales to min(max, min + totalAssignedJobs) without ever holding more than max instances.
+ * Every runner that fails before it takes a job feeds one {@linkcode FailureBackoff}: no runner
+ * is created until its wait has passed, and a runner that reaches Ready resets it.
  *
  * @module
  */
@@ -16,6 +18,7 @@ import type { JobMessage, RunnerScaleSet, Statistics } from "../github/types.ts"
 import { type InstanceClient, type InstanceInfo, TAG } from "../incus/instances.ts";
 import type { PinnedTemplate } from "../incus/preflight.ts";
 import { desiredRunners, runnerName, RunnerPool, type RunnerRecord } from "./pool.ts";
+import { FailureBackoff, type FailureKind, LIKELY_CAUSE } from "./failure_backoff.ts";
 import { removeRunner, type RunnerOpsDeps, startRunner } from "./runner_ops.ts";
 
 const STOPPED = 102;
@@ -38,9 +41,10 @@ export interface ControllerOptions {
   now?: () => number;
   random?: () => string;
   /**
-   * Random source in [0, 1) for the jitter of its own retries (a runner start or removal that
-   * failed waits a time drawn from [backoff/2, backoff], so runners that failed together do not
-   * retry together). Without it the waits are exact (tests).
+   * Random source in [0, 1) for the jitter of its own retries (a removal that failed waits a time
+   * drawn from [backoff/2, backoff]; the failure backoff draws from its own range, see
+   * {@linkcode FailureBackoff}), so controllers and runners that failed together do not retry in
+   * step. Without it the waits are the low end of each range (tests).
    */
   jitter?: () => number;
   /** Called for every JobStarted of one of our runners (job proofs hook in here). */
@@ -48,8 +52,8 @@ export interface ControllerOptions {
 }
 
 /**
- * When a failed runner start or removal is tried again: `now` plus the backoff of `attempt`
- * (0-based), with equal jitter from `random` (exact without it).
+ * When a failed runner removal is tried again: `now` plus the backoff of `attempt` (0-based),
+ * with equal jitter from `random` (exact without it). Failed starts feed the failure backoff.
  */
 export function nextTry(
   now: number,
@@ -58,6 +62,10 @@ export function nextTry(
   random?: () => number,
 ): number {
   return now + jittered({ random }, backoffMs(retry, attempt));
+}
+
+function tookJob(rec: RunnerRecord): boolean {
+  return rec.state === "done" || rec.state === "busy";
 }
 
 /** The controller: the listener's handler and the reconcile loop. */
@@ -69,8 +77,7 @@ export class Controller implements ListenerHandler {
   stopping = false;
   #ops: RunnerOpsDeps;
   #inFlight = new Map<string, Promise<void>>();
-  #spawnFailures = 0;
-  #spawnAfter = 0;
+  readonly backoff: FailureBackoff;
   #wake: (() => void) | undefined;
   #now: () => number;
   #random: () => string;
@@ -83,6 +90,7 @@ export class Controller implements ListenerHandler {
     this.#random = o.random ??
       (() => crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0"));
     this.pool = new RunnerPool(this.#now);
+    this.backoff = new FailureBackoff({ retry: o.retry, random: o.jitter });
     this.#ops = {
       actions: o.actions,
       instances: o.instances,
@@ -110,6 +118,7 @@ export class Controller implements ListenerHandler {
     if (job.messageType === "JobStarted" && rec) {
       this.pool.set(rec.name, "busy", { jobRequestId: job.runnerRequestId });
       this.o.logger.info("job started", { runner: rec.name, job_id: job.jobId });
+      this.#resetBackoff(rec, "job started");
       this.o.onJobStarted?.(job, rec);
     } else if (job.messageType === "JobCompleted" && rec) {
       if (rec.state !== "removing") this.pool.set(rec.name, "done");
@@ -126,6 +135,83 @@ export class Controller implements ListenerHandler {
   /** The operations still running (spawns and removals). */
   inFlight(): number {
     return this.#inFlight.size;
+  }
+
+  /** Resolves once no spawn or removal is in flight (tests drive passes with it). */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled(this.#inFlight.values());
+  }
+
+  /**
+   * A runner failed before it took a job: one record with the kind, the failures in a row and
+   * the wait now in effect before the next create.
+   */
+  #failed(rec: RunnerRecord, kind: FailureKind, error?: unknown): void {
+    const now = this.#now();
+    const f = this.backoff.fail(now);
+    rec.failure = { kind, escalate: f.escalate };
+    this.o.logger.warn("runner failed before taking a job", {
+      runner: rec.name,
+      kind,
+      ...(error === undefined ? {} : { error: String(error) }),
+      consecutive_failures: f.failures,
+      backoff_ms: f.waitMs,
+      next_create_at: new Date(f.retryAt).toISOString(),
+    });
+  }
+
+  /**
+   * After the removal of the failure that reached the threshold: one error naming the likely
+   * cause and the console capture to read (the capture exists only once the runner is removed).
+   */
+  #escalate(rec: RunnerRecord): void {
+    if (!rec.failure?.escalate) return;
+    rec.failure.escalate = false;
+    const kind = rec.failure.kind as FailureKind;
+    this.o.logger.error("runners keep failing before taking a job; still retrying", {
+      runner: rec.name,
+      kind,
+      consecutive_failures: this.backoff.failures,
+      likely_cause: LIKELY_CAUSE[kind],
+      console_capture: rec.capture ??
+        (this.o.diagnosticsDir ? "not captured" : "none (set incus.diagnostics_dir)"),
+      image: this.o.template.fingerprint,
+      profiles: this.o.template.profiles,
+    });
+  }
+
+  /**
+   * Whether a runner whose instance stopped or vanished took a job. Known when its JobStarted or
+   * JobCompleted arrived; otherwise asked of GitHub, since those messages can lag the VM (the
+   * long poll is not woken for them, upstream scaleset#122): an ephemeral runner's registration
+   * is removed by the service when its job ends, one that never ran a job is still registered.
+   * When GitHub cannot tell, it counts as a failure (the backoff then errs on the slow side).
+   */
+  async #ranAJob(rec: RunnerRecord, signal?: AbortSignal): Promise<boolean> {
+    if (tookJob(rec)) return true;
+    if (rec.runnerId === undefined) return false;
+    let gone = false;
+    try {
+      gone = (await this.o.actions.getRunner(rec.runnerId, signal)) === undefined;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      this.o.logger.warn("cannot check whether a stopped runner took a job", {
+        runner: rec.name,
+        error: String(err),
+      });
+    }
+    return gone || tookJob(rec); // a JobStarted may have arrived meanwhile
+  }
+
+  #resetBackoff(rec: RunnerRecord, reason: string): void {
+    const cleared = this.backoff.reset();
+    if (cleared > 0) {
+      this.o.logger.info("runner failure backoff reset", {
+        runner: rec.name,
+        reason,
+        cleared_failures: cleared,
+      });
+    }
   }
 
   #track(name: string, work: () => Promise<void>): void {
@@ -151,7 +237,9 @@ export class Controller implements ListenerHandler {
     this.#track(rec.name, async () => {
       try {
         await removeRunner(this.#ops, rec, { reason, ...o });
+        this.#escalate(rec);
       } catch (err) {
+        this.#escalate(rec);
         // Stays "removing": a later pass tries again, after a backoff.
         rec.failures = (rec.failures ?? 0) + 1;
         rec.retryAt = nextTry(this.#now(), this.o.retry, rec.failures - 1, this.o.jitter);
@@ -172,13 +260,19 @@ export class Controller implements ListenerHandler {
     this.#track(rec.name, async () => {
       try {
         await startRunner(this.#ops, rec, setId, signal);
-        this.#spawnFailures = 0;
       } catch (err) {
-        this.#spawnAfter = nextTry(this.#now(), this.o.retry, this.#spawnFailures++, this.o.jitter);
-        this.o.logger.warn("runner not started", { runner: rec.name, error: String(err) });
+        // No registration id yet: generatejitconfig itself failed. (Shutdown is no failure.)
+        if (!signal?.aborted) {
+          this.#failed(
+            rec,
+            rec.runnerId === undefined ? "registration_failed" : "start_failed",
+            err,
+          );
+        }
         await removeRunner(this.#ops, rec, { reason: "start failed", signal }).catch(() => {
           this.pool.set(rec.name, "removing");
         });
+        this.#escalate(rec);
       }
     });
   }
@@ -233,16 +327,16 @@ export class Controller implements ListenerHandler {
       if (rec.state === "removing") {
         if (now >= (rec.retryAt ?? 0)) this.remove(rec, "retry", { signal });
       } else if (!inst) {
+        if (!(await this.#ranAJob(rec, signal))) this.#failed(rec, "vanished_before_job");
         this.remove(rec, "instance vanished", { signal });
       } else if (inst.statusCode === STOPPED) {
-        this.remove(
-          rec,
-          rec.state === "done" || rec.state === "busy" ? "job finished" : "instance stopped",
-          { signal },
-        );
+        const jobDone = await this.#ranAJob(rec, signal);
+        if (!jobDone) this.#failed(rec, "stopped_before_job");
+        this.remove(rec, jobDone ? "job finished" : "instance stopped", { signal });
       } else if (rec.state === "booting" && inst.statusCode === READY) {
         this.pool.set(rec.name, "idle");
         this.o.logger.info("runner ready", { runner: rec.name });
+        this.#resetBackoff(rec, "runner ready");
         this.#track(
           rec.name,
           () => this.o.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
@@ -257,6 +351,7 @@ export class Controller implements ListenerHandler {
       } else if (
         rec.state === "booting" && now - (rec.startedAt ?? rec.since) > this.o.bootstrapTimeoutMs
       ) {
+        this.#failed(rec, "bootstrap_timeout");
         this.remove(rec, "bootstrap timed out", { signal });
       } else if (rec.state === "done" && now - rec.since > this.o.bootstrapTimeoutMs) {
         this.remove(rec, "still running after its job completed", { signal });
@@ -269,7 +364,7 @@ export class Controller implements ListenerHandler {
     if (this.scaleSetId === undefined) return;
     const desired = desiredRunners(this.o.minRunners, this.o.maxRunners, this.assignedJobs);
     const active = this.pool.active();
-    if (active < desired && this.#now() >= this.#spawnAfter) {
+    if (active < desired && this.backoff.allows(this.#now())) {
       const n = Math.min(desired - active, this.o.maxRunners - this.pool.total());
       for (let i = 0; i < n; i++) this.#spawn(this.scaleSetId, signal);
     } else if (active > desired) {

@@ -24,6 +24,10 @@ export interface RunnerRecord {
   retryAt?: number;
   /** Removals that failed in a row. */
   failures?: number;
+  /** Set when the runner failed before taking a job (it fed the failure backoff). */
+  failure?: { kind: string; escalate: boolean };
+  /** The serial-console capture written at its removal, if any. */
+  capture?: string;
 }
 
 /** Runners counted toward demand (not finished, not being removed). */

@@ -88,6 +88,7 @@ export async function removeRunner(
       try {
         const log2 = await d.instances.consoleLog(rec.name, o.signal);
         const path = await writeCapture(d.diagnosticsDir, rec.name, log2, d.now);
+        rec.capture = path;
         log.info("console captured", { path, bytes: log2.length });
       } catch (err) {
         log.warn("console not captured", { error: String(err) });

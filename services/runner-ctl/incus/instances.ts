@@ -2,10 +2,14 @@
  * The instance calls of the controller: create (with the owner tags), inject the JIT config,
  * start, stop, delete, read, list by owner, read the console log. Each async call runs as one
  * Incus operation inside the `concurrency.incus_operations` semaphore and is waited on for at
- * most `timeouts.incus_operation`.
+ * most `timeouts.incus_operation`; one still running then is cancelled and keeps its slot until
+ * it ends or a grace passes (see `operation_cancel.ts`), so the semaphore's bound holds on Incus.
  *
  * @module
  */
+import type { Logger } from "@svc/shared/log";
+import { silentLogger } from "@svc/shared/log";
+import { settleTimedOut } from "./operation_cancel.ts";
 import { waitOperation } from "./operation_wait.ts";
 import { Semaphore } from "@svc/shared/semaphore";
 import { IncusError, type IncusTransport, type Operation } from "./transport.ts";
@@ -42,6 +46,13 @@ export interface InstanceClientOptions {
   transport: IncusTransport;
   operationTimeoutMs: number;
   concurrency: number;
+  /**
+   * How long an operation still running at its timeout keeps its slot after the cancel request
+   * before it is abandoned. @default {operationTimeoutMs}
+   */
+  cancelGraceMs?: number;
+  /** Where timeouts, cancels and abandoned operations are logged. @default {silentLogger()} */
+  logger?: Logger;
 }
 
 /** Instance operations. */
@@ -49,11 +60,15 @@ export class InstanceClient {
   readonly t: IncusTransport;
   readonly semaphore: Semaphore;
   #timeoutMs: number;
+  #graceMs: number;
+  #log: Logger;
 
   constructor(o: InstanceClientOptions) {
     this.t = o.transport;
     this.semaphore = new Semaphore(o.concurrency);
     this.#timeoutMs = o.operationTimeoutMs;
+    this.#graceMs = o.cancelGraceMs ?? o.operationTimeoutMs;
+    this.#log = o.logger ?? silentLogger();
   }
 
   /** Runs one async call and waits; "unknown" (the op vanished) resolves undefined. */
@@ -78,7 +93,22 @@ export class InstanceClient {
       }
       if (env.type !== "async") return undefined;
       const op = env.metadata as Operation;
-      const out = await waitOperation(this.t, op.id, this.#timeoutMs, signal);
+      let out = await waitOperation(this.t, op.id, this.#timeoutMs, signal);
+      let cancelled = false;
+      if (out.kind === "timeout") {
+        // Still running on Incus: cancel it where Incus allows, and hold the slot until it ends.
+        out = await settleTimedOut(this.t, op.id, {
+          what,
+          timeoutMs: this.#timeoutMs,
+          graceMs: this.#graceMs,
+          logger: this.#log,
+          signal,
+        });
+        cancelled = out.kind === "failure" && out.error === "canceled";
+      }
+      if (out.kind === "failure" && cancelled) {
+        throw new IncusError(504, `Cannot ${what}: the operation timed out and was cancelled`);
+      }
       if (out.kind === "failure") throw new IncusError(500, `Cannot ${what}: ${out.error}`);
       if (out.kind === "timeout") {
         throw new IncusError(504, `Cannot ${what}: the operation timed out`);

@@ -4,7 +4,7 @@
  * runner-ctl-protocols.md §2 and §5.3): the envelope, async operations with both `/wait`
  * flavours, projects, profiles, image aliases, instance lifecycle (create with asynchronous
  * validation errors, start, stop, "Instance is running" on delete), `filter=` and `recursion=`,
- * the raw console log, file push, and a simulated guest: a VM whose agent comes up after a delay,
+ * the raw console log, file push, operation cancel (and its refusals), and a simulated guest: a VM whose agent comes up after a delay,
  * whose runner reads the `user.runner-ctl-jitconfig` key, reports Ready (113) and powers off
  * after its job.
  *
@@ -205,6 +205,7 @@ export async function startFakeIncus(options: FakeIncusOptions = {}) {
     if (m && method === "GET") {
       return m[2] ? ops.wait(m[1], Number(url.searchParams.get("timeout") ?? -1)) : ops.get(m[1]);
     }
+    if (m && !m[2] && method === "DELETE") return ops.cancel(m[1]);
     if (p === "/1.0/instances" && method === "GET") return listInstances(url, project);
     if (p === "/1.0/instances" && method === "POST") return createInstance(body ?? {}, project);
     m = /^\/1\.0\/instances\/([^/]+)(\/state|\/console|\/files)?$/.exec(p);
