@@ -66,6 +66,11 @@ export interface CapabilityServerOptions {
   info?: { name: string; version: string };
 }
 
+// Built once: a stateless HTTP server builds a server per request, and zod compiles each schema
+// instance on its first use.
+const searchInput = z.strictObject({ query: z.string() });
+const describeInput = z.strictObject({ name: z.string() });
+const executeInput = z.strictObject({ source: z.string() });
 const fieldRow = z.strictObject({ name: z.string(), type: z.string(), required: z.boolean() });
 const searchOutput = z.strictObject({
   results: z.array(
@@ -99,7 +104,7 @@ export function createExecutePool(limits: Limits): ExecutePool {
     size: limits.maxConcurrentExecutions,
     heapMb: limits.workerHeapMb,
     queueMs: limits.executionQueueMs,
-    replyBytes: Math.min(64 << 20, Math.max(1 << 16, limits.maxValueBytes * 4 + 4096)),
+    maxQueued: limits.maxQueuedExecutions,
   });
 }
 
@@ -157,7 +162,7 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
     {
       title: "Search capabilities",
       description: SEARCH_DESCRIPTION,
-      inputSchema: z.strictObject({ query: z.string() }),
+      inputSchema: searchInput,
       outputSchema: searchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -170,7 +175,7 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
     {
       title: "Describe a capability",
       description: DESCRIBE_DESCRIPTION,
-      inputSchema: z.strictObject({ name: z.string() }),
+      inputSchema: describeInput,
       outputSchema: describeOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -183,7 +188,7 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
     {
       title: "Execute a Starlark program",
       description: EXECUTE_DESCRIPTION,
-      inputSchema: z.strictObject({ source: z.string() }),
+      inputSchema: executeInput,
       outputSchema: executeOutput,
     },
     ({ source }: { source: string }, context: ToolContext) =>
