@@ -110,13 +110,26 @@ export function createExecutePool(limits: Limits): ExecutePool {
 
 /** Builds the MCP server with the three capability tools. */
 export function createCapabilityServer(options: CapabilityServerOptions): McpServer {
-  const { registry, resolver, authorizer, logger } = options;
   const limits = resolveLimits(options.limits);
   const pool = options.pool ?? createExecutePool(limits);
+  const server = createServerFactory({ ...options, limits, pool })();
+  if (!options.pool) server.server.onclose = () => pool.close();
+  return server;
+}
+
+/**
+ * Builds what the tools share (the search index, the execute function, the handlers) once and
+ * returns a function that makes a fresh MCP server over them: stateless HTTP needs a server per
+ * request, and rebuilding the rest for each one cost a search index per `search_api` call.
+ */
+export function createServerFactory(
+  options: CapabilityServerOptions & { pool: ExecutePool },
+): () => McpServer {
+  const { registry, resolver, authorizer, logger, pool } = options;
+  const limits = resolveLimits(options.limits);
   const search = createSearch(registry, limits);
   const execute = createExecute({ registry, authorizer, limits, pool, logger });
-  const server = new McpServer(options.info ?? { name: "mcp-server", version: "0.1.0" });
-  if (!options.pool) server.server.onclose = () => pool.close();
+  const info = options.info ?? { name: "mcp-server", version: "0.1.0" };
 
   const handle = async (
     tool: string,
@@ -157,46 +170,42 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
     }
   };
 
-  server.registerTool(
-    "search_api",
-    {
-      title: "Search capabilities",
-      description: SEARCH_DESCRIPTION,
-      inputSchema: searchInput,
-      outputSchema: searchOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ query }: { query: string }, context: ToolContext) =>
-      handle("search_api", context, () => search(query)),
-  );
+  const searchTool = ({ query }: { query: string }, context: ToolContext) =>
+    handle("search_api", context, () => search(query));
+  const describeTool = ({ name }: { name: string }, context: ToolContext) =>
+    handle("describe_api", context, () => describeCapability(registry, name));
+  const executeTool = ({ source }: { source: string }, context: ToolContext) =>
+    handle("execute", context, (subject) => execute(source, subject, context.signal));
 
-  server.registerTool(
-    "describe_api",
-    {
-      title: "Describe a capability",
-      description: DESCRIBE_DESCRIPTION,
-      inputSchema: describeInput,
-      outputSchema: describeOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ name }: { name: string }, context: ToolContext) =>
-      handle("describe_api", context, () => describeCapability(registry, name)),
-  );
-
-  server.registerTool(
-    "execute",
-    {
-      title: "Execute a Starlark program",
-      description: EXECUTE_DESCRIPTION,
-      inputSchema: executeInput,
-      outputSchema: executeOutput,
-    },
-    ({ source }: { source: string }, context: ToolContext) =>
-      handle("execute", context, (subject) => execute(source, subject, context.signal)),
-  );
-
-  return server;
+  return function newServer(): McpServer {
+    const server = new McpServer(info);
+    server.registerTool("search_api", SEARCH_TOOL, searchTool);
+    server.registerTool("describe_api", DESCRIBE_TOOL, describeTool);
+    server.registerTool("execute", EXECUTE_TOOL, executeTool);
+    return server;
+  };
 }
+
+const SEARCH_TOOL = {
+  title: "Search capabilities",
+  description: SEARCH_DESCRIPTION,
+  inputSchema: searchInput,
+  outputSchema: searchOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+const DESCRIBE_TOOL = {
+  title: "Describe a capability",
+  description: DESCRIBE_DESCRIPTION,
+  inputSchema: describeInput,
+  outputSchema: describeOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+const EXECUTE_TOOL = {
+  title: "Execute a Starlark program",
+  description: EXECUTE_DESCRIPTION,
+  inputSchema: executeInput,
+  outputSchema: executeOutput,
+};
 
 function failure(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };

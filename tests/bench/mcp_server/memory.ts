@@ -141,15 +141,26 @@ const bound = memoryBound(DEFAULT_LIMITS);
 const heap = DEFAULT_LIMITS.workerHeapMb * MiB;
 const lines = [
   `Run ${new Date().toISOString().slice(0, 16)}Z, \`deno run -A tests/bench/mcp_server/memory.ts` +
-  `${Deno.args.length ? " " + Deno.args.join(" ") : ""}\`, Deno ${Deno.version.deno}, ${CONCURRENCY} requests in flight, ` +
-  `load average ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end. Stated bound (README, defaults): ${mib(bound.total)} MiB.`,
+  `${
+    Deno.args.length ? " " + Deno.args.join(" ") : ""
+  }\`, Deno ${Deno.version.deno}, ${CONCURRENCY} requests in flight, ` +
+  `load average ${
+    Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+  } at the end. Stated bound (README, defaults): ${mib(bound.total)} MiB.`,
   "",
-  "| run | calls (ok) | s | idle | after 1 000 | end | peak (VmHWM) | after " + REST_S + " s rest | peak ≤ bound | end − after 1 000 ≤ 64 | rest ≤ 1.5× idle + heap |",
+  "| run | calls (ok) | s | idle | after 1 000 | end | peak (VmHWM) | after " + REST_S +
+  " s rest | peak ≤ bound | end − after 1 000 ≤ 64 | rest ≤ 1.5× idle + heap |",
   "| --- | --: | --: | --: | --: | --: | --: | --: | --- | --- | --- |",
   ...runs.map((r) =>
-    `| ${r.name} | ${r.calls} (${r.ok}${r.errors.size ? `; ${[...r.errors].map(([k, v]) => `${v}× ${k}`).join(", ")}` : ""}) | ` +
-    `${r.seconds.toFixed(0)} | ${mib(r.idle)} | ${mib(r.afterFirst1000)} | ${mib(r.end)} | ${mib(r.peak)} (${mib(r.hwm)}) | ${mib(r.rest)} | ` +
-    `${r.hwm <= bound.total ? "yes" : "NO"} | ${r.end - r.afterFirst1000 <= 64 * MiB ? "yes" : "NO"} (${mib(r.end - r.afterFirst1000)}) | ` +
+    `| ${r.name} | ${r.calls} (${r.ok}${
+      r.errors.size ? `; ${[...r.errors].map(([k, v]) => `${v}× ${k}`).join(", ")}` : ""
+    }) | ` +
+    `${r.seconds.toFixed(0)} | ${mib(r.idle)} | ${mib(r.afterFirst1000)} | ${mib(r.end)} | ${
+      mib(r.peak)
+    } (${mib(r.hwm)}) | ${mib(r.rest)} | ` +
+    `${r.hwm <= bound.total ? "yes" : "NO"} | ${
+      r.end - r.afterFirst1000 <= 64 * MiB ? "yes" : "NO"
+    } (${mib(r.end - r.afterFirst1000)}) | ` +
     `${r.rest <= 1.5 * r.idle + heap ? "yes" : "NO"} (${mib(1.5 * r.idle + heap)}) |`
   ),
   "",
