@@ -15,6 +15,7 @@
  * @module
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
   CallToolResult,
@@ -130,6 +131,9 @@ export function createServerFactory(
   const search = createSearch(registry, limits);
   const execute = createExecute({ registry, authorizer, limits, pool, logger });
   const info = options.info ?? { name: "mcp-server", version: "0.1.0" };
+  // The SDK's Server makes its own Ajv instance (≈ 90 KiB of heap) unless given one; it only
+  // serves elicitation, which these tools never use. One for all servers of this factory.
+  const serverOptions = { jsonSchemaValidator: new AjvJsonSchemaValidator() };
 
   const handle = async (
     tool: string,
@@ -178,7 +182,7 @@ export function createServerFactory(
     handle("execute", context, (subject) => execute(source, subject, context.signal));
 
   return function newServer(): McpServer {
-    const server = new McpServer(info);
+    const server = new McpServer(info, serverOptions);
     server.registerTool("search_api", SEARCH_TOOL, searchTool);
     server.registerTool("describe_api", DESCRIBE_TOOL, describeTool);
     server.registerTool("execute", EXECUTE_TOOL, executeTool);
