@@ -54,6 +54,8 @@ interface Run {
   hwm: number;
   rest: number;
   seconds: number;
+  /** RSS after every 1 000 calls. */
+  series: number[];
 }
 
 async function load(
@@ -99,6 +101,7 @@ async function load(
     const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50);
     const errors = new Map<string, number>();
     let ok = 0, next = 0, done = 0, afterFirst1000 = 0;
+    const series: number[] = [];
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: Math.min(CONCURRENCY, calls) }, async () => {
@@ -106,7 +109,8 @@ async function load(
           const outcome = await call(next++);
           if (outcome === "ok") ok++;
           else errors.set(outcome, (errors.get(outcome) ?? 0) + 1);
-          if (++done === 1000) afterFirst1000 = memoryOf(pid).rss;
+          if (++done % 1000 === 0) series.push(memoryOf(pid).rss);
+          if (done === 1000) afterFirst1000 = series[0];
         }
       }),
     );
@@ -127,6 +131,7 @@ async function load(
       hwm,
       rest,
       seconds,
+      series,
     };
   } finally {
     await stack.stop();
@@ -164,7 +169,9 @@ const lines = [
     `${r.rest <= 1.5 * r.idle + heap ? "yes" : "NO"} (${mib(1.5 * r.idle + heap)}) |`
   ),
   "",
-  "RSS in MiB.",
+  "RSS in MiB. After every 1 000 calls:",
+  "",
+  ...runs.map((r) => `- ${r.name}: ${r.series.map(mib).join(", ")}`),
 ]; // deno-fmt-ignore
 console.log(lines.join("\n"));
 Deno.exit(0);
