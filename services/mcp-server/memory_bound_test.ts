@@ -13,15 +13,15 @@ Deno.test("memoryBound: the README's figure for the defaults", () => {
       replies: b.replies / MiB,
       queued: b.queued / MiB,
     },
-    { base: 256, workers: 960, replies: 12, queued: 128 },
+    { base: 384, workers: 960, replies: 12, queued: 128 },
   );
-  assert.equal(b.total / MiB, 1356);
+  assert.equal(b.total / MiB, 1484);
 });
 
 Deno.test("memoryBound: grows with each setting it names", () => {
   const at = (l: Parameters<typeof resolveLimits>[0]) => memoryBound(resolveLimits(l)).total / MiB;
-  assert.equal(at({ maxConcurrentExecutions: 1 }), 256 + 240 + 3 + 128);
-  assert.equal(at({ maxQueuedExecutions: 0 }), 1356 - 128);
-  assert.equal(at({ workerHeapMb: 64 }), 1356 - 4 * (128 + 16));
-  assert.equal(at({ maxSourceBytes: 128 << 10 }), 1356 + 64);
+  assert.equal(at({ maxConcurrentExecutions: 1 }), 384 + 240 + 3 + 128);
+  assert.equal(at({ maxQueuedExecutions: 0 }), 1484 - 128);
+  assert.equal(at({ workerHeapMb: 64 }), 1484 - 4 * (128 + 16));
+  assert.equal(at({ maxSourceBytes: 128 << 10 }), 1484 + 64);
 });
