@@ -98,7 +98,11 @@ export class ExecutePool {
     return this.#waiters.length;
   }
 
-  /** Runs one job on a free worker. @throws {DeadlineError} when no worker frees up in time. */
+  /**
+   * Runs one job on a free worker.
+   * @throws {DeadlineError} when no worker frees up in time.
+   * @throws {ToolError} `resource limit exceeded` when `maxQueued` jobs already wait.
+   */
   async run(job: Omit<JobMessage, "type">, options: RunOptions): Promise<PoolOutcome> {
     const key = options.key ?? "";
     const share = this.#shares.get(key) ?? { running: 0, waiting: 0, served: 0 };
@@ -260,10 +264,13 @@ export class ExecutePool {
       };
       const onMessage = (msg: CallMessage | DoneMessage) => {
         if (msg.type === "done") return finish({ type: "done", result: msg.result });
-        options.onCall(msg).then(
-          (value) => reply(msg.id, value),
-          () => reply(msg.id, { ok: false, text: ErrorText.internal }),
-        );
+        options.onCall(msg).then((value) => {
+          try {
+            reply(msg.id, value);
+          } catch { // a value the structured clone refuses: the program gets a failure, not a hang
+            reply(msg.id, { ok: false, text: ErrorText.internal });
+          }
+        }, () => reply(msg.id, { ok: false, text: ErrorText.internal }));
       };
       const onError = (error: unknown) => finish({ type: "crashed", error });
       const onExit = () => finish({ type: "crashed", error: new Error("worker exited") });
