@@ -34,6 +34,11 @@ export interface Limits {
   maxConcurrentExecutions: number;
   /** How long an execute call may wait for a free worker, milliseconds. @default 10000 */
   executionQueueMs: number;
+  /**
+   * Execute calls that may wait for a free worker at once; one more fails at once with
+   * `resource limit exceeded`. @default 512
+   */
+  maxQueuedExecutions: number;
 }
 
 /** The defaults of {@linkcode Limits}. */
@@ -52,6 +57,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   workerHeapMb: 192,
   maxConcurrentExecutions: 4,
   executionQueueMs: 10_000,
+  maxQueuedExecutions: 512,
 });
 
 /** Fills defaults for missing fields. */

@@ -162,6 +162,14 @@ export const SETTINGS = defineSettings({
       ...positive,
       help: "execute: wait for a free worker",
     },
+    max_queued_executions: {
+      type: "int",
+      default: d.maxQueuedExecutions,
+      min: 0,
+      max: 1_000_000,
+      help: "execute: calls waiting for a free worker at once; more fail at once with " +
+        "'resource limit exceeded' (bounds memory, see README)",
+    },
   },
 }); // deno-fmt-ignore
 
@@ -182,5 +190,6 @@ export function limitsOf(v: ReturnType<typeof SETTINGS.resolve>["values"]): Limi
     workerHeapMb: v.worker_heap_mb,
     maxConcurrentExecutions: v.max_concurrent_executions,
     executionQueueMs: v.execution_queue_timeout,
+    maxQueuedExecutions: v.max_queued_executions,
   };
 }

@@ -1,45 +1,66 @@
 /**
- * The reply slot between the main thread and an execute worker that is blocked in a capability
- * call: a SharedArrayBuffer holding a state word, a length and the v8-serialized reply. Only one
- * call is outstanding per worker, so one slot suffices; the main thread never blocks.
+ * The reply channel between the main thread and an execute worker that is blocked in a capability
+ * call. Each worker owns one for its whole life: a `MessagePort` that carries the replies and a
+ * 4-byte SharedArrayBuffer whose counter the main thread bumps after posting one. The worker waits
+ * on the counter (`Atomics.wait`) and takes the reply off the port synchronously
+ * (`receiveMessageOnPort`), so a reply costs a structured clone of itself and nothing stays
+ * allocated between calls (an earlier design gave every execute its own reply buffer sized for the
+ * largest reply, 4 MiB by default, which piled up outside both heaps until the collectors of both
+ * isolates let it go). Replies carry the id of their call: one that arrives after its call gave up
+ * waiting is dropped, never taken for the next call's.
  * @module
  */
-import { deserialize, serialize } from "node:v8";
+import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 
-const HEADER = 8;
+/** The worker's end: its port and the shared counter. */
+export interface ReplyReceiver {
+  port: MessagePort;
+  signal: SharedArrayBuffer;
+}
 
-/** Creates a slot able to carry replies up to `capacity` serialized bytes. */
-export function createReplySlot(capacity: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(HEADER + capacity);
+/** Creates the shared counter of a channel. */
+export function createReplySignal(): SharedArrayBuffer {
+  return new SharedArrayBuffer(4);
+}
+
+/** Main thread: posts the reply to call `id` and wakes the worker. Never blocks. */
+export function sendReply(
+  port: MessagePort,
+  signal: SharedArrayBuffer,
+  id: number,
+  reply: unknown,
+): void {
+  port.postMessage({ id, reply });
+  const counter = new Int32Array(signal);
+  Atomics.add(counter, 0, 1);
+  Atomics.notify(counter, 0);
 }
 
 /**
- * Main thread: stores a reply and wakes the worker. Returns false (and stores nothing) when the
- * serialized reply does not fit the slot.
+ * Worker: blocks until the reply to call `id` arrives or `timeoutMs` passes (then returns
+ * `undefined`). Replies to earlier calls still in the port are dropped.
  */
-export function sendReply(slot: SharedArrayBuffer, reply: unknown): boolean {
-  const bytes = serialize(reply);
-  const header = new Int32Array(slot, 0, 2);
-  if (bytes.length > slot.byteLength - HEADER) return false;
-  new Uint8Array(slot, HEADER, bytes.length).set(bytes);
-  header[1] = bytes.length;
-  Atomics.store(header, 0, 1);
-  Atomics.notify(header, 0);
-  return true;
-}
-
-/** Worker: marks the slot empty before posting a call. */
-export function clearReply(slot: SharedArrayBuffer): void {
-  Atomics.store(new Int32Array(slot, 0, 2), 0, 0);
-}
-
-/** Worker: blocks until a reply arrives or `timeoutMs` passes (then returns `undefined`). */
 export function awaitReply(
-  slot: SharedArrayBuffer,
+  receiver: ReplyReceiver,
+  id: number,
   timeoutMs: number,
 ): { reply: unknown } | undefined {
-  const header = new Int32Array(slot, 0, 2);
-  if (Atomics.wait(header, 0, 0, Math.max(0, timeoutMs)) === "timed-out") return undefined;
-  const length = header[1];
-  return { reply: deserialize(new Uint8Array(slot, HEADER, length).slice()) };
+  const counter = new Int32Array(receiver.signal);
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    // read the counter before looking at the port: a reply posted after the look bumps it, so
+    // the wait below returns at once instead of missing the wake-up
+    const seen = Atomics.load(counter, 0);
+    for (
+      let got = receiveMessageOnPort(receiver.port);
+      got;
+      got = receiveMessageOnPort(receiver.port)
+    ) {
+      const message = got.message as { id: number; reply: unknown };
+      if (message.id === id) return { reply: message.reply };
+    }
+    const left = deadline - performance.now();
+    if (left <= 0) return undefined;
+    Atomics.wait(counter, 0, seen, left);
+  }
 }

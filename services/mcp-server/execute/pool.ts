@@ -14,10 +14,10 @@
  * ```
  * @module
  */
-import { Worker } from "node:worker_threads";
-import { createReplySlot, sendReply } from "./channel.ts";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { createReplySignal, type ReplyReceiver, sendReply } from "./channel.ts";
 import type { CallMessage, CallReply, DoneMessage, JobMessage } from "./protocol.ts";
-import { DeadlineError } from "../tools/errors.ts";
+import { DeadlineError, ErrorText, ToolError } from "../tools/errors.ts";
 
 /** Options of {@linkcode ExecutePool}. */
 export interface ExecutePoolOptions {
@@ -27,8 +27,11 @@ export interface ExecutePoolOptions {
   heapMb: number;
   /** How long `run` waits for a free worker before failing with a DeadlineError. */
   queueMs: number;
-  /** Serialized reply capacity per call, bytes. @default 8 MiB */
-  replyBytes?: number;
+  /**
+   * Jobs that may wait for a free worker; `run` fails at once with `resource limit exceeded`
+   * beyond them, so waiting jobs (and what their requests hold) stay bounded. @default Infinity
+   */
+  maxQueued?: number;
   /** Jobs a worker runs before it is replaced. @default 500 */
   jobsPerWorker?: number;
 }
@@ -68,6 +71,10 @@ interface Slot {
   worker: Worker;
   ready: Promise<void>;
   jobs: number;
+  /** The main thread's end of the worker's reply channel. */
+  port: MessagePort;
+  /** The channel's wake-up counter. */
+  signal: SharedArrayBuffer;
 }
 
 /** Runs Starlark jobs on bounded, heap-limited workers. */
@@ -83,7 +90,7 @@ export class ExecutePool {
 
   /** Creates an empty pool; workers start on demand. */
   constructor(options: ExecutePoolOptions) {
-    this.#opts = { replyBytes: 8 << 20, jobsPerWorker: 500, ...options };
+    this.#opts = { maxQueued: Infinity, jobsPerWorker: 500, ...options };
   }
 
   /** Jobs waiting for a free worker. */
@@ -91,8 +98,12 @@ export class ExecutePool {
     return this.#waiters.length;
   }
 
-  /** Runs one job on a free worker. @throws {DeadlineError} when no worker frees up in time. */
-  async run(job: Omit<JobMessage, "type" | "slot">, options: RunOptions): Promise<PoolOutcome> {
+  /**
+   * Runs one job on a free worker.
+   * @throws {DeadlineError} when no worker frees up in time.
+   * @throws {ToolError} `resource limit exceeded` when `maxQueued` jobs already wait.
+   */
+  async run(job: Omit<JobMessage, "type">, options: RunOptions): Promise<PoolOutcome> {
     const key = options.key ?? "";
     const share = this.#shares.get(key) ?? { running: 0, waiting: 0, served: 0 };
     this.#shares.set(key, share);
@@ -115,7 +126,7 @@ export class ExecutePool {
 
   async #runAcquired(
     slot: Slot,
-    job: Omit<JobMessage, "type" | "slot">,
+    job: Omit<JobMessage, "type">,
     options: RunOptions,
   ): Promise<PoolOutcome> {
     if (options.signal?.aborted) {
@@ -140,16 +151,20 @@ export class ExecutePool {
   /** Terminates every worker; pending and later runs fail. */
   close(): void {
     this.#closed = true;
-    for (const slot of this.#idle) slot.worker.terminate();
+    for (const slot of this.#idle) this.#stop(slot);
     this.#idle = [];
   }
 
   #spawn(): Slot {
+    const { port1, port2 } = new MessageChannel();
+    const signal = createReplySignal();
     const worker = new Worker(new URL("./worker.ts", import.meta.url), {
       resourceLimits: {
         maxOldGenerationSizeMb: this.#opts.heapMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.#opts.heapMb / 8)),
+        maxYoungGenerationSizeMb: youngGenerationMb(this.#opts.heapMb),
       },
+      workerData: { port: port2, signal } satisfies ReplyReceiver,
+      transferList: [port2],
     });
     const ready = new Promise<void>((resolve, reject) => {
       worker.once("message", () => resolve());
@@ -157,7 +172,14 @@ export class ExecutePool {
     });
     ready.catch(() => {});
     this.#live++;
-    return { worker, ready, jobs: 0 };
+    return { worker, ready, jobs: 0, port: port1, signal };
+  }
+
+  /** Ends a worker for good: its isolate, its heap and its reply channel go. */
+  #stop(slot: Slot): void {
+    slot.worker.removeAllListeners();
+    slot.worker.terminate().catch(() => {});
+    slot.port.close();
   }
 
   #acquire(key: string, signal?: AbortSignal): Promise<Slot> {
@@ -165,6 +187,9 @@ export class ExecutePool {
     const idle = this.#idle.pop();
     if (idle) return Promise.resolve(idle);
     if (this.#live < this.#opts.size) return Promise.resolve(this.#spawn());
+    if (this.#waiters.length >= this.#opts.maxQueued) {
+      return Promise.reject(new ToolError(ErrorText.resourceLimit));
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters = this.#waiters.filter((w) => w !== waiter);
@@ -215,8 +240,7 @@ export class ExecutePool {
   }
 
   #discard(slot: Slot): void {
-    slot.worker.removeAllListeners();
-    slot.worker.terminate();
+    this.#stop(slot);
     this.#live--;
     const waiter = this.#nextWaiter();
     if (waiter && !this.#closed) waiter(this.#spawn());
@@ -224,11 +248,11 @@ export class ExecutePool {
 
   #runOn(
     slot: Slot,
-    job: Omit<JobMessage, "type" | "slot">,
+    job: Omit<JobMessage, "type">,
     options: RunOptions,
   ): Promise<PoolOutcome> {
-    const { worker } = slot;
-    const replySlot = createReplySlot(this.#opts.replyBytes);
+    const { worker, port, signal } = slot;
+    const reply = (id: number, value: CallReply) => sendReply(port, signal, id, value);
     return new Promise<PoolOutcome>((resolve) => {
       const finish = (outcome: PoolOutcome) => {
         clearTimeout(timer);
@@ -240,14 +264,13 @@ export class ExecutePool {
       };
       const onMessage = (msg: CallMessage | DoneMessage) => {
         if (msg.type === "done") return finish({ type: "done", result: msg.result });
-        options.onCall(msg).then(
-          (reply) => {
-            if (!sendReply(replySlot, reply)) {
-              sendReply(replySlot, { ok: false, text: "resource limit exceeded" });
-            }
-          },
-          () => sendReply(replySlot, { ok: false, text: "internal failure" }),
-        );
+        options.onCall(msg).then((value) => {
+          try {
+            reply(msg.id, value);
+          } catch { // a value the structured clone refuses: the program gets a failure, not a hang
+            reply(msg.id, { ok: false, text: ErrorText.internal });
+          }
+        }, () => reply(msg.id, { ok: false, text: ErrorText.internal }));
       };
       const onError = (error: unknown) => finish({ type: "crashed", error });
       const onExit = () => finish({ type: "crashed", error: new Error("worker exited") });
@@ -257,7 +280,12 @@ export class ExecutePool {
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
-      worker.postMessage({ type: "job", ...job, slot: replySlot } satisfies JobMessage);
+      worker.postMessage({ type: "job", ...job } satisfies JobMessage);
     });
   }
+}
+
+/** Young-generation limit of a worker, MiB: an eighth of its heap, at least 4. */
+export function youngGenerationMb(heapMb: number): number {
+  return Math.max(4, Math.floor(heapMb / 8));
 }

@@ -14,14 +14,14 @@ export interface JobMessage {
   capabilities: string[];
   /** Interpreter budgets of this run. */
   budgets: Budgets;
-  /** Reply slot for capability calls. */
-  slot: SharedArrayBuffer;
 }
 
-/** Worker → main: a capability call; the worker blocks until the reply is in the slot. */
+/** Worker → main: a capability call; the worker blocks until its reply arrives. */
 export interface CallMessage {
   /** Message kind. */
   type: "call";
+  /** Id of the call within its worker (the reply carries it back). */
+  id: number;
   /** Dotted capability name. */
   name: string;
   /** Positional arguments (always refused). */
@@ -30,7 +30,7 @@ export interface CallMessage {
   kwargs: Record<string, unknown>;
 }
 
-/** What the main thread stores in the slot for a call. */
+/** What the main thread answers a call with. */
 export type CallReply = { ok: true; value: unknown } | { ok: false; text: string };
 
 /** Worker → main: the program finished. */

@@ -1,15 +1,15 @@
 /**
  * An execute worker (runs inside a `node:worker_threads` Worker with a V8 heap limit): runs one
  * Starlark program at a time with fresh interpreter state. Capability calls are forwarded to the
- * main thread and answered synchronously through the reply slot, so the interpreter never has to
+ * main thread and answered synchronously through the worker's reply channel, so the interpreter never has to
  * replay or move to a worker of its own.
  * @module
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { getHeapStatistics } from "node:v8";
 import { run } from "@svc/starlark";
 import type { HostFunction, HostNamespace } from "@svc/starlark";
-import { awaitReply, clearReply } from "./channel.ts";
+import { awaitReply, type ReplyReceiver } from "./channel.ts";
 import type { CallReply, DoneMessage, JobMessage } from "./protocol.ts";
 
 /** Thrown inside a host function when the main thread answered a call with an error text. */
@@ -19,6 +19,10 @@ class CallFailed extends Error {
   }
 }
 
+const receiver = workerData as ReplyReceiver;
+/** Id of the latest capability call of this worker. */
+let calls = 0;
+
 function hostTree(job: JobMessage, deadline: number): Record<string, HostNamespace> {
   const root: Record<string, HostNamespace> = {};
   for (const name of job.capabilities) {
@@ -26,9 +30,9 @@ function hostTree(job: JobMessage, deadline: number): Record<string, HostNamespa
     let ns: HostNamespace = root[segments[0]] ??= {};
     for (const seg of segments.slice(1, -1)) ns = (ns[seg] ??= {}) as HostNamespace;
     const fn: HostFunction = (args, kwargs) => {
-      clearReply(job.slot);
-      parentPort!.postMessage({ type: "call", name, args, kwargs });
-      const got = awaitReply(job.slot, deadline - performance.now());
+      const id = ++calls;
+      parentPort!.postMessage({ type: "call", id, name, args, kwargs });
+      const got = awaitReply(receiver, id, deadline - performance.now());
       if (!got) throw new CallFailed("resource limit exceeded");
       const reply = got.reply as CallReply;
       if (!reply.ok) throw new CallFailed(reply.text);

@@ -15,6 +15,7 @@
  * @module
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
   CallToolResult,
@@ -66,6 +67,11 @@ export interface CapabilityServerOptions {
   info?: { name: string; version: string };
 }
 
+// Built once: a stateless HTTP server builds a server per request, and zod compiles each schema
+// instance on its first use.
+const searchInput = z.strictObject({ query: z.string() });
+const describeInput = z.strictObject({ name: z.string() });
+const executeInput = z.strictObject({ source: z.string() });
 const fieldRow = z.strictObject({ name: z.string(), type: z.string(), required: z.boolean() });
 const searchOutput = z.strictObject({
   results: z.array(
@@ -99,19 +105,35 @@ export function createExecutePool(limits: Limits): ExecutePool {
     size: limits.maxConcurrentExecutions,
     heapMb: limits.workerHeapMb,
     queueMs: limits.executionQueueMs,
-    replyBytes: Math.min(64 << 20, Math.max(1 << 16, limits.maxValueBytes * 4 + 4096)),
+    maxQueued: limits.maxQueuedExecutions,
   });
 }
 
 /** Builds the MCP server with the three capability tools. */
 export function createCapabilityServer(options: CapabilityServerOptions): McpServer {
-  const { registry, resolver, authorizer, logger } = options;
   const limits = resolveLimits(options.limits);
   const pool = options.pool ?? createExecutePool(limits);
+  const server = createServerFactory({ ...options, limits, pool })();
+  if (!options.pool) server.server.onclose = () => pool.close();
+  return server;
+}
+
+/**
+ * Builds what the tools share (the search index, the execute function, the handlers) once and
+ * returns a function that makes a fresh MCP server over them: stateless HTTP needs a server per
+ * request, and rebuilding the rest for each one cost a search index per `search_api` call.
+ */
+export function createServerFactory(
+  options: CapabilityServerOptions & { pool: ExecutePool },
+): () => McpServer {
+  const { registry, resolver, authorizer, logger, pool } = options;
+  const limits = resolveLimits(options.limits);
   const search = createSearch(registry, limits);
   const execute = createExecute({ registry, authorizer, limits, pool, logger });
-  const server = new McpServer(options.info ?? { name: "mcp-server", version: "0.1.0" });
-  if (!options.pool) server.server.onclose = () => pool.close();
+  const info = options.info ?? { name: "mcp-server", version: "0.1.0" };
+  // The SDK's Server makes its own Ajv instance (≈ 90 KiB of heap) unless given one; it only
+  // serves elicitation, which these tools never use. One for all servers of this factory.
+  const serverOptions = { jsonSchemaValidator: new AjvJsonSchemaValidator() };
 
   const handle = async (
     tool: string,
@@ -152,46 +174,42 @@ export function createCapabilityServer(options: CapabilityServerOptions): McpSer
     }
   };
 
-  server.registerTool(
-    "search_api",
-    {
-      title: "Search capabilities",
-      description: SEARCH_DESCRIPTION,
-      inputSchema: z.strictObject({ query: z.string() }),
-      outputSchema: searchOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ query }: { query: string }, context: ToolContext) =>
-      handle("search_api", context, () => search(query)),
-  );
+  const searchTool = ({ query }: { query: string }, context: ToolContext) =>
+    handle("search_api", context, () => search(query));
+  const describeTool = ({ name }: { name: string }, context: ToolContext) =>
+    handle("describe_api", context, () => describeCapability(registry, name));
+  const executeTool = ({ source }: { source: string }, context: ToolContext) =>
+    handle("execute", context, (subject) => execute(source, subject, context.signal));
 
-  server.registerTool(
-    "describe_api",
-    {
-      title: "Describe a capability",
-      description: DESCRIBE_DESCRIPTION,
-      inputSchema: z.strictObject({ name: z.string() }),
-      outputSchema: describeOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ name }: { name: string }, context: ToolContext) =>
-      handle("describe_api", context, () => describeCapability(registry, name)),
-  );
-
-  server.registerTool(
-    "execute",
-    {
-      title: "Execute a Starlark program",
-      description: EXECUTE_DESCRIPTION,
-      inputSchema: z.strictObject({ source: z.string() }),
-      outputSchema: executeOutput,
-    },
-    ({ source }: { source: string }, context: ToolContext) =>
-      handle("execute", context, (subject) => execute(source, subject, context.signal)),
-  );
-
-  return server;
+  return function newServer(): McpServer {
+    const server = new McpServer(info, serverOptions);
+    server.registerTool("search_api", SEARCH_TOOL, searchTool);
+    server.registerTool("describe_api", DESCRIBE_TOOL, describeTool);
+    server.registerTool("execute", EXECUTE_TOOL, executeTool);
+    return server;
+  };
 }
+
+const SEARCH_TOOL = {
+  title: "Search capabilities",
+  description: SEARCH_DESCRIPTION,
+  inputSchema: searchInput,
+  outputSchema: searchOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+const DESCRIBE_TOOL = {
+  title: "Describe a capability",
+  description: DESCRIBE_DESCRIPTION,
+  inputSchema: describeInput,
+  outputSchema: describeOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+const EXECUTE_TOOL = {
+  title: "Execute a Starlark program",
+  description: EXECUTE_DESCRIPTION,
+  inputSchema: executeInput,
+  outputSchema: executeOutput,
+};
 
 function failure(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };

@@ -28,7 +28,7 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { type BearerVerifier, InvalidToken } from "../auth/bearer.ts";
 import type { ExecutePool } from "../execute/pool.ts";
 import type { Limits } from "../limits.ts";
-import { createCapabilityServer, type ToolContext } from "../tools/server.ts";
+import { createServerFactory, type ToolContext } from "../tools/server.ts";
 import {
   METADATA_PATH,
   protectedResourceMetadata,
@@ -84,12 +84,41 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
 
+const MALFORMED = Symbol("malformed");
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads and parses a JSON body. A function of its own so that the body's bytes and text are
+ * garbage once parsed, not held by the request's frame while its calls wait for a worker.
+ */
+async function readJson(
+  req: Request,
+  options: { limit: number; timeoutMs: number },
+): Promise<unknown> {
+  const bytes = await readBody(req, options);
+  try {
+    return JSON.parse(utf8.decode(bytes));
+  } catch {
+    return MALFORMED;
+  }
+}
+
 /** Builds the HTTP handler. */
 export function createHttpApp(options: HttpAppOptions): Handler {
   const { verifier, logger, maxBodyBytes = 4 << 20, bodyTimeoutMs = 10_000 } = options;
   const originOf = (url: URL) => options.publicOrigin ?? url.origin;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   if (options.publicOrigin) allowedOrigins.add(options.publicOrigin);
+  // what every request's server shares (search index, execute, handlers) is built once, here
+  const newServer = createServerFactory({
+    registry: options.registry,
+    resolver: bearerResolver,
+    authorizer: options.authorizer,
+    limits: options.limits,
+    pool: options.pool,
+    logger,
+    observe: options.observe,
+  });
 
   const authenticate = async (req: Request, origin: string): Promise<AuthInfo | Response> => {
     const header = req.headers.get("authorization");
@@ -115,22 +144,9 @@ export function createHttpApp(options: HttpAppOptions): Handler {
       await req.body?.cancel().catch(() => {});
       return auth;
     }
-    const bytes = await readBody(req, { limit: maxBodyBytes, timeoutMs: bodyTimeoutMs });
-    let parsedBody: unknown;
-    try {
-      parsedBody = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-    } catch {
-      return jsonRpcError(400, -32700, "Parse error: malformed JSON");
-    }
-    const server = createCapabilityServer({
-      registry: options.registry,
-      resolver: bearerResolver,
-      authorizer: options.authorizer,
-      limits: options.limits,
-      pool: options.pool,
-      logger,
-      observe: options.observe,
-    });
+    const parsedBody = await readJson(req, { limit: maxBodyBytes, timeoutMs: bodyTimeoutMs });
+    if (parsedBody === MALFORMED) return jsonRpcError(400, -32700, "Parse error: malformed JSON");
+    const server = newServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

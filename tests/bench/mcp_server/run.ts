@@ -271,7 +271,7 @@ const lines = [
     `process RSS ${mb(idleRss)} MiB before, peak ${mb(peakRss)} MiB (${(peakRss / idleRss).toFixed(2)}× idle); the next call answered ${after.isError ? "an error" : "normally"}.`,
   `Building the 10 000-capability registry, connecting and answering the first search (index build): ${coldMs.toFixed(0)} ms.`,
   "The execute figure includes the MCP round trip, zod validation, the worker message hop and three",
-  "synchronous reply-slot round trips; the baseline has none of them.",
+  "synchronous reply-channel round trips; the baseline has none of them.",
   "",
 ]; // deno-fmt-ignore
 const section = lines.join("\n");
