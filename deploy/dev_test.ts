@@ -11,12 +11,23 @@
  * created" line), calls `todos.list` through MCP `execute` with the SDK client and a mock-oidc
  * token, stops dev like Ctrl-C does (SIGINT to its process group) and then starts it again with
  * todo-api's port taken: dev reports `todo-api exited with code N`, stops the others and fails.
+ *
+ * It also runs, verbatim and in the same checkout, the README blocks that need the dev ports
+ * (their marks name this file): while dev runs, `services/mcp-server/README.md`'s token + MCP
+ * Inspector command; after it stopped, the root README's image-proxy block (its own dev runner on
+ * :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090).
  */
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SERVICES } from "./services.ts";
+import {
+  type ReadmeBlock,
+  runBlock,
+  runCommand,
+  shellBlocks,
+} from "../tests/readme/readme_blocks.ts";
 
 const WORKTREE = new URL("../", import.meta.url).pathname;
 const PORTS = [8080, 8081, 8082, 8090, 8092, 9090, 9091, 9092];
@@ -132,6 +143,15 @@ function startDev(dir: string, command: string): Dev {
   };
 }
 
+/** The README blocks whose mark names this file, by the first command's start. */
+async function markedBlock(file: string, start: string): Promise<ReadmeBlock> {
+  const blocks = shellBlocks(file, await Deno.readTextFile(`${WORKTREE}${file}`));
+  const block = blocks.find((b) => b.commands[0]?.startsWith(start));
+  assert.ok(block, `${file} has a block starting ${start}`);
+  assert.deepEqual(block.mark, { kind: "tested-by", path: "deploy/dev_test.ts" });
+  return block;
+}
+
 async function healthy(url: string): Promise<boolean> {
   try {
     const res = await fetch(url);
@@ -215,6 +235,15 @@ Deno.test({
             await client.close();
           }
 
+          // services/mcp-server/README.md: the token and the pinned Inspector, one shell script.
+          const inspector = await markedBlock("services/mcp-server/README.md", "TOKEN=$(curl");
+          const listed = await runCommand(inspector.text, {}, dir);
+          assert.equal(listed.code, 0, listed.stderr);
+          assert.deepEqual(
+            JSON.parse(listed.stdout).tools.map((x: { name: string }) => x.name).sort(),
+            ["describe_api", "execute", "search_api"],
+          );
+
           // The HTML pages' icon request answers, cacheable (todo-api's /docs, mock-oidc).
           for (const base of ["http://127.0.0.1:8081", "http://127.0.0.1:8080"]) {
             const icon = await fetch(`${base}/favicon.ico`);
@@ -234,6 +263,25 @@ Deno.test({
         }
         assertPortsFree();
       });
+
+      await t.step(
+        "README blocks on the dev ports: image-proxy's dev, mcp-server's Run it",
+        async () => {
+          const proxy = await markedBlock("README.md", "deno task --cwd services/image-proxy dev");
+          const [index] = await runBlock(proxy, { cwd: dir, serve: 1, ready: "server_listening" });
+          assert.ok(JSON.parse(index.stdout).index, index.stdout);
+          assertPortsFree();
+          const run = await markedBlock(
+            "services/mcp-server/README.md",
+            "deno run --allow-net --allow-read --allow-env=MCP_* services/mcp-server/main.ts --subject",
+          );
+          assert.equal(run.commands.length, 3);
+          const [stdio, help] = await runBlock(run, { cwd: dir, serve: 2, ready: '"listening"' });
+          assert.match(stdio.stderr, /serving MCP on stdio/);
+          assert.match(help.stdout, /--transport/);
+          assertPortsFree();
+        },
+      );
 
       await t.step("a service dying at start stops the others and fails dev", async () => {
         const taken = Deno.listen({ hostname: "127.0.0.1", port: 8081 });

@@ -1,6 +1,6 @@
 /**
  * The shell blocks of every README in the tree (```sh, ```bash, ```shell, ```console fences) and
- * the mark each must carry, an HTML comment on the line just before its fence:
+ * the mark each must carry, an HTML comment on the nearest non-blank line above its fence:
  *
  * - `<!-- readme-test: run [NAME=VALUE …] -->`: each command of the block runs, as written, from
  *   the repository root with `bash -euo pipefail -c`, and must exit 0.
@@ -66,7 +66,10 @@ export function shellBlocks(file: string, markdown: string): ReadmeBlock[] {
     if (end < 0) break;
     if (SHELL.has(open[1])) {
       const text = lines.slice(i + 1, end).join("\n");
-      const before = i > 0 ? lines[i - 1] : "";
+      // The mark is the nearest non-blank line above (`deno fmt` puts a blank line after it).
+      let k = i - 1;
+      while (k >= 0 && lines[k].trim() === "") k--;
+      const before = k >= 0 ? lines[k] : "";
       blocks.push({
         file,
         line: i + 1,
@@ -149,10 +152,14 @@ export interface Ran {
 }
 
 /** Runs one command as written with bash from the root. */
-export async function runCommand(command: string, env: Record<string, string>): Promise<Ran> {
+export async function runCommand(
+  command: string,
+  env: Record<string, string>,
+  cwd = ROOT,
+): Promise<Ran> {
   const out = await new Deno.Command("bash", {
     args: ["-euo", "pipefail", "-c", command],
-    cwd: ROOT,
+    cwd,
     env: { NO_COLOR: "1", ...env },
     stdin: "null",
     stdout: "piped",
@@ -237,26 +244,42 @@ export function fillEnv(env: Record<string, string>, scratch: string): Record<st
   );
 }
 
-/** Runs a `run` block: its server first (if any), then every other command; throws on failure. */
-export async function runBlock(block: ReadmeBlock): Promise<void> {
-  const mark = block.mark;
-  if (mark?.kind !== "run") throw new Error(`${where(block)} is not a run block`);
+/** How {@linkcode runBlock} runs a block; by default what its `run` mark says. */
+export interface RunOptions {
+  /** Where the commands run (a fresh checkout, say). @default {ROOT} */
+  cwd?: string;
+  env?: Record<string, string>;
+  serve?: number;
+  ready?: string;
+}
+
+/**
+ * Runs a block: its server first (if any), then every other command; throws on a failure.
+ * Returns what each non-server command printed, in order.
+ */
+export async function runBlock(block: ReadmeBlock, options: RunOptions = {}): Promise<Ran[]> {
+  const mark = block.mark?.kind === "run" ? block.mark : undefined;
+  const cwd = options.cwd ?? ROOT;
+  const serve = options.serve ?? mark?.serve;
+  const ready = options.ready ?? mark?.ready;
   const scratch = `./.data/readme-test-${crypto.randomUUID()}`;
-  const env = fillEnv(mark.env, scratch);
+  const env = fillEnv(options.env ?? mark?.env ?? {}, scratch);
   let served: Served | undefined;
+  const results: Ran[] = [];
   try {
-    if (mark.serve !== undefined) {
-      const command = block.commands[mark.serve - 1];
-      if (!command) throw new Error(`${where(block)}: no command ${mark.serve}`);
-      served = serveCommand(command, env);
-      await served.ready(mark.ready!);
+    if (serve !== undefined) {
+      const command = block.commands[serve - 1];
+      if (!command) throw new Error(`${where(block)}: no command ${serve}`);
+      served = serveCommand(command, env, cwd);
+      await served.ready(ready ?? "");
     }
     for (const [i, command] of block.commands.entries()) {
-      if (i + 1 === mark.serve) continue;
-      const ran = await runCommand(command, env);
+      if (i + 1 === serve) continue;
+      const ran = await runCommand(command, env, cwd);
       if (ran.code !== 0) {
         throw new Error(`${where(block)}: \`${command}\` exited ${ran.code}:\n${ran.stderr}`);
       }
+      results.push(ran);
     }
     if (served) {
       const s = await served.stop();
@@ -265,8 +288,9 @@ export async function runBlock(block: ReadmeBlock): Promise<void> {
     }
   } finally {
     await served?.stop();
-    await Deno.remove(`${ROOT}${scratch}`, { recursive: true }).catch(() => {});
+    await Deno.remove(`${cwd}/${scratch}`, { recursive: true }).catch(() => {});
   }
+  return results;
 }
 
 /** `file:line` of a block, for messages. */

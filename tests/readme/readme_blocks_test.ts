@@ -75,6 +75,7 @@ Deno.test("marks: run with env, placeholders and a server; tested-by; not-run; i
 Deno.test("blocks: shell fences only, commands split on lines with continuations joined", () => {
   const md = [
     "<!-- readme-test: run -->",
+    "",
     "```sh",
     "a --x \\",
     "  --y   # note",
@@ -91,8 +92,8 @@ Deno.test("blocks: shell fences only, commands split on lines with continuations
   ].join("\n");
   const found = shellBlocks("R.md", md);
   assert.deepEqual(found.map((b) => [b.line, b.commands, b.mark?.kind]), [
-    [2, ["a --x \\\n  --y   # note", "b"], "run"],
-    [12, ["c"], undefined],
+    [3, ["a --x \\\n  --y   # note", "b"], "run"],
+    [13, ["c"], undefined],
   ]);
   assert.deepEqual(commandsOf("x\\\n"), ["x\\\n"]); // an unfinished continuation is kept
 });
@@ -103,6 +104,6 @@ for (const block of blocks) {
     name: `README command runs: ${where(block)} ${block.commands[0].split("\n")[0]}`,
     sanitizeResources: false,
     sanitizeOps: false,
-    fn: () => runBlock(block),
+    fn: async () => void await runBlock(block),
   });
 }
