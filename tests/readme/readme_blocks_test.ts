@@ -22,38 +22,6 @@ Deno.test("every shell block of every README carries a valid readme-test mark", 
   for (const f of ["README.md", "services/mcp-server/README.md", "services/todo-api/README.md"]) {
     assert.ok(files.has(f), f);
   }
-  Deno.test("runBlock: fills placeholders, serves, stops like Ctrl-C; fails on any failing step", async () => {
-    const block = (text: string, mark: string) =>
-      shellBlocks("T.md", `${mark}\n\`\`\`sh\n${text}\n\`\`\``)[0];
-    const server = `trap 'exit 0' INT; echo "up on $PORT_A"; while :; do sleep 0.1; done`;
-    const ok = block(
-      `${server}\necho "$PORT_A $PORT_B $DIR"`,
-      "<!-- readme-test: run serve=1 ready=up PORT_A={port} PORT_B={port} DIR={scratch} -->",
-    );
-    const [out] = await runBlock(ok);
-    const [a, b, dir] = out.stdout.trim().split(" ");
-    assert.match(a, /^\d+$/);
-    assert.notEqual(a, b);
-    assert.match(dir, /^\.\/\.data\/readme-test-/);
-    await assert.rejects(
-      runBlock(block("true\nfalse", "<!-- readme-test: run -->")),
-      /`false` exited 1/,
-    );
-    await assert.rejects(
-      runBlock(block("echo bye", '<!-- readme-test: run serve=1 ready="never" -->')),
-      /ended \(0\) before "never"/,
-    );
-    await assert.rejects(
-      runBlock(
-        block(
-          "trap 'exit 3' INT; echo up; while :; do sleep 0.1; done",
-          "<!-- readme-test: run serve=1 ready=up -->",
-        ),
-      ),
-      /the server exited 3/,
-    );
-  });
-
   for (const block of blocks) {
     const mark = block.mark;
     assert.ok(mark, `${where(block)}: add a readme-test mark before the fence`);
