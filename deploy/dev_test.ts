@@ -75,8 +75,8 @@ function assertPortsFree() {
 /** `deno task dev` running in its own process group, with every output line recorded. */
 interface Dev {
   lines: string[];
-  /** Resolves once `predicate` holds for a line seen (checked again at each new line). */
-  until(predicate: (line: string) => boolean | Promise<boolean>): Promise<void>;
+  /** Resolves once `predicate` holds for the lines seen (checked again at each new line). */
+  until(predicate: (lines: readonly string[]) => boolean | Promise<boolean>): Promise<void>;
   /** Ctrl-C: SIGINT to the whole process group, as a terminal sends it. */
   interrupt(): void;
   status: Promise<Deno.CommandStatus>;
@@ -114,29 +114,40 @@ function startDev(dir: string, command: string): Dev {
     until(predicate) {
       return new Promise((resolve, reject) => {
         let busy = false;
+        let again = false;
         let done = false;
+        const finish = (err?: Error) => {
+          if (done) return;
+          done = true;
+          waiters.delete(check);
+          clearTimeout(guard);
+          err ? reject(err) : resolve();
+        };
+        // A guard against a hang, not a wait: readiness comes from the output lines.
+        const guard = setTimeout(
+          () => finish(new Error(`not ready within 5 min:\n${lines.join("\n")}`)),
+          300_000,
+        );
         const check = async () => {
-          if (busy || done) return;
+          if (done) return;
+          if (busy) {
+            again = true; // a line came in while checking: check once more afterwards
+            return;
+          }
           busy = true;
           try {
-            for (const line of lines) {
-              if (await predicate(line)) {
-                done = true;
-                waiters.delete(check);
-                return resolve();
-              }
-            }
+            do {
+              again = false;
+              if (await predicate(lines)) return finish();
+            } while (again && !done);
           } finally {
             busy = false;
           }
         };
         waiters.add(check);
-        child.status.then((s) => {
-          if (!done) {
-            waiters.delete(check);
-            reject(new Error(`dev exited (${s.code}) first:\n${lines.join("\n")}`));
-          }
-        });
+        child.status.then((s) =>
+          finish(new Error(`dev exited (${s.code}) first:\n${lines.join("\n")}`))
+        );
         check();
       });
     },
@@ -190,10 +201,13 @@ Deno.test({
           // Each service's own lines trigger a look at its health route: no polling on a timer.
           for (const svc of SERVICES) {
             const health = svc.devInfo.health;
-            await dev.until(async (line) =>
-              line.startsWith(`${svc.name} `) &&
-              (health ? await healthy(health) : line.includes('"message session created"'))
-            );
+            await dev.until(async (lines) => {
+              const own = lines.filter((l) => l.startsWith(`${svc.name} `));
+              if (own.length === 0) return false;
+              return health
+                ? await healthy(health)
+                : own.some((l) => l.includes('"message session created"'));
+            });
           }
           const out = dev.lines.join("\n");
           assert.match(out, /^SERVICE +URL +OPEN$/m);

@@ -208,9 +208,16 @@ export function serveCommand(
     status,
     ready(text) {
       return new Promise((resolve, reject) => {
+        // A guard against a hang, not a wait: readiness comes from the output.
+        const guard = setTimeout(() => {
+          if (waiters.delete(check)) {
+            reject(new Error(`no "${text}" within 5 min:\n${output.join("")}`));
+          }
+        }, 300_000);
         const check = () => {
           if (output.join("").includes(text)) {
             waiters.delete(check);
+            clearTimeout(guard);
             resolve();
           }
         };
@@ -218,6 +225,7 @@ export function serveCommand(
         check();
         status.then((s) => {
           if (waiters.delete(check)) {
+            clearTimeout(guard);
             reject(new Error(`ended (${s.code}) before "${text}":\n${output.join("")}`));
           }
         });
