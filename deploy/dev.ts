@@ -1,14 +1,22 @@
 // deno-lint-ignore-file no-console -- a command-line tool talks to its user on the console
 /**
  * `deno task dev`: runs every service that exists, each on its own port with its embedded default
- * backing, with its output prefixed by its name. Ctrl-C stops them all gracefully.
+ * backing and its deployed permissions, with its output prefixed by its name. Before the services
+ * start it runs their set-up commands (todo-api's migrations) and makes the todo-api key the
+ * mcp-server demo's `todos.*` use (`dev_todo_key.ts`); then it prints one table of where each
+ * service is and what to open. When a service exits, dev says so, stops the others and exits
+ * non-zero (`dev_supervise.ts`); Ctrl-C stops them all gracefully.
  *
  * @module
  */
+import { provisionTodoKey } from "./dev_todo_key.ts";
+import { supervise } from "./dev_supervise.ts";
 import { existingServices, type ServiceDeployment } from "./services.ts";
 
 const root = new URL("../", import.meta.url);
 const enc = new TextEncoder();
+/** Where dev keeps the todo-api key it made for mcp-server (under the granted ./.data). */
+const KEY_FILE = ".data/dev/mcp-server-todo-api-key.json";
 
 async function pipe(name: string, stream: ReadableStream<Uint8Array>, out: typeof Deno.stdout) {
   let pending = "";
@@ -17,51 +25,98 @@ async function pipe(name: string, stream: ReadableStream<Uint8Array>, out: typeo
     pending = lines.pop() ?? "";
     for (const line of lines) out.writeSync(enc.encode(`${name.padEnd(10)} | ${line}\n`));
   }
+  if (pending) out.writeSync(enc.encode(`${name.padEnd(10)} | ${pending}\n`));
 }
 
-function run(svc: ServiceDeployment, args: string[]): Deno.ChildProcess {
+function command(svc: ServiceDeployment, args: string[], env: Record<string, string> = {}) {
   const { entry, permissions } = svc.dev ?? svc;
   const v8 = !svc.dev && svc.v8Flags?.length ? [`--v8-flags=${svc.v8Flags.join(",")}`] : [];
-  const child = new Deno.Command(Deno.execPath(), {
+  return new Deno.Command(Deno.execPath(), {
     args: ["run", ...permissions, ...v8, entry, ...args],
     cwd: root,
+    env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).spawn();
-  pipe(svc.name, child.stdout, Deno.stdout);
-  pipe(svc.name, child.stderr, Deno.stderr);
-  return child;
+  });
 }
 
-async function main() {
+function run(svc: ServiceDeployment, args: string[], env?: Record<string, string>) {
+  const child = command(svc, args, env).spawn();
+  const drained = Promise.all([
+    pipe(svc.name, child.stdout, Deno.stdout),
+    pipe(svc.name, child.stderr, Deno.stderr),
+  ]);
+  return { child, drained };
+}
+
+/** The todo-api command line with todo-api's own permissions, its output captured. */
+function todoCli(svc: ServiceDeployment) {
+  return async (args: string[]) => {
+    const out = await command(svc, args).output();
+    const dec = new TextDecoder();
+    return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  };
+}
+
+/** The start-up table: service, URL, what to open. */
+export function devTable(services: readonly ServiceDeployment[]): string {
+  const rows = [
+    ["SERVICE", "URL", "OPEN"],
+    ...services.map((s) => [s.name, s.devInfo.url, s.devInfo.open]),
+  ];
+  const widths = [0, 1].map((c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => `${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2]}`)
+    .join("\n");
+}
+
+async function main(): Promise<number> {
   const services = existingServices(root);
   if (services.length === 0) {
     console.error("Cannot start: no service exists yet in this checkout");
-    Deno.exit(1);
+    return 1;
   }
   for (const svc of services) {
     for (const setup of svc.devSetup) {
-      const status = await run(svc, setup).status;
+      const { child, drained } = run(svc, setup);
+      const status = await child.status;
+      await drained;
       if (!status.success) {
         console.error(`Cannot start ${svc.name}: "${setup.join(" ")}" failed`);
-        Deno.exit(1);
+        return 1;
       }
     }
   }
-  const children = services.map((svc) => run(svc, svc.devArgs));
-  console.log(`dev: started ${services.map((s) => s.name).join(", ")}; Ctrl-C stops them all`);
-  const stop = () => {
-    for (const c of children) {
+  const envs: Record<string, Record<string, string>> = {};
+  const todoApi = services.find((s) => s.name === "todo-api");
+  if (todoApi && services.some((s) => s.name === "mcp-server")) {
+    if (Deno.env.get("MCP_TODO_API_KEY")) {
+      console.log("dev: mcp-server uses the todo-api key in MCP_TODO_API_KEY");
+    } else {
       try {
-        c.kill("SIGTERM");
-      } catch { /* already gone */ }
+        const made = await provisionTodoKey({ cli: todoCli(todoApi), file: KEY_FILE });
+        envs["mcp-server"] = { MCP_TODO_API_KEY: made.key };
+        console.log(
+          `dev: mcp-server's todos.* use todo-api key ${made.id} (subject mcp-demo, ` +
+            `${made.created ? "created now" : "reused"}; kept in ${KEY_FILE})`,
+        );
+      } catch (err) {
+        console.error(`Cannot start mcp-server: ${(err as Error).message}`);
+        return 1;
+      }
     }
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  const codes = await Promise.all(children.map((c) => c.status.then((s) => s.code)));
-  Deno.exit(codes.find((c) => c !== 0) ?? 0);
+  }
+  console.log(devTable(services));
+  let requestStop: () => void = () => {};
+  const stopRequested = new Promise<void>((resolve) => requestStop = resolve);
+  Deno.addSignalListener("SIGINT", () => requestStop());
+  Deno.addSignalListener("SIGTERM", () => requestStop());
+  const started = services.map((svc) => ({
+    name: svc.name,
+    ...run(svc, svc.devArgs, envs[svc.name]),
+  }));
+  console.log(`dev: started ${services.map((s) => s.name).join(", ")}; Ctrl-C stops them all`);
+  return await supervise(started, { report: (line) => console.error(line), stopRequested });
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) Deno.exit(await main());

@@ -30,6 +30,18 @@ export interface ServiceDeployment {
   dev?: { entry: string; permissions: string[] };
   /** Whether `deploy/<name>/Containerfile` runs the binary. @default {true} */
   container?: boolean;
+  /** The row of `deno task dev`'s start-up table, and the route that answers once it is up. */
+  devInfo: DevInfo;
+}
+
+/** Where a service of `deno task dev` is and what to open there. */
+export interface DevInfo {
+  /** Its base URL under `deno task dev` (from `devArgs`), or what to watch when it serves none. */
+  url: string;
+  /** What to open or run against it. */
+  open: string;
+  /** A URL that answers 200 once it serves; absent for a service without a listener. */
+  health?: string;
 }
 
 /** Every service, in start order. Services whose entry does not exist yet are skipped. */
@@ -54,6 +66,11 @@ export const SERVICES: readonly ServiceDeployment[] = [
     include: ["services/mock-oidc/keys/sign_worker.ts"],
     devSetup: [],
     devArgs: ["--addr", "127.0.0.1:8080", "--metrics-addr", "127.0.0.1:9090"],
+    devInfo: {
+      url: "http://127.0.0.1:8080",
+      open: "/docs (API), /_mock/ui (console), /default/debugger (debugger); issuer /default",
+      health: "http://127.0.0.1:8080/healthz",
+    },
   },
   {
     name: "todo-api",
@@ -72,6 +89,11 @@ export const SERVICES: readonly ServiceDeployment[] = [
     include: ["services/todo-api/cli/serve_worker.ts"],
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
+    devInfo: {
+      url: "http://127.0.0.1:8081",
+      open: "/docs (API); a key: deno task keys create --subject me --role user",
+      health: "http://127.0.0.1:8081/healthz",
+    },
   },
   {
     name: "image-proxy",
@@ -98,6 +120,11 @@ export const SERVICES: readonly ServiceDeployment[] = [
     v8Flags: ["--max-semi-space-size=1"],
     devSetup: [],
     devArgs: [],
+    devInfo: {
+      url: "http://127.0.0.1:8082",
+      open: "/streams/v1/index.json (the sample mirror, from a local S3 server)",
+      health: "http://127.0.0.1:8082/healthz",
+    },
     // A local S3 server seeded with a sample mirror; it runs the proxy with `permissions`
     // narrowed to its loopback addresses.
     dev: {
@@ -130,6 +157,12 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--issuer",
       "http://127.0.0.1:8080/default",
     ],
+    devInfo: {
+      url: "http://127.0.0.1:8090/mcp",
+      open: "MCP URL (Streamable HTTP); a bearer token: curl -s -d grant_type=client_credentials " +
+        "-d client_id=me -d scope=mcp http://127.0.0.1:8080/default/token",
+      health: "http://127.0.0.1:8090/healthz",
+    },
   },
   {
     name: "runner-ctl",
@@ -148,6 +181,10 @@ export const SERVICES: readonly ServiceDeployment[] = [
     include: [],
     devSetup: [],
     devArgs: [],
+    devInfo: {
+      url: "(no HTTP listener)",
+      open: "its log: scaling runners for a simulated job stream (fake GitHub and Incus)",
+    },
     // A systemd service on the Incus host: deploy/runner-ctl/ holds its unit and drop-ins.
     container: false,
     dev: { entry: "tests/fakes/runner_ctl_dev.ts", permissions: ["--allow-all"] },

@@ -54,7 +54,8 @@ export interface OpenapiRoutesOptions {
 }
 
 /**
- * The route-table rows of `GET`/`HEAD` `/openapi.json`, `/openapi.yaml`, `/docs` and its assets.
+ * The route-table rows of `GET`/`HEAD` `/openapi.json`, `/openapi.yaml`, `/docs` and its assets,
+ * and `/favicon.ico` (204, cacheable: the page has no icon, and browsers stop asking).
  * `doc` may be a function, called once on first use, so a document derived from the very table
  * these rows belong to can be passed in.
  *
@@ -105,6 +106,13 @@ export function openapiRoutes(
       return new Response(yaml, { headers: { "content-type": "application/yaml" } });
     }),
     row("/docs", () => html(options.title)),
+    // Browsers ask for it beside any HTML page; without it /docs logs a 404 in their console.
+    {
+      method: READ,
+      pattern: "/favicon.ico",
+      handler: () =>
+        new Response(null, { status: 204, headers: { "cache-control": "public, max-age=86400" } }),
+    },
     { method: READ, pattern: "/docs/", handler: () => html(options.title) },
     {
       method: READ,

@@ -37,6 +37,18 @@ Deno.test("openapiHandler() serves a docs page that loads only local assets", as
   }
 });
 
+Deno.test("openapiHandler() answers /favicon.ico with a cacheable 204 (no 404 beside /docs)", async () => {
+  for (const method of ["GET", "HEAD"]) {
+    const res = await handler(new Request("http://svc/favicon.ico", { method }));
+    assert.ok(res, method);
+    assert.equal(res.status, 204, method);
+    assert.equal(res.headers.get("cache-control"), "public, max-age=86400");
+    assert.equal(await res.text(), "");
+  }
+  assert.equal(handler(new Request("http://svc/favicon.ico", { method: "POST" })), undefined);
+  assert.equal(handler(new Request("http://svc/favicon.png")), undefined);
+});
+
 Deno.test("openapiHandler() leaves other paths and methods to the caller", () => {
   assert.equal(handler(new Request("http://svc/v1/todos")), undefined);
   assert.equal(handler(new Request("http://svc/docs/../../etc/passwd")), undefined);

@@ -199,7 +199,7 @@ export function createApp(deps: AppDeps): App {
     ...protocol,
   ], { notFound: protocolNotFound, methodNotAllowed: apiMethodNotAllowed });
   const controlRouter = controlEnabled && options.dedicatedControl
-    ? createRouter(control, {
+    ? createRouter([...control, FAVICON], {
       notFound: () =>
         errorResponse(new HttpError(404, "not_found", "only /_mock/* is served here")),
       methodNotAllowed: controlMethodNotAllowed,

@@ -80,7 +80,7 @@ Deno.test("without a co-located control plane /_mock/* is answered by controlMis
   }
 });
 
-Deno.test("the control listener serves only /_mock/*", async () => {
+Deno.test("the control listener serves only /_mock/* and /favicon.ico (its console is HTML)", async () => {
   const { call, control } = app({ dedicatedControl: true });
   assert.ok(control);
   const clock = await call("/_mock/clock", {}, control);
@@ -93,6 +93,10 @@ Deno.test("the control listener serves only /_mock/*", async () => {
   assert.equal(wrong.status, 405);
   assert.equal(wrong.headers.get("allow"), "GET, PUT");
   await wrong.body?.cancel();
+  const icon = await call("/favicon.ico", {}, control);
+  assert.equal(icon.status, 200);
+  assert.equal(icon.headers.get("cache-control"), "public, max-age=86400");
+  assert.equal(await icon.text(), "");
 });
 
 Deno.test("wrong methods are 405 with Allow, each in its part's words", async () => {

@@ -8,6 +8,16 @@ import { MAIN, PERMISSIONS, ROOT, startHttpStack } from "./_test_support.ts";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 
+Deno.test("the README's Inspector command pins the version tested here", async () => {
+  // Unpinned, npx on Node.js < 22.19 resolves an old Inspector that refuses URL-server arguments.
+  const readme = await Deno.readTextFile(`${ROOT}services/mcp-server/README.md`);
+  const pins = [...readme.matchAll(/npx (?:-y )?(@modelcontextprotocol\/inspector\S*)/g)].map((m) =>
+    m[1]
+  );
+  assert.ok(pins.length > 0, "the README has an Inspector command");
+  for (const pin of pins) assert.equal(pin, INSPECTOR);
+});
+
 async function inspector(
   args: string[],
 ): Promise<{ code: number; stdout: string; stderr: string }> {

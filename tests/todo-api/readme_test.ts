@@ -1,7 +1,8 @@
 /**
- * End-to-end: the root README's todo-api commands, run as written from the repository root
- * (`bash`, the root `deno task`s with their real permissions): migrate → key → serve → create →
- * list. Only where the data goes and which port serve takes differ, through the service's own
+ * End-to-end: the todo-api commands of the root README (run from the repository root, the root
+ * `deno task`s) and of `services/todo-api/README.md` (run from `services/todo-api`, its own
+ * tasks), as written (`bash`, the tasks' real permissions): migrate → key → serve → create →
+ * list. The README runner (`tests/readme/`) leaves these blocks to this test (their marks). Only where the data goes and which port serve takes differ, through the service's own
  * settings (`TODOAPI_DATA_DIR` under `./.data`, `TODOAPI_ADDR`), so the test never touches a
  * real `./.data/todo-api`; the port in the curl lines is rewritten to the one serve picked.
  */
@@ -9,18 +10,20 @@ import assert from "node:assert/strict";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** The `sh` blocks of the README's todo-api section, in order. */
-async function readmeBlocks(): Promise<string[]> {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
-  const section = readme.split(/^### /m).find((s) => s.startsWith("todo-api"));
-  assert.ok(section, "the README has a todo-api section");
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+/** The first three `sh` blocks of a README's todo-api part (root: its todo-api section). */
+async function readmeBlocks(file: string): Promise<string[]> {
+  const readme = await Deno.readTextFile(`${ROOT}${file}`);
+  const section = file === "README.md"
+    ? readme.split(/^### /m).find((s) => s.startsWith("todo-api"))
+    : readme;
+  assert.ok(section, `${file} has a todo-api section`);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).slice(0, 3);
 }
 
-async function bash(script: string, env: Record<string, string>) {
+async function bash(script: string, env: Record<string, string>, cwd = ROOT) {
   const out = await new Deno.Command("bash", {
     args: ["-euo", "pipefail", "-c", script],
-    cwd: ROOT,
+    cwd,
     env,
     stdout: "piped",
     stderr: "piped",
@@ -55,19 +58,27 @@ async function apiUrl(stream: ReadableStream<Uint8Array>, seen: string[]): Promi
   }
 }
 
-Deno.test({
-  name: "the README's todo-api commands work from the repository root: migrate, key, serve, use",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const [setup, serveBlock, use] = await readmeBlocks();
+for (
+  const [file, dir] of [["README.md", ""], ["services/todo-api/README.md", "services/todo-api"]]
+) {
+  Deno.test({
+    name: `${file}'s todo-api commands work from ./${dir}: migrate, key, serve, use`,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn: () => readmeStory(file, `${ROOT}${dir}`),
+  });
+}
+
+async function readmeStory(file: string, cwd: string) {
+  {
+    const [setup, serveBlock, use] = await readmeBlocks(file);
     assert.ok(setup && serveBlock && use, "three sh blocks: setup, serve, use");
     assert.match(setup, /^KEY=\$\(deno task keys create /m);
     const scratch = `./.data/readme-test-${crypto.randomUUID()}`;
     const env = { TODOAPI_DATA_DIR: `${scratch}/todo-api`, TODOAPI_DATABASE_URL: "" };
     try {
       // The setup block's shell keeps KEY; print it afterwards to read it here.
-      const done = await bash(`${setup}\nprintf 'KEY=%s\\n' "$KEY"`, env);
+      const done = await bash(`${setup}\nprintf 'KEY=%s\\n' "$KEY"`, env, cwd);
       assert.equal(done.code, 0, done.stderr);
       const key = /^KEY=(.*)$/m.exec(done.stdout)?.[1] ?? "";
       assert.match(key, /^todo_\S+$/, "KEY=$(…) captured exactly the key");
@@ -75,7 +86,7 @@ Deno.test({
       const serveCommand = serveBlock.split("\n")[0].replace(/\s+#.*$/, "");
       const serve = new Deno.Command("bash", {
         args: ["-c", `exec ${serveCommand}`],
-        cwd: ROOT,
+        cwd,
         env: { ...env, TODOAPI_ADDR: "127.0.0.1:0", TODOAPI_METRICS_ADDR: "127.0.0.1:0" },
         stdout: "piped",
         stderr: "null",
@@ -85,7 +96,7 @@ Deno.test({
         const url = await apiUrl(serve.stdout, log);
         const port = new URL(url).port;
         const script = use.replaceAll("localhost:8080", `127.0.0.1:${port}`);
-        const used = await bash(script, { ...env, KEY: key });
+        const used = await bash(script, { ...env, KEY: key }, cwd);
         assert.equal(used.code, 0, used.stderr);
         const [created, listed] = used.stdout.trim().split("\n").map((l) => JSON.parse(l));
         assert.equal(used.stdout.trim().split("\n").length, 2, used.stdout);
@@ -103,9 +114,10 @@ Deno.test({
         env,
       );
       assert.equal(direct.code, 0, direct.stderr);
-      assert.match(direct.stdout, /\tme\tuser\t/);
+      const subject = /--subject (\S+)/.exec(setup)?.[1];
+      assert.match(direct.stdout, new RegExp(`\\t${subject}\\tuser\\t`));
     } finally {
       await Deno.remove(`${ROOT}${scratch}`, { recursive: true }).catch(() => {});
     }
-  },
-});
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * End-to-end: `deno task dev` as a newcomer runs it, the root README's command verbatim, in a
+ * fresh checkout: a temporary directory holding the files `git clone` would give plus any
+ * uncommitted work (`git ls-files --cached --others --exclude-standard`), so no `node_modules`,
+ * no `.data` and no `dist` of the worktree leak in, and what is being changed is what is tested.
+ * (The worktree itself cannot be used: the tasks' grants fix the data directory at ./.data, which
+ * would then be the developer's own.) The dev ports are fixed (8080-8082, 8090, 8092, 9090-9092),
+ * so this file must not run twice at once; it fails up front, naming the port, when one is taken.
+ *
+ * It waits for every service's health route (runner-ctl, which has none: its "message session
+ * created" line), calls `todos.list` through MCP `execute` with the SDK client and a mock-oidc
+ * token, stops dev like Ctrl-C does (SIGINT to its process group) and then starts it again with
+ * todo-api's port taken: dev reports `todo-api exited with code N`, stops the others and fails.
+ *
+ * It also runs, verbatim and in the same checkout, the README blocks that need the dev ports
+ * (their marks name this file): while dev runs, `services/mcp-server/README.md`'s token + MCP
+ * Inspector command; after it stopped, the root README's image-proxy block (its own dev runner on
+ * :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090).
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { SERVICES } from "./services.ts";
+import {
+  type ReadmeBlock,
+  runBlock,
+  runCommand,
+  shellBlocks,
+} from "../tests/readme/readme_blocks.ts";
+
+const WORKTREE = new URL("../", import.meta.url).pathname;
+const PORTS = [8080, 8081, 8082, 8090, 8092, 9090, 9091, 9092];
+
+/** The root README's `deno task dev` block: the command this test runs as written. */
+async function readmeDevCommand(): Promise<string> {
+  const readme = await Deno.readTextFile(`${WORKTREE}README.md`);
+  const block = /```sh\n(deno task dev\b[^\n]*)\n```/.exec(readme)?.[1];
+  assert.ok(block, "README.md has a sh block with `deno task dev`");
+  return block;
+}
+
+async function freshCheckout(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dev_checkout_" });
+  const out = await new Deno.Command("git", {
+    args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    cwd: WORKTREE,
+    stdout: "piped",
+  }).output();
+  assert.equal(out.code, 0);
+  for (const path of new TextDecoder().decode(out.stdout).split("\0").filter(Boolean)) {
+    try {
+      const stat = await Deno.lstat(`${WORKTREE}${path}`);
+      if (!stat.isFile) continue;
+    } catch {
+      continue; // deleted in the work tree but not yet in the index
+    }
+    const to = `${dir}/${path}`;
+    await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+    await Deno.copyFile(`${WORKTREE}${path}`, to);
+  }
+  return dir;
+}
+
+function assertPortsFree() {
+  for (const port of PORTS) {
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+    } catch {
+      assert.fail(`port ${port} is in use: stop the running \`deno task dev\` (or other user)`);
+    }
+  }
+}
+
+/** `deno task dev` running in its own process group, with every output line recorded. */
+interface Dev {
+  lines: string[];
+  /** Resolves once `predicate` holds for the lines seen (checked again at each new line). */
+  until(predicate: (lines: readonly string[]) => boolean | Promise<boolean>): Promise<void>;
+  /** Ctrl-C: SIGINT to the whole process group, as a terminal sends it. */
+  interrupt(): void;
+  status: Promise<Deno.CommandStatus>;
+  /** Resolves when both output streams ended. */
+  drained: Promise<unknown>;
+}
+
+function startDev(dir: string, command: string): Dev {
+  const child = new Deno.Command("setsid", {
+    args: ["bash", "-c", command],
+    cwd: dir,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  const waiters = new Set<() => void>();
+  const read = async (stream: ReadableStream<Uint8Array>) => {
+    let pending = "";
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      const parts = (pending + text).split("\n");
+      pending = parts.pop()!;
+      lines.push(...parts);
+      for (const w of [...waiters]) w();
+    }
+    for (const w of [...waiters]) w();
+  };
+  const drained = Promise.all([read(child.stdout), read(child.stderr)]);
+  return {
+    lines,
+    status: child.status,
+    drained,
+    interrupt: () => Deno.kill(-child.pid, "SIGINT"),
+    until(predicate) {
+      return new Promise((resolve, reject) => {
+        let busy = false;
+        let again = false;
+        let done = false;
+        const finish = (err?: Error) => {
+          if (done) return;
+          done = true;
+          waiters.delete(check);
+          clearTimeout(guard);
+          err ? reject(err) : resolve();
+        };
+        // A guard against a hang, not a wait: readiness comes from the output lines.
+        const guard = setTimeout(
+          () => finish(new Error(`not ready within 5 min:\n${lines.join("\n")}`)),
+          300_000,
+        );
+        const check = async () => {
+          if (done) return;
+          if (busy) {
+            again = true; // a line came in while checking: check once more afterwards
+            return;
+          }
+          busy = true;
+          try {
+            do {
+              again = false;
+              if (await predicate(lines)) return finish();
+            } while (again && !done);
+          } finally {
+            busy = false;
+          }
+        };
+        waiters.add(check);
+        child.status.then((s) =>
+          finish(new Error(`dev exited (${s.code}) first:\n${lines.join("\n")}`))
+        );
+        check();
+      });
+    },
+  };
+}
+
+/** The README blocks whose mark names this file, by the first command's start. */
+async function markedBlock(file: string, start: string): Promise<ReadmeBlock> {
+  const blocks = shellBlocks(file, await Deno.readTextFile(`${WORKTREE}${file}`));
+  const block = blocks.find((b) => b.commands[0]?.startsWith(start));
+  assert.ok(block, `${file} has a block starting ${start}`);
+  assert.deepEqual(block.mark, { kind: "tested-by", path: "deploy/dev_test.ts" });
+  return block;
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url);
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function mockToken(): Promise<string> {
+  const res = await fetch("http://127.0.0.1:8080/default/token", {
+    method: "POST",
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: "dev-test",
+      scope: "mcp",
+    }),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()).access_token;
+}
+
+Deno.test({
+  name: "deno task dev from a fresh checkout: table, health, todos.list over MCP, Ctrl-C, a death",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    assertPortsFree();
+    const command = await readmeDevCommand();
+    const dir = await freshCheckout();
+    try {
+      await t.step("starts every service and prints the table", async () => {
+        const dev = startDev(dir, command);
+        try {
+          // Each service's own lines trigger a look at its health route: no polling on a timer.
+          for (const svc of SERVICES) {
+            const health = svc.devInfo.health;
+            await dev.until(async (lines) => {
+              const own = lines.filter((l) => l.startsWith(`${svc.name} `));
+              if (own.length === 0) return false;
+              return health
+                ? await healthy(health)
+                : own.some((l) => l.includes('"message session created"'));
+            });
+          }
+          const out = dev.lines.join("\n");
+          assert.match(out, /^SERVICE +URL +OPEN$/m);
+          for (const svc of SERVICES) {
+            const row = new RegExp(
+              `^${svc.name} +${RegExp.escape(svc.devInfo.url)} +${
+                RegExp.escape(svc.devInfo.open)
+              }$`,
+              "m",
+            );
+            assert.match(out, row);
+          }
+          assert.match(
+            out,
+            /^dev: mcp-server's todos\.\* use todo-api key \S+ \(subject mcp-demo, created now;/m,
+          );
+
+          const token = await mockToken();
+          const client = new Client({ name: "dev-test", version: "1.0.0" });
+          await client.connect(
+            new StreamableHTTPClientTransport(new URL("http://127.0.0.1:8090/mcp"), {
+              requestInit: { headers: { authorization: `Bearer ${token}` } },
+            }),
+          );
+          try {
+            const call = async (source: string) =>
+              (await client.callTool({ name: "execute", arguments: { source } })) as CallToolResult;
+            const listed = await call("def main():\n  return todos.list(limit=5)\n");
+            assert.equal(listed.isError, undefined, JSON.stringify(listed.content));
+            assert.deepEqual(listed.structuredContent, { result: { todos: [] } });
+            const made = await call(
+              'def main():\n  todos.create(title="from dev")\n  return todos.list(limit=5)\n',
+            );
+            assert.equal(made.isError, undefined, JSON.stringify(made.content));
+            const result = (made.structuredContent as { result: { todos: { title: string }[] } })
+              .result;
+            assert.deepEqual(result.todos.map((x) => x.title), ["from dev"]);
+          } finally {
+            await client.close();
+          }
+
+          // services/mcp-server/README.md: the token and the pinned Inspector, one shell script.
+          const inspector = await markedBlock("services/mcp-server/README.md", "TOKEN=$(curl");
+          const listed = await runCommand(inspector.text, {}, dir);
+          assert.equal(listed.code, 0, listed.stderr);
+          assert.deepEqual(
+            JSON.parse(listed.stdout).tools.map((x: { name: string }) => x.name).sort(),
+            ["describe_api", "execute", "search_api"],
+          );
+
+          // The HTML pages' icon request answers, cacheable (todo-api's /docs, mock-oidc).
+          for (const base of ["http://127.0.0.1:8081", "http://127.0.0.1:8080"]) {
+            const icon = await fetch(`${base}/favicon.ico`);
+            await icon.body?.cancel();
+            assert.ok(icon.status === 200 || icon.status === 204, `${base}: ${icon.status}`);
+            assert.equal(icon.headers.get("cache-control"), "public, max-age=86400");
+          }
+        } finally {
+          dev.interrupt();
+        }
+        const status = await dev.status;
+        await dev.drained;
+        const out = dev.lines.join("\n");
+        assert.equal(status.code, 0, out.slice(-3000));
+        for (const svc of SERVICES) {
+          assert.match(out, new RegExp(`^${svc.name} exited with code 0$`, "m"));
+        }
+        assertPortsFree();
+      });
+
+      await t.step(
+        "README blocks on the dev ports: image-proxy's dev, mcp-server's Run it",
+        async () => {
+          const proxy = await markedBlock("README.md", "deno task --cwd services/image-proxy dev");
+          const [index] = await runBlock(proxy, { cwd: dir, serve: 1, ready: "server_listening" });
+          assert.ok(JSON.parse(index.stdout).index, index.stdout);
+          assertPortsFree();
+          const run = await markedBlock(
+            "services/mcp-server/README.md",
+            "deno run --allow-net --allow-read --allow-env=MCP_* services/mcp-server/main.ts --subject",
+          );
+          assert.equal(run.commands.length, 3);
+          const [stdio, help] = await runBlock(run, { cwd: dir, serve: 2, ready: '"listening"' });
+          assert.match(stdio.stderr, /serving MCP on stdio/);
+          assert.match(help.stdout, /--transport/);
+          assertPortsFree();
+        },
+      );
+
+      await t.step("a service dying at start stops the others and fails dev", async () => {
+        const taken = Deno.listen({ hostname: "127.0.0.1", port: 8081 });
+        let dev: Dev | undefined;
+        try {
+          dev = startDev(dir, command);
+          const status = await dev.status;
+          await dev.drained;
+          const out = dev.lines.join("\n");
+          assert.notEqual(status.code, 0, out.slice(-3000));
+          // The key made by the first run is still active: reused, not one more.
+          assert.match(
+            out,
+            /^dev: mcp-server's todos\.\* use todo-api key \S+ \(subject mcp-demo, reused;/m,
+          );
+          const exits = dev.lines.filter((l) => / exited with code \d+$/.test(l));
+          assert.match(exits[0], /^todo-api exited with code [1-9]\d*$/, out.slice(-3000));
+          assert.equal(status.code, Number(/\d+$/.exec(exits[0])![0]));
+          assert.deepEqual(
+            exits.slice(1).map((l) => l.replace(/ exited with code \d+$/, "")).sort(),
+            SERVICES.map((s) => s.name).filter((n) => n !== "todo-api").sort(),
+          );
+          assert.match(out, /^todo-api +\| .*Cannot listen on 127\.0\.0\.1:8081/m);
+        } finally {
+          taken.close();
+        }
+        assertPortsFree();
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
