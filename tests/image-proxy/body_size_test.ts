@@ -44,8 +44,10 @@ Deno.test({
       await head.body?.cancel();
 
       // The log records: one per request, each with the bytes its client read.
+      const recordsBy = Date.now() + 30_000;
       const recordOf = async (id: string) => {
         for (;;) {
+          assert.ok(Date.now() < recordsBy, `no record of ${id}`);
           const r = proxy.records().find((x) =>
             x.msg === "request completed" && x.request_id === id
           );
@@ -91,6 +93,43 @@ Deno.test({
         p.attributes["http.route"] === "health" && p.attributes["http.request.method"] === "HEAD"
       );
       assert.equal(headPoint?.sum, 0);
+    } finally {
+      assert.equal(await proxy.stop(), 0);
+      await store.close();
+      await receiver.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "the process guard's count is exported (imgproxy.process.uncaught_errors)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const receiver = startOtlpReceiver();
+    const store = await startStore();
+    const collector = new URL(receiver.url).host;
+    const proxy = await startProxyProcess({
+      endpoint: store.s3.endpoint,
+      extraHosts: [collector],
+      args: ["--metrics.endpoint", collector, "--metrics-insecure", "--metrics.interval", "200ms"],
+    });
+    try {
+      let uncaught: DecodedMetric | undefined;
+      const deadline = Date.now() + 30_000;
+      while (!uncaught) {
+        assert.ok(Date.now() < deadline, "imgproxy.process.uncaught_errors never exported");
+        await receiver.next();
+        uncaught = receiver.requests.at(-1)?.find((m) =>
+          m.name === "imgproxy.process.uncaught_errors"
+        );
+      }
+      assert.equal(uncaught.kind, "sum");
+      assert.equal(uncaught.unit, "{error}");
+      assert.deepEqual(
+        uncaught.points.map((p) => [p.attributes.kind, p.value]).sort(),
+        [["exception", 0], ["rejection", 0]],
+      );
     } finally {
       assert.equal(await proxy.stop(), 0);
       await store.close();
