@@ -475,20 +475,132 @@ export async function sendFuzzCase(
         chunks.push(buf.slice(0, n));
         size += n;
         if (fuzz.delivery === "read-then-abort" || size > 4 << 20) break;
+        // An HTTP/2 server keeps the connection open: the answer is whole once stream 1 ends.
+        if (isH2(chunks[0]) && h2StreamEnded(concat(chunks))) break;
       }
     } catch { /* reset by the server, or closed by the read bound */ }
     clearTimeout(timer);
     close();
   }
-  const all = new Uint8Array(size);
+  const all = concat(chunks);
+  const text = new TextDecoder("latin1").decode(all);
+  const statuses = text.startsWith("HTTP/1.") || !isH2(all)
+    ? [...text.matchAll(/(?:^|\r\n)HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]))
+    : h2Statuses(all);
+  return { case: fuzz, statuses, text: text.slice(0, 300) };
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
   for (const c of chunks) {
     all.set(c, at);
     at += c.length;
   }
-  const text = new TextDecoder("latin1").decode(all);
-  const statuses = [...text.matchAll(/(?:^|\r\n)HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]));
-  return { case: fuzz, statuses, text: text.slice(0, 300) };
+  return all;
+}
+
+/** Whether stream 1 has ended (END_STREAM, RST_STREAM) or the server sent GOAWAY. */
+function h2StreamEnded(bytes: Uint8Array): boolean {
+  for (let at = 0; at + 9 <= bytes.length;) {
+    const length = (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2];
+    const [type, flags] = [bytes[at + 3], bytes[at + 4]];
+    const stream = ((bytes[at + 5] & 127) << 24) | (bytes[at + 6] << 16) | (bytes[at + 7] << 8) |
+      bytes[at + 8];
+    if (type === 7) return true;
+    if (stream === 1 && (type === 3 || ((type === 0 || type === 1) && (flags & 1)))) return true;
+    at += 9 + length;
+  }
+  return false;
+}
+
+/** Whether `bytes` start with an HTTP/2 frame header of a SETTINGS frame on stream 0. */
+function isH2(bytes: Uint8Array): boolean {
+  return bytes.length >= 9 && bytes[3] === 4 && (bytes[5] | bytes[6] | bytes[7] | bytes[8]) === 0;
+}
+
+// HPACK's Huffman codes of the ten digits (RFC 7541 Appendix B): [code, bit length].
+const DIGIT_CODES: [number, number][] = [
+  [0b00000, 5],
+  [0b00001, 5],
+  [0b00010, 5],
+  [0b011001, 6],
+  [0b011010, 6],
+  [0b011011, 6],
+  [0b011100, 6],
+  [0b011101, 6],
+  [0b011110, 6],
+  [0b011111, 6],
+];
+
+/** Decodes a Huffman-coded string of digits (a `:status` value); `undefined` otherwise. */
+function huffmanDigits(bytes: Uint8Array): string | undefined {
+  let bits = "";
+  for (const b of bytes) bits += b.toString(2).padStart(8, "0");
+  let out = "";
+  let at = 0;
+  outer: while (at < bits.length) {
+    for (let d = 0; d < 10; d++) {
+      const [code, n] = DIGIT_CODES[d];
+      if (at + n <= bits.length && parseInt(bits.slice(at, at + n), 2) === code) {
+        out += d;
+        at += n;
+        continue outer;
+      }
+    }
+    // The rest must be padding: fewer than 8 one-bits (the start of EOS).
+    return /^1{0,7}$/.test(bits.slice(at)) ? out : undefined;
+  }
+  return out;
+}
+
+/**
+ * The `:status` of every HEADERS frame in an HTTP/2 byte stream from a server, when it opens the
+ * header block (as servers send it): an indexed static entry (200, 204, 206, 304, 400, 404, 500)
+ * or a literal with the `:status` name. A status that cannot be read counts as 0.
+ */
+export function h2Statuses(bytes: Uint8Array): number[] {
+  const STATIC: Record<number, number> = {
+    8: 200,
+    9: 204,
+    10: 206,
+    11: 304,
+    12: 400,
+    13: 404,
+    14: 500,
+  };
+  const statuses: number[] = [];
+  for (let at = 0; at + 9 <= bytes.length;) {
+    const length = (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2];
+    const type = bytes[at + 3];
+    const flags = bytes[at + 4];
+    let block = bytes.subarray(at + 9, Math.min(bytes.length, at + 9 + length));
+    at += 9 + length;
+    if (type !== 1) continue;
+    if (flags & 0x8) block = block.subarray(1, block.length - block[0]); // PADDED
+    if (flags & 0x20) block = block.subarray(5); // PRIORITY
+    // Skip dynamic-table size updates (001xxxxx) before the first field.
+    let i = 0;
+    while (i < block.length && (block[i] & 0xe0) === 0x20) i++;
+    const first = block[i];
+    if (first === undefined) continue;
+    if (first & 0x80) {
+      statuses.push(STATIC[first & 0x7f] ?? 0);
+      continue;
+    }
+    // A literal whose name is static entry 8..14 (`:status`), with or without indexing.
+    const nameIndex = (first & 0x40) ? first & 0x3f : first & 0x0f;
+    if (nameIndex < 8 || nameIndex > 14) {
+      statuses.push(0);
+      continue;
+    }
+    const huffman = (block[i + 1] & 0x80) !== 0;
+    const n = block[i + 1] & 0x7f;
+    const value = block.subarray(i + 2, i + 2 + n);
+    const digits = huffman ? huffmanDigits(value) : new TextDecoder().decode(value);
+    statuses.push(digits && /^\d{3}$/.test(digits) ? Number(digits) : 0);
+  }
+  return statuses;
 }
 
 /** Options of {@linkcode runFuzz}. */
