@@ -16,7 +16,9 @@
 
 /** A route of the service under test that takes a body (or any request worth aiming at). */
 export interface FuzzTarget {
+  /** Request method, e.g. `POST`. */
   method: string;
+  /** Path and query, e.g. `/v1/todos`. */
   path: string;
   /** Headers a real client sends there (content type, credentials). */
   headers?: Record<string, string>;
@@ -43,7 +45,9 @@ export type FuzzDelivery =
 export interface FuzzCase {
   /** Names the case in failure messages, e.g. `12:cl-te-conflict/trickle`. */
   name: string;
+  /** The bytes written on the connection. */
   bytes: Uint8Array;
+  /** How they are written, and whether the answer is read. */
   delivery: FuzzDelivery;
   /** For `cut`: how many bytes are written. */
   cutAt?: number;
@@ -51,7 +55,9 @@ export interface FuzzCase {
 
 /** Options of {@linkcode fuzzCases}. */
 export interface FuzzCaseOptions {
+  /** Seed of the deterministic generator. */
   seed: number;
+  /** How many cases to draw. */
   count: number;
   /** A valid `Host` value, e.g. `127.0.0.1:8080`. */
   host: string;
@@ -424,6 +430,7 @@ export function fuzzCases(options: FuzzCaseOptions): FuzzCase[] {
 
 /** What one case got back. */
 export interface FuzzResult {
+  /** The case that was sent. */
   case: FuzzCase;
   /** Every status code of every response head seen on the connection, in order. */
   statuses: number[];
@@ -609,11 +616,11 @@ export interface RunFuzzOptions {
   url: string;
   /** Real routes to aim at. */
   targets: readonly FuzzTarget[];
-  /** @default {Number(FUZZ_SEED)} when set, else 1 */
+  /** Seed of the cases. @default {Number(FUZZ_SEED)} when set, else 1 */
   seed?: number;
-  /** @default {4} */
+  /** Batches; the health route is checked after each. @default {4} */
   batches?: number;
-  /** @default {75} */
+  /** Cases per batch. @default {75} */
   perBatch?: number;
   /** Connections in flight at once. @default {6} */
   concurrency?: number;
@@ -627,7 +634,9 @@ export interface RunFuzzOptions {
 
 /** What {@linkcode runFuzz} found. */
 export interface FuzzReport {
+  /** The seed the cases were drawn from (set `FUZZ_SEED` to it to replay). */
   seed: number;
+  /** Connections opened. */
   sent: number;
   /** How often each status came back (0: the connection ended with no answer). */
   statuses: Record<string, number>;
