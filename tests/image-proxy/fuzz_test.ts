@@ -2,7 +2,8 @@
  * Seeded raw-socket fuzz of the real proxy process (its deployed permissions, narrowed to its
  * loopback addresses as the other end-to-end tests run it): malformed and aborted requests of
  * every kind, HTTP/2 with prior knowledge among them, never answer 5xx and never end the
- * process. Replay a failure with `FUZZ_SEED=<n>`.
+ * process. Replay a failure with `FUZZ_SEED=<n>`. (`/readyz` is no target: its 503 while storage
+ * is slow is the spec's answer, not a failure.)
  */
 import assert from "node:assert/strict";
 import { type FuzzReport, runFuzz } from "@svc/shared/testing";
@@ -25,7 +26,6 @@ Deno.test({
           { method: "HEAD", path: "/streams/v1/index.json" },
           { method: "GET", path: "/streams/v1/images.json", headers: { Range: "bytes=0-99" } },
           { method: "POST", path: "/streams/v1/index.json", body: "{}" },
-          { method: "GET", path: "/readyz" },
         ],
         exited: proxy.exited,
       });
@@ -42,5 +42,7 @@ Deno.test({
       assert.ok(report.statuses[status] > 0, `no ${status}: ${JSON.stringify(report.statuses)}`);
     }
     assert.equal(code, 0, tail);
+    // The process guard would keep the proxy alive through a bug: none may have been reported.
+    assert.doesNotMatch(proxy.output(), /unhandled rejection|uncaught exception/, tail);
   },
 });
