@@ -2,8 +2,8 @@
  * Seeded raw-socket fuzz of the real mock-oidc process with its deployed permissions
  * (`deploy/services.ts`): malformed and aborted requests of every kind, HTTP/2 with prior
  * knowledge among them, aimed at the token endpoint, the control plane (mint, scenarios, the
- * long-polling take) and unknown paths, never answer 5xx and never end the process. Replay a
- * failure with `FUZZ_SEED=<n>`.
+ * streamed capture listing, the long-polling take and change feed) and unknown paths, never
+ * answer 5xx and never end the process. Replay a failure with `FUZZ_SEED=<n>`.
  */
 import assert from "node:assert/strict";
 import { type FuzzReport, runFuzz } from "@svc/shared/testing";
@@ -39,6 +39,9 @@ Deno.test({
             headers: JSON_TYPE,
             body: '{"endpoint":"token","status":400}',
           },
+          // The streamed capture listing, and the change feed's long poll, often cut short.
+          { method: "GET", path: "/_mock/requests" },
+          { method: "GET", path: "/_mock/requests/changes?after=0&timeoutMs=300" },
           {
             method: "POST",
             path: "/_mock/requests/take",
