@@ -7,6 +7,7 @@
 import { SettingsError } from "./settings/error.ts";
 import type { EnvLookup } from "./settings/types.ts";
 import { flushLogs } from "./log.ts";
+import { installUncaughtGuard } from "./lifecycle/uncaught_guard.ts";
 
 /** Where an entry point writes: injected so tests capture output. */
 export interface MainIo {
@@ -60,7 +61,9 @@ export interface RunMainOptions {
 }
 
 /**
- * Runs `main`, prints a thrown error as one line (`<name>: <message>`; a settings error never
+ * Runs `main` under the process guard (`installUncaughtGuard`: an unhandled rejection or uncaught
+ * exception is logged and counted, and the service keeps serving instead of exiting), prints a
+ * thrown error as one line (`<name>: <message>`; a settings error never
  * holds a value, so nothing secret is printed), then exits with `main`'s code, with
  * `settingsExitCode` for a {@linkcode SettingsError} or with 1 for any other error.
  *
@@ -89,11 +92,14 @@ export async function runMain(main: ServiceMain, options: RunMainOptions): Promi
     exit = Deno.exit,
   } = options;
   let code: number;
+  const removeGuard = installUncaughtGuard();
   try {
     code = await main([...args], env, io);
   } catch (err) {
     io.err(`${name}: ${describe(err)}`);
     code = err instanceof SettingsError ? settingsExitCode : 1;
+  } finally {
+    removeGuard();
   }
   exit(code);
   return code;

@@ -5,9 +5,18 @@
  *
  * @module
  */
-import { Counter, Gauge, Histogram, mergeSnapshots, Metric, Registry } from "./prometheus.ts";
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  mergeSnapshots,
+  Metric,
+  type MetricSnapshot,
+  Registry,
+} from "./prometheus.ts";
 import type { Handler } from "./http/handler.ts";
 import { methodLabel } from "./http/method_label.ts";
+import { uncaughtCounts } from "./lifecycle/uncaught_guard.ts";
 
 export { Counter, Gauge, Histogram, mergeSnapshots, Metric, Registry };
 export type {
@@ -28,8 +37,31 @@ export interface Metrics {
   httpDuration: Histogram<"method" | "route">;
 }
 
+/** A counter whose one value is read from `read` whenever it is exposed or snapshot. */
+class ReadCounter extends Counter {
+  readonly #read: () => number;
+  constructor(options: { name: string; help: string; registers: Registry[] }, read: () => number) {
+    super(options);
+    this.#read = read;
+  }
+  #sync(): void {
+    this.reset();
+    this.inc(this.#read());
+  }
+  override render(defaults: Record<string, string>): string {
+    this.#sync();
+    return super.render(defaults);
+  }
+  override snapshot(): MetricSnapshot {
+    this.#sync();
+    return super.snapshot();
+  }
+}
+
 /**
- * Creates a registry with the HTTP instruments.
+ * Creates a registry with the HTTP instruments, and the process guard's counts
+ * (`process_unhandled_rejections_total`, `process_uncaught_exceptions_total`: programming errors
+ * that were logged and survived, see `installUncaughtGuard`).
  *
  * @example Usage
  * ```ts
@@ -54,6 +86,17 @@ export function createMetrics(options: { service: string }): Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  new ReadCounter({
+    name: "process_unhandled_rejections_total",
+    help: "Promise rejections nobody handled, logged by the process guard (the process lived on)",
+    registers: [registry],
+  }, () => uncaughtCounts().rejections);
+  new ReadCounter({
+    name: "process_uncaught_exceptions_total",
+    help:
+      "Exceptions thrown outside any caller, logged by the process guard (the process lived on)",
+    registers: [registry],
+  }, () => uncaughtCounts().exceptions);
   return { registry, httpRequests, httpDuration };
 }
 

@@ -11,6 +11,19 @@ export {
   type KeepAliveRecord,
   startKeepAliveClients,
 } from "./keep_alive_clients.ts";
+export {
+  type FuzzCase,
+  type FuzzCaseOptions,
+  fuzzCases,
+  type FuzzDelivery,
+  type FuzzReport,
+  type FuzzResult,
+  type FuzzTarget,
+  runFuzz,
+  type RunFuzzOptions,
+  seededRandom,
+  sendFuzzCase,
+} from "./raw_http_fuzz.ts";
 
 /** A running service process. */
 export interface ServiceProcess {

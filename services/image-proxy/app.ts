@@ -58,11 +58,6 @@ function routeOf(req: Request): RouteLabel {
   return "object";
 }
 
-function sizeOf(res: Response, head: boolean): number {
-  if (head || res.body === null) return 0;
-  return Number(res.headers.get("content-length") ?? 0);
-}
-
 /**
  * Creates the proxy's handler.
  *
@@ -130,23 +125,38 @@ export function createApp(deps: AppDeps): Handler {
   return async function recordRequest(req, info) {
     const start = now();
     telemetry.requestStarted();
+    // Everything the record needs from the request is read now: once the response is over,
+    // Deno closes the request, and reading it then throws (an HTTP/2 request's headers are not
+    // even kept from an earlier read), which in a callback nobody awaits ended the process.
     const route = routeOf(req);
     const head = req.method === "HEAD";
-    const response = await stack(req, info);
+    const method = methodLabel(req.method);
+    const rangeRequested = req.headers.has("range");
+    let response = await stack(req, info);
     const note = (req as Noted)[NOTE];
-    const done = note?.done ?? info.completed.then(
-      () => ({ bytes: sizeOf(response, head) }),
-      () => ({ bytes: 0, failure: "client_abort" as const }),
-    );
+    let done = note?.done;
+    if (!done) {
+      // Not an object: a small body made whole here (health, readiness, an error), so the
+      // record and the size histogram carry the bytes actually sent.
+      const body = head || response.body === null
+        ? null
+        : new Uint8Array(await response.arrayBuffer());
+      if (body) response = new Response(body, response);
+      const size = body?.length ?? 0;
+      done = info.completed.then(
+        () => ({ bytes: size }),
+        () => ({ bytes: 0, failure: "client_abort" as const }),
+      );
+    }
     done.then(({ bytes, failure }: { bytes: number; failure?: string }) => {
       const durationMs = now() - start;
       const record: Record<string, unknown> = {
         "request_id": requestIdOf(req),
-        "http.request.method": methodLabel(req.method),
+        "http.request.method": method,
         "http.route": route,
         "http.response.status_code": response.status,
         "http.response.body.size": bytes,
-        "range_requested": req.headers.has("range"),
+        "range_requested": rangeRequested,
         "duration_ms": Math.round(durationMs * 1000) / 1000,
       };
       const kind = failure ?? note?.code;
@@ -154,11 +164,17 @@ export function createApp(deps: AppDeps): Handler {
       const level = route === "health" || route === "readiness" ? "debug" : "info";
       logger[level]("request completed", record);
       telemetry.requestEnded({
-        method: methodLabel(req.method),
+        method,
         route,
         status: response.status,
         durationS: durationMs / 1000,
         bodyBytes: bytes,
+      });
+    }).catch((err) => {
+      // A record that cannot be written is reported, never left to end the process.
+      logger.error("request record failed", {
+        "request_id": requestIdOf(req),
+        "error.type": errorName(err),
       });
     });
     return response;

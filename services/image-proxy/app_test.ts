@@ -431,3 +431,43 @@ Deno.test("each request writes one 'request completed' record, fields as documen
     assert.ok(!text.includes(secret), `logs never contain ${secret}`);
   }
 });
+
+Deno.test("the record reads the request before the response is over (HTTP/2 closes headers)", async () => {
+  const { logger, records: own } = recordingLogger();
+  const proxy = createApp({
+    objects: {
+      store: memoryStore({}),
+      prefix: "p/",
+      limiter: createStreamLimiter(4),
+      upstreamIdleMs: 5_000,
+      writeIdleMs: 5_000,
+    },
+    readyz: () => Response.json({ status: "ready" }),
+    logger,
+  });
+  for (const [path, method] of [["/healthz", "GET"], ["/missing", "GET"], ["/x", "DELETE"]]) {
+    const req = new Request("http://proxy.test" + path, {
+      method,
+      headers: { range: "bytes=0-1" },
+    });
+    const headers = req.headers;
+    let closed = false;
+    Object.defineProperty(req, "headers", {
+      get() {
+        if (closed) throw new TypeError("Request closed");
+        return headers;
+      },
+    });
+    let finish!: () => void;
+    const completed = new Promise<void>((r) => finish = r);
+    const res = await proxy(req, { ...localInfo(), completed });
+    const sent = (await res.arrayBuffer()).byteLength;
+    closed = true;
+    finish();
+    await new Promise((r) => setTimeout(r, 0)); // an unhandled rejection would fail this test
+    const record = own.filter((r) => r.msg === "request completed").at(-1)!;
+    assert.equal(record.range_requested, true, path);
+    assert.equal(record["http.response.body.size"], sent, path);
+    assert.ok(sent > 0, path);
+  }
+});

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Meter } from "@opentelemetry/api";
+import { uncaughtCounts } from "@svc/shared/lifecycle";
 import type { Telemetry } from "./telemetry.ts";
 
 const DURATION_BUCKETS = [
@@ -85,6 +86,16 @@ export function meteredTelemetry(meter: Meter): Telemetry {
     description: "1 when the proxy is ready, else 0",
   });
   readiness.record(0);
+  // Beyond the spec's table: programming errors the kit's process guard logged and survived
+  // (an unhandled rejection, an exception thrown in a callback), so an operator can alert on them.
+  meter.createObservableCounter("imgproxy.process.uncaught_errors", {
+    unit: "{error}",
+    description: "Unhandled rejections and uncaught exceptions, logged; the process lived on",
+  }).addCallback((result) => {
+    const { rejections, exceptions } = uncaughtCounts();
+    result.observe(rejections, { kind: "rejection" });
+    result.observe(exceptions, { kind: "exception" });
+  });
   return {
     requestStarted: () => active.add(1),
     requestEnded(r) {

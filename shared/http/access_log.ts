@@ -39,19 +39,30 @@ export function withAccessLog(
       : undefined;
     const res = await handler(req, info);
     if (!skip(path)) {
-      const line = () => ({
-        method: req.method,
-        path,
-        route: route?.(req),
-        status: res.status,
-        durationMs: Math.round((now() - start) * 100) / 100,
-        requestId: requestIdOf(req) || undefined,
-        remote,
-      });
-      info.completed.then(
-        () => logger.info("request", line()),
-        () => logger.info("request", { ...line(), aborted: true }),
-      );
+      // Read from the request now: once the response is over Deno closes it, and an HTTP/2
+      // request's headers then throw even if they were read before. The line itself is written
+      // when the response has been handed over; a failure to write it is reported, never left
+      // as a rejection nobody handles (which would end the process).
+      const method = req.method;
+      const label = route?.(req);
+      const requestId = requestIdOf(req) || undefined;
+      const write = (aborted: boolean) => {
+        try {
+          logger.info("request", {
+            method,
+            path,
+            route: label,
+            status: res.status,
+            durationMs: Math.round((now() - start) * 100) / 100,
+            requestId,
+            remote,
+            ...(aborted ? { aborted } : {}),
+          });
+        } catch {
+          // the logger failed: nothing left to report it with
+        }
+      };
+      info.completed.then(() => write(false), () => write(true));
     }
     return res;
   };

@@ -195,3 +195,47 @@ Deno.test("withTimeout() leaves no timer behind once every request has answered"
   }, { ms: 10_000 });
   assert.equal(await (await late(new Request("http://x/"), localInfo())).text(), "ok");
 });
+
+/**
+ * A request that behaves as Deno's does once the response is over: reading its headers (or the
+ * peer address) throws `Request closed` (an HTTP/2 request does so even after an earlier read).
+ */
+function closingRequest(url: string, init: RequestInit = {}) {
+  const req = new Request(url, init);
+  const headers = req.headers;
+  let closed = false;
+  Object.defineProperty(req, "headers", {
+    get() {
+      if (closed) throw new TypeError("Request closed");
+      return headers;
+    },
+  });
+  let finish!: () => void;
+  const completed = new Promise<void>((r) => finish = r);
+  const info: Deno.ServeHandlerInfo = { ...localInfo(), completed };
+  return {
+    req,
+    info,
+    close() {
+      closed = true;
+      finish();
+    },
+  };
+}
+
+Deno.test("withAccessLog() reads the request before the response is over, never after", async () => {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ write: (l) => lines.push(JSON.parse(l)) });
+  const h = withAccessLog(() => new Response("x"), {
+    logger,
+    route: (req) => req.headers.has("x-route") ? "/with-header" : "/plain",
+  });
+  const { req, info, close } = closingRequest("http://x/a", { headers: { "x-route": "1" } });
+  const res = await h(req, info);
+  close();
+  await new Promise((r) => setTimeout(r, 0)); // an unhandled rejection would fail this test
+  assert.equal(res.status, 200);
+  assert.equal(lines.length, 1);
+  assert.equal(lines[0].route, "/with-header");
+  assert.equal(lines[0].method, "GET");
+});

@@ -9,10 +9,14 @@
  */
 import type { Logger } from "../log.ts";
 import { createBackgroundTasks, type Task, type TasksReport } from "./background_tasks.ts";
+import { reportUncaughtTo } from "./uncaught_guard.ts";
 
 /** Options of {@linkcode createLifecycle}. */
 export interface LifecycleOptions {
-  /** Logs task failures and tasks left running. */
+  /**
+   * Logs task failures and tasks left running; until {@linkcode Lifecycle.close}, also the
+   * process guard's lines about unhandled rejections (`installUncaughtGuard`).
+   */
   logger?: Logger;
   /** Starts the shutdown on SIGTERM and SIGINT (SIGINT only on Windows). @default {true} */
   handleSignals?: boolean;
@@ -81,6 +85,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
   });
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
   const listeners = new Map<Deno.Signal, () => void>();
+  const giveBackLogger = logger ? reportUncaughtTo(logger) : () => {};
   if (handleSignals) {
     for (const s of signals) {
       const listener = () => shutdown(s);
@@ -101,6 +106,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
   }
 
   function close(): void {
+    giveBackLogger();
     for (const [s, listener] of listeners) Deno.removeSignalListener(s, listener);
     listeners.clear();
   }

@@ -40,3 +40,10 @@ export {
   STARTING,
 } from "./readiness_probe.ts";
 export { createDrain, type Drain, type DrainOptions } from "./drain.ts";
+export {
+  installUncaughtGuard,
+  reportUncaughtTo,
+  requestIdOfReason,
+  type UncaughtCounts,
+  uncaughtCounts,
+} from "./uncaught_guard.ts";

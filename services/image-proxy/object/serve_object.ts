@@ -231,10 +231,12 @@ function answer(
     writeIdleMs: options.writeIdleMs,
     abortUpstream: () => upstream.abort(),
     freeTakenChunks: options.servedNatively,
+    // Runs when the body is over, possibly from the relay's watchdog timer: the slot and the
+    // request record must follow even if the telemetry hook throws (then the guard reports it).
     onEnd: ({ outcome, bytes }) => {
       slot.release();
-      options.events?.ended?.({ outcome, bytes });
       resolveDone(outcome === "complete" ? { bytes } : { bytes, failure: outcome });
+      options.events?.ended?.({ outcome, bytes });
     },
   });
   const headers = objectHeaders(meta, {
