@@ -324,3 +324,18 @@ Deno.test("defineSettings() accumulates a repeated list flag and refuses a repea
     assert.deepEqual(settings.resolve({ args }).positionals, ["--port=2"]);
   });
 });
+
+Deno.test("names() gives a key's flag and variables, the way an operator sets it", () => {
+  const table = defineSettings({
+    prefix: "SVC",
+    settings: {
+      "addr": { type: "string", default: ":8080", help: "listen" },
+      "server_port": { type: "int", default: 0, env: ["SVC_PORT", "PORT"], help: "port" },
+      "file_only": { type: "string", default: "", flag: false, env: false, help: "file" },
+    },
+  });
+  assert.equal(table.names("addr"), "--addr / SVC_ADDR");
+  assert.equal(table.names("server_port"), "--server-port / SVC_PORT / PORT");
+  assert.equal(table.names("file_only"), "key file_only");
+  assert.throws(() => table.names("nope"), TypeError);
+});

@@ -18,6 +18,7 @@ import {
   parseAllDocuments,
   type YAMLMap,
 } from "yaml";
+import process from "node:process";
 import { SettingsError } from "./error.ts";
 import type { SettingRow } from "./convert.ts";
 
@@ -42,12 +43,14 @@ export function decodeSettingsFile(
   schema: FileSchema,
 ): Map<string, unknown> {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, {
-    lineCounter: lines,
-    prettyErrors: false,
-    uniqueKeys: false, // detected below, so the error can name the key
-    merge: false,
-  });
+  const docs = withoutProcessEnv(() =>
+    parseAllDocuments(text, {
+      lineCounter: lines,
+      prettyErrors: false,
+      uniqueKeys: false, // detected below, so the error can name the key
+      merge: false,
+    })
+  );
   const fileError = (why: string) =>
     new SettingsError(schema.fileKey, `Cannot read configuration file ${path}: ${why}`);
   if (!Array.isArray(docs) || docs.length === 0) return new Map();
@@ -65,6 +68,23 @@ export function decodeSettingsFile(
   if (!isMap(root)) throw fileError("expected a map of settings at the top level");
   walk(root, "", { schema, out, path });
   return out;
+}
+
+/**
+ * Runs `parse` with an empty `process.env`. The `yaml` package's Node build reads two debug
+ * switches, `LOG_TOKENS` and `LOG_STREAM`, on every token; under a scoped `--allow-env` (or none)
+ * that read throws NotCapable, so a service would need an environment grant only to read its
+ * configuration file, and a set variable would dump the file (secrets too) to stdout. Parsing is
+ * synchronous, so nothing else runs while the real environment is swapped out.
+ */
+function withoutProcessEnv<T>(parse: () => T): T {
+  const env = process.env;
+  process.env = {};
+  try {
+    return parse();
+  } finally {
+    process.env = env;
+  }
 }
 
 interface Walk {
