@@ -67,6 +67,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-read=./.data,./node_modules,./services/todo-api,./shared",
       "--allow-write=./.data",
       "--allow-env=TODOAPI_*,PG*",
+      // The Postgres client defaults the user name to the OS user's, as libpq does, when neither
+      // the URL nor PGUSER names one (os.userInfo(): uid, gid and userInfo).
+      "--allow-sys=uid,gid,userInfo",
     ],
     // `serve --workers N` starts its worker isolates from this module, by URL at run time.
     include: ["services/todo-api/cli/serve_worker.ts"],
