@@ -16,6 +16,7 @@ import {
   LineCounter,
   type Node,
   parseAllDocuments,
+  type Scalar,
   type YAMLMap,
 } from "yaml";
 import process from "node:process";
@@ -148,6 +149,21 @@ function checkTag(
   }
 }
 
+/**
+ * A scalar's value; a decimal integer beyond 2^53 as an exact `bigint` from its source text (the
+ * parser's number has already lost digits), so int64 settings read what was written.
+ */
+function exact(node: Scalar): unknown {
+  const { value, source } = node as Scalar & { source?: string };
+  if (
+    typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value) &&
+    typeof source === "string" && /^[-+]?\d+$/.test(source)
+  ) {
+    return BigInt(source);
+  }
+  return value;
+}
+
 /** The plain value of a leaf: a scalar, or a sequence of scalars (aliases rejected). */
 function plain(
   node: Node | null,
@@ -157,7 +173,7 @@ function plain(
   if (node === null) return null;
   if (isAlias(node)) throw fail(key, "is an alias (*); aliases are not allowed");
   checkTag(node, key, fail);
-  if (isScalar(node)) return node.value;
+  if (isScalar(node)) return exact(node);
   if (isSeq(node)) {
     return node.items.map((item) => {
       if (isAlias(item)) throw fail(key, "holds an alias (*); aliases are not allowed");
