@@ -77,22 +77,35 @@ export async function startShipped(
   });
 }
 
-/** Runs `name` as shipped to its end (a command, or a start-up that fails). */
+/**
+ * Runs `name` as shipped to its end (a command, or a start-up that fails). A process that has
+ * not ended after `limitMs` (one that starts where it should have refused to) is killed, and the
+ * result says so in `stderr`, so the test fails instead of hanging.
+ */
 export async function runShipped(
   name: string,
-  options: ShippedOptions = {},
+  options: ShippedOptions & { limitMs?: number } = {},
 ): Promise<CommandResult> {
   const form = await shippedForm(name, options.compileEnv);
-  return await runCommand(Deno.execPath(), [
-    "run",
-    ...form.flags,
-    form.entry,
-    ...options.args ?? [],
-  ], {
-    env: options.env,
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...form.flags, form.entry, ...options.args ?? []],
+    env: { NO_COLOR: "1", ...options.env },
     clearEnv: true,
     cwd: ROOT,
-  });
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(options.limitMs ?? 60_000),
+  }).output();
+  const dec = new TextDecoder();
+  const killed = out.signal === "SIGKILL" || out.signal === "SIGTERM"
+    ? `(still running after ${options.limitMs ?? 60_000} ms: killed)\n`
+    : "";
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr) + killed,
+  };
 }
 
 /** A free loopback port, for grants that name an exact host:port. */
