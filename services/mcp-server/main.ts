@@ -64,7 +64,12 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       return 0;
     }
     if (!values.issuer) {
-      throw new SettingsError("issuer", "Cannot start the http transport: --issuer is required");
+      throw new SettingsError(
+        "issuer",
+        `Cannot start the http transport: the OIDC issuer is required (set ${
+          SETTINGS.names("issuer")
+        })`,
+      );
     }
     const metrics = createMetrics({ service: "mcp-server" });
     const handler = createHttpApp({

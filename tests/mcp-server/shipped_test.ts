@@ -67,6 +67,18 @@ Deno.test("mcp-server as shipped serves MCP with its policy file and issuer", as
   }
 });
 
+Deno.test("mcp-server as shipped: without an issuer, one line names the setting", async () => {
+  const out = await runShipped("mcp-server", {
+    args: withAddr(await containerCmd(), "127.0.0.1:0"),
+  });
+  assert.equal(
+    out.stderr.split("\n").filter((l) => !l.startsWith("{")).join("\n"),
+    "mcp-server: Cannot start the http transport: the OIDC issuer is required (set --issuer / " +
+      "MCP_ISSUER)\n",
+  );
+  assert.equal(out.code, 2);
+});
+
 Deno.test("mcp-server as shipped: an address in use names the setting to change", async (t) => {
   const cmd = await containerCmd();
   const env = { MCP_ISSUER: "http://127.0.0.1:1/none" };

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { createTestDatabase, TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
-import { ROOT, runShipped, startShipped, takenPort } from "../_shipped.ts";
+import { runCommand } from "@svc/shared/testing";
+import { ROOT, runShipped, shippedForm, startShipped, takenPort } from "../_shipped.ts";
 
 const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
 const URL_SETTING = "--database-url / TODOAPI_DATABASE_URL";
@@ -126,6 +127,32 @@ Deno.test({
         out.stderr,
         `migrate status: the database does not exist (database "todo_shipped_no_such_db" does ` +
           `not exist): create it, or change the database name of ${URL_SETTING}\n`,
+      );
+      assert.equal(out.code, 1);
+    });
+    await t.step("without the sys grant: the missing permission, not a parse error", async () => {
+      // An older deployment's flags: the client cannot default the user name (the OS user's).
+      const form = await shippedForm("todo-api");
+      const out = await runCommand(
+        Deno.execPath(),
+        [
+          "run",
+          ...form.flags.filter((f) => !f.startsWith("--allow-sys")),
+          form.entry,
+          "migrate",
+          "status",
+        ],
+        {
+          env: { TODOAPI_DATABASE_URL: `postgres://${hostPort}/postgres` },
+          clearEnv: true,
+          cwd: ROOT,
+        },
+      );
+      assert.equal(
+        out.stderr,
+        `migrate: Cannot open datastore: the Postgres client needs a permission to default a ` +
+          `setting the URL leaves out (Requires env access to "USERNAME"): put the user in ` +
+          `TODOAPI_DATABASE_URL, set PGUSER, or grant --allow-sys=uid,gid,userInfo (the OS user)\n`,
       );
       assert.equal(out.code, 1);
     });

@@ -35,7 +35,7 @@ export async function openDb(config: DbConfig): Promise<Db> {
       throw new Error(
         `Cannot open datastore: the Postgres client needs a permission to default a setting ` +
           `the URL leaves out (${err.message.split(",")[0]}): put the user in ` +
-          `TODOAPI_DATABASE_URL or set PGUSER`,
+          `TODOAPI_DATABASE_URL, set PGUSER, or grant --allow-sys=uid,gid,userInfo (the OS user)`,
       );
     }
     // The client's own parse errors quote the URL, password included.
