@@ -213,8 +213,8 @@ function withIoTimeouts(handler: Handler, timeouts: ServerTimeouts): Handler {
   return withWriteTimeout(read, { ms: timeouts.writeMs ?? 0 });
 }
 
-/** What {@linkcode listenError} needs of a listener. */
-type ListenerOf = Pick<ListenerSpec, "name" | "addr" | "setting" | "netGrant">;
+/** What {@linkcode probeAddr} needs of a listener. */
+export type ListenerOf = Pick<ListenerSpec, "name" | "addr" | "setting" | "netGrant">;
 
 /**
  * A listener that cannot start is a configuration problem: one line naming the listener, its
