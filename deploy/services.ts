@@ -84,6 +84,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-read=./.data,./node_modules,./services/todo-api,./shared",
       "--allow-write=./.data",
       "--allow-env=TODOAPI_*,PG*",
+      // The Postgres client defaults the user name to the OS user's, as libpq does, when neither
+      // the URL nor PGUSER names one (os.userInfo(): uid, gid and userInfo).
+      "--allow-sys=uid,gid,userInfo",
     ],
     // `serve --workers N` starts its worker isolates from this module, by URL at run time.
     include: ["services/todo-api/cli/serve_worker.ts"],
@@ -104,10 +107,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // address or an OTLP collector: compile with their host:port in IMGPROXY_ALLOW_NET.
       `--allow-net=${imageProxyNet()}`,
       // Its settings, the AWS SDK's variables (credentials chain, endpoints, the home
-      // directory of the shared files, the Lambda trace id it always reads), the OpenTelemetry
-      // SDK's, and the two the YAML parser reads.
-      "--allow-env=IMGPROXY_*,AWS_*,OTEL_*,HOME,USERPROFILE,HOMEPATH,HOMEDRIVE,_X_AMZN_TRACE_ID," +
-      "LOG_TOKENS,LOG_STREAM",
+      // directory of the shared files, the Lambda trace id it always reads) and the OpenTelemetry
+      // SDK's. (The kit's YAML loader needs none: it hides the environment from the parser.)
+      "--allow-env=IMGPROXY_*,AWS_*,OTEL_*,HOME,USERPROFILE,HOMEPATH,HOMEDRIVE,_X_AMZN_TRACE_ID",
       "--allow-sys=osRelease,homedir,uid",
       // The --config file, the AWS shared config/credentials files and the web-identity token
       // are operator-chosen paths. No write: the proxy keeps no state.

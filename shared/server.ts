@@ -53,6 +53,16 @@ export interface ListenerSpec {
    * so several worker isolates of one process can serve one address. @default {false}
    */
   reusePort?: boolean;
+  /**
+   * The setting that moves this listener, as an operator types it, e.g. `--addr / MOCK_OIDC_ADDR`
+   * (the settings table's `names(key)`); a listener that cannot start names it ("change …").
+   */
+  setting?: string;
+  /**
+   * How to grant network access to `hostPort` when the process's permissions do not cover it,
+   * e.g. image-proxy's compile-time `IMGPROXY_ALLOW_NET`. @default {"run with --allow-net=<hostPort>"}
+   */
+  netGrant?: (hostPort: string) => string;
 }
 
 /** Timeouts the server enforces, in milliseconds; 0 or absent turns one off. */
@@ -203,11 +213,28 @@ function withIoTimeouts(handler: Handler, timeouts: ServerTimeouts): Handler {
   return withWriteTimeout(read, { ms: timeouts.writeMs ?? 0 });
 }
 
+/** What {@linkcode probeAddr} needs of a listener. */
+export type ListenerOf = Pick<ListenerSpec, "name" | "addr" | "setting" | "netGrant">;
+
 /**
- * A listener that cannot start is a configuration problem: one line naming the listener and its
- * address (never a key or certificate), as a {@linkcode SettingsError} so entry points exit 2.
+ * A listener that cannot start is a configuration problem: one line naming the listener, its
+ * address (never a key or certificate) and the setting to change (or, for a missing network
+ * permission, how to grant it), as a {@linkcode SettingsError} so entry points exit 2.
  */
-function listenError(spec: Pick<ListenerSpec, "name" | "addr">, err: unknown): Error {
+function listenError(spec: ListenerOf, err: unknown, host: string): Error {
+  const change = spec.setting ? `change ${spec.setting}` : undefined;
+  if (err instanceof Deno.errors.NotCapable) {
+    const { port } = parseAddr(spec.addr);
+    const hostPort = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+    const grant = spec.netGrant?.(hostPort) ?? `run with --allow-net=${hostPort}`;
+    const error = new SettingsError(
+      spec.name,
+      `Cannot listen on ${spec.addr} (${spec.name}): the network permission does not cover ` +
+        `${hostPort} (${grant}${change ? `; or ${change}` : ""})`,
+    );
+    error.cause = err;
+    return error;
+  }
   const why = err instanceof Deno.errors.AddrInUse
     ? "the address is already in use"
     : err instanceof Deno.errors.PermissionDenied
@@ -222,7 +249,7 @@ function listenError(spec: Pick<ListenerSpec, "name" | "addr">, err: unknown): E
     : (err as Error)?.name ?? "unknown error";
   const error = new SettingsError(
     spec.name,
-    `Cannot listen on ${spec.addr} (${spec.name}): ${why}`,
+    `Cannot listen on ${spec.addr} (${spec.name}): ${why}${change ? ` (${change})` : ""}`,
   );
   error.cause = err;
   return error;
@@ -245,7 +272,7 @@ function listenError(spec: Pick<ListenerSpec, "name" | "addr">, err: unknown): E
  * @throws {SettingsError} as {@linkcode startServer} does: one line naming the listener and its
  * address, e.g. `Cannot listen on :8080 (api): the address is already in use`.
  */
-export function probeAddr(spec: Pick<ListenerSpec, "name" | "addr">): string {
+export function probeAddr(spec: ListenerOf): string {
   const { hostname, port } = parseAddr(spec.addr);
   const anyHost = spec.addr.startsWith(":");
   const bind = (host: string) => {
@@ -258,11 +285,13 @@ export function probeAddr(spec: Pick<ListenerSpec, "name" | "addr">): string {
   try {
     bound = bind(anyHost ? "::" : hostname);
   } catch (err) {
-    if (!anyHost || err instanceof Deno.errors.AddrInUse) throw listenError(spec, err);
+    if (!anyHost || err instanceof Deno.errors.AddrInUse) {
+      throw listenError(spec, err, anyHost ? "::" : hostname);
+    }
     try {
       bound = bind(hostname);
     } catch (again) {
-      throw listenError(spec, again);
+      throw listenError(spec, again, hostname);
     }
   }
   return spec.addr.replace(/\d+$/, String(bound));
@@ -333,8 +362,12 @@ export async function startServer(
       try {
         await serveOn(anyHost ? "::" : hostname);
       } catch (err) {
-        if (!anyHost || err instanceof Deno.errors.AddrInUse) throw listenError(spec, err);
-        await serveOn(hostname).catch((again) => Promise.reject(listenError(spec, again)));
+        if (!anyHost || err instanceof Deno.errors.AddrInUse) {
+          throw listenError(spec, err, anyHost ? "::" : hostname);
+        }
+        await serveOn(hostname).catch((again) =>
+          Promise.reject(listenError(spec, again, hostname))
+        );
       }
     }
   } catch (err) {

@@ -259,6 +259,74 @@ Deno.test({
 });
 
 Deno.test({
+  name: "startServer() and probeAddr() name the setting that moves a listener that cannot start",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const addr = `127.0.0.1:${(taken.addr as Deno.NetAddr).port}`;
+    const setting = "--metrics-addr / SVC_METRICS_ADDR";
+    const expected = `Cannot listen on ${addr} (metrics): the address is already in use ` +
+      `(change ${setting})`;
+    try {
+      await assert.rejects(
+        startServer([{ name: "metrics", addr, setting, handler: () => new Response() }], {
+          logger: silentLogger(),
+          handleSignals: false,
+        }),
+        (e: Error) => e instanceof SettingsError && e.message === expected,
+      );
+      assert.throws(
+        () => probeAddr({ name: "metrics", addr, setting }),
+        (e: Error) => e instanceof SettingsError && e.message === expected,
+      );
+    } finally {
+      taken.close();
+    }
+  },
+});
+
+Deno.test("a listener outside the network grant names the host:port and how to grant it", async (t) => {
+  const script = new URL("./testdata/listen_cli.ts", import.meta.url).pathname;
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const run = async (net: string, args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", `--allow-net=${net}`, "--allow-read", script, ...args],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+  };
+  await t.step("inside the grant it listens", async () => {
+    const out = await run(`127.0.0.1:${port}`, [`127.0.0.1:${port}`]);
+    assert.equal(out.stdout, "listening\n", out.stderr);
+    assert.equal(out.code, 0);
+  });
+  await t.step("outside: the run flag to add, and the setting to change (exit 2)", async () => {
+    const out = await run("127.0.0.1:1", [`127.0.0.1:${port}`]);
+    assert.equal(
+      out.stderr,
+      `demo: Cannot listen on 127.0.0.1:${port} (api): the network permission does not cover ` +
+        `127.0.0.1:${port} (run with --allow-net=127.0.0.1:${port}; or change --addr / DEMO_ADDR)\n`,
+    );
+    assert.equal(out.code, 2);
+  });
+  await t.step("outside, with the service's own way to grant it", async () => {
+    const out = await run("127.0.0.1:1", [`127.0.0.1:${port}`, "DEMO_ALLOW_NET"]);
+    assert.equal(
+      out.stderr,
+      `demo: Cannot listen on 127.0.0.1:${port} (api): the network permission does not cover ` +
+        `127.0.0.1:${port} (add 127.0.0.1:${port} to DEMO_ALLOW_NET; or change --addr / ` +
+        `DEMO_ADDR)\n`,
+    );
+  });
+});
+
+Deno.test({
   name: "startServer() on :port listens on IPv4 and IPv6 where the host has both",
   sanitizeResources: false,
   sanitizeOps: false,

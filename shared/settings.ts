@@ -4,10 +4,10 @@
  * Errors are {@linkcode SettingsError}s naming the key and the source, never the value, so a
  * mistyped secret cannot leak into logs.
  *
- * Permissions: the `yaml` package reads `LOG_TOKENS` and `LOG_STREAM` while parsing (to print
- * every token, values included, for debugging). A service that reads a configuration file runs
- * with `--ignore-env=LOG_TOKENS,LOG_STREAM`: both then read as unset instead of failing with
- * `NotCapable`, and nobody can switch the token dump on.
+ * Permissions: reading a configuration file needs read access to it and no environment grant.
+ * (The `yaml` package reads `LOG_TOKENS` and `LOG_STREAM` while parsing, to print every token,
+ * values included; the loader parses with an empty `process.env`, so neither can fail with
+ * `NotCapable` nor switch the dump on.)
  *
  * @example Usage
  * ```ts

@@ -49,6 +49,11 @@ export interface StartServiceOptions {
   args?: string[];
   /** Extra environment variables. */
   env?: Record<string, string>;
+  /**
+   * Starts from an empty environment (plus `env`), so nothing of the test runner's leaks into a
+   * process whose behaviour depends on what is unset. @default {false}
+   */
+  clearEnv?: boolean;
   /** Working directory. @default {the current one} */
   cwd?: string;
   /** Listener names to wait for. @default {["api"]} */
@@ -84,6 +89,7 @@ export async function startService(options: StartServiceOptions): Promise<Servic
     entry,
     args = [],
     env = {},
+    clearEnv = false,
     cwd,
     listeners = ["api"],
     healthPath = "/healthz",
@@ -93,6 +99,7 @@ export async function startService(options: StartServiceOptions): Promise<Servic
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...permissions, entry, ...args],
     env: { NO_COLOR: "1", ...env },
+    clearEnv,
     cwd,
     stdin: "null",
     stdout: "piped",
@@ -183,12 +190,19 @@ export interface CommandResult {
 export async function runCommand(
   cmd: string,
   args: string[],
-  options: { stdin?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
+  options: {
+    stdin?: string | Uint8Array;
+    env?: Record<string, string>;
+    /** Starts from an empty environment (plus `env`). @default {false} */
+    clearEnv?: boolean;
+    cwd?: string;
+  } = {},
 ): Promise<CommandResult> {
   const child = new Deno.Command(cmd, {
     args,
     cwd: options.cwd,
     env: { NO_COLOR: "1", ...options.env },
+    clearEnv: options.clearEnv ?? false,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -6,31 +6,9 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../../services/runner-ctl/config/load_config.ts";
 import { settings } from "../../services/runner-ctl/config/settings.ts";
 import { SERVICES } from "../services.ts";
+import { execStart, parseUnit } from "./unit.ts";
 
 const here = (name: string) => new URL(name, import.meta.url).pathname;
-type Unit = Map<string, Map<string, string[]>>;
-
-/** Parses systemd's INI dialect: sections, `Key=value` (repeatable), `#`/`;` comments. */
-function parseUnit(text: string): Unit {
-  const unit: Unit = new Map();
-  let section: Map<string, string[]> | undefined;
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
-    const header = /^\[(\w+)\]$/.exec(line);
-    if (header) {
-      section = new Map();
-      unit.set(header[1], section);
-      continue;
-    }
-    const eq = line.indexOf("=");
-    assert.ok(section && eq > 0, `line outside a section or without '=': ${line}`);
-    const key = line.slice(0, eq);
-    section.set(key, [...(section.get(key) ?? []), line.slice(eq + 1)]);
-  }
-  return unit;
-}
-
 const read = async (name: string) => parseUnit(await Deno.readTextFile(here(name)));
 
 Deno.test("runner-ctl.service", async (t) => {
@@ -111,6 +89,51 @@ Deno.test("runner-ctl.service", async (t) => {
       await Deno.remove(dir, { recursive: true });
     }
   });
+});
+
+Deno.test("the unit's ExecStart, run with the deployed flags, reads the packaged config", async () => {
+  // A real run: the flags `deno task compile` bakes in (permissions and V8 --jitless), the
+  // ExecStart arguments with --config naming the packaged example, the token drop-in's variable.
+  // Only incus.socket is added (a path where no Incus listens), so the controller gets past its
+  // configuration and credentials and stops at its documented first contact with Incus.
+  const svc = SERVICES.find((s) => s.name === "runner-ctl")!;
+  const { binary, args } = execStart(await read("runner-ctl.service"));
+  assert.equal(binary, "/usr/local/bin/runner-ctl");
+  const dir = await Deno.makeTempDir({ prefix: "runner_ctl_unit_" });
+  try {
+    const example = await Deno.readTextFile(here("config.example.yaml"));
+    assert.match(example, /^incus:$/m);
+    const config = `${dir}/config.yaml`;
+    await Deno.writeTextFile(
+      config,
+      example.replace(/^incus:$/m, `incus:\n  socket: ${dir}/no-incus.socket`),
+    );
+    await Deno.writeTextFile(`${dir}/github-token`, "ghp_example\n");
+    const at = args.indexOf("--config");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        ...svc.permissions,
+        `--v8-flags=${svc.v8Flags!.join(",")}`,
+        svc.entry,
+        ...args.map((a, i) => i === at + 1 ? config : a),
+      ],
+      cwd: new URL("../../", import.meta.url).pathname,
+      clearEnv: true,
+      env: { RUNNER_CTL_GITHUB_TOKEN_FILE: `${dir}/github-token`, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(
+      stderr,
+      "runner-ctl: IncusError: Cannot reach Incus at its socket: fetch failed\n",
+    );
+    assert.equal(out.code, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("credential and proof-key drop-ins", async (t) => {

@@ -17,6 +17,7 @@ import type { Handler, RouteHandler } from "@svc/shared/http";
 import { createRouter, requestIdOf, withDefaultStack } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
 import { errorBody, type ErrorCode, errorCodeOf, proxyError } from "./errors.ts";
+import { permissionOf } from "./store/errors.ts";
 import { type ObjectAnswer, serveObject, type ServeObjectOptions } from "./object/serve_object.ts";
 import { rawPathOf } from "./object/target.ts";
 import { methodLabel, NO_TELEMETRY, type RouteLabel, type Telemetry } from "./telemetry.ts";
@@ -108,7 +109,11 @@ export function createApp(deps: AppDeps): Handler {
     ((req as Noted)[NOTE] ??= {}).code = code;
     if (code === "internal_failure") {
       // The name only: messages of unexpected errors may quote the object key.
-      logger.error("request failed", { "error.type": errorName(err) });
+      const permission = permissionOf(err);
+      logger.error("request failed", {
+        "error.type": errorName(err),
+        ...(permission && { permission }),
+      });
     }
     return errorBody(err, { requestId: requestIdOf(req), head: req.method === "HEAD" });
   }

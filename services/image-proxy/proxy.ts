@@ -17,7 +17,9 @@ import { createApp } from "./app.ts";
 import { errorBody, proxyError } from "./errors.ts";
 import { normalizePrefix } from "./object/target.ts";
 import type { ProxySettings } from "./settings.ts";
-import { s3EndpointOf } from "./settings.ts";
+import { s3EndpointOf, SETTINGS } from "./settings.ts";
+import { permissionOf } from "./store/errors.ts";
+import { checkStorageGrant, netGrantHint } from "./store/permission.ts";
 import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
 import { createS3Store } from "./store/s3_store.ts";
 import { createStreamLimiter, type StreamLimiter } from "./stream/limiter.ts";
@@ -64,6 +66,11 @@ export async function startProxy(
   const { env, logger, telemetry = NO_TELEMETRY } = options;
   const serverLog = logger.child({ component: "server" });
   serverLog.info("server_starting", { listen: values.listen });
+  const endpoint = s3EndpointOf(values["s3.endpoint"], env);
+  checkStorageGrant(
+    endpoint,
+    `${SETTINGS.names("s3.endpoint")} (or AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL)`,
+  );
   const lifecycle = createLifecycle({
     logger: logger.child({ component: "lifecycle" }),
     handleSignals: options.handleSignals ?? true,
@@ -72,15 +79,26 @@ export async function startProxy(
   const store = createS3Store({
     bucket: values.bucket,
     region: values.region,
-    endpoint: s3EndpointOf(values["s3.endpoint"], env),
+    endpoint,
     forcePathStyle: values["s3.force_path_style"],
     timeoutMs: values["proxy.upstream_idle_timeout"],
     credentials: options.credentials,
     observe: (event) => telemetry.storeRequest(event),
   });
   const limiter = createStreamLimiter(values["proxy.max_streams"]);
+  // A probe denied by the permissions says which host and how to grant it (once per text, not
+  // on every probe); readiness itself reports s3_misconfigured.
+  let lastDenied: string | undefined;
+  const logDenied = (err: unknown): never => {
+    const permission = permissionOf(err);
+    if (permission && permission !== lastDenied) {
+      logger.child({ component: "readiness" }).error("storage permission denied", { permission });
+    }
+    lastDenied = permission;
+    throw err;
+  };
   const probe = createReadinessProbe({
-    check: (signal) => checkCatalog(store, prefix, signal),
+    check: (signal) => checkCatalog(store, prefix, signal).catch(logDenied),
     reasonOf: catalogReasonOf,
     staleReason: "s3_unavailable",
     intervalMs: values["proxy.readiness_interval"],
@@ -115,7 +133,13 @@ export async function startProxy(
   }, { once: true });
   // The kit's own lifecycle lines duplicate the contract's records; only its warnings remain.
   const kitLogger = warningsOf(serverLog);
-  const server = await startServer([{ name: "api", addr: values.listen, handler: app }], {
+  const server = await startServer([{
+    name: "api",
+    addr: values.listen,
+    handler: app,
+    setting: SETTINGS.names("listen"),
+    netGrant: netGrantHint,
+  }], {
     logger: kitLogger,
     lifecycle,
     shutdownDelay: values["proxy.shutdown_delay"],

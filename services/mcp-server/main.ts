@@ -64,7 +64,12 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       return 0;
     }
     if (!values.issuer) {
-      throw new SettingsError("issuer", "Cannot start the http transport: --issuer is required");
+      throw new SettingsError(
+        "issuer",
+        `Cannot start the http transport: the OIDC issuer is required (set ${
+          SETTINGS.names("issuer")
+        })`,
+      );
     }
     const metrics = createMetrics({ service: "mcp-server" });
     const handler = createHttpApp({
@@ -79,13 +84,16 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       publicOrigin: values.public_origin || undefined,
       allowedOrigins: values.allowed_origins,
     });
-    const listeners: ListenerSpec[] = [{ name: "api", addr: values.addr, handler }];
+    const listeners: ListenerSpec[] = [
+      { name: "api", addr: values.addr, handler, setting: SETTINGS.names("addr") },
+    ];
     if (values.metrics_addr) {
       const { metricsHandler } = await import("@svc/shared/metrics");
       listeners.push({
         name: "metrics",
         addr: values.metrics_addr,
         handler: metricsHandler(metrics),
+        setting: SETTINGS.names("metrics_addr"),
       });
     }
     const server = await startServer(listeners, { logger });

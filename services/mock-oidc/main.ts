@@ -108,10 +108,17 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
       shutdownSignal: lifecycle.signal,
     },
   });
-  const listeners: ListenerSpec[] = [{ name: "api", addr: plan.api, handler: app.api, tls }];
-  if (plan.metrics) listeners.push({ name: "metrics", addr: plan.metrics, handler: app.metrics });
+  // --addr wins over SERVER_HOSTNAME/SERVER_PORT/PORT, so it is the one to name.
+  const listeners: ListenerSpec[] = [
+    { name: "api", addr: plan.api, handler: app.api, tls, setting: SETTINGS.names("addr") },
+  ];
+  if (plan.metrics) {
+    const setting = SETTINGS.names("metrics_addr");
+    listeners.push({ name: "metrics", addr: plan.metrics, handler: app.metrics, setting });
+  }
   if (plan.control && app.control) {
-    listeners.push({ name: "control", addr: plan.control, handler: app.control });
+    const setting = SETTINGS.names("control_addr");
+    listeners.push({ name: "control", addr: plan.control, handler: app.control, setting });
   }
   const server = await startServer(listeners, {
     logger,

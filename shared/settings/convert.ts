@@ -26,6 +26,7 @@ export interface SettingRow {
 const EXPECTED: Record<Setting["type"], string> = {
   string: "a string",
   int: "an integer",
+  int64: "an integer",
   float: "a number",
   bool: "true or false",
   duration: "a Go duration such as 5s or 1m30s",
@@ -41,6 +42,7 @@ function kindOf(value: unknown): string {
   if (value === null || value === undefined) return "an empty value";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a map";
+  if (typeof value === "bigint") return "a number";
   return `a ${typeof value}`;
 }
 
@@ -57,6 +59,10 @@ export function fromText(row: SettingRow, raw: string, where: string): unknown {
     case "int":
       if (!/^[-+]?\d{1,15}$/.test(raw)) throw bad();
       return check(row, Number(raw), where);
+    case "int64":
+      // Digits only (no 0x, no exponent); the range is checked on the exact value.
+      if (!/^[-+]?\d{1,40}$/.test(raw)) throw bad();
+      return check(row, BigInt(raw), where);
     case "float":
       if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) throw bad();
       return check(row, Number(raw), where);
@@ -84,6 +90,11 @@ export function fromFile(row: SettingRow, value: unknown, where: string): unknow
     case "int":
       if (!Number.isSafeInteger(value)) throw bad();
       return check(row, value, where);
+    case "int64":
+      // The decoder hands over integers beyond 2^53 as exact bigints (from the source text).
+      if (typeof value === "bigint") return check(row, value, where);
+      if (!Number.isSafeInteger(value)) throw bad();
+      return check(row, BigInt(value as number), where);
     case "float":
       if (typeof value !== "number" || !Number.isFinite(value)) throw bad();
       return check(row, value, where);
@@ -98,6 +109,9 @@ export function fromFile(row: SettingRow, value: unknown, where: string): unknow
       return check(row, [...value], where);
   }
 }
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 function duration(text: string): number | undefined {
   try {
@@ -125,6 +139,12 @@ export function check(row: SettingRow, value: unknown, where: string): unknown {
     if (spec.max !== undefined && value > spec.max) {
       throw fail(row, where, `must be at most ${shown(spec.max)}`);
     }
+  }
+  if (typeof value === "bigint" && spec.type === "int64") {
+    const min = spec.min !== undefined && spec.min > INT64_MIN ? spec.min : INT64_MIN;
+    const max = spec.max !== undefined && spec.max < INT64_MAX ? spec.max : INT64_MAX;
+    if (value < min) throw fail(row, where, `must be at least ${min}`);
+    if (value > max) throw fail(row, where, `must be at most ${max}`);
   }
   const validate = (spec as { validate?: (v: unknown) => string | undefined }).validate;
   const reason = validate?.(value);

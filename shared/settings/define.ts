@@ -73,6 +73,13 @@ export interface SettingsTable<T extends SettingsShape> {
   load(input?: LoadInput): Promise<ResolvedSettings<T>>;
   /** The flag section of `--help`: every key with its flag, variables and default. */
   help(): string;
+  /**
+   * How an operator sets `key`: its flag and variables, e.g. `--addr / MOCK_OIDC_ADDR`, for
+   * start-up errors that name the setting to change.
+   *
+   * @throws {TypeError} when the table has no such key.
+   */
+  names(key: string): string;
 }
 
 const KEY = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
@@ -286,5 +293,10 @@ export function defineSettings<const T extends SettingsShape>(
       file: configFlag ? { ...configFile, flag: configFlag, env: configEnv } : undefined,
       unsupported: retired,
     });
-  return { rows, resolve, load, help };
+  function names(key: string): string {
+    const row = rows.find((r) => r.key === key);
+    if (!row) throw new TypeError(`Cannot name setting "${key}": no such key`);
+    return [...(row.flag ? [`--${row.flag}`] : []), ...row.env].join(" / ") || `key ${key}`;
+  }
+  return { rows, resolve, load, help, names };
 }

@@ -324,3 +324,73 @@ Deno.test("defineSettings() accumulates a repeated list flag and refuses a repea
     assert.deepEqual(settings.resolve({ args }).positionals, ["--port=2"]);
   });
 });
+
+Deno.test("names() gives a key's flag and variables, the way an operator sets it", () => {
+  const table = defineSettings({
+    prefix: "SVC",
+    settings: {
+      "addr": { type: "string", default: ":8080", help: "listen" },
+      "server_port": { type: "int", default: 0, env: ["SVC_PORT", "PORT"], help: "port" },
+      "file_only": { type: "string", default: "", flag: false, env: false, help: "file" },
+    },
+  });
+  assert.equal(table.names("addr"), "--addr / SVC_ADDR");
+  assert.equal(table.names("server_port"), "--server-port / SVC_PORT / PORT");
+  assert.equal(table.names("file_only"), "key file_only");
+  assert.throws(() => table.names("nope"), TypeError);
+});
+
+Deno.test("int64 settings carry values beyond 2^53 exactly, within [-2^63, 2^63-1]", async (t) => {
+  const table = defineSettings({
+    prefix: "SVC",
+    configFile: { flag: "config" },
+    settings: {
+      "id": { type: "int64", min: 1n, help: "an id the spec types int64, > 0" },
+      "signed": { type: "int64", default: 0n, help: "any int64" },
+    },
+  });
+  const fromFlag = (v: string) => table.resolve({ args: [`--id=${v}`] }).values.id;
+  const fromEnv = (v: string) =>
+    table.resolve({ env: (n) => n === "SVC_SIGNED" ? v : undefined }).values.signed;
+  const fromFile = (v: string) =>
+    table.resolve({ file: { path: "c.yaml", text: `id: ${v}\n` } }).values.id;
+  const accepted: [string, bigint][] = [
+    ["1", 1n],
+    ["9007199254740991", 2n ** 53n - 1n],
+    ["9007199254740992", 2n ** 53n],
+    ["9007199254740993", 2n ** 53n + 1n],
+    ["9223372036854775807", 2n ** 63n - 1n],
+  ];
+  await t.step("accepted from flag, variable and file, exactly", () => {
+    for (const [text, value] of accepted) {
+      assert.equal(fromFlag(text), value, text);
+      assert.equal(fromFile(text), value, text);
+      assert.equal(fromEnv(text), value, text);
+    }
+    assert.equal(fromEnv("-9223372036854775808"), -(2n ** 63n));
+    assert.equal(fromEnv("-9007199254740993"), -(2n ** 53n) - 1n);
+    const d: bigint = table.resolve({ args: ["--id=5"] }).values.signed;
+    assert.equal(d, 0n);
+  });
+  await t.step("refused, naming the bound or the expected form, never the value", () => {
+    const cases: [() => unknown, RegExp][] = [
+      [
+        () => fromFlag("9223372036854775808"),
+        /from flag --id: must be at most 9223372036854775807$/,
+      ],
+      [() => fromFile("9223372036854775808"), /c\.yaml: must be at most 9223372036854775807$/],
+      [() => fromEnv("-9223372036854775809"), /SVC_SIGNED: must be at least -9223372036854775808$/],
+      [() => fromFlag("0"), /from flag --id: must be at least 1$/],
+      [() => fromFlag("-1"), /from flag --id: must be at least 1$/],
+      [() => fromFile("0"), /must be at least 1$/],
+      [() => fromFlag("1e3"), /from flag --id: expected an integer$/],
+      [() => fromFlag("0x10"), /from flag --id: expected an integer$/],
+      [() => fromFlag("12.0"), /from flag --id: expected an integer$/],
+      [() => fromFile('"12"'), /expected an integer, got a string$/],
+      [() => fromFile("1.5"), /expected an integer, got a number$/],
+    ];
+    for (const [run, message] of cases) {
+      assert.throws(run, (e: Error) => e instanceof SettingsError && message.test(e.message));
+    }
+  });
+});

@@ -8,7 +8,7 @@
 export type EnvLookup = (name: string) => string | undefined;
 
 /** Kinds of values a setting can hold. */
-export type SettingType = "string" | "int" | "float" | "bool" | "duration" | "list";
+export type SettingType = "string" | "int" | "int64" | "float" | "bool" | "duration" | "list";
 
 /** Where a resolved value came from. */
 export type SettingSource = "flag" | "env" | "file" | "default";
@@ -69,6 +69,23 @@ export interface NumberSetting extends SettingBase {
   validate?: (value: number) => string | undefined;
 }
 
+/**
+ * A signed 64-bit integer held exactly as a `bigint` (ids a spec types int64, which can exceed
+ * 2^53): decimal digits in flags, variables and the file, always within [-2^63, 2^63-1].
+ */
+export interface Int64Setting extends SettingBase {
+  /** Kind of the setting. */
+  type: "int64";
+  /** Default value. */
+  default?: bigint;
+  /** Inclusive lower bound. */
+  min?: bigint;
+  /** Inclusive upper bound (at most 2^63-1 whatever is set). */
+  max?: bigint;
+  /** Returns why the value is not acceptable; the reason must not quote the value. */
+  validate?: (value: bigint) => string | undefined;
+}
+
 /** `true` or `false`; a bare flag (`--enabled`) means `true`. */
 export interface BoolSetting extends SettingBase {
   /** Kind of the setting. */
@@ -88,7 +105,7 @@ export interface ListSetting extends SettingBase {
 }
 
 /** One row of a settings table. */
-export type Setting = StringSetting | NumberSetting | BoolSetting | ListSetting;
+export type Setting = StringSetting | NumberSetting | Int64Setting | BoolSetting | ListSetting;
 
 /** The settings of a service, keyed by their configuration-file key (`proxy.shutdown_grace`). */
 export type SettingsShape = Record<string, Setting>;
@@ -98,6 +115,7 @@ export type BaseValue<S> = S extends { type: "string"; choices: readonly (infer 
   : S extends { type: "string" } ? string
   : S extends { type: "bool" } ? boolean
   : S extends { type: "list" } ? string[]
+  : S extends { type: "int64" } ? bigint
   : number;
 
 /** The type of a resolved setting: `undefined` only when it has no default and is optional. */

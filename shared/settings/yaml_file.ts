@@ -16,8 +16,10 @@ import {
   LineCounter,
   type Node,
   parseAllDocuments,
+  type Scalar,
   type YAMLMap,
 } from "yaml";
+import process from "node:process";
 import { SettingsError } from "./error.ts";
 import type { SettingRow } from "./convert.ts";
 
@@ -42,12 +44,14 @@ export function decodeSettingsFile(
   schema: FileSchema,
 ): Map<string, unknown> {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, {
-    lineCounter: lines,
-    prettyErrors: false,
-    uniqueKeys: false, // detected below, so the error can name the key
-    merge: false,
-  });
+  const docs = withoutProcessEnv(() =>
+    parseAllDocuments(text, {
+      lineCounter: lines,
+      prettyErrors: false,
+      uniqueKeys: false, // detected below, so the error can name the key
+      merge: false,
+    })
+  );
   const fileError = (why: string) =>
     new SettingsError(schema.fileKey, `Cannot read configuration file ${path}: ${why}`);
   if (!Array.isArray(docs) || docs.length === 0) return new Map();
@@ -65,6 +69,23 @@ export function decodeSettingsFile(
   if (!isMap(root)) throw fileError("expected a map of settings at the top level");
   walk(root, "", { schema, out, path });
   return out;
+}
+
+/**
+ * Runs `parse` with an empty `process.env`. The `yaml` package's Node build reads two debug
+ * switches, `LOG_TOKENS` and `LOG_STREAM`, on every token; under a scoped `--allow-env` (or none)
+ * that read throws NotCapable, so a service would need an environment grant only to read its
+ * configuration file, and a set variable would dump the file (secrets too) to stdout. Parsing is
+ * synchronous, so nothing else runs while the real environment is swapped out.
+ */
+function withoutProcessEnv<T>(parse: () => T): T {
+  const env = process.env;
+  process.env = {};
+  try {
+    return parse();
+  } finally {
+    process.env = env;
+  }
 }
 
 interface Walk {
@@ -128,6 +149,21 @@ function checkTag(
   }
 }
 
+/**
+ * A scalar's value; a decimal integer beyond 2^53 as an exact `bigint` from its source text (the
+ * parser's number has already lost digits), so int64 settings read what was written.
+ */
+function exact(node: Scalar): unknown {
+  const { value, source } = node as Scalar & { source?: string };
+  if (
+    typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value) &&
+    typeof source === "string" && /^[-+]?\d+$/.test(source)
+  ) {
+    return BigInt(source);
+  }
+  return value;
+}
+
 /** The plain value of a leaf: a scalar, or a sequence of scalars (aliases rejected). */
 function plain(
   node: Node | null,
@@ -137,7 +173,7 @@ function plain(
   if (node === null) return null;
   if (isAlias(node)) throw fail(key, "is an alias (*); aliases are not allowed");
   checkTag(node, key, fail);
-  if (isScalar(node)) return node.value;
+  if (isScalar(node)) return exact(node);
   if (isSeq(node)) {
     return node.items.map((item) => {
       if (isAlias(item)) throw fail(key, "holds an alias (*); aliases are not allowed");

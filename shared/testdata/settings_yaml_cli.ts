@@ -1,5 +1,5 @@
 // Resolves a tiny table from a YAML file named by --config; used to check the permission set
-// a service needs to read YAML (see settings_yaml_test's subprocess step).
+// a service needs to read YAML (see yaml_file_test's subprocess step).
 import { defineSettings } from "../settings.ts";
 
 const table = defineSettings({

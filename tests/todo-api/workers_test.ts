@@ -229,7 +229,8 @@ Deno.test({
           assert.equal(out.code, 2, out.stderr);
           const lines = out.stderr.trim().split("\n");
           assert.deepEqual(lines.slice(-1), [
-            `todo-api: Cannot listen on ${addr} (api): the address is already in use`,
+            `todo-api: Cannot listen on ${addr} (api): the address is already in use ` +
+            `(change --addr / TODOAPI_ADDR)`,
           ]);
           assert.doesNotMatch(out.stdout, /"listening"/);
         } finally {

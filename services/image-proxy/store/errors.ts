@@ -23,11 +23,29 @@ export type StoreErrorKind =
 /** A storage request failed; `kind` says how, `cause` keeps the SDK's error (never logged raw). */
 export class StoreError extends Error {
   readonly kind: StoreErrorKind;
-  constructor(kind: StoreErrorKind, message: string, options: { cause?: unknown } = {}) {
-    super(message, options);
+  /** A permission the process lacks, naming the host or path and how to grant it (safe to log). */
+  readonly permission?: string;
+  constructor(
+    kind: StoreErrorKind,
+    message: string,
+    options: { cause?: unknown; permission?: string } = {},
+  ) {
+    super(message, { cause: options.cause });
     this.name = "StoreError";
     this.kind = kind;
+    if (options.permission) this.permission = options.permission;
   }
+}
+
+/**
+ * The missing permission behind `err` (a {@linkcode StoreError} or an error caused by one), for
+ * log records; `undefined` otherwise.
+ */
+export function permissionOf(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof StoreError && e.permission) return e.permission;
+  }
+  return undefined;
 }
 
 const NETWORK_CODES = new Set([

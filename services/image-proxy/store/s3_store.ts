@@ -17,6 +17,7 @@ import {
 import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
 import { storageFetchHandler } from "./fetch_handler.ts";
 import { classifyStoreError, StoreError } from "./errors.ts";
+import { deniedPermission } from "./permission.ts";
 import type { GetOptions, ObjectMeta, ObjectRead, ObjectStore, StoreEvent } from "./store.ts";
 
 /** Options of {@linkcode createS3Store}. */
@@ -100,10 +101,15 @@ export function createS3Store(options: S3StoreOptions): S3Store {
       report("success", out.$metadata.attempts);
       return out;
     } catch (err) {
-      const kind = classifyStoreError(err);
+      // A host outside the grant never heals by retrying: misconfigured, naming host and grant.
+      const denied = deniedPermission(err);
+      const kind = denied ? "misconfigured" : classifyStoreError(err);
       const attempts = (err as { $metadata?: { attempts?: number } }).$metadata?.attempts;
       report("error", attempts, kind);
-      throw new StoreError(kind, `Cannot ${operation}: ${kind}`, { cause: err });
+      throw new StoreError(kind, `Cannot ${operation}: ${denied ?? kind}`, {
+        cause: err,
+        permission: denied,
+      });
     }
   }
 

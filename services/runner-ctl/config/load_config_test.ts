@@ -442,6 +442,55 @@ Deno.test("exactly one credential source", async (t) => {
     const c = await load({ env: { ...noToken, ...app }, extra: { "/key.pem": pem } });
     assert.equal(c.credentials.kind, "app");
   });
+  await t.step("installation id: int64, carried exactly (2^53±1, 2^63-1)", async () => {
+    for (const id of [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n - 1n, 1n]) {
+      const fromEnv = await load({
+        env: { ...noToken, ...app, RUNNER_CTL_GITHUB_APP_INSTALLATION_ID: String(id) },
+        extra: { "/key.pem": pem },
+      });
+      assert.equal(fromEnv.credentials.kind === "app" && fromEnv.credentials.installationId, id);
+      const fromYaml = await load({
+        env: noToken,
+        yaml: BASE_YAML + "github.app:\n  client_id: Iv1.x\n" +
+          `  installation_id: ${id}\n  private_key_file: /key.pem\n`,
+        extra: { "/key.pem": pem },
+      });
+      assert.equal(fromYaml.credentials.kind === "app" && fromYaml.credentials.installationId, id);
+    }
+  });
+  await t.step("installation id: 2^63, 0 and negative are refused, naming the bound", async () => {
+    const cases: [string, RegExp][] = [
+      ["9223372036854775808", /must be at most 9223372036854775807/],
+      ["18446744073709551616", /must be at most 9223372036854775807/],
+      ["0", /must be at least 1/],
+      ["-1", /must be at least 1/],
+      ["-9223372036854775808", /must be at least 1/],
+      ["0x10", /expected an integer/], // (YAML reads 0x10 as 16: variables only)
+    ];
+    for (const [text, pattern] of cases) {
+      await rejects(
+        load({
+          env: { ...noToken, ...app, RUNNER_CTL_GITHUB_APP_INSTALLATION_ID: text },
+          extra: { "/key.pem": pem },
+        }),
+        "github.app.installation_id",
+        pattern,
+        [],
+      );
+      if (text.startsWith("0x")) continue;
+      await rejects(
+        load({
+          env: noToken,
+          yaml: BASE_YAML + "github.app:\n  client_id: Iv1.x\n" +
+            `  installation_id: ${text}\n  private_key_file: /key.pem\n`,
+          extra: { "/key.pem": pem },
+        }),
+        "github.app.installation_id",
+        pattern,
+        [],
+      );
+    }
+  });
   await t.step("app credentials from YAML (paths, not secrets)", async () => {
     const c = await load({
       env: noToken,

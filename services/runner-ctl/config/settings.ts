@@ -83,10 +83,11 @@ export const SETTINGS = {
     help: "GitHub App client ID",
   },
   "github.app.installation_id": {
-    type: "int",
+    // int64 in the spec: carried exactly (a bigint) up to the installation-token URL.
+    type: "int64",
     flag: false,
-    min: 1,
-    help: "GitHub App installation ID",
+    min: 1n,
+    help: "GitHub App installation ID (int64, > 0)",
   },
   "github.app.private_key_file": {
     type: "string",

@@ -44,7 +44,7 @@ Deno.test("auth chain against the fake service", async (t) => {
     const g = await githubSetup({
       pats: [],
       app,
-      credentials: { kind: "app", clientId: "Iv1.abc", installationId: 42, key: loadAppKey(pem) },
+      credentials: { kind: "app", clientId: "Iv1.abc", installationId: 42n, key: loadAppKey(pem) },
     });
     try {
       await g.auth.connection();
@@ -52,7 +52,7 @@ Deno.test("auth chain against the fake service", async (t) => {
       // A wrong installation id is refused.
       const wrong = new ActionsAuth({
         configUrl: (await import("./config_url.ts")).parseConfigUrl(g.fake.configUrl),
-        credentials: { kind: "app", clientId: "Iv1.abc", installationId: 7, key: loadAppKey(pem) },
+        credentials: { kind: "app", clientId: "Iv1.abc", installationId: 7n, key: loadAppKey(pem) },
         http: g.http,
       });
       await assert.rejects(wrong.connection(), isCode("not_found"));
@@ -60,6 +60,35 @@ Deno.test("auth chain against the fake service", async (t) => {
       await g.close();
     }
   });
+  await t.step(
+    "GitHub App: an int64 installation id beyond 2^53 reaches the URL exactly",
+    async () => {
+      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      const pem = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+      for (const id of [2n ** 53n + 1n, 2n ** 63n - 1n]) {
+        const g = await githubSetup({
+          pats: [],
+          app: {
+            clientId: "Iv1.abc",
+            installationId: id,
+            publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
+          },
+          credentials: {
+            kind: "app",
+            clientId: "Iv1.abc",
+            installationId: id,
+            key: loadAppKey(pem),
+          },
+        });
+        try {
+          await g.auth.connection();
+          assert.equal(g.fake.count("POST", new RegExp(`/installations/${id}/access_tokens$`)), 1);
+        } finally {
+          await g.close();
+        }
+      }
+    },
+  );
   await t.step("admin token renewed within 60 s of exp, and after a 401", async () => {
     const g = await githubSetup({ adminTokenTtlMs: 30_000 });
     try {

@@ -13,7 +13,7 @@ import { call, type HttpDeps, jsonOf } from "./http.ts";
 
 /** The one credential source. */
 export type GithubCredentials =
-  | { kind: "app"; clientId: string; installationId: number; key: KeyObject }
+  | { kind: "app"; clientId: string; installationId: bigint; key: KeyObject }
   | { kind: "token"; token: string };
 
 /** Actions-service base URL and admin token. */

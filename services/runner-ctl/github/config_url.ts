@@ -70,8 +70,14 @@ export function parseConfigUrl(text: string): ConfigUrl {
   if (rawPort !== undefined && (rawPort === "" || Number(rawPort) < 1 || Number(rawPort) > 65535)) {
     throw new ConfigUrlError("must have a valid port");
   }
-  if (u.pathname.includes("%")) throw new ConfigUrlError("must not contain escaped path segments");
-  const segments = u.pathname.replace(/\/$/, "").split("/").slice(1);
+  // The path shape is checked on the text as written, which is what GitHub receives: the URL
+  // parser removes "." and ".." segments (also written %2e%2e) before `pathname` shows them, so
+  // https://github.com/x/../octo-org would pass as /octo-org.
+  const rawPath = /^https:\/\/[^/]*(\/.*)?$/i.exec(text)?.[1] ?? "";
+  if (rawPath.includes("%") || u.pathname.includes("%")) {
+    throw new ConfigUrlError("must not contain escaped path segments");
+  }
+  const segments = rawPath.replace(/\/$/, "").split("/").slice(1);
   if (segments.length < 1 || segments.length > 2 || segments.some((s) => !SEGMENT.test(s))) {
     throw new ConfigUrlError("must name an organization or a repository");
   }

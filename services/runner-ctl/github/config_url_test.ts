@@ -13,6 +13,12 @@ Deno.test("parseConfigUrl", async (t) => {
     assert.equal(repo.registrationTokenPath, "/repos/acme/app/actions/runners/registration-token");
     assert.equal(parseConfigUrl("https://acme.ghe.com/acme").apiBase, "https://api.acme.ghe.com");
   });
+  await t.step("names with dots that are not dot segments are kept as written", () => {
+    const u = parseConfigUrl("https://github.com/octo.org/app..x");
+    assert.equal(u.owner, "octo.org");
+    assert.equal(u.repo, "app..x");
+    assert.equal(u.url, "https://github.com/octo.org/app..x");
+  });
   await t.step("self-hosted maps to /api/v3 and keeps a valid port", () => {
     const u = parseConfigUrl("https://ghes.example.com:8443/acme/app");
     assert.equal(u.hosted, false);
@@ -44,6 +50,18 @@ Deno.test("parseConfigUrl", async (t) => {
     ["https://github.com\\acme", "must name an organization or a repository"],
     ["https://github.com/acme\\repo", "must name an organization or a repository"],
     ["https:\\\\github.com/acme", "must name an organization or a repository"],
+    // Dot segments, which the URL parser would remove before the shape check.
+    ["https://github.com/x/../octo-org", "must name an organization or a repository"],
+    ["https://github.com/./octo-org", "must name an organization or a repository"],
+    ["https://github.com/octo-org/.", "must name an organization or a repository"],
+    ["https://github.com/octo-org/..", "must name an organization or a repository"],
+    ["https://github.com/octo-org/app/..", "must name an organization or a repository"],
+    ["https://github.com/..", "must name an organization or a repository"],
+    ["https://ghes.example.com:8443/x/../octo-org", "must name an organization or a repository"],
+    ["https://github.com/x/%2e%2e/octo-org", "must not contain escaped path segments"],
+    ["https://github.com/x/%2E%2E/octo-org", "must not contain escaped path segments"],
+    ["https://github.com/%2e/octo-org", "must not contain escaped path segments"],
+    ["https://github.com/x/.%2e/octo-org", "must not contain escaped path segments"],
   ];
   for (const [url, reason] of rejected) {
     await t.step(`rejects ${url} without repeating it`, () => {

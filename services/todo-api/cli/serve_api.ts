@@ -13,7 +13,7 @@ import { createRouter, withDefaultStack } from "@svc/shared/http";
 import type { Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
 import { createApp } from "../app.ts";
-import type { Config } from "../config.ts";
+import { type Config, SETTINGS } from "../config.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator } from "../migrate/migrator.ts";
 import { openDb } from "../store/open_db.ts";
@@ -77,11 +77,18 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       shutdownSignal: lifecycle.signal,
     });
     const listeners: ListenerSpec[] = [
-      { name: "api", addr: config.addr, handler: api, reusePort: options.reusePort },
+      {
+        name: "api",
+        addr: config.addr,
+        handler: api,
+        reusePort: options.reusePort,
+        setting: SETTINGS.names("addr"),
+      },
     ];
     if (options.metricsListener) {
       const scrape = withDefaultStack(createRouter([metricsRoute(metrics)]), { logger });
-      listeners.push({ name: "metrics", addr: config.metricsAddr, handler: scrape });
+      const setting = SETTINGS.names("metrics_addr");
+      listeners.push({ name: "metrics", addr: config.metricsAddr, handler: scrape, setting });
     }
     return await startServer(listeners, {
       logger,

@@ -25,7 +25,7 @@ import {
   startServer,
 } from "@svc/shared/server";
 import { SettingsError } from "@svc/shared/settings";
-import type { Config } from "../config.ts";
+import { type Config, SETTINGS } from "../config.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 /** Options of {@linkcode serveOnWorkers}. */
@@ -163,7 +163,7 @@ export async function serveOnWorkers(
   let api: string;
   let metricsServer: RunningServer;
   try {
-    const addr = probeAddr({ name: "api", addr: config.addr });
+    const addr = probeAddr({ name: "api", addr: config.addr, setting: SETTINGS.names("addr") });
     for (let id = 1; id <= workers; id++) {
       slots.push(spawn(id, { ...config, addr }, {
         logger,
@@ -183,7 +183,12 @@ export async function serveOnWorkers(
       { logger },
     );
     metricsServer = await startServer(
-      [{ name: "metrics", addr: config.metricsAddr, handler: scrape }],
+      [{
+        name: "metrics",
+        addr: config.metricsAddr,
+        handler: scrape,
+        setting: SETTINGS.names("metrics_addr"),
+      }],
       { logger, lifecycle: scrapeLifecycle, shutdownGrace: config.shutdownGraceMs },
     );
   } catch (err) {

@@ -28,7 +28,16 @@ export async function openDb(config: DbConfig): Promise<Db> {
   if (problem) throw new Error(`Cannot open datastore: ${problem}`);
   try {
     return openPostgresDb(url, { max: config.poolSize });
-  } catch {
+  } catch (err) {
+    // Defaults the client reads (the OS user name, PG* variables) need their grant; say which,
+    // not "cannot be parsed", which sent operators to a URL that was fine.
+    if (err instanceof Deno.errors.NotCapable) {
+      throw new Error(
+        `Cannot open datastore: the Postgres client needs a permission to default a setting ` +
+          `the URL leaves out (${err.message.split(",")[0]}): put the user in ` +
+          `TODOAPI_DATABASE_URL, set PGUSER, or grant --allow-sys=uid,gid,userInfo (the OS user)`,
+      );
+    }
     // The client's own parse errors quote the URL, password included.
     throw new Error("Cannot open datastore: the database URL cannot be parsed");
   }

@@ -24,7 +24,7 @@ export interface FakeGithubOptions {
   /** Personal access tokens accepted. */
   pats?: string[];
   /** GitHub App accepted: client id, installation id and the PEM public key verifying its JWTs. */
-  app?: { clientId: string; installationId: number; publicKeyPem: string };
+  app?: { clientId: string; installationId: number | bigint; publicKeyPem: string };
   /** Runner groups besides Default (id 1). */
   groups?: string[];
   /** How long GetMessage holds before 202. @default {50000} */

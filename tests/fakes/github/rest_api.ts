@@ -44,7 +44,11 @@ export async function handleRest(
     if (!jwt || !verifyAppJwt(w, jwt)) {
       return restError(401, "A JSON web token could not be decoded");
     }
-    if (Number(m[1]) !== w.options.app?.installationId) return restError(404, "Not Found");
+    // Compared exactly: installation ids are int64 and may exceed 2^53.
+    const installation = w.options.app?.installationId;
+    if (installation === undefined || BigInt(m[1]) !== BigInt(installation)) {
+      return restError(404, "Not Found");
+    }
     const token = `ghs_${crypto.randomUUID().replace(/-/g, "")}`;
     w.installTokens.add(token);
     return json({ token, expires_at: new Date(Date.now() + 3600_000).toISOString() }, 201);
