@@ -63,8 +63,8 @@ export function settingsTable({ rows, file }: SettingsSource): string {
   return lines.join("\n");
 }
 
-function shown(type: string, n: number): string {
-  return type === "duration" ? formatDuration(n) : String(n);
+function shown(type: string, n: number | bigint): string {
+  return type === "duration" ? formatDuration(Number(n)) : String(n);
 }
 
 function defaultOf({ spec }: SettingRow): string {

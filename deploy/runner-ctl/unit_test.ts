@@ -128,7 +128,8 @@ Deno.test("the unit's ExecStart, run with the deployed flags, reads the packaged
     const stderr = new TextDecoder().decode(out.stderr);
     assert.equal(
       stderr,
-      "runner-ctl: IncusError: Cannot reach Incus at its socket: fetch failed\n",
+      `runner-ctl: IncusError: Cannot reach Incus at its socket ${dir}/no-incus.socket: ` +
+        "fetch failed (change incus.socket / RUNNER_CTL_INCUS_SOCKET, or start Incus)\n",
     );
     assert.equal(out.code, 1);
   } finally {

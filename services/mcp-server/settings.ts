@@ -39,7 +39,7 @@ export const SETTINGS = defineSettings({
       type: "string",
       default: "",
       help:
-        "authorization policy file (YAML/JSON); empty: the demo host's allow-own-capabilities rule",
+        "authorization policy file (JSON); empty: the demo host's allow-own-capabilities rule",
     },
     subject: { type: "string", default: "local", help: "stdio: the subject every call runs as" },
     issuer: {

@@ -167,7 +167,7 @@ async function tlsOf(
   const files = await readTlsFiles({
     certFile: values.tls_cert_file,
     keyFile: values.tls_key_file,
-  }, { cert: "--tls-cert-file", key: "--tls-key-file" });
+  }, { cert: SETTINGS.names("tls_cert_file"), key: SETTINGS.names("tls_key_file") });
   return files ?? (selfSigned ? await selfSignedCertificate() : undefined);
 }
 

@@ -13,7 +13,7 @@ import type { HttpDeps } from "./github/http.ts";
 import { runListener } from "./github/listener.ts";
 import { InstanceClient } from "./incus/instances.ts";
 import { preflight } from "./incus/preflight.ts";
-import { defaultSocketPath, IncusTransport } from "./incus/transport.ts";
+import { defaultSocketPath, IncusError, IncusTransport } from "./incus/transport.ts";
 import { Controller } from "./controller/controller.ts";
 import { JobProofQueue } from "./proof/job_proofs.ts";
 import { loadJobProofSettings } from "./proof/signing_key_file.ts";
@@ -66,6 +66,11 @@ export async function runController(d: RunDeps): Promise<number> {
       profiles: v["incus.profiles"],
       type: "virtual-machine",
       signal: d.lifecycle.signal,
+    }).catch((err) => {
+      // At start-up an unreachable socket is a setting to change: say which.
+      if (!(err instanceof IncusError) || err.status !== 0) throw err;
+      const hint = "(change incus.socket / RUNNER_CTL_INCUS_SOCKET, or start Incus)";
+      throw new IncusError(0, `${err.message} ${hint}`, { cause: err });
     });
     log.info("preflight passed", {
       fingerprint: template.fingerprint,

@@ -177,7 +177,7 @@ Deno.test("startup errors exit 2 with one clean line naming what to fix", async 
     const port = (taken.addr as Deno.NetAddr).port;
     const cases: [Record<string, string>, string[], RegExp][] = [
       [{}, ["--rate-limit-enabled", "--rate-limit-rps=0"], /rate-limit-rps.*greater than 0/],
-      [{}, ["--tls-cert-file", key, "--tls-key-file", cert], /swapped/],
+      [{}, ["--tls-cert-file", key, "--tls-key-file", cert], /MOCK_OIDC_TLS_CERT_FILE.*swapped/],
       [{}, ["--tls-cert-file", junk, "--tls-key-file", key], /holds no PEM certificate/],
       [{}, ["--tls-cert-file", cert, "--tls-key-file", key], /not valid PEM/],
       [

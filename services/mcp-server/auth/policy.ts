@@ -15,8 +15,8 @@
  *
  * `subjects` are subject ids (`"*"`: any authenticated subject); `capabilities` are exact names,
  * `"ns.*"` (anything below `ns`) or `"*"`; `when` is optional and every condition must hold;
- * `"$subject"` stands for the caller's id. (JSON rather than YAML: the yaml package reads
- * `LOG_TOKENS` from the environment while parsing, which the deployed permissions do not grant.)
+ * `"$subject"` stands for the caller's id. The file is JSON: one strict format, parsed by the
+ * runtime with no dependency, and what the policy tests write.
  *
  * A condition whose argument is absent does not hold. A condition on a list or dict value cannot
  * be evaluated: the call fails with `authorization policy failure`.

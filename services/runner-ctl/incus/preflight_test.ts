@@ -93,7 +93,7 @@ Deno.test("preflight fails clearly when the socket is absent", async () => {
   try {
     await assert.rejects(
       preflight(t, { image: "runner", profiles: [], type: "virtual-machine" }),
-      /Cannot reach Incus at its socket/,
+      /Cannot reach Incus at its socket \/nonexistent\/unix\.socket:/,
     );
   } finally {
     t.close();

@@ -87,7 +87,8 @@ export class IncusTransport {
       return await this.#fetch(url, { method, headers, body, signal: r.signal });
     } catch (err) {
       if (r.signal?.aborted) throw r.signal.reason;
-      throw new IncusError(0, `Cannot reach Incus at its socket: ${(err as Error).message}`, {
+      const why = (err as Error).message;
+      throw new IncusError(0, `Cannot reach Incus at its socket ${this.socket}: ${why}`, {
         cause: err,
       });
     }
