@@ -38,8 +38,7 @@ export const SETTINGS = defineSettings({
     policy: {
       type: "string",
       default: "",
-      help:
-        "authorization policy file (JSON); empty: the demo host's allow-own-capabilities rule",
+      help: "authorization policy file (JSON); empty: the demo host's allow-own-capabilities rule",
     },
     subject: { type: "string", default: "local", help: "stdio: the subject every call runs as" },
     issuer: {
