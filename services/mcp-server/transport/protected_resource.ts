@@ -26,9 +26,9 @@ export function protectedResourceMetadata(
 ): Record<string, unknown> {
   const doc: Record<string, unknown> = {
     resource: resourceUri(origin),
-    authorization_servers: [issuer],
-    bearer_methods_supported: ["header"],
-    resource_name: "mcp-server",
+    "authorization_servers": [issuer],
+    "bearer_methods_supported": ["header"],
+    "resource_name": "mcp-server",
   };
   if (scopes.length > 0) doc.scopes_supported = [...scopes];
   return doc;
@@ -67,7 +67,7 @@ export function unauthorizedResponse(options: ChallengeOptions, invalid: boolean
 export function insufficientScopeResponse(options: ChallengeOptions): Response {
   const body = {
     error: "insufficient_scope",
-    error_description: `The access token lacks the required scope: ${options.scopes.join(" ")}`,
+    "error_description": `The access token lacks the required scope: ${options.scopes.join(" ")}`,
   };
   return Response.json(body, {
     status: 403,
