@@ -16,6 +16,7 @@ import { problemResponse } from "@svc/shared/problem";
 import { parseScope } from "../tokens/audience.ts";
 import { parseLoginClaims } from "./login_claims.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
+import { parseResources } from "./resource_indicator.ts";
 
 const MODES = ["query", "fragment", "form_post"] as const;
 type Mode = typeof MODES[number];
@@ -65,6 +66,14 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     return fail("invalid_request", "code_challenge_method must be plain or S256 with a challenge");
   }
 
+  let resource: string[];
+  try {
+    resource = parseResources(params);
+  } catch (err) {
+    if (err instanceof OAuthError) return fail(err.error, err.message);
+    throw err;
+  }
+
   const submitted = req.method === "POST" && form.has("username");
   const username = form.get("username") ?? undefined;
   if (submitted && !username) return fail("invalid_request", "missing required parameter username");
@@ -84,6 +93,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     clientId,
     redirectUri,
     scope: parseScope(params.get("scope")),
+    resource,
     nonce: params.get("nonce") ?? undefined,
     codeChallenge: challenge,
     codeChallengeMethod: method as "plain" | "S256" | undefined,

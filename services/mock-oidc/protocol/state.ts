@@ -11,6 +11,8 @@ export interface AuthorizationCode {
   clientId: string;
   redirectUri: string;
   scope: string[];
+  /** RFC 8707 resources of the authorization request. */
+  resource: string[];
   nonce?: string;
   codeChallenge?: string;
   codeChallengeMethod?: "plain" | "S256";
@@ -28,6 +30,8 @@ export interface RefreshGrant {
   clientId: string;
   subject: string;
   scope: string[];
+  /** RFC 8707 resources granted (the access token's `aud`); empty: the audience rules. */
+  resource: string[];
   /** The original token request parameters (request mappings match them again). */
   params: URLSearchParams;
   loginClaims?: Record<string, unknown>;

@@ -10,6 +10,7 @@ import type { IssuerContext } from "../deps.ts";
 import { invalidGrant, invalidRequest, OAuthError } from "../oauth_error.ts";
 import { parseScope } from "../../tokens/audience.ts";
 import { issueTokens } from "./issue_tokens.ts";
+import { narrowResources, parseResources } from "../resource_indicator.ts";
 
 /** Redeem a refresh token. */
 export async function refreshTokenGrant(
@@ -29,12 +30,14 @@ export async function refreshTokenGrant(
   if (requested.some((s) => !grant.scope.includes(s))) {
     throw new OAuthError(400, "invalid_scope", "scope exceeds the originally granted scope");
   }
+  const resource = narrowResources(parseResources(params), grant.resource);
   const rotate = ctx.deps.settings.rotateRefreshToken;
   if (rotate) refreshTokens.delete(token);
   return await issueTokens(ctx, {
     clientId: grant.clientId,
     subject: grant.subject,
     scope: requested.length > 0 ? requested : grant.scope,
+    resource,
     params: grant.params,
     loginClaims: grant.loginClaims,
     authTime: grant.authTime,
