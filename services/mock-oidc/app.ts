@@ -161,6 +161,7 @@ export function createApp(deps: AppDeps): App {
     tokens: core.tokens,
     scenarios: state.scenarios,
     requests: state.requests,
+    clients: core.protocol.state.clients,
     issuerUrlOf,
     controlToken: options.controlToken,
     apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,

@@ -40,10 +40,10 @@ Deno.test("every route-table row is documented, but docs assets and the /_mock c
     routes.filter((r) => r.openapi).map((r) => pathname(r).replace(/:(\w+)\+?/g, "{$1}")),
   );
   assert.deepEqual(new Set(Object.keys(doc.paths)), documentedPaths);
-  // The endpoint tables of docs/mock-oidc.md: 7 control paths, 12 issuer paths, 7 operational,
+  // The endpoint tables of docs/mock-oidc.md: 8 control paths, 14 issuer paths, 7 operational,
   // static files, the favicon upstream answers, the debugger's form and callback, and the
   // console's page and its changes feed.
-  assert.equal(documentedPaths.size, 32);
+  assert.equal(documentedPaths.size, 35);
 });
 
 Deno.test("with the control plane disabled the document has no /_mock path", async () => {
@@ -108,6 +108,8 @@ Deno.test("control-plane responses match their documented schemas", async () => 
     ["POST", "/_mock/requests/take", { endpoint: "token" }],
     ["POST", "/_mock/requests/take", { timeoutMs: 1 }],
     ["DELETE", "/_mock/requests"],
+    ["GET", "/_mock/clients"],
+    ["DELETE", "/_mock/clients"],
     ["POST", "/_mock/reset"],
   ];
   for (const [method, target, body] of calls) {

@@ -42,6 +42,12 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   if (!isUsableRedirect(redirectUri)) {
     return oauthErrorResponse(badRequest("redirect_uri is missing or not an absolute URI"));
   }
+  // A registered client's redirect URI must be one it registered, exactly; never redirect to
+  // another (RFC 6749 §4.1.2.1).
+  const registered = deps.state.clients.get(ctx.issuerId, clientId);
+  if (registered && !registered.metadata.redirect_uris.includes(redirectUri)) {
+    return oauthErrorResponse(badRequest("redirect_uri is not registered for this client"));
+  }
   const requestedMode = params.get("response_mode") ?? "query";
   const mode: Mode = (MODES as readonly string[]).includes(requestedMode)
     ? requestedMode as Mode
@@ -59,6 +65,9 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   if (!responseType) return fail("invalid_request", "missing required parameter response_type");
   if (responseType !== "code") {
     return fail("unsupported_response_type", "only response_type=code is supported");
+  }
+  if (registered && !registered.metadata.grant_types.includes("authorization_code")) {
+    return fail("unauthorized_client", "client is not registered for grant authorization_code");
   }
   const challenge = params.get("code_challenge") ?? undefined;
   const method = params.get("code_challenge_method") ?? (challenge ? "plain" : undefined);

@@ -1,9 +1,12 @@
 /**
  * In-memory protocol state: authorization codes (single use), refresh tokens, device
- * authorizations and revoked token ids. Bounded so a long test run cannot grow it forever.
+ * authorizations, revoked token ids and registered clients. Bounded so a long test run cannot
+ * grow it forever.
  *
  * @module
  */
+
+import { ClientRegistry } from "./client_registry.ts";
 
 /** What an authorization code stands for. */
 export interface AuthorizationCode {
@@ -77,6 +80,8 @@ export interface ProtocolState {
   userCodes: BoundedMap<string, string>;
   /** `jti`s of revoked access tokens. */
   revoked: BoundedMap<string, true>;
+  /** RFC 7591 registrations, per issuer. */
+  clients: ClientRegistry;
 }
 
 /** Create empty protocol state. */
@@ -88,5 +93,6 @@ export function createProtocolState(options: { maxEntries?: number } = {}): Prot
     devices: new BoundedMap(max),
     userCodes: new BoundedMap(max),
     revoked: new BoundedMap(max),
+    clients: new ClientRegistry(),
   };
 }

@@ -10,6 +10,7 @@ import type { IssuerContext } from "../deps.ts";
 import { invalidGrant, invalidRequest, OAuthError } from "../oauth_error.ts";
 import { parseScope } from "../../tokens/audience.ts";
 import { issueTokens } from "./issue_tokens.ts";
+import { enforceAtToken } from "../client_registry.ts";
 import { narrowResources, parseResources } from "../resource_indicator.ts";
 
 /** Redeem a refresh token. */
@@ -26,6 +27,10 @@ export async function refreshTokenGrant(
   if (client.clientId !== undefined && client.clientId !== grant.clientId) {
     throw invalidGrant("refresh_token was issued to another client");
   }
+  const registered = client.clientId === undefined
+    ? ctx.deps.state.clients.get(ctx.issuerId, grant.clientId)
+    : undefined;
+  if (registered) enforceAtToken(registered, client, "refresh_token");
   const requested = parseScope(params.get("scope"));
   if (requested.some((s) => !grant.scope.includes(s))) {
     throw new OAuthError(400, "invalid_scope", "scope exceeds the originally granted scope");
