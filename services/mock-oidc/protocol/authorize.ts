@@ -17,6 +17,7 @@ import { parseScope } from "../tokens/audience.ts";
 import { parseLoginClaims } from "./login_claims.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
 import { parseResources } from "./resource_indicator.ts";
+import { heldClient } from "./client_registry.ts";
 
 const MODES = ["query", "fragment", "form_post"] as const;
 type Mode = typeof MODES[number];
@@ -44,7 +45,13 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   }
   // A registered client's redirect URI must be one it registered, exactly; never redirect to
   // another (RFC 6749 §4.1.2.1).
-  const registered = deps.state.clients.get(ctx.issuerId, clientId);
+  let registered;
+  try {
+    registered = await heldClient(ctx, clientId);
+  } catch (err) {
+    if (err instanceof OAuthError) return oauthErrorResponse(err);
+    throw err;
+  }
   if (registered && !registered.metadata.redirect_uris.includes(redirectUri)) {
     return oauthErrorResponse(badRequest("redirect_uri is not registered for this client"));
   }

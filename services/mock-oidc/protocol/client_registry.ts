@@ -11,6 +11,12 @@ import type { ClientAuth } from "./client_auth.ts";
 import { type ClientMetadata, SECRET_METHODS } from "./client_metadata.ts";
 import { invalidClient, OAuthError } from "./oauth_error.ts";
 import { BoundedMap } from "./state.ts";
+import type { IssuerContext } from "./deps.ts";
+import {
+  invalidClientDocument,
+  isClientIdUrl,
+  MetadataDocumentError,
+} from "./metadata_document.ts";
 
 /** Most registrations kept; the oldest go first beyond it. */
 export const MAX_REGISTERED_CLIENTS = 10_000;
@@ -66,6 +72,37 @@ function keyOf(issuerId: string, clientId: string): string {
   return JSON.stringify([issuerId, clientId]);
 }
 
+/** A client the provider holds to its metadata: registered, or named by a metadata document. */
+export interface HeldClient {
+  clientId: string;
+  clientSecret?: string;
+  metadata: ClientMetadata;
+}
+
+/**
+ * The client a `client_id` names at an issuer: its registration, its metadata document (a URL
+ * id; fetched, or from the cache), or undefined (an unregistered id: permissive). A document
+ * that cannot be used is `invalid_client` with `status` (400 at authorize, 401 at token).
+ */
+export async function heldClient(
+  ctx: IssuerContext,
+  clientId: string,
+  status = 400,
+): Promise<HeldClient | undefined> {
+  const registered = ctx.deps.state.clients.get(ctx.issuerId, clientId);
+  if (registered || !isClientIdUrl(clientId)) return registered;
+  const documents = ctx.deps.metadataDocuments;
+  if (!documents) return undefined;
+  try {
+    return await documents.client(clientId);
+  } catch (err) {
+    if (err instanceof MetadataDocumentError) {
+      throw invalidClientDocument(clientId, err.message, status);
+    }
+    throw err;
+  }
+}
+
 /** `400 unauthorized_client` (RFC 6749 §5.2). */
 export function unauthorizedClient(description: string): OAuthError {
   return new OAuthError(400, "unauthorized_client", description);
@@ -76,7 +113,7 @@ export function unauthorizedClient(description: string): OAuthError {
  * secret, grant type. Throws `invalid_client` or `unauthorized_client`.
  */
 export function enforceAtToken(
-  client: RegisteredClient,
+  client: HeldClient,
   auth: ClientAuth,
   grantType: string,
 ): void {

@@ -45,6 +45,7 @@ export function discoveryDocument(issuerUrl: string): Record<string, unknown> {
       "none",
     ],
     code_challenge_methods_supported: ["plain", "S256"],
+    client_id_metadata_document_supported: true,
     prompt_values_supported: ["none", "login", "consent", "select_account"],
   };
 }

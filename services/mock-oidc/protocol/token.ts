@@ -15,7 +15,7 @@ import { passwordGrant } from "./grants/password.ts";
 import { refreshTokenGrant } from "./grants/refresh_token.ts";
 import { tokenExchangeGrant } from "./grants/token_exchange.ts";
 import { invalidRequest, OAuthError } from "./oauth_error.ts";
-import { enforceAtToken } from "./client_registry.ts";
+import { enforceAtToken, heldClient } from "./client_registry.ts";
 import { jsonResponse } from "./responses.ts";
 
 type Grant = (
@@ -49,8 +49,8 @@ export async function handleToken(ctx: IssuerContext): Promise<Response> {
     throw new OAuthError(400, "unsupported_grant_type", `grant_type ${grantType} is not supported`);
   }
   if (client.clientId !== undefined) {
-    const registered = ctx.deps.state.clients.get(ctx.issuerId, client.clientId);
-    if (registered) enforceAtToken(registered, client, grantType);
+    const held = await heldClient(ctx, client.clientId, 401);
+    if (held) enforceAtToken(held, client, grantType);
   }
   const body = await grant(ctx, params, client);
   ctx.deps.onTokenIssued?.(grantType);

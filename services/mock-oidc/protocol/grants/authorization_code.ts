@@ -9,7 +9,7 @@ import type { ClientAuth } from "../client_auth.ts";
 import type { IssuerContext } from "../deps.ts";
 import { invalidGrant, invalidRequest } from "../oauth_error.ts";
 import { issueTokens } from "./issue_tokens.ts";
-import { enforceAtToken } from "../client_registry.ts";
+import { enforceAtToken, heldClient } from "../client_registry.ts";
 import { defaultAudience, parseScope } from "../../tokens/audience.ts";
 import { narrowResources, parseResources } from "../resource_indicator.ts";
 import { verifyPkce } from "./pkce.ts";
@@ -31,7 +31,7 @@ export async function authorizationCodeGrant(
   const clientId = client.clientId ?? record.clientId;
   // a registered client that did not say who it is still authenticates as registered
   const registered = client.clientId === undefined
-    ? ctx.deps.state.clients.get(ctx.issuerId, clientId)
+    ? await heldClient(ctx, clientId, 401)
     : undefined;
   if (registered) enforceAtToken(registered, client, "authorization_code");
   if (clientId !== record.clientId) throw invalidGrant("code was issued to another client");

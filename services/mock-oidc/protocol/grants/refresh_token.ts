@@ -10,7 +10,7 @@ import type { IssuerContext } from "../deps.ts";
 import { invalidGrant, invalidRequest, OAuthError } from "../oauth_error.ts";
 import { parseScope } from "../../tokens/audience.ts";
 import { issueTokens } from "./issue_tokens.ts";
-import { enforceAtToken } from "../client_registry.ts";
+import { enforceAtToken, heldClient } from "../client_registry.ts";
 import { narrowResources, parseResources } from "../resource_indicator.ts";
 
 /** Redeem a refresh token. */
@@ -28,7 +28,7 @@ export async function refreshTokenGrant(
     throw invalidGrant("refresh_token was issued to another client");
   }
   const registered = client.clientId === undefined
-    ? ctx.deps.state.clients.get(ctx.issuerId, grant.clientId)
+    ? await heldClient(ctx, grant.clientId, 401)
     : undefined;
   if (registered) enforceAtToken(registered, client, "refresh_token");
   const requested = parseScope(params.get("scope"));
