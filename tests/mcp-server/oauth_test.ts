@@ -7,64 +7,10 @@
  * for another resource (401) and one without the scope (403).
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { type ServiceProcess, startService } from "@svc/shared/testing";
 import { MAIN, PERMISSIONS, ROOT } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";
-
-const REDIRECT = "http://127.0.0.1:9/oauth/callback";
-
-/** An in-memory OAuth client as an MCP host keeps one; the browser step is a manual fetch. */
-class MemoryProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  stored?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  registrations = 0;
-  constructor(readonly clientMetadataUrl?: string) {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "mcp e2e",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.registrations++;
-    this.client = info;
-  }
-  tokens() {
-    return this.stored;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.stored = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+import { authorizeAndList, claimsOf, MemoryProvider, REDIRECT } from "./_oauth_support.ts";
 
 interface Stack {
   issuer: string;
@@ -103,47 +49,6 @@ async function startStack(oidcEnv: Record<string, string> = {}): Promise<Stack> 
   };
 }
 
-/**
- * What an MCP host does: connect, get UnauthorizedError with the browser sent to the
- * authorization URL, take the code from the redirect, finish, connect again.
- */
-async function authorizeAndList(stack: Stack, provider: MemoryProvider) {
-  const first = new Client({ name: "e2e-oauth", version: "1.0.0" });
-  await assert.rejects(
-    first.connect(
-      new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider }),
-    ),
-    UnauthorizedError,
-  );
-  const url = provider.authorizationUrl!;
-  assert.ok(url, "the SDK sent the user to the authorization endpoint");
-  // The browser: no login page (interactiveLogin off), the code is issued at once.
-  const res = await fetch(url, { redirect: "manual" });
-  assert.equal(res.status, 302);
-  await res.body?.cancel();
-  const back = new URL(res.headers.get("location")!);
-  assert.equal(`${back.origin}${back.pathname}`, REDIRECT);
-  const code = back.searchParams.get("code");
-  assert.ok(code, `authorize answered ${back.search}`);
-  const transport = new StreamableHTTPClientTransport(new URL(stack.mcpUrl), {
-    authProvider: provider,
-  });
-  await transport.finishAuth(code);
-  const client = new Client({ name: "e2e-oauth", version: "1.0.0" });
-  await client.connect(transport);
-  try {
-    const { tools } = await client.listTools();
-    return { url, tools: tools.map((t: { name: string }) => t.name).sort() };
-  } finally {
-    await client.close();
-  }
-}
-
-function claimsOf(token: string): Record<string, unknown> {
-  const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
-  return JSON.parse(atob(part + "=".repeat((4 - part.length % 4) % 4)));
-}
-
 function assertAuthorizationRequest(url: URL, stack: Stack, clientId: string) {
   assert.equal(`${url.origin}${url.pathname}`, `${stack.issuer}/authorize`);
   assert.equal(url.searchParams.get("client_id"), clientId);
@@ -160,7 +65,7 @@ Deno.test("MCP SDK OAuth: dynamic registration, PKCE S256 with resource, token, 
   const stack = await startStack();
   try {
     const provider = new MemoryProvider();
-    const { url, tools } = await authorizeAndList(stack, provider);
+    const { url, tools } = await authorizeAndList(stack.mcpUrl, provider);
     assert.deepEqual(tools, ["describe_api", "execute", "search_api"]);
     const clientId = provider.client!.client_id;
     assert.match(clientId, /^[0-9a-f-]{36}$/); // registered, not made up
@@ -235,7 +140,7 @@ Deno.test("MCP SDK OAuth: a client ID metadata document served by the test over 
       .json();
     assert.equal(discovery.client_id_metadata_document_supported, true);
     const provider = new MemoryProvider(documentUrl);
-    const { url, tools } = await authorizeAndList(stack, provider);
+    const { url, tools } = await authorizeAndList(stack.mcpUrl, provider);
     assert.deepEqual(tools, ["describe_api", "execute", "search_api"]);
     assert.equal(provider.client!.client_id, documentUrl); // no registration
     assertAuthorizationRequest(url, stack, documentUrl);
