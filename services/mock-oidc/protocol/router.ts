@@ -92,7 +92,10 @@ const ENDPOINTS: readonly Endpoint[] = [
     suffix: "introspect",
     method: "POST",
     handle: handleIntrospect,
-    openapi: protocol("introspect", "Token introspection", { "200": ok("Introspection") }, true),
+    openapi: protocol("introspect", "Token introspection", {
+      "200": ok("Introspection"),
+      "401": TOKEN_401,
+    }, true),
   },
   {
     suffix: "revoke",
@@ -137,6 +140,7 @@ const ENDPOINTS: readonly Endpoint[] = [
     handle: handleDeviceAuthorization,
     openapi: protocol("deviceAuthorization", "Device authorization (RFC 8628)", {
       "200": { description: "Device and user codes", content: json("Claims") },
+      "401": TOKEN_401,
     }, true),
   },
   {
@@ -153,6 +157,7 @@ const ENDPOINTS: readonly Endpoint[] = [
     handle: handleDeviceVerification,
     openapi: protocol("deviceVerificationPost", "Device verification (form)", {
       "200": { description: "Verification result", content: html },
+      "400": { description: "Unknown or expired code, or no username", content: html },
     }, true),
   },
   {
