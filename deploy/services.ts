@@ -65,7 +65,14 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // The signing workers' module, loaded by URL at run time.
     include: ["services/mock-oidc/keys/sign_worker.ts"],
     devSetup: [],
-    devArgs: ["--addr", "127.0.0.1:8080", "--metrics-addr", "127.0.0.1:9090"],
+    // Plain-http client ID metadata documents on loopback: a local MCP client can serve its own.
+    devArgs: [
+      "--addr",
+      "127.0.0.1:8080",
+      "--metrics-addr",
+      "127.0.0.1:9090",
+      "--client-metadata-allow-http-loopback",
+    ],
     devInfo: {
       url: "http://127.0.0.1:8080",
       open: "/docs (API), /_mock/ui (console), /default/debugger (debugger); issuer /default",
@@ -158,6 +165,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "127.0.0.1:9092",
       "--issuer",
       "http://127.0.0.1:8080/default",
+      // the resource URI tokens must name: http://127.0.0.1:8090/mcp
+      "--public-origin",
+      "http://127.0.0.1:8090",
     ],
     devInfo: {
       url: "http://127.0.0.1:8090/mcp",

@@ -79,6 +79,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       pool,
       logger,
       verifier: createBearerVerifier({ issuer: values.issuer, audience: values.audience }),
+      scopes: values.scopes,
       metrics: values.metrics_addr ? undefined : metrics,
       observe: toolMetrics(metrics),
       publicOrigin: values.public_origin || undefined,
@@ -100,7 +101,9 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     logger.info("serving MCP over Streamable HTTP", {
       url: `${server.urls.api}/mcp`,
       issuer: values.issuer,
+      resource: values.public_origin ? `${values.public_origin}/mcp` : "<request origin>/mcp",
       audience: values.audience,
+      scopes: values.scopes.join(" "),
     });
     await server.finished;
     return 0;

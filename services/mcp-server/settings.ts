@@ -46,11 +46,28 @@ export const SETTINGS = defineSettings({
       default: "",
       help: "http: OIDC issuer URL whose JWKS verifies bearer tokens (required for http)",
     },
-    audience: { type: "string", default: "mcp", help: "http: required audience of bearer tokens" },
+    audience: {
+      type: "string",
+      default: "mcp",
+      help: "http: audience accepted besides the resource URI <public origin>/mcp (empty: none)",
+    },
+    scopes: {
+      type: "list",
+      default: ["mcp"],
+      help: "http: scopes a bearer token must carry (metadata scopes_supported, challenge " +
+        "scope=; without them 403 insufficient_scope); empty: none",
+      validate: (v: string[]) =>
+        v.every((s) => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))
+          ? undefined
+          : "must list scope tokens (printable ASCII, no space, quote or backslash)",
+    },
     public_origin: {
       type: "string",
       default: "",
-      help: "http: public origin for metadata URLs (default: the request's origin)",
+      help: "http: public origin (scheme://host[:port]) of metadata URLs and of the resource URI " +
+        "<origin>/mcp tokens must name in aud (default: the request's origin)",
+      validate: (v: string) =>
+        v === "" || isOrigin(v) ? undefined : "must be an origin: scheme://host[:port], no path",
     },
     allowed_origins: {
       type: "list",

@@ -161,6 +161,7 @@ export function createApp(deps: AppDeps): App {
     tokens: core.tokens,
     scenarios: state.scenarios,
     requests: state.requests,
+    clients: core.protocol.state.clients,
     issuerUrlOf,
     controlToken: options.controlToken,
     apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
@@ -180,11 +181,13 @@ export function createApp(deps: AppDeps): App {
       document: (): object => openapiDocument(options.version ?? "0.0.0", documentedRoutes),
     });
   // The document describes what this process serves: no `/_mock` when the control plane is off.
+  // `/metrics` is in it only when the API listener serves it (not with --metrics-addr), and
+  // `/static/*` only with a static root (without one, `static` is an issuer id like any other).
   const documentedRoutes: Route[] = [
-    ...ops(state.metrics),
+    ...ops(options.metricsOnApi ? state.metrics : undefined),
     ...(controlEnabled ? control : []),
     ...protocol,
-    staticFiles,
+    ...(options.staticAssetsPath ? [staticFiles] : []),
     FAVICON,
   ];
 

@@ -71,7 +71,14 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   const state = createAppState(createMetrics({ service: "mock-oidc" }), {
     captureMaxBytes: values.capture_max_bytes,
   });
-  const core = createCore(config, { signer, callbacks: state.scenarios });
+  const core = createCore(config, {
+    signer,
+    callbacks: state.scenarios,
+    metadataDocuments: {
+      allowHttpLoopback: values.client_metadata_allow_http_loopback,
+      allowPrivateNetworks: values.client_metadata_allow_private_networks,
+    },
+  });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values.tracing_enabled
     ? (await import("@svc/shared/tracing")).createTracing({

@@ -22,6 +22,7 @@ import { createKeyStore, type KeyStore } from "./keys/key_store.ts";
 import type { Signer, SignerName } from "./keys/signer.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { createProtocolState } from "./protocol/state.ts";
+import { type MetadataDocumentPolicy, MetadataDocuments } from "./protocol/metadata_document.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
 import { createTokenFactory, type TokenFactory } from "./tokens/token_factory.ts";
 
@@ -43,6 +44,10 @@ export interface CoreOptions {
   now?: () => number;
   /** Signing backend (`--signer`); WebCrypto on the event loop when absent (unit tests). */
   signer?: Signer;
+  /** Which client ID metadata documents may be fetched. @default https to public hosts, loopback */
+  metadataDocuments?: MetadataDocumentPolicy;
+  /** Fetch of metadata documents (tests). @default globalThis.fetch */
+  fetch?: typeof fetch;
 }
 
 /** Create the core of one mock-oidc process. */
@@ -65,6 +70,11 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     tokens,
     callbacks: options.callbacks ?? NO_SCENARIOS,
     state: createProtocolState(),
+    metadataDocuments: new MetadataDocuments({
+      clock,
+      fetch: options.fetch,
+      ...options.metadataDocuments,
+    }),
   };
   return {
     clock,

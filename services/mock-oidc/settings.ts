@@ -130,6 +130,18 @@ export const SETTINGS = defineSettings({
       secret: true,
       help: "token required in X-Mock-Control-Token (or as Authorization: Bearer)",
     },
+    "client_metadata_allow_http_loopback": {
+      type: "bool",
+      default: false,
+      help: "accept plain-http client ID metadata document URLs on loopback hosts (local " +
+        "development: deno task dev sets it); otherwise https only",
+    },
+    "client_metadata_allow_private_networks": {
+      type: "bool",
+      default: false,
+      help: "let client ID metadata document URLs reach private, link-local and other " +
+        "non-public addresses (loopback is always allowed)",
+    },
     "rate_limit_enabled": { type: "bool", default: false, help: "enable request rate limiting" },
     "rate_limit_rps": {
       type: "float",

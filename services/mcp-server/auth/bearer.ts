@@ -1,12 +1,14 @@
 /**
  * OAuth bearer tokens of the Streamable HTTP transport: JWTs verified against the OIDC issuer's
- * JWKS (found through its discovery document), with the configured audience. The verified `sub`
- * becomes the subject the invocation resolver hands to the tools.
+ * JWKS (found through its discovery document), whose `aud` names this server: its canonical
+ * resource URI (RFC 8707 / RFC 9728, given per call since it can follow the request's origin) or
+ * one of the configured extra audiences. The verified `sub` becomes the subject the invocation
+ * resolver hands to the tools.
  *
  * @example
  * ```ts ignore
  * const verifier = createBearerVerifier({ issuer: "http://127.0.0.1:8080/demo", audience: "mcp" });
- * const authInfo = await verifier.verify(token); // throws InvalidToken
+ * const authInfo = await verifier.verify(token, { resource: "http://127.0.0.1:8090/mcp" });
  * ```
  * @module
  */
@@ -32,23 +34,37 @@ export class InvalidToken extends Error {
 export interface BearerVerifierOptions {
   /** Issuer URL; tokens must carry exactly this `iss`. */
   issuer: string;
-  /** Expected `aud`. */
-  audience: string;
+  /**
+   * Audiences accepted besides the resource URI of each call (e.g. `mcp` of deployments that
+   * predate resource indicators). @default {[]}
+   */
+  audience?: string | readonly string[];
   /** Fetch used for discovery. @default globalThis.fetch */
   fetch?: typeof fetch;
   /** Timeout of discovery and JWKS requests, ms. @default 5000 */
   timeoutMs?: number;
 }
 
+/** Per-call options of {@linkcode BearerVerifier.verify}. */
+export interface VerifyOptions {
+  /** The canonical resource URI of the protected resource: an accepted `aud`. */
+  resource?: string;
+}
+
 /** Verifies bearer tokens. */
 export interface BearerVerifier {
   readonly issuer: string;
-  verify(token: string): Promise<AuthInfo>;
+  /** Throws {@linkcode InvalidToken} unless `aud` holds `resource` or a configured audience. */
+  verify(token: string, options?: VerifyOptions): Promise<AuthInfo>;
 }
 
 /** Creates a verifier; discovery happens on first use and is retried after a failure. */
 export function createBearerVerifier(options: BearerVerifierOptions): BearerVerifier {
-  const { issuer, audience, timeoutMs = 5000 } = options;
+  const { issuer, timeoutMs = 5000 } = options;
+  const extra = typeof options.audience === "string"
+    ? [options.audience]
+    : [...(options.audience ?? [])];
+  const extraAudiences = extra.filter((a) => a !== "");
   const doFetch = options.fetch ?? fetch;
   let jwks: Promise<JWTVerifyGetKey> | undefined;
   const discover = async (): Promise<JWTVerifyGetKey> => {
@@ -61,7 +77,7 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
   };
   return {
     issuer,
-    async verify(token) {
+    async verify(token, verifyOptions = {}) {
       try {
         // a token that is not even a JWT is refused without touching the issuer
         decodeProtectedHeader(token);
@@ -78,6 +94,10 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
         throw err;
       }
       try {
+        const audience = [...extraAudiences];
+        if (verifyOptions.resource !== undefined) audience.push(verifyOptions.resource);
+        // no accepted audience at all refuses every token (jose would skip the check)
+        if (audience.length === 0) throw new InvalidToken("no accepted audience");
         const { payload } = await jwtVerify(token, keys, { issuer, audience });
         if (typeof payload.sub !== "string" || payload.sub === "") {
           throw new InvalidToken("token has no subject");

@@ -30,8 +30,12 @@ import type { ExecutePool } from "../execute/pool.ts";
 import type { Limits } from "../limits.ts";
 import { createServerFactory, type ToolContext } from "../tools/server.ts";
 import {
+  hasScopes,
+  insufficientScopeResponse,
+  MCP_PATH,
   METADATA_PATH,
   protectedResourceMetadata,
+  resourceUri,
   unauthorizedResponse,
 } from "./protected_resource.ts";
 
@@ -46,8 +50,16 @@ export interface HttpAppOptions {
   metrics?: Metrics;
   /** Observes tool calls (tool, `ok` or the error text without detail, seconds). */
   observe?: (tool: string, outcome: string, seconds: number) => void;
-  /** Public origin for metadata URLs (e.g. behind a proxy). @default the request's origin */
+  /**
+   * Public origin: the metadata URLs and the canonical resource URI `<origin>/mcp` every token's
+   * `aud` must name (RFC 8707). @default the request's origin
+   */
   publicOrigin?: string;
+  /**
+   * Scopes every token must carry: `scopes_supported` of the metadata, `scope=` of the
+   * challenges; a valid token without them gets 403 `insufficient_scope`. @default {[]}
+   */
+  scopes?: readonly string[];
   /**
    * Browser origins allowed on `/mcp` besides loopback origins and `publicOrigin`: a request with
    * any other `Origin` header gets 403 (DNS-rebinding protection: a page whose host name resolves
@@ -107,6 +119,7 @@ async function readJson(
 export function createHttpApp(options: HttpAppOptions): Handler {
   const { verifier, logger, maxBodyBytes = 4 << 20, bodyTimeoutMs = 10_000 } = options;
   const originOf = (url: URL) => options.publicOrigin ?? url.origin;
+  const scopes = options.scopes ?? [];
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   if (options.publicOrigin) allowedOrigins.add(options.publicOrigin);
   // what every request's server shares (search index, execute, handlers) is built once, here
@@ -123,12 +136,14 @@ export function createHttpApp(options: HttpAppOptions): Handler {
   const authenticate = async (req: Request, origin: string): Promise<AuthInfo | Response> => {
     const header = req.headers.get("authorization");
     const match = header ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header) : null;
-    if (!header) return unauthorizedResponse(origin, false);
-    if (!match) return unauthorizedResponse(origin, true);
+    const challenge = { origin, scopes };
+    if (!header) return unauthorizedResponse(challenge, false);
+    if (!match) return unauthorizedResponse(challenge, true);
     try {
-      return await verifier.verify(match[1]);
+      const info = await verifier.verify(match[1], { resource: resourceUri(origin) });
+      return hasScopes(info.scopes, scopes) ? info : insufficientScopeResponse(challenge);
     } catch (err) {
-      if (err instanceof InvalidToken) return unauthorizedResponse(origin, true);
+      if (err instanceof InvalidToken) return unauthorizedResponse(challenge, true);
       logger.warn("bearer verification unavailable", { error: (err as Error).message });
       return jsonRpcError(503, -32603, "Authorization server unavailable");
     }
@@ -165,12 +180,12 @@ export function createHttpApp(options: HttpAppOptions): Handler {
   };
 
   const metadata = (_req: Request, ctx: { url: URL }) =>
-    Response.json(protectedResourceMetadata(originOf(ctx.url), verifier.issuer));
+    Response.json(protectedResourceMetadata(originOf(ctx.url), verifier.issuer, scopes));
   const routes: Route[] = [
     ...operationalRoutes({ metrics: options.metrics }),
     { method: ["GET", "HEAD"], pattern: METADATA_PATH, handler: metadata },
-    { method: ["GET", "HEAD"], pattern: `${METADATA_PATH}/mcp`, handler: metadata },
-    { method: "POST", pattern: "/mcp", handler: (req, ctx) => mcp(req, ctx.url) },
+    { method: ["GET", "HEAD"], pattern: `${METADATA_PATH}${MCP_PATH}`, handler: metadata },
+    { method: "POST", pattern: MCP_PATH, handler: (req, ctx) => mcp(req, ctx.url) },
   ];
   return withDefaultStack(createRouter(routes), {
     logger,

@@ -52,3 +52,29 @@ Deno.test("--allowed-origins takes origins only (at, and one character past, the
     );
   }
 });
+
+Deno.test("--public-origin takes an origin; --scopes takes scope tokens", () => {
+  assert.equal(
+    SETTINGS.resolve({ args: ["--public-origin", "https://a.example"] }).values.public_origin,
+    "https://a.example",
+  );
+  for (const bad of ["https://a.example/", "https://a.example/mcp", "a.example"]) {
+    assert.throws(
+      () => SETTINGS.resolve({ args: ["--public-origin", bad] }),
+      (e: unknown) => e instanceof SettingsError && /must be an origin/.test(e.message),
+      bad,
+    );
+  }
+  assert.deepEqual(SETTINGS.resolve({ args: [] }).values.scopes, ["mcp"]);
+  assert.deepEqual(
+    SETTINGS.resolve({ args: ["--scopes", "mcp:tools", "--scopes", "!~"] }).values.scopes,
+    ["mcp:tools", "!~"],
+  );
+  for (const bad of ['a"b', "a\\b", "é"]) {
+    assert.throws(
+      () => SETTINGS.resolve({ args: ["--scopes", bad] }),
+      (e: unknown) => e instanceof SettingsError && /must list scope tokens/.test(e.message),
+      bad,
+    );
+  }
+});

@@ -6,6 +6,7 @@
 import type { RequestLog } from "./request_log.ts";
 import type { ScenarioQueue } from "./scenario_queue.ts";
 import type { Clock } from "../clock.ts";
+import type { ClientRegistry } from "../protocol/client_registry.ts";
 import type { IssuedToken, TokenFactory, TokenRequest } from "../tokens/token_factory.ts";
 
 /** The global mock clock (`clock.ts`). */
@@ -21,6 +22,8 @@ export interface ControlDeps {
   tokens: TokenIssuer;
   scenarios: ScenarioQueue;
   requests: RequestLog;
+  /** Dynamically registered clients (`/_mock/clients`). @default an empty registry */
+  clients?: ClientRegistry;
   /** The per-request issuer URL from Host / X-Forwarded-* (`protocol/router.ts`). */
   issuerUrlOf: (req: Request, issuerId: string) => string;
   /**

@@ -24,6 +24,8 @@ import {
   takeRequest,
 } from "./request_routes.ts";
 import { resetMock } from "./reset.ts";
+import { clearClients, listClients } from "./client_routes.ts";
+import { ClientRegistry } from "../protocol/client_registry.ts";
 import { enqueueScenario, flushScenarios, listScenarios } from "./scenario_routes.ts";
 import { control, CONTROL_ERRORS, ok, ref } from "../openapi/openapi_operations.ts";
 import { consoleRoutes, isConsolePage } from "../console/console_routes.ts";
@@ -35,6 +37,7 @@ const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forward
  * OpenAPI operation, then a catch-all that answers 404 for unknown control paths.
  */
 export function controlRoutes(deps: ControlDeps): Route[] {
+  const clients = deps.clients ?? new ClientRegistry();
   return [
     {
       method: "GET",
@@ -156,6 +159,22 @@ export function controlRoutes(deps: ControlDeps): Route[] {
           "422": { $ref: "#/components/responses/ValidationFailed" },
         },
       },
+    },
+    {
+      method: "GET",
+      pattern: "/_mock/clients",
+      handler: () => listClients(clients),
+      openapi: control("listClients", "List dynamically registered clients (no secrets)", {
+        "200": ok("ClientList"),
+      }),
+    },
+    {
+      method: "DELETE",
+      pattern: "/_mock/clients",
+      handler: () => clearClients(clients),
+      openapi: control("clearClients", "Forget every registered client", {
+        "200": ok("ClientsCleared"),
+      }),
     },
     {
       method: "POST",

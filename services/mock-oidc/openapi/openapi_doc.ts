@@ -57,6 +57,7 @@ export function openapiDocument(version: string, routes: readonly Route[]) {
       securitySchemes: {
         controlToken: { type: "apiKey", in: "header", name: "X-Mock-Control-Token" },
         controlBearer: { type: "http", scheme: "bearer" },
+        registrationAccessToken: { type: "http", scheme: "bearer" },
       },
     },
   };

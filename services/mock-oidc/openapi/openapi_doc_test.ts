@@ -11,11 +11,12 @@ import { createLogger } from "@svc/shared/log";
 import { localInfo, type Route } from "@svc/shared/http";
 
 /** The document as the app serves it, and the route table it is derived from. */
-function documented(version: string) {
+function documented(version: string, metricsOnApi = true, staticAssetsPath = "/nonexistent") {
   const app = createApp({
     core: harness().core,
     state: createAppState(createMetrics({ service: "mock-oidc" })),
     logger: createLogger({ write: () => {} }),
+    options: { metricsOnApi, staticAssetsPath },
   });
   return { routes: app.documentedRoutes, doc: openapiDocument(version, app.documentedRoutes) };
 }
@@ -40,10 +41,20 @@ Deno.test("every route-table row is documented, but docs assets and the /_mock c
     routes.filter((r) => r.openapi).map((r) => pathname(r).replace(/:(\w+)\+?/g, "{$1}")),
   );
   assert.deepEqual(new Set(Object.keys(doc.paths)), documentedPaths);
-  // The endpoint tables of docs/mock-oidc.md: 7 control paths, 12 issuer paths, 7 operational,
+  // The endpoint tables of docs/mock-oidc.md: 8 control paths, 14 issuer paths, 7 operational,
   // static files, the favicon upstream answers, the debugger's form and callback, and the
   // console's page and its changes feed.
-  assert.equal(documentedPaths.size, 32);
+  assert.equal(documentedPaths.size, 35);
+});
+
+Deno.test("/metrics is documented only where the API listener serves it", () => {
+  assert.ok("/metrics" in documented("1", true).doc.paths);
+  assert.ok(!("/metrics" in documented("1", false).doc.paths));
+});
+
+Deno.test("/static/{path} is documented only with a static root", () => {
+  assert.ok("/static/{path}" in documented("1").doc.paths);
+  assert.ok(!("/static/{path}" in documented("1", true, "").doc.paths));
 });
 
 Deno.test("with the control plane disabled the document has no /_mock path", async () => {
@@ -108,6 +119,8 @@ Deno.test("control-plane responses match their documented schemas", async () => 
     ["POST", "/_mock/requests/take", { endpoint: "token" }],
     ["POST", "/_mock/requests/take", { timeoutMs: 1 }],
     ["DELETE", "/_mock/requests"],
+    ["GET", "/_mock/clients"],
+    ["DELETE", "/_mock/clients"],
     ["POST", "/_mock/reset"],
   ];
   for (const [method, target, body] of calls) {

@@ -71,8 +71,11 @@ export function protocol(
     parameters: [{ $ref: "#/components/parameters/Issuer" }],
     ...(body ? { requestBody: { content: form } } : {}),
     responses: {
-      ...responses,
       "400": { description: "OAuth2 error", content: json("OAuthError") },
+      // Reserved, unreachable or multi-segment issuer ids, on every protocol operation.
+      "404": problem("No such issuer"),
+      ...(body ? { "413": { description: "Body over 1 MiB", content: json("OAuthError") } } : {}),
+      ...responses,
     },
   };
 }

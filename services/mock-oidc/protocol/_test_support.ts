@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type Core, createCore } from "../provider_state.ts";
+import { type Core, type CoreOptions, createCore } from "../provider_state.ts";
 import { DEFAULT_CONFIG, type OidcConfig } from "../config/json_config.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
 import { createProtocolHandler } from "./router.ts";
@@ -24,7 +24,10 @@ export interface Harness {
 }
 
 /** Build a harness; `config` overrides the default JSON configuration. */
-export function harness(config: Partial<OidcConfig> = {}, options: { now?: () => number } = {}) {
+export function harness(
+  config: Partial<OidcConfig> = {},
+  options: Pick<CoreOptions, "now" | "fetch" | "metadataDocuments"> = {},
+) {
   const scenarios: TokenCallback[] = [];
   const takes: string[] = [];
   const callbacks: CallbackSource = {
@@ -34,7 +37,7 @@ export function harness(config: Partial<OidcConfig> = {}, options: { now?: () =>
       return scenarios.shift();
     },
   };
-  const core = createCore({ ...DEFAULT_CONFIG, ...config }, { callbacks, now: options.now });
+  const core = createCore({ ...DEFAULT_CONFIG, ...config }, { ...options, callbacks });
   const handler = createProtocolHandler(core.protocol);
   const call = (path: string, init?: RequestInit) => handler(new Request(BASE + path, init));
   return {

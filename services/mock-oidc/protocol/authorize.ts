@@ -16,6 +16,8 @@ import { problemResponse } from "@svc/shared/problem";
 import { parseScope } from "../tokens/audience.ts";
 import { parseLoginClaims } from "./login_claims.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
+import { parseResources } from "./resource_indicator.ts";
+import { heldClient } from "./client_registry.ts";
 
 const MODES = ["query", "fragment", "form_post"] as const;
 type Mode = typeof MODES[number];
@@ -41,6 +43,18 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   if (!isUsableRedirect(redirectUri)) {
     return oauthErrorResponse(badRequest("redirect_uri is missing or not an absolute URI"));
   }
+  // A registered client's redirect URI must be one it registered, exactly; never redirect to
+  // another (RFC 6749 §4.1.2.1).
+  let registered;
+  try {
+    registered = await heldClient(ctx, clientId);
+  } catch (err) {
+    if (err instanceof OAuthError) return oauthErrorResponse(err);
+    throw err;
+  }
+  if (registered && !registered.metadata.redirect_uris.includes(redirectUri)) {
+    return oauthErrorResponse(badRequest("redirect_uri is not registered for this client"));
+  }
   const requestedMode = params.get("response_mode") ?? "query";
   const mode: Mode = (MODES as readonly string[]).includes(requestedMode)
     ? requestedMode as Mode
@@ -59,10 +73,21 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   if (responseType !== "code") {
     return fail("unsupported_response_type", "only response_type=code is supported");
   }
+  if (registered && !registered.metadata.grant_types.includes("authorization_code")) {
+    return fail("unauthorized_client", "client is not registered for grant authorization_code");
+  }
   const challenge = params.get("code_challenge") ?? undefined;
   const method = params.get("code_challenge_method") ?? (challenge ? "plain" : undefined);
   if (method !== undefined && (method !== "plain" && method !== "S256" || !challenge)) {
     return fail("invalid_request", "code_challenge_method must be plain or S256 with a challenge");
+  }
+
+  let resource: string[];
+  try {
+    resource = parseResources(params);
+  } catch (err) {
+    if (err instanceof OAuthError) return fail(err.error, err.message);
+    throw err;
   }
 
   const submitted = req.method === "POST" && form.has("username");
@@ -84,6 +109,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     clientId,
     redirectUri,
     scope: parseScope(params.get("scope")),
+    resource,
     nonce: params.get("nonce") ?? undefined,
     codeChallenge: challenge,
     codeChallengeMethod: method as "plain" | "S256" | undefined,

@@ -1,7 +1,8 @@
 /**
  * Client authentication at the token, introspection and device endpoints:
- * `client_secret_basic`, `client_secret_post` and `private_key_jwt`. Secrets are never checked
- * (any client passes); assertions are parsed, not verified, with upstream's shape rules.
+ * `client_secret_basic`, `client_secret_post` and `private_key_jwt`. Secrets are checked only for
+ * registered clients (`client_registry.ts`; any other client passes); assertions are parsed, not
+ * verified, with upstream's shape rules.
  *
  * @module
  */
@@ -12,6 +13,8 @@ import { invalidClient, invalidRequest } from "./oauth_error.ts";
 /** Who the client says it is, and how. */
 export interface ClientAuth {
   clientId?: string;
+  /** The secret presented (`client_secret_basic`, `client_secret_post`). */
+  secret?: string;
   method: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
 }
 
@@ -26,12 +29,12 @@ export function authenticateClient(
 ): ClientAuth {
   const header = req.headers.get("authorization");
   if (header && /^basic /i.test(header)) {
-    const clientId = parseBasic(header.slice(6).trim());
+    const { clientId, secret } = parseBasic(header.slice(6).trim());
     const posted = params.get("client_id");
     if (posted !== null && posted !== clientId) {
       throw invalidRequest("client_id in the body differs from the Basic credentials");
     }
-    return { clientId, method: "client_secret_basic" };
+    return { clientId, secret, method: "client_secret_basic" };
   }
   const assertion = params.get("client_assertion");
   if (assertion !== null) {
@@ -39,12 +42,12 @@ export function authenticateClient(
   }
   const clientId = params.get("client_id") ?? undefined;
   if (clientId !== undefined && params.has("client_secret")) {
-    return { clientId, method: "client_secret_post" };
+    return { clientId, secret: params.get("client_secret")!, method: "client_secret_post" };
   }
   return { clientId, method: "none" };
 }
 
-function parseBasic(encoded: string): string {
+function parseBasic(encoded: string): { clientId: string; secret: string } {
   let decoded: string;
   try {
     decoded = new TextDecoder("utf-8", { fatal: true }).decode(
@@ -55,10 +58,18 @@ function parseBasic(encoded: string): string {
   }
   const colon = decoded.indexOf(":");
   if (colon < 1) throw invalidClient("malformed Basic credentials");
+  return {
+    clientId: formDecode(decoded.slice(0, colon)),
+    secret: formDecode(decoded.slice(colon + 1)),
+  };
+}
+
+/** RFC 6749 §2.3.1: Basic credentials are form-encoded first; a bad escape is kept as sent. */
+function formDecode(text: string): string {
   try {
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, "%20"));
+    return decodeURIComponent(text.replace(/\+/g, "%20"));
   } catch {
-    return decoded.slice(0, colon);
+    return text;
   }
 }
 

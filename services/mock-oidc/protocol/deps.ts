@@ -9,6 +9,7 @@ import type { KeyStore } from "../keys/key_store.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
 import type { ProtocolState } from "./state.ts";
+import type { MetadataDocuments } from "./metadata_document.ts";
 
 /** Protocol behaviour from the JSON configuration. */
 export interface ProtocolSettings {
@@ -38,6 +39,8 @@ export interface ProtocolDeps {
   /** One-shot scenarios (the control plane's queue); none when absent. */
   callbacks: CallbackSource;
   state: ProtocolState;
+  /** Client ID metadata documents; URL client ids are unregistered ids when absent. */
+  metadataDocuments?: MetadataDocuments;
   /** Called once per successful token response with its `grant_type` (the metrics count it). */
   onTokenIssued?: (grantType: string) => void;
   /** Opaque random strings for codes and refresh tokens. @default 32 random bytes, base64url */

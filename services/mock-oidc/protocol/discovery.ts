@@ -9,6 +9,8 @@
 import { ALGORITHMS } from "../keys/algorithms.ts";
 import type { IssuerContext } from "./deps.ts";
 import { jsonResponse } from "./responses.ts";
+import { AUTH_METHODS } from "./client_metadata.ts";
+import { registrationEndpoint } from "./registration.ts";
 import { GRANTS } from "./token.ts";
 
 /** The discovery document of an issuer URL. */
@@ -23,17 +25,13 @@ export function discoveryDocument(issuerUrl: string): Record<string, unknown> {
     jwks_uri: `${issuerUrl}/jwks`,
     introspection_endpoint: `${issuerUrl}/introspect`,
     device_authorization_endpoint: `${issuerUrl}/device_authorization`,
+    registration_endpoint: registrationEndpoint(issuerUrl),
     response_types_supported: ["code"],
     response_modes_supported: ["query", "fragment", "form_post"],
     grant_types_supported: Object.keys(GRANTS),
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [...ALGORITHMS],
-    token_endpoint_auth_methods_supported: [
-      "client_secret_basic",
-      "client_secret_post",
-      "private_key_jwt",
-      "none",
-    ],
+    token_endpoint_auth_methods_supported: [...AUTH_METHODS],
     token_endpoint_auth_signing_alg_values_supported: [...ALGORITHMS],
     introspection_endpoint_auth_methods_supported: [
       "client_secret_basic",
@@ -47,6 +45,7 @@ export function discoveryDocument(issuerUrl: string): Record<string, unknown> {
       "none",
     ],
     code_challenge_methods_supported: ["plain", "S256"],
+    client_id_metadata_document_supported: true,
     prompt_values_supported: ["none", "login", "consent", "select_account"],
   };
 }

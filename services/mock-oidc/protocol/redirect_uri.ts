@@ -1,7 +1,8 @@
 /**
- * Which redirect targets the mock follows. Any absolute URI is allowed (no client registry),
- * including custom schemes of native apps, except script-bearing schemes that would run in the
- * mock's own origin from the form_post page.
+ * Which redirect targets the mock follows. Any absolute URI is allowed for a client that did not
+ * register (a registered one is held to its `redirect_uris`: `client_registry.ts`), including
+ * custom schemes of native apps, except script-bearing schemes that would run in the mock's own
+ * origin from the form_post page.
  *
  * @module
  */

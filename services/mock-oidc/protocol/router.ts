@@ -19,10 +19,11 @@ import { issuerUrlOf } from "./issuer_url.ts";
 import { issuerIdProblem, RESERVED_PREFIX } from "./issuer_id.ts";
 import { handleJwks } from "./jwks.ts";
 import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
+import { handleReadRegistration, handleRegister } from "./registration.ts";
 import { handleRevoke } from "./revoke.ts";
 import { handleToken } from "./token.ts";
 import { handleUserinfo } from "./userinfo.ts";
-import { html, json, ok, protocol, redirect } from "../openapi/openapi_operations.ts";
+import { html, json, ok, protocol, redirect, ref } from "../openapi/openapi_operations.ts";
 import { DEBUGGER_ENDPOINTS } from "../debugger/routes.ts";
 import { newSessionKey } from "../debugger/session.ts";
 
@@ -91,7 +92,10 @@ const ENDPOINTS: readonly Endpoint[] = [
     suffix: "introspect",
     method: "POST",
     handle: handleIntrospect,
-    openapi: protocol("introspect", "Token introspection", { "200": ok("Introspection") }, true),
+    openapi: protocol("introspect", "Token introspection", {
+      "200": ok("Introspection"),
+      "401": TOKEN_401,
+    }, true),
   },
   {
     suffix: "revoke",
@@ -136,6 +140,7 @@ const ENDPOINTS: readonly Endpoint[] = [
     handle: handleDeviceAuthorization,
     openapi: protocol("deviceAuthorization", "Device authorization (RFC 8628)", {
       "200": { description: "Device and user codes", content: json("Claims") },
+      "401": TOKEN_401,
     }, true),
   },
   {
@@ -152,7 +157,39 @@ const ENDPOINTS: readonly Endpoint[] = [
     handle: handleDeviceVerification,
     openapi: protocol("deviceVerificationPost", "Device verification (form)", {
       "200": { description: "Verification result", content: html },
+      "400": { description: "Unknown or expired code, or no username", content: html },
     }, true),
+  },
+  {
+    suffix: "register",
+    method: "POST",
+    handle: handleRegister,
+    openapi: {
+      ...protocol("register", "Dynamic client registration (RFC 7591)", {
+        "201": { description: "Registered", content: json("ClientInformation") },
+        "413": { description: "Body over 1 MiB", content: json("OAuthError") },
+      }),
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: ref("ClientMetadata") } },
+      },
+    },
+  },
+  {
+    suffix: "register/:client",
+    method: "GET",
+    handle: handleReadRegistration,
+    openapi: {
+      ...protocol("readRegistration", "Read a registration (RFC 7592)", {
+        "200": ok("ClientInformation"),
+        "401": { description: "invalid_token", content: json("OAuthError") },
+      }),
+      parameters: [
+        { $ref: "#/components/parameters/Issuer" },
+        { name: "client", in: "path", required: true, schema: { type: "string" } },
+      ],
+      security: [{ registrationAccessToken: [] }],
+    },
   },
   ...DEBUGGER_ENDPOINTS,
 ];

@@ -1,9 +1,12 @@
 /**
  * In-memory protocol state: authorization codes (single use), refresh tokens, device
- * authorizations and revoked token ids. Bounded so a long test run cannot grow it forever.
+ * authorizations, revoked token ids and registered clients. Bounded so a long test run cannot
+ * grow it forever.
  *
  * @module
  */
+
+import { ClientRegistry } from "./client_registry.ts";
 
 /** What an authorization code stands for. */
 export interface AuthorizationCode {
@@ -11,6 +14,8 @@ export interface AuthorizationCode {
   clientId: string;
   redirectUri: string;
   scope: string[];
+  /** RFC 8707 resources of the authorization request. */
+  resource: string[];
   nonce?: string;
   codeChallenge?: string;
   codeChallengeMethod?: "plain" | "S256";
@@ -28,6 +33,8 @@ export interface RefreshGrant {
   clientId: string;
   subject: string;
   scope: string[];
+  /** RFC 8707 resources granted (the access token's `aud`); empty: the audience rules. */
+  resource: string[];
   /** The original token request parameters (request mappings match them again). */
   params: URLSearchParams;
   loginClaims?: Record<string, unknown>;
@@ -73,6 +80,8 @@ export interface ProtocolState {
   userCodes: BoundedMap<string, string>;
   /** `jti`s of revoked access tokens. */
   revoked: BoundedMap<string, true>;
+  /** RFC 7591 registrations, per issuer. */
+  clients: ClientRegistry;
 }
 
 /** Create empty protocol state. */
@@ -84,5 +93,6 @@ export function createProtocolState(options: { maxEntries?: number } = {}): Prot
     devices: new BoundedMap(max),
     userCodes: new BoundedMap(max),
     revoked: new BoundedMap(max),
+    clients: new ClientRegistry(),
   };
 }

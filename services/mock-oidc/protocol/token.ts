@@ -15,6 +15,7 @@ import { passwordGrant } from "./grants/password.ts";
 import { refreshTokenGrant } from "./grants/refresh_token.ts";
 import { tokenExchangeGrant } from "./grants/token_exchange.ts";
 import { invalidRequest, OAuthError } from "./oauth_error.ts";
+import { enforceAtToken, heldClient } from "./client_registry.ts";
 import { jsonResponse } from "./responses.ts";
 
 type Grant = (
@@ -46,6 +47,10 @@ export async function handleToken(ctx: IssuerContext): Promise<Response> {
   const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined;
   if (!grant) {
     throw new OAuthError(400, "unsupported_grant_type", `grant_type ${grantType} is not supported`);
+  }
+  if (client.clientId !== undefined) {
+    const held = await heldClient(ctx, client.clientId, 401);
+    if (held) enforceAtToken(held, client, grantType);
   }
   const body = await grant(ctx, params, client);
   ctx.deps.onTokenIssued?.(grantType);

@@ -1,6 +1,6 @@
 /**
  * `authorization_code` grant: single-use codes (burned even when the redemption fails), PKCE,
- * `redirect_uri` and client binding, `nonce` carried into both tokens.
+ * `redirect_uri` and client binding, `nonce` carried into both tokens, RFC 8707 resources.
  *
  * @module
  */
@@ -9,6 +9,9 @@ import type { ClientAuth } from "../client_auth.ts";
 import type { IssuerContext } from "../deps.ts";
 import { invalidGrant, invalidRequest } from "../oauth_error.ts";
 import { issueTokens } from "./issue_tokens.ts";
+import { enforceAtToken, heldClient } from "../client_registry.ts";
+import { defaultAudience, parseScope } from "../../tokens/audience.ts";
+import { narrowResources, parseResources } from "../resource_indicator.ts";
 import { verifyPkce } from "./pkce.ts";
 
 /** Redeem an authorization code. */
@@ -26,16 +29,30 @@ export async function authorizationCodeGrant(
     throw invalidGrant("unknown or already-used authorization code");
   }
   const clientId = client.clientId ?? record.clientId;
+  // a registered client that did not say who it is still authenticates as registered
+  const registered = client.clientId === undefined
+    ? await heldClient(ctx, clientId, 401)
+    : undefined;
+  if (registered) enforceAtToken(registered, client, "authorization_code");
   if (clientId !== record.clientId) throw invalidGrant("code was issued to another client");
   const redirectUri = params.get("redirect_uri");
   if (redirectUri !== null && redirectUri !== record.redirectUri) {
     throw invalidGrant("redirect_uri differs from the authorization request");
   }
   await verifyPkce(record, params.get("code_verifier"));
+  const resource = narrowResources(parseResources(params), record.resource);
+  // Upstream derives `aud` and `scope` from the token request; a client that sends its scope
+  // only at authorize gets that one, and the audience never ends up empty that way.
+  const tokenScope = parseScope(params.get("scope"));
+  const scope = tokenScope.length > 0 ? tokenScope : record.scope;
+  let audience = defaultAudience(params, scope);
+  if (tokenScope.length === 0 && audience.length === 0) audience = ["default"];
   return await issueTokens(ctx, {
     clientId,
     subject: record.subject,
-    scope: record.scope,
+    scope,
+    resource,
+    audience,
     params,
     nonce: record.nonce,
     azp: true,

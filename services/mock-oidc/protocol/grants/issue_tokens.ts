@@ -7,6 +7,7 @@
  */
 
 import { defaultAudience } from "../../tokens/audience.ts";
+import { parseResources } from "../resource_indicator.ts";
 import { resolveCallback } from "../../tokens/callback.ts";
 import type { TokenRequest } from "../../tokens/token_factory.ts";
 import { type IssuerContext, randomTokenOf } from "../deps.ts";
@@ -17,6 +18,13 @@ export interface GrantIdentity {
   /** Subject before callbacks; a random UUID is used when absent. */
   subject?: string;
   scope: string[];
+  /**
+   * RFC 8707 resources: the access token's `aud`, ahead of the audience rules.
+   * @default the `resource` parameters of `params`
+   */
+  resource?: string[];
+  /** Access-token `aud` when no resource is named. @default the audience rules */
+  audience?: string[];
   /** Token request parameters (request mappings match them). */
   params: URLSearchParams;
   nonce?: string;
@@ -51,6 +59,7 @@ export async function issueTokens(
     configured: deps.settings.tokenCallbacks,
   });
   const subject = identity.subject ?? crypto.randomUUID();
+  const resource = identity.resource ?? parseResources(identity.params);
   const base: Omit<TokenRequest, "kind"> = {
     issuerId,
     issuerUrl: ctx.issuerUrl,
@@ -65,7 +74,9 @@ export async function issueTokens(
   const access = await deps.tokens.issue({
     ...base,
     kind: "access_token",
-    audience: defaultAudience(identity.params, identity.scope),
+    audience: resource.length > 0
+      ? resource
+      : identity.audience ?? defaultAudience(identity.params, identity.scope),
     scope: identity.scope,
   });
   const body: Record<string, unknown> = {
@@ -93,6 +104,7 @@ export async function issueTokens(
         clientId: identity.clientId,
         subject,
         scope: identity.scope,
+        resource,
         params: identity.params,
         loginClaims: identity.loginClaims,
         authTime: identity.authTime,

@@ -10,6 +10,8 @@ import type { IssuerContext } from "../deps.ts";
 import { invalidGrant, invalidRequest, OAuthError } from "../oauth_error.ts";
 import { parseScope } from "../../tokens/audience.ts";
 import { issueTokens } from "./issue_tokens.ts";
+import { enforceAtToken, heldClient } from "../client_registry.ts";
+import { narrowResources, parseResources } from "../resource_indicator.ts";
 
 /** Redeem a refresh token. */
 export async function refreshTokenGrant(
@@ -25,16 +27,22 @@ export async function refreshTokenGrant(
   if (client.clientId !== undefined && client.clientId !== grant.clientId) {
     throw invalidGrant("refresh_token was issued to another client");
   }
+  const registered = client.clientId === undefined
+    ? await heldClient(ctx, grant.clientId, 401)
+    : undefined;
+  if (registered) enforceAtToken(registered, client, "refresh_token");
   const requested = parseScope(params.get("scope"));
   if (requested.some((s) => !grant.scope.includes(s))) {
     throw new OAuthError(400, "invalid_scope", "scope exceeds the originally granted scope");
   }
+  const resource = narrowResources(parseResources(params), grant.resource);
   const rotate = ctx.deps.settings.rotateRefreshToken;
   if (rotate) refreshTokens.delete(token);
   return await issueTokens(ctx, {
     clientId: grant.clientId,
     subject: grant.subject,
     scope: requested.length > 0 ? requested : grant.scope,
+    resource,
     params: grant.params,
     loginClaims: grant.loginClaims,
     authTime: grant.authTime,
