@@ -76,15 +76,18 @@ function scaleExact(m: number, e: number): number {
   return m * 2 ** e;
 }
 
-/** The exact sum in BigInt, rounded once to the precision the result has (subnormals too). */
-function exactFma(a: number, b: number, c: number): number {
+/**
+ * a * b + c for finite nonzero a, b, c: the exact sum in BigInt, rounded once to the precision the
+ * result has (subnormals too). Slow; the reference the fast path is tested against.
+ */
+export function exactFma(a: number, b: number, c: number): number {
   const [ma, ea] = decompose(a);
   const [mb, eb] = decompose(b);
   const [mc, ec] = decompose(c);
   const ep = ea + eb;
   const e = Math.min(ep, ec);
   let n = ((ma * mb) << BigInt(ep - e)) + (mc << BigInt(ec - e));
-  if (n === 0n) return (a * b < 0) && c < 0 ? -0 : 0;
+  if (n === 0n) return 0; // exact cancellation rounds to +0
   const neg = n < 0n;
   if (neg) n = -n;
   const len = n.toString(2).length;
