@@ -113,7 +113,7 @@ export function tan(x: number): number {
   let y = z;
   if (zz > 1e-14) {
     y = z + z * (zz * ((TP0 * zz + TP1) * zz + TP2) /
-            ((((zz + TQ1) * zz + TQ2) * zz + TQ3) * zz + TQ4));
+          ((((zz + TQ1) * zz + TQ2) * zz + TQ3) * zz + TQ4));
   }
   // j mod 4 (the integer j can exceed 2**32 below the Payne–Hanek threshold)
   if (octant % 4 === 2) y = -1 / y;
