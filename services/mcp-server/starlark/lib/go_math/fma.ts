@@ -23,6 +23,8 @@ export function fma(a: number, b: number, c: number): number {
   if (a === 0 || b === 0) return a * b + c;
   if (c === 0) return a * b;
   const ea = exponentOf(a), eb = exponentOf(b), ec = exponentOf(c);
+  // |a b| < 2**(ea + eb + 2) lies below a quarter ulp of c: the sum rounds to c.
+  if (ea + eb + 2 <= ec - 56) return c;
   if (
     ea < -900 || ea > 900 || eb < -900 || eb > 900 || ec < -900 || ec > 900 ||
     ea + eb < -900 || ea + eb > 900

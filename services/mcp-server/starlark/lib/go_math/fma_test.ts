@@ -44,3 +44,15 @@ Deno.test("fma handles zeros, infinities, NaN and extreme exponents", () => {
   assert.equal(fma(2 ** 512, 2 ** 512, -(2 ** 971)), Number.MAX_VALUE); // 2**1024 never exists
   assert.equal(fma(2 ** 512, 2 ** 512, -(2 ** 969)), Infinity); // nearer 2**1024: overflows
 });
+
+Deno.test("fma: a product far below c's last bit leaves c, at powers of two too", () => {
+  for (const c of [1, -1, 0.75, 2 ** 100, -(2 ** -900), 5e-324, 2.2250738585072014e-308]) {
+    for (let shift = 40; shift <= 70; shift++) {
+      for (const sign of [1, -1]) {
+        const a = sign * Math.abs(c) * 2 ** -shift * 1.75, b = 1.25;
+        if (a === 0) continue;
+        assert.ok(same(fma(a, b, c), exactFma(a, b, c)), `fma(${a}, ${b}, ${c})`);
+      }
+    }
+  }
+});
