@@ -11,6 +11,22 @@ import { buildGoRunner, goRunnerMissing, startGoBatch } from "../differential/go
 import { edgeValues, randomValues } from "./go_math/corpus.ts";
 
 const missing = goRunnerMissing();
+
+/**
+ * Go's amd64 Exp fuses its multiply-adds only on CPUs with AVX and FMA (it checks at start-up);
+ * ours always fuses, so elsewhere the functions built on Exp may differ in the last bit and their
+ * steps are ignored with that reason. Read from /proc/cpuinfo; assumed present where unreadable.
+ */
+function goExpWithoutFma(): boolean {
+  try {
+    const flags = Deno.readTextFileSync("/proc/cpuinfo").match(/^flags\s*:(.*)$/m)?.[1] ?? "";
+    return Deno.build.arch === "x86_64" && !(/ avx( |$)/.test(flags) && / fma( |$)/.test(flags));
+  } catch {
+    return false;
+  }
+}
+const EXP_BASED = new Set(["exp", "sinh", "cosh", "tanh", "gamma", "pow"]);
+const noFma = goExpWithoutFma();
 const seed = Number(Deno.env.get("STARLARK_FC_SEED") ?? 26);
 /** Random arguments per function, on top of the edge cases (pairs for binary functions). */
 const RANDOM_COUNT = 1500;
@@ -141,23 +157,29 @@ Deno.test({
       ];
       let total = 0;
       for (const [fn, xs, ys] of cases) {
-        await t.step(`${fn}/${ys ? 2 : 1}: ${xs.length} arguments`, async () => {
-          const src = program(fn, xs, ys);
-          const theirs = await go.run({ src });
-          assert.ok(theirs.ok, `starlark-go: ${theirs.message}`);
-          const ours = await run(src);
-          assert.ok(ours.ok, `ours: ${!ours.ok && ours.error.message}`);
-          const want = theirs.value as unknown[], got = ours.value as unknown[];
-          assert.equal(got.length, want.length);
-          const bad: string[] = [];
-          for (let i = 0; i < want.length; i++) {
-            if (!same(got[i], want[i])) {
-              const args = ys ? `${literal(xs[i])}, ${literal(ys[i])}` : literal(xs[i]);
-              bad.push(`math.${fn}(${args}): Go ${want[i]}, ours ${got[i]}`);
+        const skip = noFma && EXP_BASED.has(fn);
+        await t.step({
+          name: `${fn}/${ys ? 2 : 1}: ${xs.length} arguments` +
+            (skip ? " (ignored: this CPU lacks FMA, Go's Exp rounds differently)" : ""),
+          ignore: skip,
+          fn: async () => {
+            const src = program(fn, xs, ys);
+            const theirs = await go.run({ src });
+            assert.ok(theirs.ok, `starlark-go: ${theirs.message}`);
+            const ours = await run(src);
+            assert.ok(ours.ok, `ours: ${!ours.ok && ours.error.message}`);
+            const want = theirs.value as unknown[], got = ours.value as unknown[];
+            assert.equal(got.length, want.length);
+            const bad: string[] = [];
+            for (let i = 0; i < want.length; i++) {
+              if (!same(got[i], want[i])) {
+                const args = ys ? `${literal(xs[i])}, ${literal(ys[i])}` : literal(xs[i]);
+                bad.push(`math.${fn}(${args}): Go ${want[i]}, ours ${got[i]}`);
+              }
             }
-          }
-          assert.deepEqual(bad.slice(0, 10), [], `${bad.length} of ${want.length} differ`);
-          total += want.length;
+            assert.deepEqual(bad.slice(0, 10), [], `${bad.length} of ${want.length} differ`);
+            total += want.length;
+          },
         });
       }
       assert.ok(total > 50_000, `only ${total} calls compared`);
