@@ -183,6 +183,15 @@ Deno.test({
         });
       }
       assert.ok(total > 50_000, `only ${total} calls compared`);
+      await t.step("the sign bit of NaN, as copysign reads it", async () => {
+        const src = 'def main():\n    nan = float("nan")\n    inf = float("inf")\n' +
+          "    return [math.copysign(1, x) for x in [nan, -nan, inf - inf, -(inf - inf), " +
+          "math.sin(inf), -math.sqrt(-1.0), math.log(-1.0), 0.0 * inf]]\n";
+        const theirs = await go.run({ src });
+        const ours = await run(src);
+        assert.ok(theirs.ok && ours.ok);
+        assert.deepEqual(ours.value, theirs.value);
+      });
       await t.step(`failing calls: ${FAILING.length}`, async () => {
         for (const call of FAILING) {
           const src = `def main():\n    return ${call}\n`;

@@ -24,6 +24,8 @@ const GO_VALUES: [string, string][] = [
   ["math.pow(1.0000001, 1e9)", "2.688103843211962e+43"], // 2.6881038582144647e+43
   ["math.hypot(3e-320, 4e-320)", "5e-320"],
   ["math.exp(1)", "2.718281828459045"],
+  ['math.copysign(1, -float("nan"))', "-1.0"], // the sign bit of a NaN counts
+  ['math.copysign(1, float("nan"))', "1.0"],
 ];
 
 Deno.test("math functions give the bits Go's math package gives", () => {

@@ -41,9 +41,10 @@ export function float64FromBits(b: bigint): number {
   return f64[0];
 }
 
-/** Whether the sign bit of x is set (-0 included). */
+/** Whether the sign bit of x is set (-0 and NaNs with the bit set included, as in Go). */
 export function signbit(x: number): boolean {
-  return x < 0 || (x === 0 && 1 / x < 0);
+  f64[0] = x;
+  return u32[HI] >>> 31 === 1;
 }
 
 const TWO52 = 2 ** 52;

@@ -18,7 +18,8 @@ Deno.test("bit access reads and writes both words", () => {
   assert.equal(highWord(Math.PI), 0x400921fb);
   assert.equal(lowWord(Math.PI), 0x54442d18);
   assert.equal(fromWords(0x400921fb, 0x54442d18), Math.PI);
-  assert.ok(signbit(-0) && !signbit(0) && signbit(-1) && !signbit(NaN));
+  assert.ok(signbit(-0) && !signbit(0) && signbit(-1) && !signbit(NaN) && signbit(-Infinity));
+  assert.ok(signbit(float64FromBits(0xfff8000000000000n)));
 });
 
 Deno.test("frexp normalizes subnormals and passes zeros, infinities and NaN through", () => {
