@@ -183,6 +183,13 @@ Deno.test({
         });
       }
       assert.ok(total > 50_000, `only ${total} calls compared`);
+      await t.step("constants e and pi", async () => {
+        const src = "def main():\n    return [math.e, math.pi, repr(math.e), repr(math.pi)]\n";
+        const theirs = await go.run({ src });
+        const ours = await run(src);
+        assert.ok(theirs.ok && ours.ok);
+        assert.deepEqual(ours.value, theirs.value);
+      });
       await t.step("the sign bit of NaN, as copysign reads it", async () => {
         const src = 'def main():\n    nan = float("nan")\n    inf = float("inf")\n' +
           "    return [math.copysign(1, x) for x in [nan, -nan, inf - inf, -(inf - inf), " +
