@@ -3,10 +3,12 @@
  * itself from the Cephes library by Stephen L. Moshier): Stirling's formula above 33 with the
  * result split in two factors so that 143 < x < 171.6 does not overflow, reflection for large
  * negative x, and a rational approximation on [2, 3] after argument reduction otherwise. Written
- * to match starlark-go results (Go's `math.Gamma`) to the last bit, hence Go's own `Exp`, `Pow` and `Sin`
- * from `go_float.ts`: with V8's the Stirling branch was off by several ulps.
+ * to match starlark-go results (Go's `math.Gamma`) to the last bit, hence Go's own `Exp`, `Pow` and
+ * `Sin` from `go_math/`: with V8's the Stirling branch was off by several ulps.
  */
-import { goExp, goPow, goSin } from "./go_float.ts";
+import { exp as goExp } from "./go_math/exp_log.ts";
+import { pow as goPow } from "./go_math/pow.ts";
+import { sin as goSin } from "./go_math/trig.ts";
 
 const GAM_P = [
   1.60119522476751861407e-04,
