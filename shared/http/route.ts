@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { createContextKey, getContext, setContext } from "./context.ts";
 import type { Handler } from "./handler.ts";
 import { HttpError } from "../problem.ts";
 import { compilePathname, labelOfPathname, openapiPathOf, type PathMatcher } from "./pattern.ts";
@@ -157,15 +158,14 @@ function patternKey(p: URLPattern): string {
 export function createRouter(routes: readonly Route[], options: RouterOptions = {}): Router {
   const groups = groupsOf(routes);
   const unmatched = options.unmatchedLabel ?? "unmatched";
-  // The match rides on the request under this table's own symbol (a WeakMap keyed by short-lived
-  // requests costs the garbage collector more than the matching itself).
-  const MATCH = Symbol("routeMatch");
-  type Matched = Request & { [MATCH]?: RouteMatch };
+  // The match rides on the request's context under this table's own key (nested tables each
+  // keep theirs), so `routeOf` and the handler match once.
+  const MATCH = createContextKey<RouteMatch>("routeMatch");
   const notFound = options.notFound ?? defaultNotFound;
   const methodNotAllowed = options.methodNotAllowed ?? defaultMethodNotAllowed;
 
   function match(req: Request): RouteMatch {
-    let found = (req as Matched)[MATCH];
+    let found = getContext(req, MATCH);
     if (found) return found;
     const url = new URL(req.url);
     found = { url, route: unmatched, params: {}, allow: [] };
@@ -183,7 +183,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
       }
       break;
     }
-    (req as Matched)[MATCH] = found;
+    setContext(req, MATCH, found);
     return found;
   }
 
