@@ -1,0 +1,1 @@
+await new Promise(r=>setTimeout(r,0))
