@@ -62,6 +62,7 @@ export {
 export {
   createRouter,
   type FallbackContext,
+  notFoundError,
   openapiPaths,
   type Route,
   type RouteContext,

@@ -197,8 +197,27 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
   return { handler, match, routeOf: (req) => match(req).route, routes };
 }
 
+/**
+ * The one 404 of the problem dialect for a path no route owns: `not_found`, detail
+ * `Cannot find <path>: <why>` (default why: `no route for this path`); the error boundary adds
+ * `instance` (the path). Every table's default, and what a service's own `notFound` hook throws
+ * when it knows better why (a listener that serves only part of the paths, say), so every
+ * service answers an unknown path with the same body.
+ *
+ * @example Usage
+ * ```ts
+ * import { notFoundError } from "@svc/shared/http";
+ * import assert from "node:assert/strict";
+ * const err = notFoundError("/x", "only /metrics is served here");
+ * assert.equal(err.message, "Cannot find /x: only /metrics is served here");
+ * ```
+ */
+export function notFoundError(pathname: string, why = "no route for this path"): HttpError {
+  return new HttpError(404, "not_found", `Cannot find ${pathname}: ${why}`);
+}
+
 function defaultNotFound(_req: Request, ctx: FallbackContext): never {
-  throw new HttpError(404, "not_found", `Cannot find ${ctx.url.pathname}: no route for this path`);
+  throw notFoundError(ctx.url.pathname);
 }
 
 function defaultMethodNotAllowed(req: Request, ctx: FallbackContext): never {
