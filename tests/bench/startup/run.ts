@@ -17,7 +17,11 @@
  * on its default embedded PGlite (migrated once before the rounds), and on Postgres as well when
  * `TEST_DATABASE_URL` is set.
  *
- * Usage: deno run -A tests/bench/startup/run.ts [--rounds 7] [--write] [--label before|after]
+ * Usage: deno run -A tests/bench/startup/run.ts [--rounds 7] [--write] [--label NAME]
+ *        [--baseline DIR]
+ * `--baseline DIR` also runs every service from the checkout in DIR (e.g. `git worktree add` or
+ * `git archive` of the commit before a change, with `node_modules` linked), each right before
+ * the current one, so before/after figures come from the same run.
  * `--write` replaces the `### <label>` part of the `## Start-up` section of tests/bench/RESULTS.md.
  *
  * @module
@@ -31,6 +35,7 @@ const { values: opts } = parseArgs({
     write: { type: "boolean", default: false },
     label: { type: "string", default: "after" },
     only: { type: "string", default: "" },
+    baseline: { type: "string", default: "" },
   },
 });
 
@@ -53,6 +58,8 @@ interface Target {
   probe: { path: string } | { socket: string };
   /** Which baseline it is compared with. */
   kind: "floor" | "peer" | "service";
+  /** Working directory: the repository root, or the `--baseline` tree. @default {ROOT} */
+  cwd?: string;
 }
 
 function deployed(name: string): string[] {
@@ -78,6 +85,14 @@ function service(
       env,
     }),
   };
+}
+
+/**
+ * The same target run from another checkout (`--baseline DIR`, e.g. the code before a change,
+ * with `node_modules` linked in), so before and after alternate within one run.
+ */
+function fromTree(target: Target, dir: string, label: string): Target {
+  return { ...target, name: `${target.name} (${label})`, cwd: dir };
 }
 
 const RUNNER_SOCKET = `${TMP}/incus.socket`;
@@ -162,7 +177,14 @@ function targets(peerBin: string): Target[] {
       RUNNER_CTL_INCUS_OWNER: "bench",
     }),
   );
-  return list.filter((t) => !opts.only || t.name.startsWith(opts.only) || t.kind !== "service");
+  const chosen = list.filter((t) =>
+    !opts.only || t.name.startsWith(opts.only) || t.kind !== "service"
+  );
+  if (!opts.baseline) return chosen;
+  // Each service right after its baseline run, so both meet the same moment of load.
+  return chosen.flatMap((t) =>
+    t.kind === "service" ? [fromTree(t, opts.baseline, "baseline"), t] : [t]
+  );
 }
 
 async function ensurePeer(): Promise<string> {
@@ -218,7 +240,13 @@ async function startTime(target: Target, incus: ReturnType<typeof incusSocket>):
   const { cmd, args, env } = target.command(port);
   const arrival = "socket" in target.probe ? incus.arrived() : undefined;
   const started = performance.now();
-  const child = new Deno.Command(cmd, { args, env, cwd: ROOT, stdout: "null", stderr: "null" })
+  const child = new Deno.Command(cmd, {
+    args,
+    env,
+    cwd: target.cwd ?? ROOT,
+    stdout: "null",
+    stderr: "null",
+  })
     .spawn();
   try {
     if (arrival) {
@@ -254,13 +282,15 @@ function median(values: number[]): number {
 
 async function prepare(): Promise<void> {
   // todo-api's embedded default needs its schema: `migrate up` once, as `deno task dev` does.
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...deployed("todo-api"), "services/todo-api/main.ts", "migrate", "up"],
-    cwd: ROOT,
-    stdout: "null",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error("Cannot migrate todo-api's embedded database");
+  for (const cwd of opts.baseline ? [ROOT, opts.baseline] : [ROOT]) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", ...deployed("todo-api"), "services/todo-api/main.ts", "migrate", "up"],
+      cwd,
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+    if (!out.success) throw new Error(`Cannot migrate todo-api's embedded database in ${cwd}`);
+  }
 }
 
 async function nodeVersion(): Promise<string> {
