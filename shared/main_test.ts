@@ -69,7 +69,7 @@ Deno.test("runMain() exits with main's code, one line per error", async (t) => {
   });
 });
 
-Deno.test("runMain() answers a lone --version from the identity, without running main", async () => {
+Deno.test("runMain() answers a lone --version from its identity, not running main", async () => {
   const identity = { name: "svc", build: { version: "1.0.0", commit: "abc", date: "2026-01-01" } };
   let ran: string[][] = [];
   const main: ServiceMain = (args) => {

@@ -1,1 +1,0 @@
-await new Promise(r=>setTimeout(r,0))
