@@ -250,10 +250,15 @@ async function startTime(target: Target, incus: ReturnType<typeof incusSocket>):
     .spawn();
   try {
     if (arrival) {
-      const timeout = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error(`${target.name} did not start`)), 20_000)
-      );
-      return (await Promise.race([arrival, timeout])) - started;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${target.name} did not start`)), 60_000);
+      });
+      try {
+        return (await Promise.race([arrival, timeout])) - started;
+      } finally {
+        clearTimeout(timer);
+      }
     }
     const url = `http://127.0.0.1:${port}${(target.probe as { path: string }).path}`;
     for (;;) {
@@ -264,13 +269,21 @@ async function startTime(target: Target, incus: ReturnType<typeof incusSocket>):
       } catch { /* not listening yet */ }
       // Polling interval of the probe, not a wait for time to pass: the next connection attempt.
       await new Promise((r) => setTimeout(r, 2));
-      if (performance.now() - started > 20_000) throw new Error(`${target.name} did not start`);
+      if (performance.now() - started > 60_000) throw new Error(`${target.name} did not start`);
     }
   } finally {
+    // A graceful stop, so every start is a clean one (a killed PGlite recovers its WAL on the
+    // next start, which then measures recovery, not start-up); SIGKILL only if it hangs.
     try {
-      child.kill("SIGKILL");
+      child.kill("SIGTERM");
     } catch { /* already gone */ }
+    const hung = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone meanwhile */ }
+    }, 30_000);
     await child.status;
+    clearTimeout(hung);
   }
 }
 
