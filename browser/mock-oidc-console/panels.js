@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /**
  * The console's panels: scenarios, the clock, mint, reset; and the first load of every panel.
  *

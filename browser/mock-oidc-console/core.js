@@ -1,12 +1,12 @@
-// @ts-check
-/// <reference lib="dom" />
 /**
  * The console script's core: DOM building through `textContent` only, the control-token
  * prompt, one `api()` for every call, and the forms' reading and 422 error placement.
  *
- * Browser code: a module here for `deno check` and `deno lint`; `../console_script.ts` inlines
- * it with its siblings into the page as one function scope (import lines dropped, `export`
- * keywords dropped), so it imports only from its siblings.
+ * Browser code in a workspace member of its own (`deno.json` here: `checkJs` with the DOM
+ * library, kept apart from the Deno code, whose types the DOM library would change), so the
+ * root `deno check` and `deno lint` cover it. `services/mock-oidc/console/console_script.ts`
+ * inlines it with its siblings into the page as one function scope (import lines dropped,
+ * `export` keywords dropped), so it imports only from its siblings.
  */
 import { refreshPanels } from "./panels.js";
 

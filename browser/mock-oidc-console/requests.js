@@ -1,5 +1,3 @@
-// @ts-check
-/// <reference lib="dom" />
 /**
  * The console's request log: the list of captured requests with their details, the filter, and
  * the long-poll that keeps it current (`/_mock/requests?waitForChangeSince`).
