@@ -161,8 +161,9 @@ function sourcesOf(row: SettingRow, withFile: boolean): string {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { defineSettings } from "@svc/shared/settings";
+ * import { defineSettings, loadSettingsFileDecoder } from "@svc/shared/settings";
  *
+ * await loadSettingsFileDecoder(); // resolve() with file text (load() does it by itself)
  * const settings = defineSettings({
  *   prefix: "IMGPROXY",
  *   configFile: { flag: "config" },
