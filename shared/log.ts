@@ -3,8 +3,13 @@
  * written as `[redacted]`, at any depth, so a careless `logger.info("x", { headers })` cannot
  * leak a token.
  *
+ * Identity: a service's lines carry `service.name` and `service.version` (the OpenTelemetry
+ * resource attribute names), written by the logger from its `service` option; `fields` cannot
+ * set or override them, so every service names itself the same way.
+ *
  * @module
  */
+import type { ServiceIdentity } from "./build_info.ts";
 
 /** Log levels, lowest first. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -36,13 +41,22 @@ export interface LoggerOptions {
    * @default {stdoutWriter()}
    */
   write?: (line: string, level: LogLevel) => void;
-  /** Fields added to every line. */
+  /**
+   * The service whose lines these are: each line carries `service.name` and `service.version`
+   * right after `msg`. Unset in tests and tools, whose lines carry no identity.
+   */
+  service?: ServiceIdentity;
+  /**
+   * Fields added to every line. The identity keys (`service`, `service.name`,
+   * `service.version`) are the logger's own: given here, they are dropped.
+   */
   fields?: Record<string, unknown>;
   /** Clock for the `time` field. @default {Date.now} */
   now?: () => number;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+const IDENTITY = new Set(["service", "service.name", "service.version"]);
 const SECRET =
   /(token|secret|passw(or)?d|authorization|cookie|api[-_]?key|private[-_]?key|assertion|credential)/i;
 // Field names repeat on every line (an access log writes the same eight): remember the verdict
@@ -169,7 +183,7 @@ let stderr: ((line: string, level?: LogLevel) => void) | undefined;
  * import { createLogger } from "@svc/shared/log";
  * const lines: string[] = [];
  * const log = createLogger({ write: (l) => lines.push(l) });
- * log.info("listening", { url: "http://127.0.0.1:8080", token: "x" }); // token is redacted
+ * log.info("server_listening", { url: "http://127.0.0.1:8080", token: "x" }); // token is redacted
  * ```
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -179,10 +193,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     write = stdoutWriter(),
     fields = {},
     now = Date.now,
+    service,
   } = options;
   const min = RANK[level];
-  // The logger's own fields are the same on every line: redacted once, here.
-  const fixed = redact(fields) as Record<string, unknown>;
+  // The logger's own fields are the same on every line: redacted once, here. Identity first.
+  const fixed: Record<string, unknown> = service
+    ? { "service.name": service.name, "service.version": service.build.version }
+    : {};
+  const own = redact(fields) as Record<string, unknown>;
+  for (const k in own) if (!IDENTITY.has(k)) fixed[k] = own[k];
   let lastMs = NaN;
   let lastTime = "";
   function emit(lvl: LogLevel, msg: string, extra?: Record<string, unknown>) {
@@ -215,7 +234,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     info: (msg, f) => emit("info", msg, f),
     warn: (msg, f) => emit("warn", msg, f),
     error: (msg, f) => emit("error", msg, f),
-    child: (f) => createLogger({ level, format, write, now, fields: { ...fields, ...f } }),
+    child: (f) => createLogger({ level, format, write, now, service, fields: { ...fields, ...f } }),
   };
 }
 

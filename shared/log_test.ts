@@ -37,20 +37,48 @@ Deno.test("createLogger() never logs secrets", () => {
   assert.ok(!/abc|t0k|"s"|"p"|"k"/.test(lines[0]), lines[0]);
   assert.equal(JSON.parse(lines[0]).nested[0].ok, 1);
   // the logger's own fields too, on every line of it and of its children
-  const own = capture({ fields: { service: "svc", apiKey: "own-secret" } });
+  const own = capture({ fields: { component: "svc", apiKey: "own-secret" } });
   own.log.info("a");
   own.log.child({ password: "child-secret" }).warn("b");
   for (const line of own.lines) assert.ok(!/own-secret|child-secret/.test(line), line);
-  assert.equal(JSON.parse(own.lines[1]).service, "svc");
+  assert.equal(JSON.parse(own.lines[1]).component, "svc");
 });
 
 Deno.test("createLogger() child adds fields; text format is readable", () => {
   const { log, lines } = capture({ format: "text" });
-  log.child({ service: "svc" }).warn("slow request", { ms: 12, path: "/a b" });
+  log.child({ component: "svc" }).warn("slow request", { ms: 12, path: "/a b" });
   assert.equal(
     lines[0],
-    '1970-01-01T00:00:00.000Z WARN slow request service=svc ms=12 path="/a b"',
+    '1970-01-01T00:00:00.000Z WARN slow request component=svc ms=12 path="/a b"',
   );
+});
+
+Deno.test("createLogger() writes the service identity; fields cannot set it", () => {
+  const build = { version: "1.2.3", commit: "c", date: "d" };
+  const { log, lines } = capture({
+    service: { name: "svc", build },
+    fields: { service: "other", "service.name": "other", component: "x" },
+  });
+  log.info("a", { n: 1 });
+  log.child({ "service.version": "9", component: "y" }).info("b");
+  assert.deepEqual(JSON.parse(lines[0]), {
+    time: "1970-01-01T00:00:00.000Z",
+    level: "info",
+    msg: "a",
+    "service.name": "svc",
+    "service.version": "1.2.3",
+    component: "x",
+    n: 1,
+  });
+  assert.equal(Object.keys(JSON.parse(lines[0]))[3], "service.name");
+  const child = JSON.parse(lines[1]);
+  assert.equal(child["service.version"], "1.2.3");
+  assert.equal(child.component, "y");
+  assert.equal(child.service, undefined);
+  // A logger without a service writes no identity.
+  const bare = capture();
+  bare.log.info("c");
+  assert.equal(JSON.parse(bare.lines[0])["service.name"], undefined);
 });
 
 Deno.test("createLogger() serialises errors by name and message only", () => {

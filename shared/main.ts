@@ -8,6 +8,7 @@ import { SettingsError } from "./settings/error.ts";
 import type { EnvLookup } from "./settings/types.ts";
 import { flushLogs } from "./log.ts";
 import { installUncaughtGuard } from "./lifecycle/uncaught_guard.ts";
+import { type ServiceIdentity, versionLine, versionRequested } from "./build_info.ts";
 
 /** Where an entry point writes: injected so tests capture output. */
 export interface MainIo {
@@ -48,6 +49,11 @@ export function processIo(): MainIo {
 export interface RunMainOptions {
   /** Program name that starts the error line, e.g. `mock-oidc`. */
   name: string;
+  /**
+   * The service's name and build: a lone `--version` argument prints {@linkcode versionLine}
+   * and exits 0 without running `main`, the same in every service.
+   */
+  identity?: ServiceIdentity;
   /** Exit code of a {@linkcode SettingsError} (any other error exits 1). @default {2} */
   settingsExitCode?: number;
   /** Command-line arguments. @default {Deno.args} */
@@ -94,7 +100,10 @@ export async function runMain(main: ServiceMain, options: RunMainOptions): Promi
   let code: number;
   const removeGuard = installUncaughtGuard();
   try {
-    code = await main([...args], env, io);
+    if (options.identity && versionRequested(args)) {
+      io.out(versionLine(options.identity));
+      code = 0;
+    } else code = await main([...args], env, io);
   } catch (err) {
     io.err(`${name}: ${describe(err)}`);
     code = err instanceof SettingsError ? settingsExitCode : 1;

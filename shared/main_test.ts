@@ -68,3 +68,24 @@ Deno.test("runMain() exits with main's code, one line per error", async (t) => {
     assert.deepEqual(c.exits, [1]);
   });
 });
+
+Deno.test("runMain() answers a lone --version from its identity, not running main", async () => {
+  const identity = { name: "svc", build: { version: "1.0.0", commit: "abc", date: "2026-01-01" } };
+  let ran: string[][] = [];
+  const main: ServiceMain = (args) => {
+    ran.push(args);
+    return Promise.resolve(5);
+  };
+  const c = capture();
+  assert.equal(await runMain(main, { name: "svc", identity, args: ["--version"], ...c }), 0);
+  assert.deepEqual(c.out, ["svc 1.0.0 (commit abc, built 2026-01-01)"]);
+  assert.deepEqual(c.exits, [0]);
+  assert.deepEqual(ran, []);
+  // Anything else goes to main; without an identity, so does --version.
+  const d = capture();
+  assert.equal(await runMain(main, { name: "svc", identity, args: ["--version", "x"], ...d }), 5);
+  const e = capture();
+  assert.equal(await runMain(main, { name: "svc", args: ["--version"], ...e }), 5);
+  assert.deepEqual(ran, [["--version", "x"], ["--version"]]);
+  ran = [];
+});

@@ -303,7 +303,10 @@ function urlOf(addr: Deno.NetAddr, tls: boolean): string {
 }
 
 /**
- * Starts every listener and resolves once all of them listen.
+ * Starts every listener and resolves once all of them listen. Its lifecycle records are the same
+ * in every service: `server_starting` (`listen`), one `server_listening` per listener
+ * (`listener`, `url`), `shutdown_started` (`delay_ms`, `grace_ms`), then `shutdown_completed`, or
+ * `shutdown_forced` when the grace ran out with requests in flight.
  *
  * @example Usage
  * ```ts ignore
@@ -322,13 +325,14 @@ export async function startServer(
 ): Promise<RunningServer> {
   const { logger, shutdownGrace = 15_000, shutdownDelay = 0, timeouts = {} } = options;
   // Signals are watched before the first listener announces itself, so a supervisor that sends
-  // SIGTERM right after the "listening" line always gets a graceful stop.
+  // SIGTERM right after the "server_listening" line always gets a graceful stop.
   const lifecycle = options.lifecycle ??
     createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   const controller = new AbortController();
   const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
   const drain = createDrain({ refuse: options.refuse, closeNoticeMs: options.closeNotice });
   const urls: Record<string, string> = {};
+  logger.info("server_starting", { listen: listeners.map((l) => `${l.name}=${l.addr}`) });
   try {
     for (const spec of listeners) {
       const { hostname, port } = parseAddr(spec.addr);
@@ -346,7 +350,7 @@ export async function startServer(
               ...(spec.tls ?? {}),
               onListen(addr) {
                 urls[spec.name] = urlOf(addr, spec.tls !== undefined);
-                logger.info("listening", { listener: spec.name, url: urls[spec.name] });
+                logger.info("server_listening", { listener: spec.name, url: urls[spec.name] });
                 resolve();
               },
               onError: (err) => {
@@ -380,7 +384,7 @@ export async function startServer(
 
   async function stop(): Promise<ShutdownReport> {
     const started = performance.now();
-    logger.info("shutting down", { delayMs: shutdownDelay, graceMs: shutdownGrace });
+    logger.info("shutdown_started", { delay_ms: shutdownDelay, grace_ms: shutdownGrace });
     if (shutdownDelay > 0) await delay(shutdownDelay);
     const forced = !await drain.drain(shutdownGrace);
     if (forced) {
@@ -400,7 +404,7 @@ export async function startServer(
       logger.error("shutdown hook failed", { err });
     }
     lifecycle.close();
-    logger.info("stopped", { forced });
+    logger.info(forced ? "shutdown_forced" : "shutdown_completed");
     return { forced, tasks };
   }
   const finished = lifecycle.untilShutdown().then(stop);

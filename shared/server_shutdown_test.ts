@@ -34,9 +34,9 @@ Deno.test("during the shutdown delay the server keeps serving while readiness sa
   const report = await stopping;
   assert.ok(performance.now() - t0 >= 1_990, "accepting stops only after the delay");
   assert.deepEqual(report, { forced: false, tasks: { stopped: [], failed: [], abandoned: [] } });
-  const shutting = lines.find((l) => l.msg === "shutting down");
-  assert.equal(shutting?.delayMs, 2_000);
-  assert.equal(shutting?.graceMs, 5_000);
+  const shutting = lines.find((l) => l.msg === "shutdown_started");
+  assert.equal(shutting?.delay_ms, 2_000);
+  assert.equal(shutting?.grace_ms, 5_000);
   await assert.rejects(fetch(server.urls.api), "the listener is closed after the drain");
 });
 

@@ -22,7 +22,7 @@ Deno.test("startServer() serves several named listeners and logs where each list
   ], { logger: createLogger({ write: (l) => lines.push(l) }), handleSignals: false });
   assert.equal(await (await fetch(server.urls.api)).text(), "api");
   assert.equal(await (await fetch(server.urls.metrics)).text(), "metrics");
-  const listening = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "listening");
+  const listening = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "server_listening");
   assert.deepEqual(listening.map((l) => [l.listener, l.url]), [
     ["api", server.urls.api],
     ["metrics", server.urls.metrics],
@@ -121,9 +121,9 @@ Deno.test("a SIGTERM starts the graceful shutdown", async () => {
       { logger: createLogger(), shutdownGrace: 1000 });
     await s.finished;
   `;
-  const { code: status, out } = await evalUntilSigterm(code, '"listening"');
+  const { code: status, out } = await evalUntilSigterm(code, '"server_listening"');
   assert.equal(status, 0);
-  assert.match(out, /"msg":"stopped"/);
+  assert.match(out, /"msg":"shutdown_completed"/);
 });
 
 Deno.test("readTlsFiles() requires the pair and names the missing setting", async () => {

@@ -33,6 +33,7 @@ export {
   defineSettings,
   type DefineSettingsOptions,
   type LoadInput,
+  loadSettingsFileDecoder,
   type ResolveInput,
   type SettingsTable,
 } from "./settings/define.ts";

@@ -1,7 +1,7 @@
 /**
  * Test helpers: start a service as a real process and wait until it answers, the way a user
- * would run it. The service's startup log lines (`"msg":"listening"`) tell the helper which ports
- * the listeners got, so tests can listen on port 0 and never race for a free port.
+ * would run it. The service's startup log lines (`"msg":"server_listening"`) tell the helper which
+ * ports the listeners got, so tests can listen on port 0 and never race for a free port.
  *
  * @module
  */

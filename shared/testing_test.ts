@@ -9,7 +9,7 @@ Deno.test("startService() waits for every listener and health, and stops gracefu
   assert.equal(await (await fetch(svc.url + "/x")).text(), "echo");
   assert.equal(await (await fetch(svc.urls.metrics)).text(), "m 1\n");
   assert.equal(await svc.stop(), 0);
-  assert.match(svc.output(), /"msg":"stopped"/);
+  assert.match(svc.output(), /"msg":"shutdown_completed"/);
 });
 
 Deno.test("startService() reports a process that dies at startup with its output", async () => {

@@ -14,7 +14,14 @@
  * @module
  */
 import type { Handler, RouteHandler } from "@svc/shared/http";
-import { createRouter, requestIdOf, withDefaultStack } from "@svc/shared/http";
+import {
+  createContextKey,
+  createRouter,
+  ensureContext,
+  getContext,
+  requestIdOf,
+  withDefaultStack,
+} from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
 import { errorBody, type ErrorCode, errorCodeOf, proxyError } from "./errors.ts";
 import { permissionOf } from "./store/errors.ts";
@@ -38,8 +45,8 @@ const METHODS = ["GET", "HEAD"];
 const ALLOW = METHODS.join(", ");
 
 /** What the request record needs beyond the response, noted on the request by the handlers. */
-const NOTE = Symbol("requestNote");
-type Noted = Request & { [NOTE]?: { done?: ObjectAnswer["done"]; code?: ErrorCode } };
+const NOTE = createContextKey<{ done?: ObjectAnswer["done"]; code?: ErrorCode }>("requestNote");
+const noteOf = (req: Request) => ensureContext(req, NOTE, () => ({}));
 
 function healthz(req: Request): Response {
   return new Response(req.method === "HEAD" ? null : JSON.stringify({ status: "ok" }), {
@@ -75,7 +82,7 @@ export function createApp(deps: AppDeps): Handler {
 
   async function object(req: Request): Promise<Response> {
     const { response, done } = await serveObject(req, objects);
-    ((req as Noted)[NOTE] ??= {}).done = done;
+    noteOf(req).done = done;
     return response;
   }
   // The table matches the normalised path (`new URL`); the raw target decides, so a path that
@@ -106,7 +113,7 @@ export function createApp(deps: AppDeps): Handler {
 
   function render(req: Request, err: unknown): Response {
     const code = errorCodeOf(err);
-    ((req as Noted)[NOTE] ??= {}).code = code;
+    noteOf(req).code = code;
     if (code === "internal_failure") {
       // The name only: messages of unexpected errors may quote the object key.
       const permission = permissionOf(err);
@@ -138,7 +145,7 @@ export function createApp(deps: AppDeps): Handler {
     const method = methodLabel(req.method);
     const rangeRequested = req.headers.has("range");
     let response = await stack(req, info);
-    const note = (req as Noted)[NOTE];
+    const note = getContext(req, NOTE);
     let done = note?.done;
     if (!done) {
       // Not an object: a small body made whole here (health, readiness, an error), so the

@@ -12,7 +12,7 @@ import { helpRequested } from "@svc/shared/settings";
 import type { EnvLookup } from "@svc/shared/settings";
 import { startProxy } from "./proxy.ts";
 import { metricsUrlOf, SETTINGS } from "./settings.ts";
-import { SERVICE_NAME, VERSION } from "./version.ts";
+import { IDENTITY, SERVICE_NAME, VERSION } from "./version.ts";
 import { meteredTelemetry } from "./metrics.ts";
 
 /**
@@ -38,7 +38,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   const { values } = await SETTINGS.load({ args, env });
   const logger = createLogger({
     level: values["log.level"] as LogLevel,
-    fields: { "service.name": SERVICE_NAME, "service.version": VERSION },
+    service: IDENTITY,
   });
   const url = metricsUrlOf(values["metrics.endpoint"], values["metrics.insecure"]);
   // No provider at all unless a collector is configured: metrics off costs nothing, not even
@@ -63,4 +63,4 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   return report.forced ? 1 : 0;
 }
 
-if (import.meta.main) await runMain(main, { name: "image-proxy" });
+if (import.meta.main) await runMain(main, { name: "image-proxy", identity: IDENTITY });

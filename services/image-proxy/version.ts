@@ -1,11 +1,16 @@
 /**
- * The service's name and version, as its records and metric resource carry them.
+ * The service's name and build metadata (`build_info.json`, release values written by
+ * `deno task compile`): what `--version` prints, and the `service.name`/`service.version` its
+ * records and metric resource carry.
  *
  * @module
  */
-import config from "./deno.json" with { type: "json" };
+import type { ServiceIdentity } from "@svc/shared/build-info";
+import build from "./build_info.json" with { type: "json" };
 
 /** `service.name`. */
 export const SERVICE_NAME = "image-proxy";
-/** `service.version` (from the member's `deno.json`). */
-export const VERSION: string = config.version;
+/** `service.version`. */
+export const VERSION: string = build.version;
+/** Name and build, for the logger and `--version`. */
+export const IDENTITY: ServiceIdentity = { name: SERVICE_NAME, build };

@@ -4,6 +4,7 @@
  * MCP over stdio or stateless Streamable HTTP.
  * @module
  */
+import { IDENTITY } from "./identity.ts";
 import { createLogger, stderrWriter } from "@svc/shared/log";
 import { type MainIo, runMain } from "@svc/shared/main";
 import { createMetrics } from "@svc/shared/metrics";
@@ -40,7 +41,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   const logger = createLogger({
     level: values.log_level,
     write: stderrWriter(),
-    fields: { service: "mcp-server" },
+    service: IDENTITY,
   });
   const registry = createDemoRegistry({
     todos: { baseUrl: values.todo_api_url, apiKey: values.todo_api_key },
@@ -112,4 +113,4 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   }
 }
 
-if (import.meta.main) await runMain(main, { name: "mcp-server" });
+if (import.meta.main) await runMain(main, { name: "mcp-server", identity: IDENTITY });

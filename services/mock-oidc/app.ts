@@ -12,6 +12,7 @@ import {
   createRouter,
   type FallbackContext,
   type Handler,
+  notFoundError,
   RateLimiter,
   type Route,
   type Router,
@@ -22,7 +23,7 @@ import {
 import type { Logger } from "@svc/shared/log";
 import type { Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
-import { errorResponse, HttpError } from "@svc/shared/problem";
+import { HttpError } from "@svc/shared/problem";
 import {
   type ControlDeps,
   controlMethodNotAllowed,
@@ -203,8 +204,9 @@ export function createApp(deps: AppDeps): App {
   ], { notFound: protocolNotFound, methodNotAllowed: apiMethodNotAllowed });
   const controlRouter = controlEnabled && options.dedicatedControl
     ? createRouter([...control, FAVICON], {
-      notFound: () =>
-        errorResponse(new HttpError(404, "not_found", "only /_mock/* is served here")),
+      notFound: (_req, ctx) => {
+        throw notFoundError(ctx.url.pathname, "only /_mock/* is served here");
+      },
       methodNotAllowed: controlMethodNotAllowed,
     })
     : undefined;
@@ -243,7 +245,9 @@ export function createApp(deps: AppDeps): App {
     return withTestingOnlyMarker(handler);
   };
   const metricsRouter = createRouter([metricsRoute(state.metrics)], {
-    notFound: () => errorResponse(new HttpError(404, "not_found", "only /metrics is served here")),
+    notFound: (_req, ctx) => {
+      throw notFoundError(ctx.url.pathname, "only /metrics is served here");
+    },
   });
   return {
     api: stack(apiRouter, { control: colocated, capture: colocated }),

@@ -71,7 +71,7 @@ Deno.test("without a co-located control plane /_mock/* is answered by controlMis
       const res = await call("/_mock/clock", { method });
       assert.equal(res.status, 404);
       assert.equal(res.headers.get("x-mock-oidc"), "testing-only");
-      assert.equal((await res.json()).detail, detail);
+      assert.equal((await res.json()).detail, `Cannot find /_mock/clock: ${detail}`);
     }
     // No static root configured: /static/... belongs to the issuer namespace.
     const res = await call("/static/jwks");
@@ -88,7 +88,13 @@ Deno.test("the control listener serves only /_mock/* and /favicon.ico (its conso
   await clock.body?.cancel();
   const other = await call("/default/jwks", {}, control);
   assert.equal(other.status, 404);
-  assert.equal((await other.json()).detail, "only /_mock/* is served here");
+  assert.deepEqual(await other.json(), {
+    type: "about:blank",
+    title: "Not Found",
+    status: 404,
+    detail: "Cannot find /default/jwks: only /_mock/* is served here",
+    instance: "/default/jwks",
+  });
   const wrong = await call("/_mock/clock", { method: "DELETE" }, control);
   assert.equal(wrong.status, 405);
   assert.equal(wrong.headers.get("allow"), "GET, PUT");
@@ -139,7 +145,7 @@ Deno.test("the metrics listener serves only GET and HEAD /metrics", async () => 
   await wrong.body?.cancel();
   const other = await call("/healthz", {}, metrics);
   assert.equal(other.status, 404);
-  assert.equal((await other.json()).detail, "only /metrics is served here");
+  assert.equal((await other.json()).detail, "Cannot find /healthz: only /metrics is served here");
 });
 
 Deno.test("invented methods add no series to the HTTP metrics", async () => {
@@ -156,4 +162,20 @@ Deno.test("invented methods add no series to the HTTP metrics", async () => {
     await registry.metrics(),
     /method="_OTHER",route="\/\{issuer\}\/token",status="405"/,
   );
+});
+
+Deno.test("an unknown path on the API listener answers the kit's 404 problem", async () => {
+  const { call } = app({});
+  for (const path of ["/", "/nope"]) {
+    const res = await call(path, {});
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    assert.deepEqual(await res.json(), {
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      detail: `Cannot find ${path}: no route for this path`,
+      instance: path,
+    });
+  }
 });

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { IDENTITY } from "./identity.ts";
 import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
@@ -40,7 +41,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   const logger = createLogger({
     level: values.log_level,
     format: values.log_format,
-    fields: { service: "mock-oidc" },
+    service: IDENTITY,
   });
   for (const warning of warnings) logger.warn(warning);
   const plan = planListeners({
@@ -187,4 +188,4 @@ comes from JSON_CONFIG, JSON_CONFIG_PATH or ./config.json.
 Flags:
 `;
 
-if (import.meta.main) await runMain(main, { name: "mock-oidc" });
+if (import.meta.main) await runMain(main, { name: "mock-oidc", identity: IDENTITY });

@@ -14,7 +14,7 @@ import { settings } from "./config/settings.ts";
 import { proofCommand } from "./proof/verify_command.ts";
 import { runController } from "./run.ts";
 import { validateCommand } from "./validate/validate_command.ts";
-import { versionLine } from "./version.ts";
+import { IDENTITY } from "./version.ts";
 
 const USAGE = `Usage: runner-ctl [flags]    run the controller
        runner-ctl --version    print build metadata
@@ -26,10 +26,6 @@ Flags, variables and configuration keys (flag > variable > file > default):
 
 /** The entry point: resolves the exit code. */
 export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
-  if (args.length === 1 && args[0] === "--version") {
-    io.out(versionLine());
-    return 0;
-  }
   if (args[0] === "proof") return await proofCommand(args.slice(1), io);
   if (args[0] === "validate") return await validateCommand(args.slice(1), io);
   if (helpRequested(args)) {
@@ -37,7 +33,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     return 0;
   }
   const config = await loadConfig({ args, env });
-  const logger = createLogger({ fields: { service: "runner-ctl" } });
+  const logger = createLogger({ service: IDENTITY });
   let failure: { error: unknown } | undefined;
   const lifecycle = createLifecycle({
     logger,
@@ -55,4 +51,6 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   }
 }
 
-if (import.meta.main) await runMain(main, { name: "runner-ctl", settingsExitCode: 1 });
+if (import.meta.main) {
+  await runMain(main, { name: "runner-ctl", identity: IDENTITY, settingsExitCode: 1 });
+}

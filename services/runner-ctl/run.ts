@@ -150,10 +150,12 @@ export async function runController(d: RunDeps): Promise<number> {
       max_runners: v["capacity.max_runners"],
     });
     const cause = await d.lifecycle.untilShutdown();
-    log.info("shutting down", { cause });
+    // The kit's lifecycle record names (the servers' too), so every service reads alike.
+    log.info("shutdown_started", { cause, grace_ms: shutdownMs });
     const report = await d.lifecycle.stopTasks({ timeoutMs: 2 * shutdownMs });
     hard.abort();
-    log.info("stopped", { ...report });
+    const forced = report.failed.length > 0 || report.abandoned.length > 0;
+    log.info(forced ? "shutdown_forced" : "shutdown_completed", { ...report });
     return report.failed.length || report.abandoned.length ? 1 : 0;
   } finally {
     transport.close();

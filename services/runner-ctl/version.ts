@@ -1,18 +1,22 @@
 /**
- * Build metadata for `--version` and the User-Agent. A development build reads `dev`, `none`,
- * `unknown`; `deno task compile` writes the release values into `build_info.json` for the
- * duration of the compile (see deploy/compile.ts).
+ * Build metadata for `--version`, the log identity and the User-Agent. A development build reads
+ * `dev`, `none`, `unknown`; `deno task compile` writes the release values into `build_info.json`
+ * for the duration of the compile (see deploy/compile.ts).
  *
  * @module
  */
+import { type ServiceIdentity, versionLine as kitVersionLine } from "@svc/shared/build-info";
 import info from "./build_info.json" with { type: "json" };
 
 /** Version, commit and build date. */
 export const BUILD: { version: string; commit: string; date: string } = info;
 
+/** `service.name` and the build (`service.version`). */
+export const IDENTITY: ServiceIdentity = { name: "runner-ctl", build: BUILD };
+
 /** The `--version` line. */
 export function versionLine(): string {
-  return `runner-ctl ${BUILD.version} (commit ${BUILD.commit}, built ${BUILD.date})`;
+  return kitVersionLine(IDENTITY);
 }
 
 /** The User-Agent of GitHub calls: a JSON blob, as actions/scaleset and ARC send. */

@@ -1,8 +1,9 @@
+import { createContextKey, getContext, setContext } from "./context.ts";
 import { HttpError } from "../problem.ts";
 import { coarseTimeout } from "./coarse_timer.ts";
 
 /** Where {@linkcode withBodyBytes} puts the bytes `readBody` hands back. */
-const READ_BODY = Symbol("readBody");
+const READ_BODY = createContextKey<Uint8Array>("readBody");
 
 /**
  * A request like `req` (method, URL, headers, abort signal) whose body was already read into
@@ -37,7 +38,7 @@ export function withBodyBytes(req: Request, bytes: Uint8Array): Request {
       },
     }),
   });
-  Object.defineProperty(forwarded, READ_BODY, { value: bytes });
+  setContext(forwarded, READ_BODY, bytes);
   return forwarded;
 }
 
@@ -75,7 +76,7 @@ export async function readBody(
   const { limit, timeoutMs, releaseChunks, pageBacked } = options;
   const tooLarge = () =>
     new HttpError(413, "body_too_large", `Cannot read request body: larger than ${limit} bytes`);
-  const read = (req as { [READ_BODY]?: Uint8Array })[READ_BODY];
+  const read = getContext(req, READ_BODY);
   if (read) {
     if (read.byteLength > limit) throw tooLarge();
     return read;

@@ -37,6 +37,13 @@
  * @module
  */
 export { type Handler, localInfo } from "./handler.ts";
+export {
+  type ContextKey,
+  createContextKey,
+  ensureContext,
+  getContext,
+  setContext,
+} from "./context.ts";
 export { withErrors } from "./errors.ts";
 export { requestIdOf, withRequestId } from "./request_id.ts";
 export { type CorsOptions, withCors } from "./cors.ts";
@@ -55,6 +62,7 @@ export {
 export {
   createRouter,
   type FallbackContext,
+  notFoundError,
   openapiPaths,
   type Route,
   type RouteContext,

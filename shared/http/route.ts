@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { createContextKey, getContext, setContext } from "./context.ts";
 import type { Handler } from "./handler.ts";
 import { HttpError } from "../problem.ts";
 import { compilePathname, labelOfPathname, openapiPathOf, type PathMatcher } from "./pattern.ts";
@@ -157,15 +158,14 @@ function patternKey(p: URLPattern): string {
 export function createRouter(routes: readonly Route[], options: RouterOptions = {}): Router {
   const groups = groupsOf(routes);
   const unmatched = options.unmatchedLabel ?? "unmatched";
-  // The match rides on the request under this table's own symbol (a WeakMap keyed by short-lived
-  // requests costs the garbage collector more than the matching itself).
-  const MATCH = Symbol("routeMatch");
-  type Matched = Request & { [MATCH]?: RouteMatch };
+  // The match rides on the request's context under this table's own key (nested tables each
+  // keep theirs), so `routeOf` and the handler match once.
+  const MATCH = createContextKey<RouteMatch>("routeMatch");
   const notFound = options.notFound ?? defaultNotFound;
   const methodNotAllowed = options.methodNotAllowed ?? defaultMethodNotAllowed;
 
   function match(req: Request): RouteMatch {
-    let found = (req as Matched)[MATCH];
+    let found = getContext(req, MATCH);
     if (found) return found;
     const url = new URL(req.url);
     found = { url, route: unmatched, params: {}, allow: [] };
@@ -183,7 +183,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
       }
       break;
     }
-    (req as Matched)[MATCH] = found;
+    setContext(req, MATCH, found);
     return found;
   }
 
@@ -197,8 +197,27 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
   return { handler, match, routeOf: (req) => match(req).route, routes };
 }
 
+/**
+ * The one 404 of the problem dialect for a path no route owns: `not_found`, detail
+ * `Cannot find <path>: <why>` (default why: `no route for this path`); the error boundary adds
+ * `instance` (the path). Every table's default, and what a service's own `notFound` hook throws
+ * when it knows better why (a listener that serves only part of the paths, say), so every
+ * service answers an unknown path with the same body.
+ *
+ * @example Usage
+ * ```ts
+ * import { notFoundError } from "@svc/shared/http";
+ * import assert from "node:assert/strict";
+ * const err = notFoundError("/x", "only /metrics is served here");
+ * assert.equal(err.message, "Cannot find /x: only /metrics is served here");
+ * ```
+ */
+export function notFoundError(pathname: string, why = "no route for this path"): HttpError {
+  return new HttpError(404, "not_found", `Cannot find ${pathname}: ${why}`);
+}
+
 function defaultNotFound(_req: Request, ctx: FallbackContext): never {
-  throw new HttpError(404, "not_found", `Cannot find ${ctx.url.pathname}: no route for this path`);
+  throw notFoundError(ctx.url.pathname);
 }
 
 function defaultMethodNotAllowed(req: Request, ctx: FallbackContext): never {

@@ -1,3 +1,4 @@
+import { createContextKey, getContext, setContext } from "./context.ts";
 import type { Handler } from "./handler.ts";
 import { HttpError } from "../problem.ts";
 
@@ -104,10 +105,7 @@ class DeadlineQueue {
   }
 }
 
-// A symbol property, not a WeakMap: WeakMaps keyed by short-lived requests cost the garbage
-// collector more than everything else this wrapper does (tests/bench/http_stack).
-const DEADLINE = Symbol("deadline");
-type WithDeadline = Request & { [DEADLINE]?: Deadline };
+const DEADLINE = createContextKey<Deadline>("deadline");
 
 function timeoutError(): HttpError {
   return new HttpError(503, "request_timeout", "Cannot answer: the request took too long", {
@@ -138,7 +136,7 @@ export function withTimeout(handler: Handler, options: { ms: number }): Handler 
         () => reject(timeoutError()),
         queue.leave,
       );
-      (req as WithDeadline)[DEADLINE] = deadline;
+      setContext(req, DEADLINE, deadline);
       queue.add(deadline);
       // A late result or failure after the timeout settles nothing and is never unhandled.
       new Promise<Response>((r) => r(handler(req, info))).then(
@@ -161,7 +159,7 @@ export function withTimeout(handler: Handler, options: { ms: number }): Handler 
  * Unlike `req.signal` it does not make Deno 2.9 print its legacy-abort warning.
  */
 export function timeoutSignalOf(req: Request): AbortSignal | undefined {
-  return (req as WithDeadline)[DEADLINE]?.signal;
+  return getContext(req, DEADLINE)?.signal;
 }
 
 /**
@@ -183,7 +181,7 @@ export function timeoutSignalOf(req: Request): AbortSignal | undefined {
  * ```
  */
 export function extendTimeout(req: Request, ms: number): boolean {
-  const deadline = (req as WithDeadline)[DEADLINE];
+  const deadline = getContext(req, DEADLINE);
   deadline?.extend(ms);
   return deadline !== undefined;
 }

@@ -15,7 +15,7 @@ import type {
   SettingsShape,
   SettingValues,
 } from "./types.ts";
-import { decodeSettingsFile, type FileSchema } from "./yaml_file.ts";
+import type { FileSchema } from "./yaml_file.ts";
 
 /** Where the YAML configuration file is found: flag, then variable, then `defaultPath`. */
 export interface ConfigFileOptions {
@@ -168,8 +168,9 @@ function sourcesOf(row: SettingRow, withFile: boolean): string {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { defineSettings } from "@svc/shared/settings";
+ * import { defineSettings, loadSettingsFileDecoder } from "@svc/shared/settings";
  *
+ * await loadSettingsFileDecoder(); // resolve() with file text (load() does it by itself)
  * const settings = defineSettings({
  *   prefix: "IMGPROXY",
  *   configFile: { flag: "config" },
@@ -232,7 +233,7 @@ export function defineSettings<const T extends SettingsShape>(
     const { args = [], env = () => undefined, file } = input;
     const { flags, positionals } = parseFlags(args, known, booleans, lists);
     refuseUnsupported(retired, { flags, env });
-    const fromFileText = file ? decodeSettingsFile(file.text, file.path, schema) : new Map();
+    const fromFileText = file ? fileDecoder()(file.text, file.path, schema) : new Map();
     const values: Record<string, unknown> = {};
     const sources: Record<string, SettingSource> = {};
     for (const row of rows) {
@@ -285,6 +286,7 @@ export function defineSettings<const T extends SettingsShape>(
         `Cannot read configuration file ${path}: ${(err as Error).name}`,
       );
     }
+    await loadSettingsFileDecoder();
     return resolve({ args, env, file: { path, text } });
   }
 
@@ -299,4 +301,24 @@ export function defineSettings<const T extends SettingsShape>(
     return [...(row.flag ? [`--${row.flag}`] : []), ...row.env].join(" / ") || `key ${key}`;
   }
   return { rows, resolve, load, help, names };
+}
+
+// The YAML parser is a large package (hundreds of ms of module loading on a busy machine): loaded
+// only when a configuration file is read, so a service started from flags and variables alone
+// never pays for it.
+let yamlFile: typeof import("./yaml_file.ts") | undefined;
+
+/**
+ * Loads the configuration-file decoder. `load()` does it by itself when there is a file; call it
+ * once before handing file text to the synchronous `resolve()`.
+ */
+export async function loadSettingsFileDecoder(): Promise<void> {
+  yamlFile ??= await import("./yaml_file.ts");
+}
+
+function fileDecoder(): typeof import("./yaml_file.ts").decodeSettingsFile {
+  if (!yamlFile) {
+    throw new Error("Cannot decode a configuration file: call loadSettingsFileDecoder() first");
+  }
+  return yamlFile.decodeSettingsFile;
 }

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { defineSettings, SettingsError, type SettingSource } from "../settings.ts";
+import {
+  defineSettings,
+  loadSettingsFileDecoder,
+  SettingsError,
+  type SettingSource,
+} from "../settings.ts";
+
+// resolve() with file text needs the decoder loaded first (load() does it by itself).
+await loadSettingsFileDecoder();
 
 const settings = defineSettings({
   prefix: "SVC",

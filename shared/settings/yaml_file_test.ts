@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { defineSettings, SettingsError } from "../settings.ts";
+import { defineSettings, loadSettingsFileDecoder, SettingsError } from "../settings.ts";
+
+await loadSettingsFileDecoder();
 
 const settings = defineSettings({
   prefix: "RUNNER_CTL",

@@ -98,12 +98,12 @@ Deno.test("SERVER_HOSTNAME and PORT set the listen address; LOGBACK_CONFIG is ac
   }
 });
 
-/** The URL of the first complete `listening` log line of `listener`, if any. */
+/** The URL of the first complete `server_listening` log line of `listener`, if any. */
 function listeningUrl(output: string, listener: string): string | undefined {
   for (const line of output.split("\n").slice(0, -1)) {
     try {
       const entry = JSON.parse(line);
-      if (entry.msg === "listening" && entry.listener === listener) return entry.url;
+      if (entry.msg === "server_listening" && entry.listener === listener) return entry.url;
     } catch { /* not a JSON log line */ }
   }
   return undefined;

@@ -260,7 +260,7 @@ Deno.test({
       assert.equal(api.status, 401, "the API is still served during the delay");
       await api.body?.cancel();
       assert.equal(await exit, 0);
-      assert.match(svc.output(), /"msg":"shutting down".*"delayMs":5000/);
+      assert.match(svc.output(), /"msg":"shutdown_started".*"delay_ms":5000/);
       assert.match(svc.output(), /"msg":"datastore closed"/);
     } finally {
       await t.cleanup();

@@ -76,7 +76,7 @@ Deno.test({
       });
       try {
         assert.equal(
-          (svc.output().match(/"msg":"listening"[^\n]*"listener":"api"/g) ?? []).length,
+          (svc.output().match(/"msg":"server_listening"[^\n]*"listener":"api"/g) ?? []).length,
           2,
         );
         const headers = { "x-api-key": key, "content-type": "application/json" };
@@ -232,7 +232,7 @@ Deno.test({
             `todo-api: Cannot listen on ${addr} (api): the address is already in use ` +
             `(change --addr / TODOAPI_ADDR)`,
           ]);
-          assert.doesNotMatch(out.stdout, /"listening"/);
+          assert.doesNotMatch(out.stdout, /"server_listening"/);
         } finally {
           holder.close();
         }
@@ -276,7 +276,7 @@ Deno.test({
         const out = await run([...args], env);
         assert.equal(out.code, 2, out.stderr);
         assert.match(out.stderr, /^todo-api: Cannot serve on more than one worker: [^\n]*PGlite/m);
-        assert.doesNotMatch(out.stdout + out.stderr, /"listening"/);
+        assert.doesNotMatch(out.stdout + out.stderr, /"server_listening"/);
       }
     } finally {
       await t.cleanup();

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { IDENTITY } from "../version.ts";
 import { S3Client } from "@aws-sdk/client-s3";
 import { createLogger } from "@svc/shared/log";
 import { sampleMirror } from "./mirror.ts";
@@ -48,7 +49,10 @@ export function devPermissions(
 }
 
 async function main(): Promise<number> {
-  const logger = createLogger({ fields: { "service.name": "image-proxy-dev", component: "dev" } });
+  const logger = createLogger({
+    service: { name: "image-proxy-dev", build: IDENTITY.build },
+    fields: { component: "dev" },
+  });
   // Objects are kept in ./.data (like todo-api's embedded database) and re-seeded on each start.
   await Deno.mkdir(DEV.directory, { recursive: true });
   const s3 = await startS3Server({

@@ -1,3 +1,4 @@
+import { encodeBase64 } from "@svc/shared/base64";
 /**
  * The in-process self-signed certificate behind `httpServer: {ssl: {}}`: RSA-2048,
  * SHA256withRSA, CN=localhost, SAN `localhost` + `127.0.0.1`, valid 365 days (as upstream).
@@ -109,6 +110,6 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 }
 
 function pem(label: string, der: Uint8Array): string {
-  const b64 = btoa(String.fromCharCode(...der)).replace(/.{64}/g, "$&\n").replace(/\n$/, "");
+  const b64 = encodeBase64(der).replace(/.{64}/g, "$&\n").replace(/\n$/, "");
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }

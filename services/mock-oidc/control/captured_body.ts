@@ -18,10 +18,12 @@ interface HeldBody {
   dropped: boolean;
 }
 
-const HELD = Symbol("capturedBody");
+// Beside the entry, not a hidden property on it: the entry is the JSON the control plane lists.
+// Entries live until the log drops them, so a weak map costs the collector nothing per request.
+const HELD = new WeakMap<CapturedRequest, HeldBody>();
 
 function heldOf(entry: CapturedRequest): HeldBody | undefined {
-  return (entry as { [HELD]?: HeldBody })[HELD];
+  return HELD.get(entry);
 }
 
 /**
@@ -36,7 +38,7 @@ export function holdBody(entry: CapturedRequest, bytes: Uint8Array): void {
     leases: 0,
     dropped: false,
   };
-  Object.defineProperty(entry, HELD, { value: held });
+  HELD.set(entry, held);
   // A body freed while nobody held a lease reads as absent rather than as an empty body.
   const live = () => held.bytes.buffer.detached ? undefined : held.bytes;
   Object.defineProperty(entry, "bodyBase64", {

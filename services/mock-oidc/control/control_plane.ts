@@ -9,6 +9,7 @@ import {
   type FallbackContext,
   type Handler,
   localInfo,
+  notFoundError,
   type Route,
 } from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
@@ -190,7 +191,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
       pattern: CONTROL_PATTERN,
       label: CONTROL_LABEL,
       handler: (_req, ctx) => {
-        throw new HttpError(404, "not_found", `no control route ${ctx.url.pathname}`);
+        throw notFoundError(ctx.url.pathname, "no control route for this path");
       },
     },
   ];
@@ -243,19 +244,19 @@ function markTestingOnly(response: Response): Response {
 }
 
 /** 404 for every `/_mock/*` path, used when `--control-enabled=false`. */
-export function disabledControlPlane(_req: Request): Response {
-  return markTestingOnly(
-    errorResponse(new HttpError(404, "not_found", "the control plane is disabled")),
-  );
+export function disabledControlPlane(req: Request): Response {
+  return markTestingOnly(unknownPath(req, "the control plane is disabled"));
+}
+
+// The kit's 404 for a path this listener does not serve, naming why.
+function unknownPath(req: Request, why: string): Response {
+  const path = new URL(req.url).pathname;
+  return errorResponse(notFoundError(path, why), { instance: path });
 }
 
 /** 404 for every `/_mock/*` path on the API listener when `--control-addr` is set. */
-export function controlPlaneElsewhere(_req: Request): Response {
-  return markTestingOnly(
-    errorResponse(
-      new HttpError(404, "not_found", "the control plane is served on its own listener"),
-    ),
-  );
+export function controlPlaneElsewhere(req: Request): Response {
+  return markTestingOnly(unknownPath(req, "the control plane is served on its own listener"));
 }
 
 /**

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { encodeBase64 } from "@svc/shared/base64";
 import type { IssuerContext } from "../protocol/deps.ts";
 import { OAuthError, oauthErrorResponse } from "../protocol/oauth_error.ts";
 import { handleToken } from "../protocol/token.ts";
@@ -48,7 +49,7 @@ export async function exchangeCode(
   if (session.codeVerifier) form.set("code_verifier", session.codeVerifier);
   if (session.clientAuth === "client_secret_basic") {
     const credentials = `${formEncode(session.clientId)}:${formEncode(session.clientSecret)}`;
-    headers.push(["Authorization", `Basic ${btoa(credentials)}`]);
+    headers.push(["Authorization", `Basic ${encodeBase64(new TextEncoder().encode(credentials))}`]);
   } else {
     form.set("client_id", session.clientId);
     form.set("client_secret", session.clientSecret);

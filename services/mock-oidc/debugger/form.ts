@@ -6,7 +6,7 @@
  * @module
  */
 
-import { base64url } from "jose";
+import { base64url } from "../tokens/jwt.ts";
 import { CLIENT_AUTH_METHODS, type ClientAuthMethod, type DebuggerSession } from "./session.ts";
 
 /** The form's field names (as posted). */
@@ -93,13 +93,13 @@ export function readDebuggerForm(
 
 /** 32 random bytes, base64url (43 characters, RFC 7636 §4.1). */
 export function newCodeVerifier(): string {
-  return base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+  return base64url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /** `BASE64URL(SHA256(verifier))` (RFC 7636 §4.2, S256). */
 export async function codeChallengeOf(verifier: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
-  return base64url.encode(new Uint8Array(digest));
+  return base64url(new Uint8Array(digest));
 }
 
 /** The authorization request of `session` at `issuerUrl`. */

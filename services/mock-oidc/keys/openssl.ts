@@ -10,6 +10,7 @@
  * @module
  */
 
+import { encodeBase64 } from "@svc/shared/base64";
 import type { AlgorithmSpec } from "./algorithms.ts";
 import { Semaphore } from "@svc/shared/semaphore";
 import type { Signer } from "./signer.ts";
@@ -131,7 +132,7 @@ export function createOpenSslSigner(options: OpenSslOptions = {}): Signer {
 }
 
 function loadPrivateKey(lib: Lib, pkcs8: Uint8Array): Deno.PointerValue {
-  const b64 = btoa(String.fromCharCode(...pkcs8)).replace(/.{64}/g, "$&\n");
+  const b64 = encodeBase64(pkcs8).replace(/.{64}/g, "$&\n");
   const pem = encoder.encode(`-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`);
   const bio = lib.symbols.BIO_new_mem_buf(pem, pem.length);
   const pkey = lib.symbols.PEM_read_bio_PrivateKey(bio, null, null, null);

@@ -2,8 +2,11 @@
  * The default signer: WebCrypto on a small pool of worker threads. Why: Deno's WebCrypto signs
  * RS256 in ≈1.3 ms on the calling thread, so signing on the event loop stalls every other
  * request; a worker per core signs beside it and needs no permission beyond reading its own
- * module (no `--allow-ffi`). Workers start on the first bound key (or {@linkcode Signer.ready}),
- * each receives every key, and a request goes to the worker with the fewest in flight.
+ * module (no `--allow-ffi`). The first worker starts on the first bound key (or
+ * {@linkcode Signer.ready}); the others, up to the pool size, only when a request finds every
+ * started worker busy: a test run that signs a few tokens one at a time never pays for starting
+ * a thread per core (each loads the module graph anew, tens of ms of CPU at start-up). Each
+ * worker receives every key, and a request goes to the worker with the fewest in flight.
  *
  * @module
  */
@@ -80,7 +83,7 @@ export function createWebCryptoPool(options: WebCryptoPoolOptions = {}): Signer 
   }
 
   function started(): Slot[] {
-    slots ??= Array.from({ length: size }, spawn);
+    slots ??= [spawn()];
     return slots;
   }
 
@@ -91,7 +94,9 @@ export function createWebCryptoPool(options: WebCryptoPoolOptions = {}): Signer 
       const why = slots?.[0]?.failed ?? "none started";
       return Promise.reject(new Error(`Cannot sign: every signing worker failed: ${why}`));
     }
-    const slot = live.reduce((a, b) => b.pending.size < a.pending.size ? b : a);
+    let slot = live.reduce((a, b) => b.pending.size < a.pending.size ? b : a);
+    // Every started worker is busy: start another, up to the pool size.
+    if (slot.pending.size > 0 && slots!.length < size) slots!.push(slot = spawn());
     const id = nextId++;
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
@@ -117,7 +122,8 @@ export function createWebCryptoPool(options: WebCryptoPoolOptions = {}): Signer 
     },
     async ready() {
       if (closed) throw new Error("Cannot start the signer: it is closed");
-      // Every worker settles before this answers, so a failure is known to later requests.
+      // The started workers settle before this answers, so a failure (a module that cannot load,
+      // which the later ones would meet too) is known to later requests.
       const pings = await Promise.allSettled(
         started().map((slot) =>
           new Promise<Uint8Array>((resolve, reject) => {

@@ -70,6 +70,25 @@ Deno.test("concurrent requests are spread over every worker of the pool", async 
   }
 });
 
+Deno.test("one worker starts; another only when every started one is busy", async () => {
+  const pool = createWebCryptoPool({ size: 3, workerUrl: idWorker() });
+  try {
+    await pool.ready();
+    const sign = pool.bind(new Uint8Array(8), RS256);
+    // One at a time: the first worker answers every request, no other thread starts.
+    const one = new Set<string>();
+    for (let i = 0; i < 4; i++) one.add(hex(await sign(data)));
+    assert.equal(one.size, 1);
+    // Two in flight: a second worker starts; never more than the pool size.
+    const two = await Promise.all([sign(data), sign(data)]);
+    assert.equal(new Set([...one, ...two.map(hex)]).size, 2);
+    const many = await Promise.all(Array.from({ length: 9 }, () => sign(data)));
+    assert.equal(new Set([...one, ...many.map(hex)]).size, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
 Deno.test("a worker that cannot start fails ready() and every sign with the reason", async () => {
   const pool = createWebCryptoPool({
     size: 2,

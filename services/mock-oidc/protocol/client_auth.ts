@@ -7,6 +7,7 @@
  * @module
  */
 
+import { decodeBase64 } from "@svc/shared/base64";
 import { decodeJwt } from "../tokens/jwt.ts";
 import { invalidClient, invalidRequest } from "./oauth_error.ts";
 
@@ -51,7 +52,7 @@ function parseBasic(encoded: string): { clientId: string; secret: string } {
   let decoded: string;
   try {
     decoded = new TextDecoder("utf-8", { fatal: true }).decode(
-      Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)),
+      decodeBase64(encoded),
     );
   } catch {
     throw invalidClient("malformed Basic credentials");

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { encodeBase64 } from "@svc/shared/base64";
 import type { Clock } from "../clock.ts";
 import type { KeyStore } from "../keys/key_store.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
@@ -72,10 +73,7 @@ export interface Endpoint {
 /** 32 random bytes as base64url. */
 export function defaultRandomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
-  );
+  return encodeBase64(bytes, { url: true });
 }
 
 /** The randomToken of `deps`, or the default. */

@@ -7,8 +7,14 @@
  * @module
  */
 
-import { createRouter, type FallbackContext, localInfo, type Route } from "@svc/shared/http";
-import { problemResponse } from "@svc/shared/problem";
+import {
+  createRouter,
+  type FallbackContext,
+  localInfo,
+  notFoundError,
+  type Route,
+} from "@svc/shared/http";
+import { errorResponse, problemResponse } from "@svc/shared/problem";
 import { handleAuthorize } from "./authorize.ts";
 import type { Endpoint, IssuerContext, ProtocolDeps } from "./deps.ts";
 import { handleDeviceAuthorization, handleDeviceVerification } from "./device_authorization.ts";
@@ -216,8 +222,10 @@ function issuerOf(segment: string): { issuerId: string } | { error: string } {
   return problem ? { error: `no such issuer: ${problem}` } : { issuerId };
 }
 
-function notFound(detail: string): Response {
-  return problemResponse({ status: 404, detail });
+// The kit's 404 of the problem dialect (the same body as every service's unknown path), with
+// the reason when the path looks like a protocol path.
+function notFound(path: string, why?: string): Response {
+  return errorResponse(notFoundError(path, why), { instance: path });
 }
 
 /**
@@ -229,7 +237,7 @@ export function protocolRoutes(given: ProtocolDeps): Route[] {
   const deps = { ...given, debuggerKey: given.debuggerKey ?? newSessionKey() };
   async function answer(req: Request, issuerSegment: string, endpoint: Endpoint) {
     const issuer = issuerOf(issuerSegment);
-    if ("error" in issuer) return notFound(issuer.error);
+    if ("error" in issuer) return notFound(new URL(req.url).pathname, issuer.error);
     const ctx: IssuerContext = {
       req,
       issuerId: issuer.issuerId,
@@ -275,15 +283,15 @@ export function protocolNotFound(_req: Request, ctx: FallbackContext): Response 
   const path = ctx.url.pathname;
   if (path.startsWith(RFC8414_PREFIX)) {
     const rest = path.slice(RFC8414_PREFIX.length);
-    return notFound(rest === "" ? NEEDS_ISSUER : MULTI_SEGMENT);
+    return notFound(path, rest === "" ? NEEDS_ISSUER : MULTI_SEGMENT);
   }
   const slash = path.indexOf("/", 1);
-  if (slash < 0) return notFound(`no route for ${path}`);
+  if (slash < 0) return notFound(path);
   const issuerId = path.slice(1, slash);
   const rest = path.slice(slash + 1);
-  if (issuerId === ".well-known" || issuerId === "") return notFound(NEEDS_ISSUER);
-  if (ENDPOINTS.some((e) => rest.endsWith(`/${e.suffix}`))) return notFound(MULTI_SEGMENT);
-  return notFound(`no route for ${path}`);
+  if (issuerId === ".well-known" || issuerId === "") return notFound(path, NEEDS_ISSUER);
+  if (ENDPOINTS.some((e) => rest.endsWith(`/${e.suffix}`))) return notFound(path, MULTI_SEGMENT);
+  return notFound(path);
 }
 
 /** The protocol's 405: a plain problem with `Allow`. */

@@ -5,34 +5,21 @@
  * @module
  */
 
+import { decodeBase64, encodeBase64 } from "@svc/shared/base64";
 import { algorithmSpec } from "../keys/algorithms.ts";
 import type { IssuerKey } from "../keys/key_material.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-type Base64Codec = {
-  toBase64?: (this: Uint8Array, options: { alphabet: string; omitPadding: boolean }) => string;
-};
-const nativeToBase64 = (Uint8Array.prototype as Base64Codec).toBase64;
-
-/** base64url without padding (native `Uint8Array.prototype.toBase64` when present). */
+/** base64url without padding (the kit's codec). */
 export function base64url(bytes: Uint8Array): string {
-  if (nativeToBase64) {
-    return nativeToBase64.call(bytes, { alphabet: "base64url", omitPadding: true });
-  }
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64(bytes, { url: true });
 }
 
 /** Decode base64url (padding optional); throws on bad input. */
 export function fromBase64url(text: string): Uint8Array {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const binary = atob(b64 + "=".repeat((4 - b64.length % 4) % 4));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return decodeBase64(text, { url: true });
 }
 
 /** Sign `payload` with the issuer key into a compact JWS. */

@@ -4,13 +4,12 @@
  *
  * @module
  */
+import { decodeBase64, encodeBase64 } from "@svc/shared/base64";
 import { createPrivateKey, type KeyObject, sign } from "node:crypto";
 
 function b64url(data: Uint8Array | string): string {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64(bytes, { url: true });
 }
 
 /**
@@ -46,7 +45,7 @@ export function jwtExp(token: string): number | undefined {
   const part = token.split(".")[1];
   if (!part) return undefined;
   try {
-    const json = atob(part.replace(/-/g, "+").replace(/_/g, "/"));
+    const json = new TextDecoder().decode(decodeBase64(part, { url: true }));
     const exp = JSON.parse(json).exp;
     return typeof exp === "number" ? exp : undefined;
   } catch {

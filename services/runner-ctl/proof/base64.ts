@@ -6,20 +6,15 @@
  *
  * @module
  */
+import { decodeBase64 as kitDecode, encodeBase64 as kitEncode } from "@svc/shared/base64";
 import { ProofError } from "./errors.ts";
 
-const STD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const URL = STD.slice(0, 62) + "-_";
 const STD_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const URL_RE = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$/;
 
-/** Standard base64 with padding. */
+/** Standard base64 with padding (the kit's codec). */
 export function encodeBase64(bytes: Uint8Array): string {
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(bin);
+  return kitEncode(bytes);
 }
 
 /**
@@ -28,23 +23,14 @@ export function encodeBase64(bytes: Uint8Array): string {
  * @throws {ProofError} `bad_base64` naming `what` (never the input).
  */
 export function decodeBase64(text: string, what: string): Uint8Array {
-  const alphabet = STD_RE.test(text) ? STD : URL_RE.test(text) ? URL : undefined;
-  if (alphabet === undefined) {
+  // DSSE's own rule on top of the kit's codec: standard base64 must be padded.
+  const url = STD_RE.test(text) ? false : URL_RE.test(text) ? true : undefined;
+  if (url === undefined) {
     throw new ProofError("bad_base64", `Cannot decode ${what}: not valid base64`);
   }
-  const body = text.replace(/=+$/, "");
-  const out = new Uint8Array(Math.floor((body.length * 3) / 4));
-  let acc = 0, bits = 0, n = 0;
-  for (const ch of body) {
-    acc = ((acc << 6) | alphabet.indexOf(ch)) & 0xffff; // at most 13 live bits
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[n++] = (acc >> bits) & 0xff;
-    }
-  }
-  if ((acc & ((1 << bits) - 1)) !== 0) {
+  try {
+    return kitDecode(text, { url, canonical: true });
+  } catch {
     throw new ProofError("bad_base64", `Cannot decode ${what}: non-canonical base64`);
   }
-  return out;
 }

@@ -3,6 +3,7 @@
  * stored, so a database dump reveals no usable key. Keys are looked up by digest.
  * @module
  */
+import { encodeBase64 } from "@svc/shared/base64";
 import { sha256Hex } from "@svc/shared/sha256";
 import type { Queryable } from "../store/db.ts";
 
@@ -40,9 +41,7 @@ export function keyDigest(key: string): Promise<string> {
 function newKey(random: (bytes: Uint8Array) => void): string {
   const bytes = new Uint8Array(32);
   random(bytes);
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return "todo_" + btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return "todo_" + encodeBase64(bytes, { url: true });
 }
 
 /** Checks a role name; returns a reason or undefined. */

@@ -3,6 +3,7 @@
  * tests can drive it; `main.ts` runs it through the kit's `runMain`.
  * @module
  */
+import { IDENTITY } from "../identity.ts";
 import { createLogger } from "@svc/shared/log";
 import type { MainIo } from "@svc/shared/main";
 import { type EnvLookup, helpRequested, SettingsError } from "@svc/shared/settings";
@@ -31,7 +32,7 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
   }
   try {
     if (command === "serve") {
-      const logger = createLogger({ level: config.logLevel, fields: { service: "todo-api" } });
+      const logger = createLogger({ level: config.logLevel, service: IDENTITY });
       const server = await serve(config, { logger });
       await server.finished;
       return 0;

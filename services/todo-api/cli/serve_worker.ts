@@ -6,6 +6,7 @@
  * (`deploy/services.ts`).
  * @module
  */
+import { IDENTITY } from "../identity.ts";
 import { createLogger, flushLogs } from "@svc/shared/log";
 import { createLifecycle, type Lifecycle } from "@svc/shared/lifecycle";
 import { createMetrics, type Metrics } from "@svc/shared/metrics";
@@ -24,7 +25,8 @@ let lifecycle: Lifecycle | undefined;
 async function start(worker: number, config: ToWorker & { type: "start" }): Promise<void> {
   const logger = createLogger({
     level: config.config.logLevel,
-    fields: { service: "todo-api", worker },
+    service: IDENTITY,
+    fields: { worker },
   });
   lifecycle = createLifecycle({ logger, handleSignals: false });
   metrics = createMetrics({ service: "todo-api" });

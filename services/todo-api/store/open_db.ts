@@ -1,6 +1,4 @@
 import type { Db } from "./db.ts";
-import { openPostgresDb } from "./postgres_db.ts";
-import { openPgliteDb } from "./pglite_db.ts";
 import { databaseUrlProblem } from "./database_url.ts";
 
 /** Where the data lives, from the settings. */
@@ -15,10 +13,15 @@ export interface DbConfig {
   pgliteSync?: boolean;
 }
 
-/** Opens the configured backend: a Postgres server when a URL is set, else PGlite. */
+/**
+ * Opens the configured backend: a Postgres server when a URL is set, else PGlite. Each backend's
+ * client is loaded only when chosen: a process on Postgres never loads PGlite (megabytes of
+ * module and wasm), one on PGlite never loads the Postgres client.
+ */
 export async function openDb(config: DbConfig): Promise<Db> {
   const url = config.databaseUrl.trim();
   if (url === "") {
+    const { openPgliteDb } = await import("./pglite_db.ts");
     return await openPgliteDb({
       dataDir: config.dataDir,
       durable: config.pgliteSync ?? true,
@@ -26,6 +29,7 @@ export async function openDb(config: DbConfig): Promise<Db> {
   }
   const problem = databaseUrlProblem(url);
   if (problem) throw new Error(`Cannot open datastore: ${problem}`);
+  const { openPostgresDb } = await import("./postgres_db.ts");
   try {
     return openPostgresDb(url, { max: config.poolSize });
   } catch (err) {

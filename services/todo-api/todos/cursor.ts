@@ -5,6 +5,7 @@
  * silently restarting at page one.
  * @module
  */
+import { decodeBase64, encodeBase64 } from "@svc/shared/base64";
 import { timingSafeEqual } from "node:crypto";
 import { hmacSha256 } from "@svc/shared/sha256";
 import type { OwnerScope, Position } from "./todo_store.ts";
@@ -24,13 +25,12 @@ const B64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Unpadded base64url (RFC 4648 §5), natively. */
 function toBase64Url(bytes: Uint8Array): string {
-  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+  return encodeBase64(bytes, { url: true });
 }
 
 function fromBase64Url(text: string): Uint8Array {
   if (!B64URL.test(text)) throw new InvalidCursorError();
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return decodeBase64(text, { url: true });
 }
 
 function signedText(payload: string, scope: OwnerScope): string {

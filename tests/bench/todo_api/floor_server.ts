@@ -6,7 +6,7 @@
  *
  *   deno run -A tests/bench/todo_api/floor_server.ts <database-url> <pool>
  *
- * Announces itself with the services' `listening` line, so `startService` can wait for it.
+ * Announces itself with the services' `server_listening` line, so `startService` can wait for it.
  */
 import postgres from "postgres";
 import { floorHandler } from "./statements.ts";
@@ -21,7 +21,7 @@ Deno.serve({
   hostname: "127.0.0.1",
   port: 0,
   onListen: ({ port }) => {
-    const line = { msg: "listening", listener: "api", url: `http://127.0.0.1:${port}` };
+    const line = { msg: "server_listening", listener: "api", url: `http://127.0.0.1:${port}` };
     Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(line) + "\n"));
   },
 }, floorHandler((text, params) => sql.unsafe(text, params as never[], { prepare: true })));

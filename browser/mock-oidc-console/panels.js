@@ -1,18 +1,20 @@
 /**
- * The console script's panels (browser JavaScript, kept as a string): scenario queue and
- * enqueue form, clock (freeze, advance, unfreeze), mint with the decoded token and its
- * `expires_in` against the mock clock, reset behind a confirmation, and start-up.
- * @module
+ * The console's panels: scenarios, the clock, mint, reset; and the first load of every panel.
+ *
+ * Browser code, inlined into the page with its siblings (see `core.js`).
  */
+import { $, api, bindForm, el, problemText, readForm, say } from "./core.js";
+import { loadRequests, watchRequests } from "./requests.js";
 
-/** Part of the console script. */
-export const SCRIPT_PANELS = String.raw`
-async function loadScenarios() {
+export async function loadScenarios() {
   const res = await api("GET", "/_mock/scenarios");
   if (res.status !== 200) return;
   $("queue-depth").textContent = "(" + res.data.queueDepth + ")";
-  const items = (res.data.scenarios ?? []).map((s, i) =>
-    el("li", "", (i + 1) + ". issuer ", el("code", "", s.issuer), " · " + s.kind));
+  /** @type {{ issuer: string, kind: string }[]} */
+  const scenarios = res.data.scenarios ?? [];
+  const items = scenarios.map((s, i) =>
+    el("li", "", (i + 1) + ". issuer ", el("code", "", s.issuer), " · " + s.kind)
+  );
   $("scenarios").replaceChildren(...(items.length ? items : [el("li", "note", "empty")]));
 }
 
@@ -27,6 +29,8 @@ $("scenarios-flush").addEventListener("click", async () => {
   loadScenarios();
 });
 
+/** The clock as last read: `now` (RFC 3339) and whether it is frozen. */
+/** @type {{ now: string, frozen: boolean } | undefined} */
 let clock;
 let clockReadAt = 0;
 
@@ -36,6 +40,7 @@ function clockNowMs() {
   return clock.frozen ? at : at + (Date.now() - clockReadAt);
 }
 
+/** @param {{ now: string, frozen: boolean }} state */
 function showClock(state) {
   clock = state;
   clockReadAt = Date.now();
@@ -55,7 +60,8 @@ async function loadClock() {
 }
 
 bindForm("freeze", "PUT", "/_mock/clock", (form) => {
-  const instant = form.elements.instant.value.trim();
+  const instant = /** @type {HTMLInputElement} */ (form.elements.namedItem("instant")).value
+    .trim();
   return { frozen: true, instant: instant || new Date(clockNowMs()).toISOString() };
 }, (data) => {
   showClock(data);
@@ -79,8 +85,10 @@ setInterval(() => {
   if (clock && !clock.frozen) renderClock();
 }, 1000);
 
+/** @type {{ header: unknown, claims: { exp?: unknown } } | undefined} */
 let minted;
 
+/** @param {string} part */
 function decodePart(part) {
   const b64 = part.replace(/-/g, "+").replace(/_/g, "/");
   const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
@@ -124,7 +132,7 @@ $("reset-yes").addEventListener("click", async () => {
   refreshPanels();
 });
 
-function refreshPanels() {
+export function refreshPanels() {
   loadClock();
   loadScenarios();
   loadRequests();
@@ -133,4 +141,3 @@ function refreshPanels() {
 loadClock();
 loadScenarios();
 watchRequests();
-`;

@@ -1,30 +1,55 @@
 /**
- * The console script's core (browser JavaScript, kept as a string): DOM building through
- * `textContent` only, the control-token prompt, one `api()` for every call, and the forms'
- * reading and 422 error placement.
- * @module
+ * The console script's core: DOM building through `textContent` only, the control-token
+ * prompt, one `api()` for every call, and the forms' reading and 422 error placement.
+ *
+ * Browser code in a workspace member of its own (`deno.json` here: `checkJs` with the DOM
+ * library, kept apart from the Deno code, whose types the DOM library would change), so the
+ * root `deno check` and `deno lint` cover it. `services/mock-oidc/console/console_script.ts`
+ * inlines it with its siblings into the page as one function scope (import lines dropped,
+ * `export` keywords dropped), so it imports only from its siblings.
+ */
+import { refreshPanels } from "./panels.js";
+
+/**
+ * The answer of {@linkcode api}: status 0 when the server cannot be reached; `data` is the
+ * parsed JSON body (the text when it is not JSON, undefined when empty).
+ * @typedef {{ status: number, data: any }} ApiAnswer
  */
 
-/** Part of the console script. */
-export const SCRIPT_CORE = String.raw`
 const TOKEN_KEY = "mock-oidc.control-token";
-const $ = (id) => document.getElementById(id);
+/**
+ * The page's element of this id. Typed loosely: the ids are the page's own (console_page.ts),
+ * of several element kinds (forms, inputs, lists).
+ * @param {string} id
+ * @returns {any}
+ */
+export const $ = (id) => document.getElementById(id);
 
-/** Builds an element; strings become text nodes, never markup. */
-function el(tag, className, ...children) {
+/**
+ * Builds an element; strings become text nodes, never markup.
+ * @param {string} tag
+ * @param {string} className
+ * @param {...(Node | string | number)} children
+ */
+export function el(tag, className, ...children) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   for (const child of children) node.append(child instanceof Node ? child : String(child));
   return node;
 }
 
-function say(message, isError = false) {
+/**
+ * @param {string} message
+ * @param {boolean} [isError]
+ */
+export function say(message, isError = false) {
   const status = $("status");
   status.textContent = message;
   status.className = isError ? "error" : "";
 }
 
-function problemText(res) {
+/** @param {ApiAnswer} res */
+export function problemText(res) {
   const d = res.data;
   if (d && typeof d === "object") {
     return res.status + " " + (d.title ?? "") + ": " + (d.detail ?? "");
@@ -32,13 +57,15 @@ function problemText(res) {
   return res.status ? "HTTP " + res.status : "the server cannot be reached";
 }
 
+/** @type {(() => void)[]} */
 let tokenWaiters = [];
 
 /** Resolves once a control token has been entered. */
-function tokenEntered() {
-  return new Promise((resolve) => tokenWaiters.push(resolve));
+export function tokenEntered() {
+  return new Promise((resolve) => tokenWaiters.push(() => resolve(undefined)));
 }
 
+/** @param {string | null} sentToken */
 function askToken(sentToken) {
   const invalid = Boolean(sentToken);
   $("token-reason").textContent = invalid
@@ -54,7 +81,7 @@ function askToken(sentToken) {
   }
 }
 
-$("token-form").addEventListener("submit", (event) => {
+$("token-form").addEventListener("submit", (/** @type {SubmitEvent} */ event) => {
   event.preventDefault();
   const value = $("token").value.trim();
   if (!value) return;
@@ -68,11 +95,19 @@ $("token-form").addEventListener("submit", (event) => {
   refreshPanels();
 });
 
-/** One control-plane call; a 401 asks for the token. Answers {status, data}. */
-async function api(method, path, body) {
+/**
+ * One control-plane call; a 401 asks for the token.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<ApiAnswer>}
+ */
+export async function api(method, path, body) {
+  /** @type {Record<string, string>} */
   const headers = { accept: "application/json" };
   const token = sessionStorage.getItem(TOKEN_KEY);
   if (token) headers.authorization = "Bearer " + token;
+  /** @type {RequestInit} */
   const init = { method, headers, cache: "no-store" };
   if (body !== undefined) {
     headers["content-type"] = "application/json";
@@ -82,7 +117,7 @@ async function api(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch (err) {
-    say("Cannot reach the server: " + err.message, true);
+    say("Cannot reach the server: " + /** @type {Error} */ (err).message, true);
     return { status: 0, data: undefined };
   }
   const text = await res.text();
@@ -94,6 +129,7 @@ async function api(method, path, body) {
   return { status: res.status, data };
 }
 
+/** @param {HTMLFormElement} form */
 function clearErrors(form) {
   for (const line of form.querySelectorAll(".field-error, .form-error")) line.textContent = "";
   for (const input of form.querySelectorAll("[aria-invalid]")) {
@@ -101,15 +137,24 @@ function clearErrors(form) {
   }
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ * @param {string} message
+ */
 function fieldError(form, name, message) {
   const line = form.querySelector('[data-error-for="' + name + '"]');
   if (!line) return false;
   line.append(el("span", "", message), " ");
-  form.elements[name].setAttribute("aria-invalid", "true");
+  /** @type {Element} */ (form.elements.namedItem(name)).setAttribute("aria-invalid", "true");
   return true;
 }
 
-/** Places each 422 error beside the field its location names ("body.claims.x" → claims). */
+/**
+ * Places each 422 error beside the field its location names ("body.claims.x" → claims).
+ * @param {HTMLFormElement} form
+ * @param {ApiAnswer} res
+ */
 function showErrors(form, res) {
   const errors = res.data && Array.isArray(res.data.errors) ? res.data.errors : [];
   const general = [];
@@ -120,15 +165,21 @@ function showErrors(form, res) {
     if (!m || !fieldError(form, m[1], message)) general.push(location + ": " + message);
   }
   if (errors.length === 0) general.push(problemText(res));
-  form.querySelector(".form-error").textContent = general.join("; ");
+  /** @type {Element} */ (form.querySelector(".form-error")).textContent = general.join("; ");
   say(problemText(res), true);
 }
 
-/** The form's non-empty fields as a JSON body, or undefined when one is not valid JSON. */
-function readForm(form) {
+/**
+ * The form's non-empty fields as a JSON body, or undefined when one is not valid JSON.
+ * @param {HTMLFormElement} form
+ * @returns {Record<string, unknown> | undefined}
+ */
+export function readForm(form) {
+  /** @type {Record<string, unknown>} */
   const body = {};
   let ok = true;
-  for (const input of form.querySelectorAll("[data-kind]")) {
+  for (const node of form.querySelectorAll("[data-kind]")) {
+    const input = /** @type {HTMLInputElement} */ (node); // inputs and textareas: value, name
     const raw = input.value.trim();
     if (raw === "") continue;
     const kind = input.dataset.kind;
@@ -138,17 +189,25 @@ function readForm(form) {
       try {
         body[input.name] = JSON.parse(raw);
       } catch (err) {
-        ok = fieldError(form, input.name, "not valid JSON: " + err.message) && false;
+        const why = /** @type {Error} */ (err).message;
+        ok = fieldError(form, input.name, "not valid JSON: " + why) && false;
       }
     } else body[input.name] = raw;
   }
   return ok ? body : undefined;
 }
 
-/** Binds a form: submit → build the body → call → errors beside fields, or onOk(data). */
-function bindForm(id, method, path, build, onOk) {
+/**
+ * Binds a form: submit → build the body → call → errors beside fields, or onOk(data).
+ * @param {string} id
+ * @param {string} method
+ * @param {string} path
+ * @param {(form: HTMLFormElement) => unknown} build
+ * @param {(data: any) => void} onOk
+ */
+export function bindForm(id, method, path, build, onOk) {
   const form = $(id);
-  form.addEventListener("submit", async (event) => {
+  form.addEventListener("submit", async (/** @type {SubmitEvent} */ event) => {
     event.preventDefault();
     clearErrors(form);
     const body = build(form);
@@ -158,4 +217,3 @@ function bindForm(id, method, path, build, onOk) {
     else if (res.status !== 401) showErrors(form, res);
   });
 }
-`;

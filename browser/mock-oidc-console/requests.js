@@ -1,33 +1,43 @@
 /**
- * The console script's request list (browser JavaScript, kept as a string): newest first,
- * filtered by issuer and endpoint, each entry expandable to its URL, query, headers and body,
- * all inserted as text. It stays live through a non-destructive long poll on
- * `GET /_mock/requests/changes` and then lists again; it never takes (a take would steal a
- * request from the test waiting for it).
- * @module
+ * The console's request log: the list of captured requests with their details, the filter, and
+ * the long-poll that keeps it current (`/_mock/requests?waitForChangeSince`).
+ *
+ * Browser code, inlined into the page with its siblings (see `core.js`).
+ */
+import { $, api, el, problemText, say, tokenEntered } from "./core.js";
+import { loadScenarios } from "./panels.js";
+
+/**
+ * A captured request as `/_mock/requests` lists it (the fields the page shows).
+ * @typedef {{
+ *   id: string, receivedAt: string, method: string, path: string, issuer: string, url: string,
+ *   query?: Record<string, string | string[]>, headers?: Record<string, string | string[]>,
+ *   body?: string,
+ * }} CapturedEntry
  */
 
-/** Part of the console script. */
-export const SCRIPT_REQUESTS = String.raw`
 const MAX_SHOWN = 500;
 const WAIT_MS = 25000;
 const THROTTLE_MS = 500;
 let logVersion = -1;
 
+/** @param {Record<string, string | string[]> | undefined} map */
 function table(map) {
   const rows = [];
   for (const [name, values] of Object.entries(map ?? {})) {
-    for (const value of [].concat(values)) {
+    for (const value of Array.isArray(values) ? values : [values]) {
       rows.push(el("tr", "", el("th", "", name), el("td", "", value)));
     }
   }
   return rows.length ? el("table", "", ...rows) : el("p", "note", "none");
 }
 
+/** @param {CapturedEntry} entry */
 function bodyView(entry) {
   if (entry.body === undefined) return [el("p", "note", "no body")];
   const type = String((entry.headers ?? {})["content-type"] ?? "").toLowerCase();
   if (type.startsWith("application/x-www-form-urlencoded")) {
+    /** @type {Record<string, string[]>} */
     const form = {};
     for (const [k, v] of new URLSearchParams(entry.body)) (form[k] ??= []).push(v);
     return [el("h3", "", "Body (form)"), table(form), el("pre", "", entry.body)];
@@ -41,23 +51,38 @@ function bodyView(entry) {
   return [el("h3", "", "Body"), el("pre", "body", entry.body)];
 }
 
+/** @param {CapturedEntry} entry */
 function requestDetail(entry) {
   return [
-    el("h3", "", "URL"), el("pre", "", entry.url),
-    el("h3", "", "Query"), table(entry.query),
-    el("h3", "", "Headers"), table(entry.headers),
+    el("h3", "", "URL"),
+    el("pre", "", entry.url),
+    el("h3", "", "Query"),
+    table(entry.query),
+    el("h3", "", "Headers"),
+    table(entry.headers),
     ...bodyView(entry),
   ];
 }
 
+/** @param {CapturedEntry} entry */
 function requestItem(entry) {
   const time = el("time", "", String(entry.receivedAt).replace("T", " ").replace("Z", ""));
-  const summary = el("summary", "", time, " ", el("b", "", entry.method), " ",
+  const summary = el(
+    "summary",
+    "",
+    time,
+    " ",
+    el("b", "", entry.method),
+    " ",
     el("code", "", entry.path),
-    " ", el("span", "issuer", "issuer " + entry.issuer));
+    " ",
+    el("span", "issuer", "issuer " + entry.issuer),
+  );
   const details = el("details", "", summary);
   details.addEventListener("toggle", () => {
-    if (details.open && details.children.length === 1) details.append(...requestDetail(entry));
+    if (/** @type {HTMLDetailsElement} */ (details).open && details.children.length === 1) {
+      details.append(...requestDetail(entry));
+    }
   });
   const item = el("li", "request", details);
   item.dataset.id = entry.id;
@@ -74,12 +99,13 @@ function filterQuery() {
   return text ? "?" + text : "";
 }
 
-async function loadRequests() {
+export async function loadRequests() {
   const res = await api("GET", "/_mock/requests" + filterQuery());
   if (res.status !== 200) {
     if (res.status !== 401) say(problemText(res), true);
     return;
   }
+  /** @type {CapturedEntry[]} */
   const all = res.data.requests ?? [];
   const newest = all.slice(-MAX_SHOWN).reverse();
   $("request-count").textContent = "(" + res.data.count + ")";
@@ -89,14 +115,16 @@ async function loadRequests() {
     ? "No captured request matches (with --control-addr nothing is captured)."
     : "";
   const list = $("requests");
+  /** @type {Map<string, HTMLElement>} */
   const shown = new Map([...list.children].map((item) => [item.dataset.id, item]));
   list.replaceChildren(...newest.map((entry) => shown.get(entry.id) ?? requestItem(entry)));
 }
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for the log to change, then lists again (and refreshes the queue a token may use). */
-async function watchRequests() {
+export async function watchRequests() {
   for (;;) {
     const after = logVersion < 0 ? "" : "after=" + logVersion + "&";
     const res = await api("GET", "/_mock/requests/changes?" + after + "timeoutMs=" + WAIT_MS);
@@ -111,6 +139,7 @@ async function watchRequests() {
   }
 }
 
+/** @type {ReturnType<typeof setTimeout> | undefined} */
 let filterTimer;
 for (const id of ["filter-issuer", "filter-endpoint"]) {
   $(id).addEventListener("input", () => {
@@ -126,4 +155,3 @@ $("requests-clear").addEventListener("click", async () => {
   const res = await api("DELETE", "/_mock/requests");
   if (res.status === 200) say("Request log cleared.");
 });
-`;
