@@ -35,7 +35,7 @@ for (const backend of ["pglite", "postgres"] as const) {
           assert.equal(ready.status, 503);
           const body = await ready.json();
           assert.equal(body.checks.migrations.status, "fail");
-          assert.match(body.checks.migrations.error, /3 pending/);
+          assert.match(body.checks.migrations.error, /4 pending/);
           assert.equal(body.checks.datastore.status, "ok");
           const early = await fetch(`${svc.url}/v1/todos`, { headers: { "x-api-key": "todo_x" } });
           assert.equal(early.status, 503);

@@ -13,6 +13,7 @@ import { createRouter, withDefaultStack } from "@svc/shared/http";
 import type { Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
 import { createApp } from "../app.ts";
+import type { KeyChanges } from "../auth/key_changes.ts";
 import type { Config } from "../config.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator } from "../migrate/migrator.ts";
@@ -32,6 +33,8 @@ export interface ServeApiOptions {
   metricsListener: boolean;
   /** `SO_REUSEPORT` on the API listener, so worker isolates share its port. @default {false} */
   reusePort?: boolean;
+  /** The key-change generation shared with the other worker isolates. */
+  keyChanges?: KeyChanges;
 }
 
 /** Starts serving; resolves once it listens. `finished` settles after shutdown. */
@@ -75,6 +78,7 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       metrics,
       version: denoJson.version,
       shutdownSignal: lifecycle.signal,
+      keyChanges: options.keyChanges,
     });
     const listeners: ListenerSpec[] = [
       { name: "api", addr: config.addr, handler: api, reusePort: options.reusePort },
