@@ -1,11 +1,15 @@
 /**
  * End-to-end: the root README's todo-api commands, run as written from the repository root
  * (`bash`, the root `deno task`s with their real permissions): migrate → key → serve → create →
- * list. Only where the data goes and which port serve takes differ, through the service's own
- * settings (`TODOAPI_DATA_DIR` under `./.data`, `TODOAPI_ADDR`), so the test never touches a
- * real `./.data/todo-api`; the port in the curl lines is rewritten to the one serve picked.
+ * list → complete → walk the pages; and the Postgres set-up block (role, database, migrate, key)
+ * against the test server. Only where the data goes and which port serve takes differ, through
+ * the service's own settings (`TODOAPI_DATA_DIR` under `./.data`, `TODOAPI_ADDR`), so the test
+ * never touches a real `./.data/todo-api`; the port in the curl lines is rewritten to the one
+ * serve picked, and `psql` reaches the test server's superuser through `PG*` variables.
  */
 import assert from "node:assert/strict";
+import postgres from "postgres";
+import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -60,8 +64,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const [setup, serveBlock, use] = await readmeBlocks();
-    assert.ok(setup && serveBlock && use, "three sh blocks: setup, serve, use");
+    const [setup, serveBlock, use, walk] = await readmeBlocks();
+    assert.ok(setup && serveBlock && use && walk, "sh blocks: setup, serve, use, walk");
     assert.match(setup, /^KEY=\$\(deno task keys create /m);
     const scratch = `./.data/readme-test-${crypto.randomUUID()}`;
     const env = { TODOAPI_DATA_DIR: `${scratch}/todo-api`, TODOAPI_DATABASE_URL: "" };
@@ -85,13 +89,26 @@ Deno.test({
         const url = await apiUrl(serve.stdout, log);
         const port = new URL(url).port;
         const script = use.replaceAll("localhost:8080", `127.0.0.1:${port}`);
-        const used = await bash(script, { ...env, KEY: key });
+        const used = await bash(script, { ...env, KEY: key, PATH: Deno.env.get("PATH")! });
         assert.equal(used.code, 0, used.stderr);
         const [created, listed] = used.stdout.trim().split("\n").map((l) => JSON.parse(l));
         assert.equal(used.stdout.trim().split("\n").length, 2, used.stdout);
         assert.equal(created.title, "milk");
         assert.equal(created.status, "open");
         assert.deepEqual(listed.todos.map((t: { id: string }) => t.id), [created.id]);
+
+        const walked = await bash(walk.replaceAll("localhost:8080", `127.0.0.1:${port}`), {
+          ...env,
+          KEY: key,
+          PATH: Deno.env.get("PATH")!,
+        });
+        assert.equal(walked.code, 0, walked.stderr);
+        const [completedLine, ...pages] = walked.stdout.trim().split("\n");
+        const completed = JSON.parse(completedLine);
+        assert.equal(completed.title, "eggs");
+        assert.equal(completed.status, "completed");
+        assert.match(completed.completedAt, /^\d{4}-\d{2}-\d{2}T/);
+        assert.deepEqual(pages, ['["milk","eggs"]', '["bread","butter"]', '["jam"]']);
       } finally {
         // `deno task` passes SIGTERM on to the deno process it runs: a graceful stop.
         serve.kill("SIGTERM");
@@ -106,6 +123,57 @@ Deno.test({
       assert.match(direct.stdout, /\tme\tuser\t/);
     } finally {
       await Deno.remove(`${ROOT}${scratch}`, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "the README's Postgres set-up block creates the role and database, migrates, makes a key",
+  ignore: !TEST_DATABASE_URL,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const blocks = await readmeBlocks();
+    const block = blocks.find((b) => b.includes("CREATE ROLE todo"));
+    assert.ok(block, "a Postgres set-up block");
+    const server = new URL(TEST_DATABASE_URL!);
+    const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const clean = async () => {
+      await admin.unsafe("drop database if exists todo with (force)");
+      await admin.unsafe("drop role if exists todo");
+    };
+    try {
+      await clean();
+      // The superuser's connection, as the README says elsewhere than Debian: PG* variables.
+      const env = {
+        PATH: Deno.env.get("PATH")!,
+        HOME: Deno.env.get("HOME") ?? "/tmp",
+        PGHOST: server.hostname,
+        PGPORT: server.port || "5432",
+        PGUSER: decodeURIComponent(server.username),
+        PGPASSWORD: decodeURIComponent(server.password),
+        PGDATABASE: server.pathname.slice(1) || "postgres",
+      };
+      const done = await bash(`${block}\nprintf 'KEY=%s\\n' "$KEY"`, env);
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, /^KEY=todo_\S+$/m);
+      const tables = await admin.unsafe(
+        "select count(*)::int as n from pg_database where datname = 'todo'",
+      );
+      assert.equal(tables[0].n, 1);
+      const owned = postgres(
+        `postgres://todo:change-me@${server.hostname}:${server.port || 5432}/todo`,
+        { max: 1, onnotice: () => {} },
+      );
+      try {
+        const [{ n }] = await owned.unsafe("select count(*)::int as n from api_keys");
+        assert.equal(n, 1, "the key is in the new database, owned by the new role");
+      } finally {
+        await owned.end({ timeout: 5 });
+      }
+    } finally {
+      await clean().catch(() => {});
+      await admin.end({ timeout: 5 });
     }
   },
 });
