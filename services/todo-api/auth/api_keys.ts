@@ -187,7 +187,7 @@ export function createApiKeyStore(
       );
       if (!row) return undefined;
       const principal: Principal = { subject: row.subject, roles: row.roles.split(",") };
-      if (row.expiresAtMs !== null) principal.expiresAtMs = Number(row.expiresAtMs);
+      if (row.expiresAtMs != null) principal.expiresAtMs = Number(row.expiresAtMs);
       return principal;
     },
 

@@ -99,19 +99,29 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 /** A map of at most `size` entries with expiry; the least recently used entry goes first. */
 function createLruCache<V>(size: number) {
   const entries = new Map<string, { value: V; until: number }>();
+  let newest: string | undefined;
   return {
     get(key: string, at: number): V | undefined {
       const hit = entries.get(key);
       if (!hit) return undefined;
-      entries.delete(key);
-      if (hit.until <= at) return undefined;
-      entries.set(key, hit); // most recently used moves to the end
+      if (hit.until <= at) {
+        entries.delete(key);
+        return undefined;
+      }
+      // The most recently used moves to the end; the one already there (a busy key) stays put,
+      // saving a delete and an insert per request.
+      if (key !== newest) {
+        entries.delete(key);
+        entries.set(key, hit);
+        newest = key;
+      }
       return hit.value;
     },
     set(key: string, value: V, until: number): void {
       entries.delete(key);
       if (entries.size >= size) entries.delete(entries.keys().next().value!);
       entries.set(key, { value, until });
+      newest = key;
     },
   };
 }
