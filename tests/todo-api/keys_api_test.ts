@@ -194,3 +194,76 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "two instances on one Postgres database: a key revoked through one (or by the CLI) is " +
+    "refused by the other once the NOTIFY arrives, long before its 1 h key cache expires",
+  ignore: !TEST_DATABASE_URL,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const t = await target("postgres");
+    try {
+      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
+      const boot = await run(["keys", "create", "--subject", "ops", "--role", "admin"], t.env);
+      assert.equal(boot.code, 0, boot.stderr);
+      const admin = { "x-api-key": boot.stdout.trim(), "content-type": "application/json" };
+      const start = () =>
+        startService({
+          ...DEPLOYED,
+          entry: ENTRY,
+          args: ["serve", ...LISTEN, "--workers", "1", "--key-cache-ttl", "1h"],
+          env: t.env,
+          timeoutMs: 60_000,
+        });
+      const a = await start();
+      const b = await start();
+      try {
+        /** Requests to `url` until it answers 401; the time it took, bounded by `limitMs`. */
+        const until401 = async (url: string, key: string, limitMs: number) => {
+          const t0 = performance.now();
+          while (performance.now() - t0 < limitMs) {
+            const res = await fresh(url, { headers: { "x-api-key": key } });
+            if (res.status === 401) return performance.now() - t0;
+            assert.equal(res.status, 200);
+          }
+          throw new Error(`still accepted after ${limitMs} ms`);
+        };
+        const make = async (subject: string) =>
+          JSON.parse(
+            (await fresh(`${a.url}/v1/keys`, {
+              method: "POST",
+              headers: admin,
+              body: JSON.stringify({ subject, roles: ["user"] }),
+            })).body,
+          );
+        // Through the other instance's API.
+        const bob = await make("bob");
+        const cached = await fresh(`${b.url}/v1/todos`, { headers: { "x-api-key": bob.key } });
+        assert.equal(cached.status, 200, "cached by B");
+        const revoked = await fresh(`${a.url}/v1/keys/${bob.id}/revoke`, {
+          method: "POST",
+          headers: admin,
+        });
+        assert.equal(revoked.status, 200);
+        const tookMs = await until401(`${b.url}/v1/todos`, bob.key, 10_000);
+        assert.ok(tookMs < 10_000, `B refused the key after ${tookMs} ms`);
+
+        // By the command line, on the database, while both serve.
+        const carl = await make("carl");
+        for (const svc of [a, b]) {
+          const ok = await fresh(`${svc.url}/v1/todos`, { headers: { "x-api-key": carl.key } });
+          assert.equal(ok.status, 200);
+        }
+        const cli = await run(["keys", "revoke", carl.id], t.env);
+        assert.equal(cli.code, 0, cli.stderr);
+        for (const svc of [a, b]) await until401(`${svc.url}/v1/todos`, carl.key, 10_000);
+      } finally {
+        assert.equal(await a.stop(), 0, a.output());
+        assert.equal(await b.stop(), 0, b.output());
+      }
+    } finally {
+      await t.cleanup();
+    }
+  },
+});

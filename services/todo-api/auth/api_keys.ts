@@ -104,6 +104,12 @@ function recordOf(r: KeyRow): ApiKeyRecord {
   return record;
 }
 
+/**
+ * The Postgres channel a revocation is announced on (`pg_notify`), so every server process on the
+ * database drops its key cache at once, not only after its TTL.
+ */
+export const KEY_CHANGES_CHANNEL = "todo_api_key_changes";
+
 /** A key's state at `nowMs`: revoked wins over expired. */
 export function keyStatus(record: ApiKeyRecord, nowMs: number): "active" | "revoked" | "expired" {
   if (record.revokedAt) return "revoked";
@@ -210,7 +216,12 @@ export function createApiKeyStore(
          returning ${COLUMNS}`,
         [id],
       );
-      if (updated) return { record: recordOf(updated), changed: true };
+      if (updated) {
+        // After the commit (autocommit): listeners must not refetch the old row. The payload is
+        // the key's id only, nothing secret.
+        await db.query("select pg_notify($1, $2)", [KEY_CHANGES_CHANNEL, updated.id]);
+        return { record: recordOf(updated), changed: true };
+      }
       const record = await get(id);
       return record && { record, changed: false };
     },

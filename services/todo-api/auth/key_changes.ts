@@ -7,8 +7,9 @@
  * arrives: no message has to be delivered first, nothing is racing the client.
  *
  * Other processes (a second instance on the same Postgres server, or `keys revoke` run from the
- * command line) do not share the counter: there the key cache's TTL (`--key-cache-ttl`, 5 s)
- * bounds how long a revoked key keeps working.
+ * command line) do not share the counter; on Postgres they announce a revoke by `NOTIFY`, which
+ * `serve_api.ts` turns into a bump. Without that connection, the key cache's TTL
+ * (`--key-cache-ttl`, 5 s) bounds how long a revoked key keeps working.
  * @module
  */
 

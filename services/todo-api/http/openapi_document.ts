@@ -190,7 +190,8 @@ export const REVOKE_KEY = {
   tags: ["keys"],
   summary: "Revoke an API key (admin; idempotent: keeps the first revokedAt)",
   description: "In force on the next request to this process (every worker). Other instances " +
-    "on the same database stop accepting the key within their key cache TTL (--key-cache-ttl).",
+    "on the same Postgres database hear it by LISTEN/NOTIFY; should that connection be down, " +
+    "they stop accepting the key within their key cache TTL (--key-cache-ttl).",
   parameters: [KEY_ID],
   responses: {
     "200": body("The revoked key's record.", "ApiKey"),

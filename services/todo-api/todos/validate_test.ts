@@ -67,7 +67,7 @@ Deno.test("a rejected limit is echoed as sent, a string, never a rounded number"
       "101",
       "0",
       "-1",
-            "00000",
+      "00000",
       "1e2",
       "9007199254740993",
     ]
