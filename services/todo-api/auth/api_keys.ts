@@ -193,7 +193,10 @@ export function createApiKeyStore(
       );
       if (!row) return undefined;
       const principal: Principal = { subject: row.subject, roles: row.roles.split(",") };
-      if (row.expiresAtMs != null) principal.expiresAtMs = Number(row.expiresAtMs);
+      // Absent (not only null) when a stand-in database (the benchmark's) leaves the column out.
+      if (row.expiresAtMs !== null && row.expiresAtMs !== undefined) {
+        principal.expiresAtMs = Number(row.expiresAtMs);
+      }
       return principal;
     },
 
