@@ -97,7 +97,7 @@ Deno.test("the control listener serves only /_mock/* and /favicon.ico (its conso
   });
   const wrong = await call("/_mock/clock", { method: "DELETE" }, control);
   assert.equal(wrong.status, 405);
-  assert.equal(wrong.headers.get("allow"), "GET, PUT");
+  assert.equal(wrong.headers.get("allow"), "GET, HEAD, PUT");
   await wrong.body?.cancel();
   const icon = await call("/favicon.ico", {}, control);
   assert.equal(icon.status, 200);
@@ -120,7 +120,7 @@ Deno.test("wrong methods are 405 with Allow, each in its part's words", async ()
   assert.equal((await protocol.json()).detail, "GET is not allowed here");
   const controlPlane = await call("/_mock/clock", { method: "DELETE" });
   assert.equal(controlPlane.status, 405);
-  assert.equal(controlPlane.headers.get("allow"), "GET, PUT");
+  assert.equal(controlPlane.headers.get("allow"), "GET, HEAD, PUT");
   assert.equal(controlPlane.headers.get("x-mock-oidc"), "testing-only");
   assert.equal((await controlPlane.json()).detail, "DELETE is not allowed on /_mock/clock");
 });

@@ -13,14 +13,20 @@ import type { Metrics } from "@svc/shared/metrics";
 import { operationalRoutes } from "@svc/shared/operational";
 import { createApiKeyStore, type Principal } from "./auth/api_keys.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
+import { createKeyChanges, type KeyChanges } from "./auth/key_changes.ts";
+import { createKeyRoutes } from "./auth/key_routes.ts";
 import { ANONYMOUS } from "./auth/policy.ts";
 import {
   COMPLETE_TODO,
+  CREATE_KEY,
   CREATE_TODO,
+  GET_KEY,
   GET_TODO,
+  LIST_KEYS,
   LIST_TODOS,
   openapiDocument,
   OPERATIONAL_DOCS,
+  REVOKE_KEY,
 } from "./http/openapi_document.ts";
 import { errorSchemaJson, SCHEMAS_PATH } from "./http/schema_link.ts";
 import { standaloneSchema } from "./http/schemas.ts";
@@ -58,6 +64,14 @@ export interface AppDeps {
   version?: string;
   /** The lifecycle's shutdown-started signal: once aborted, `/readyz` reports `draining`. */
   shutdownSignal?: AbortSignal;
+  /**
+   * The key-change generation shared by every isolate of this process (`serve --workers`): a
+   * key revoked through any of them is refused by all on the next request.
+   * @default a counter of this app alone
+   */
+  keyChanges?: KeyChanges;
+  /** The clock key expiry is judged by (epoch ms). @default Date.now */
+  now?: () => number;
 }
 
 function pathId(segment: string | undefined): string {
@@ -86,9 +100,13 @@ function unmigrated(err: unknown): HttpError | undefined {
 export function createApp(deps: AppDeps): Handler {
   const authzEnabled = deps.authzEnabled ?? true;
   const keys = createApiKeyStore(deps.db);
+  const keyChanges = deps.keyChanges ?? createKeyChanges();
+  const now = deps.now ?? Date.now;
   const authenticate = createAuthenticator({
     findByDigest: keys.findByDigest,
     cacheTtlMs: deps.keyCacheTtlMs,
+    changes: keyChanges,
+    now,
   });
   // The stored cursor key may not exist before `migrate up`, so it is read on first use and a
   // failure is retried on the next request.
@@ -105,6 +123,15 @@ export function createApp(deps: AppDeps): Handler {
   const todos = createTodoRoutes({
     todos: createTodoStore(deps.db),
     cursorCodec,
+    maxBodyBytes: deps.maxBodyBytes ?? 1024 * 1024,
+    bodyTimeoutMs: deps.bodyTimeoutMs ?? 5000,
+  });
+  const keyRoutes = createKeyRoutes({
+    keys,
+    changes: keyChanges,
+    cursorCodec,
+    logger: deps.logger,
+    now,
     maxBodyBytes: deps.maxBodyBytes ?? 1024 * 1024,
     bodyTimeoutMs: deps.bodyTimeoutMs ?? 5000,
   });
@@ -157,6 +184,32 @@ export function createApp(deps: AppDeps): Handler {
       handler: async (req, ctx) =>
         await todos.complete(req, await principalOf(req), pathId(ctx.params.id)),
       openapi: COMPLETE_TODO,
+    },
+    {
+      method: "GET",
+      pattern: "/v1/keys",
+      handler: async (req, ctx) => await keyRoutes.list(req, await principalOf(req), ctx.url),
+      openapi: LIST_KEYS,
+    },
+    {
+      method: "POST",
+      pattern: "/v1/keys",
+      handler: async (req) => await keyRoutes.create(req, await principalOf(req)),
+      openapi: CREATE_KEY,
+    },
+    {
+      method: "GET",
+      pattern: "/v1/keys/:id",
+      handler: async (req, ctx) =>
+        await keyRoutes.get(req, await principalOf(req), pathId(ctx.params.id)),
+      openapi: GET_KEY,
+    },
+    {
+      method: "POST",
+      pattern: "/v1/keys/:id/revoke",
+      handler: async (req, ctx) =>
+        await keyRoutes.revoke(req, await principalOf(req), pathId(ctx.params.id)),
+      openapi: REVOKE_KEY,
     },
     {
       method: "GET",

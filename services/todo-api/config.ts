@@ -135,6 +135,25 @@ export const SETTINGS = defineSettings({
       env: false,
       help: "keys create: role(s), comma-separated or the flag repeated (user, admin)",
     },
+    "expires_at": {
+      type: "string",
+      default: "",
+      env: false,
+      help: "keys create: RFC 3339 time after which the key stops working; empty = never",
+    },
+    "url": {
+      type: "string",
+      default: "",
+      env: false,
+      help: "keys: run the command through a running server's /v1/keys API at this base URL " +
+        "(e.g. http://localhost:8080) instead of on the database; needs an admin key",
+    },
+    "api_key": {
+      type: "string",
+      default: "",
+      secret: true,
+      help: "keys --url: the admin API key to call the server with",
+    },
   },
 });
 
@@ -161,6 +180,9 @@ export interface Config {
   exitCode: boolean;
   subject: string;
   roles: string[];
+  expiresAt: string;
+  url: string;
+  apiKey: string;
 }
 
 /**
@@ -195,6 +217,9 @@ export function loadConfig(
       exitCode: v.exit_code,
       subject: v.subject,
       roles: v.role,
+      expiresAt: v.expires_at,
+      url: v.url,
+      apiKey: v.api_key,
     },
   };
 }
@@ -229,7 +254,8 @@ export function usage(): string {
     "Usage:",
     "  todo-api serve [flags]",
     "  todo-api migrate up | down [N] [--all] | status [--exit-code]",
-    "  todo-api keys create --subject S --role user|admin | keys list | keys revoke <id>",
+    "  todo-api keys create --subject S --role user|admin [--expires-at T] | keys list |",
+    "           keys revoke <id>   [--url URL --api-key K: through a running server's API]",
     "",
     "Flags:",
     "  --help, -h",

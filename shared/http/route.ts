@@ -32,7 +32,10 @@ export type RouteHandler = (req: Request, ctx: RouteContext) => Response | Promi
 
 /** One row of a route table. */
 export interface Route {
-  /** Method(s) answered, e.g. `"GET"` or `["GET", "HEAD"]`; `"*"` answers every method. */
+  /**
+   * Method(s) answered, e.g. `"GET"` or `["GET", "HEAD"]`; `"*"` answers every method. A `GET`
+   * row also answers `HEAD` (from the same handler) unless the pattern has a `HEAD` row of its own.
+   */
   method: string | readonly string[];
   /** A `URLPattern`, or a pathname pattern string such as `"/v1/todos/:id"`. */
   pattern: URLPattern | string;
@@ -127,6 +130,17 @@ function groupsOf(routes: readonly Route[]): Group[] {
       if (method === "*") group.any ??= route;
       else if (!group.methods.has(method)) group.methods.set(method, route);
     }
+  }
+  // RFC 9110 §9.1: every GET resource answers HEAD. A pattern with GET but no HEAD row gets
+  // HEAD from its GET handler, listed right after GET in `Allow`. The handler's response keeps
+  // its body: `Deno.serve` sends the head alone for HEAD, with the `Content-Length` that body
+  // has, so the headers are exactly the GET's.
+  for (const group of groups.values()) {
+    const get = group.methods.get("GET");
+    if (!get || group.methods.has("HEAD")) continue;
+    const methods = [...group.methods];
+    methods.splice(methods.findIndex(([m]) => m === "GET") + 1, 0, ["HEAD", get]);
+    group.methods = new Map(methods);
   }
   return [...groups.values()];
 }

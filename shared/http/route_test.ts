@@ -55,11 +55,42 @@ Deno.test("createRouter() dispatches by path, then method, with the pattern's pa
 });
 
 Deno.test("createRouter() answers a wrong method with 405 and the pattern's Allow", async () => {
-  await rejectsWith(() => call("DELETE", "/v1/todos"), 405, "GET, POST");
-  await rejectsWith(() => call("PUT", "/v1/todos/1"), 405, "GET");
+  await rejectsWith(() => call("DELETE", "/v1/todos"), 405, "GET, HEAD, POST");
+  await rejectsWith(() => call("PUT", "/v1/todos/1"), 405, "GET, HEAD");
   await rejectsWith(() => call("DELETE", "/healthz"), 405, "GET, HEAD");
   await rejectsWith(() => call("patch", "/healthz"), 405, "GET, HEAD");
   await rejectsWith(() => call("FOO", "/v1/todos/1/complete"), 405, "POST");
+});
+
+Deno.test("createRouter() answers HEAD on every GET row from its handler, body left to Deno.serve", async () => {
+  const head = await call("HEAD", "/v1/todos/7");
+  assert.equal(await head.text(), "get 7 /v1/todos/{id}", "same handler, so same headers");
+  assert.equal(await (await call("HEAD", "/docs/a.css")).text(), "asset");
+  // A pattern without GET gets no HEAD; one with its own HEAD row keeps it.
+  await rejectsWith(() => call("HEAD", "/v1/todos/7/complete"), 405, "POST");
+  const own: Route[] = [
+    { method: "GET", pattern: "/x", handler: text("get") },
+    { method: "HEAD", pattern: "/x", handler: text("own head") },
+  ];
+  assert.equal(await (await call("HEAD", "/x", own)).text(), "own head");
+  const router = createRouter(TABLE);
+  assert.equal(
+    router.routeOf(new Request("http://x/v1/todos/1", { method: "HEAD" })),
+    "/v1/todos/{id}",
+  );
+});
+
+Deno.test("createRouter() HEAD over the wire: GET's headers and Content-Length, no body", async () => {
+  const handler = createRouter(TABLE).handler;
+  await using server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, handler);
+  const url = `http://127.0.0.1:${server.addr.port}/v1/todos`;
+  const get = await fetch(url);
+  const head = await fetch(url, { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.equal(await head.text(), "");
+  assert.equal(head.headers.get("content-length"), get.headers.get("content-length"));
+  assert.equal(head.headers.get("content-length"), String("list".length));
+  assert.equal(await get.text(), "list");
 });
 
 Deno.test("createRouter() answers 404 for paths no pattern matches", async () => {
@@ -73,7 +104,7 @@ Deno.test("the first matching pattern owns the path: a later catch-all never hid
     { method: "GET", pattern: "/_mock/clock", handler: text("clock") },
     { method: "*", pattern: "/_mock/*", label: "/_mock/*", handler: text("control 404") },
   ];
-  await rejectsWith(() => call("DELETE", "/_mock/clock", table), 405, "GET");
+  await rejectsWith(() => call("DELETE", "/_mock/clock", table), 405, "GET, HEAD");
   assert.equal(await (await call("GET", "/_mock/nothing", table)).text(), "control 404");
 });
 
@@ -90,7 +121,7 @@ Deno.test("createRouter() routes 404 and 405 through the hooks when given", asyn
     new Request("http://x/v1/todos/1", { method: "PUT" }),
     localInfo(),
   );
-  assert.equal(await na.text(), "PUT /v1/todos/{id} GET");
+  assert.equal(await na.text(), "PUT /v1/todos/{id} GET,HEAD");
 });
 
 Deno.test("routeOf() gives the label of the owning route, even on 405", () => {

@@ -70,7 +70,7 @@ export interface DefaultStackOptions {
  * new Response(ctx.params.name) }, ]); const handler = withDefaultStack(router, { logger:
  * createLogger({ write: () => {} }), metrics: createMetrics({ service: "demo" }), }); const res =
  * await handler(new Request("http://x/hello/ada", { method: "DELETE" }), localInfo());
- * assert.equal(res.status, 405); assert.equal(res.headers.get("allow"), "GET");
+ * assert.equal(res.status, 405); assert.equal(res.headers.get("allow"), "GET, HEAD");
  * assert.ok(res.headers.get("x-request-id"));
  * ```
  */

@@ -35,7 +35,7 @@ for (const backend of ["pglite", "postgres"] as const) {
           assert.equal(ready.status, 503);
           const body = await ready.json();
           assert.equal(body.checks.migrations.status, "fail");
-          assert.match(body.checks.migrations.error, /3 pending/);
+          assert.match(body.checks.migrations.error, /4 pending/);
           assert.equal(body.checks.datastore.status, "ok");
           const early = await fetch(`${svc.url}/v1/todos`, { headers: { "x-api-key": "todo_x" } });
           assert.equal(early.status, 503);
@@ -53,7 +53,7 @@ for (const backend of ["pglite", "postgres"] as const) {
         if (backend === "pglite") {
           const status = await run(["migrate", "status", "--exit-code"], t.env);
           assert.equal(status.code, 3, status.stderr);
-          assert.match(status.stdout, /Pending: 3/);
+          assert.match(status.stdout, /Pending: 4/);
         }
       } finally {
         await t.cleanup();
@@ -215,7 +215,7 @@ Deno.test({
       }
       const after = await run(["migrate", "status"], t.env);
       assert.equal(after.code, 0, after.stderr);
-      assert.match(after.stdout, /Applied: 3/);
+      assert.match(after.stdout, /Applied: 4/);
     } finally {
       await t.cleanup();
     }

@@ -182,7 +182,7 @@ Deno.test("unknown control path is 404, wrong method is 405 with Allow", async (
   await missing.body?.cancel();
   const wrong = await handle(jsonRequest("DELETE", "/_mock/clock"));
   assert.equal(wrong.status, 405);
-  assert.equal(wrong.headers.get("allow"), "GET, PUT");
+  assert.equal(wrong.headers.get("allow"), "GET, HEAD, PUT");
   await wrong.body?.cancel();
 });
 

@@ -88,10 +88,15 @@ backendSuite("todo API keys", {
     const store = createApiKeyStore(env.db);
     const { key, id } = await store.create({ subject: "alice", roles: ["user"] });
     const rows = await env.db.query<{ digest: string }>("select digest from api_keys");
-    assert.deepEqual(rows, [{ digest: await keyDigest(key) }]);
+    assert.deepEqual(rows, [{ digest: keyDigest(key) }]);
     assert.equal((await app(call("GET", "/v1/todos", { key }))).status, 200);
-    assert.equal(await store.revoke(id), true);
-    assert.equal(await store.revoke(id), false);
+    const first = await store.revoke(id);
+    assert.equal(first?.changed, true);
+    const again = await store.revoke(id);
+    assert.equal(again?.changed, false);
+    assert.equal(again?.record.revokedAt, first?.record.revokedAt, "the first revokedAt stays");
+    assert.equal(await store.revoke("00000000-0000-4000-8000-000000000000"), undefined);
+    assert.equal(await store.revoke("not-a-uuid"), undefined);
     assert.equal((await app(call("GET", "/v1/todos", { key }))).status, 401);
     const [listed] = await store.list();
     assert.equal(listed.subject, "alice");

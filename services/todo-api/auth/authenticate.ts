@@ -4,13 +4,17 @@
  * `WWW-Authenticate: Bearer`) so a caller learns nothing about which keys exist.
  *
  * Lookups are cached for `cacheTtlMs` (default 5 s; 0 disables) to keep one database round trip
- * per request; a revoked key therefore stops working within that time. Known keys and unknown
+ * per request. A key changed through this process's API drops the cache at once (the shared
+ * {@linkcode KeyChanges} generation); one revoked elsewhere stops working within the TTL. An
+ * expired key is refused from the moment its `expiresAt` passes by the injected clock, cached or
+ * not. Known keys and unknown
  * digests live in two separate least-recently-used caches of `cacheSize` entries each, so a flood
  * of random keys only evicts other unknown digests and never the keys real callers use.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
 import { keyDigest, type Principal } from "./api_keys.ts";
+import type { KeyChanges } from "./key_changes.ts";
 
 /** Options of {@linkcode createAuthenticator}. */
 export interface AuthenticatorOptions {
@@ -20,7 +24,10 @@ export interface AuthenticatorOptions {
   cacheTtlMs?: number;
   /** Entries kept in each of the known-key and unknown-digest caches. @default 10000 */
   cacheSize?: number;
+  /** The clock expiry is judged by (epoch ms). @default Date.now */
   now?: () => number;
+  /** The process-wide key-change generation; when it moves, the cache is dropped. */
+  changes?: KeyChanges;
 }
 
 function unauthorized(detail: string): HttpError {
@@ -29,12 +36,17 @@ function unauthorized(detail: string): HttpError {
   });
 }
 
-/** The presented key, or undefined when none; throws 401 on malformed or conflicting headers. */
+/**
+ * The presented key, or undefined when none; throws 401 on malformed or conflicting headers.
+ * One rule for both headers: a header that is empty (or only whitespace) counts as absent, so an
+ * empty `X-API-Key:` beside a valid `Authorization: Bearer`, and an empty `Authorization:`
+ * beside a valid `X-API-Key`, both authenticate with the valid one.
+ */
 export function presentedKey(req: Request): string | undefined {
   const apiKey = req.headers.get("x-api-key")?.trim() || undefined;
-  const authorization = req.headers.get("authorization");
+  const authorization = req.headers.get("authorization")?.trim() || undefined;
   let bearer: string | undefined;
-  if (authorization !== null) {
+  if (authorization !== undefined) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
     if (!match) throw unauthorized("Authorization header must be: Bearer <API key>");
     bearer = match[1];
@@ -50,23 +62,36 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const ttl = options.cacheTtlMs ?? 5000;
   const size = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
-  const known = createLruCache<Principal>(size);
-  const unknown = createLruCache<true>(size);
+  const changes = options.changes;
+  let known = createLruCache<Principal>(size);
+  let unknown = createLruCache<true>(size);
+  let generation = changes?.current() ?? 0;
 
   return async function authenticate(req: Request): Promise<Principal> {
     const key = presentedKey(req);
     if (key === undefined) throw unauthorized("missing API key");
-    const digest = await keyDigest(key);
+    const digest = keyDigest(key);
+    if (changes && changes.current() !== generation) {
+      generation = changes.current();
+      known = createLruCache<Principal>(size);
+      unknown = createLruCache<true>(size);
+    }
     const at = now();
     let principal = known.get(digest, at);
     if (principal === undefined && unknown.get(digest, at) === undefined) {
+      const seen = generation;
       principal = await options.findByDigest(digest);
-      if (ttl > 0) {
+      // A lookup that raced a key change may have read the old row: not cached.
+      if (ttl > 0 && seen === (changes?.current() ?? 0)) {
         if (principal) known.set(digest, principal, at + ttl);
         else unknown.set(digest, true, at + ttl);
       }
     }
+    // Revoked and expired keys get the same answer as unknown ones: nothing about which exist.
     if (!principal) throw unauthorized("unknown API key");
+    if (principal.expiresAtMs !== undefined && principal.expiresAtMs <= now()) {
+      throw unauthorized("unknown API key");
+    }
     return principal;
   };
 }
@@ -74,19 +99,29 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 /** A map of at most `size` entries with expiry; the least recently used entry goes first. */
 function createLruCache<V>(size: number) {
   const entries = new Map<string, { value: V; until: number }>();
+  let newest: string | undefined;
   return {
     get(key: string, at: number): V | undefined {
       const hit = entries.get(key);
       if (!hit) return undefined;
-      entries.delete(key);
-      if (hit.until <= at) return undefined;
-      entries.set(key, hit); // most recently used moves to the end
+      if (hit.until <= at) {
+        entries.delete(key);
+        return undefined;
+      }
+      // The most recently used moves to the end; the one already there (a busy key) stays put,
+      // saving a delete and an insert per request.
+      if (key !== newest) {
+        entries.delete(key);
+        entries.set(key, hit);
+        newest = key;
+      }
       return hit.value;
     },
     set(key: string, value: V, until: number): void {
       entries.delete(key);
       if (entries.size >= size) entries.delete(entries.keys().next().value!);
       entries.set(key, { value, until });
+      newest = key;
     },
   };
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { HttpError } from "@svc/shared/problem";
 import { keyDigest, type Principal } from "./api_keys.ts";
 import { createAuthenticator, presentedKey } from "./authenticate.ts";
+import { createKeyChanges } from "./key_changes.ts";
 
 const req = (headers: Record<string, string>) => new Request("http://x/v1/todos", { headers });
 
@@ -20,7 +21,7 @@ Deno.test("presentedKey reads X-API-Key or Bearer, and refuses conflicts and oth
 Deno.test("lookups are cached for the TTL, so a revocation applies after it", async () => {
   let now = 0;
   let calls = 0;
-  const known = new Map<string, Principal>([[await keyDigest("k"), {
+  const known = new Map<string, Principal>([[keyDigest("k"), {
     subject: "a",
     roles: ["user"],
   }]]);
@@ -46,7 +47,7 @@ Deno.test("a flood of unknown keys never evicts the cached real keys", async () 
   let calls = 0;
   const principals = new Map<string, Principal>();
   for (let i = 0; i < 3; i++) {
-    principals.set(await keyDigest(`real${i}`), { subject: `s${i}`, roles: ["user"] });
+    principals.set(keyDigest(`real${i}`), { subject: `s${i}`, roles: ["user"] });
   }
   const authenticate = createAuthenticator({
     findByDigest: (d) => {
@@ -94,4 +95,47 @@ Deno.test("known keys are evicted least recently used first when more than cache
   assert.equal(calls, 3);
   await authenticate(req({ "x-api-key": "b" }));
   assert.equal(calls, 4);
+});
+
+Deno.test("one rule for both headers: an empty one counts as absent", () => {
+  assert.equal(presentedKey(req({ "x-api-key": "", authorization: "Bearer k" })), "k");
+  assert.equal(presentedKey(req({ "x-api-key": "k", authorization: "" })), "k");
+  assert.equal(presentedKey(req({ "x-api-key": "  ", authorization: "Bearer k" })), "k");
+  assert.equal(presentedKey(req({ "x-api-key": "k", authorization: "  " })), "k");
+  assert.equal(presentedKey(req({ "x-api-key": "", authorization: "" })), undefined);
+  // present but invalid (not empty) is still 401, on either side
+  assert.throws(() => presentedKey(req({ "x-api-key": "k", authorization: "Bearer" })), HttpError);
+  assert.throws(() => presentedKey(req({ "x-api-key": "k", authorization: "Token k" })), HttpError);
+});
+
+Deno.test("a moved key-change generation drops the cache at once; expiry is judged per request", async () => {
+  let now = 0;
+  let calls = 0;
+  const known = new Map<string, Principal>([
+    [keyDigest("k"), { subject: "a", roles: ["user"] }],
+    [keyDigest("e"), { subject: "e", roles: ["user"], expiresAtMs: 100 }],
+  ]);
+  const changes = createKeyChanges();
+  const authenticate = createAuthenticator({
+    findByDigest: (d) => {
+      calls++;
+      return Promise.resolve(known.get(d));
+    },
+    cacheTtlMs: 60_000,
+    now: () => now,
+    changes,
+  });
+  assert.equal((await authenticate(req({ "x-api-key": "k" }))).subject, "a");
+  known.delete(keyDigest("k"));
+  assert.equal((await authenticate(req({ "x-api-key": "k" }))).subject, "a", "cached");
+  changes.bump();
+  await assert.rejects(authenticate(req({ "x-api-key": "k" })), HttpError);
+  assert.equal(calls, 2);
+  now = 99;
+  assert.equal((await authenticate(req({ "x-api-key": "e" }))).subject, "e");
+  now = 100;
+  await assert.rejects(authenticate(req({ "x-api-key": "e" })), HttpError);
+  now = 101;
+  await assert.rejects(authenticate(req({ "x-api-key": "e" })), HttpError);
+  assert.equal(calls, 3, "the expiry is checked on the cached entry");
 });

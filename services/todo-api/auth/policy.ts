@@ -1,7 +1,7 @@
 /**
  * Deny-by-default authorization. Every action lists the roles allowed to perform it; an action
  * missing here is forbidden to everyone. Roles: `user` may use the todo actions on its own todos,
- * `admin` may do everything on every todo. A valid key whose roles grant nothing (any other role
+ * `admin` may do everything on every todo and manage keys (`/v1/keys`). A valid key whose roles grant nothing (any other role
  * name an operator gave it) gets 403.
  * @module
  */
@@ -10,7 +10,15 @@ import type { Principal } from "./api_keys.ts";
 import type { OwnerScope } from "../todos/todo_store.ts";
 
 /** The protected actions, one per `/v1` operation. */
-export type Action = "todos.list" | "todos.create" | "todos.get" | "todos.complete";
+export type Action =
+  | "todos.list"
+  | "todos.create"
+  | "todos.get"
+  | "todos.complete"
+  | "keys.create"
+  | "keys.list"
+  | "keys.get"
+  | "keys.revoke";
 
 /** Which roles may perform each action. */
 export const POLICY: Readonly<Record<Action, readonly string[]>> = {
@@ -18,6 +26,10 @@ export const POLICY: Readonly<Record<Action, readonly string[]>> = {
   "todos.create": ["user", "admin"],
   "todos.get": ["user", "admin"],
   "todos.complete": ["user", "admin"],
+  "keys.create": ["admin"],
+  "keys.list": ["admin"],
+  "keys.get": ["admin"],
+  "keys.revoke": ["admin"],
 };
 
 /** Roles that see every subject's todos. */

@@ -1,15 +1,40 @@
 /**
- * `keys create --subject S --role R | keys list | keys revoke <id>`. The key is printed once, on
- * stdout alone so scripts can capture it; only its digest is stored.
+ * `keys create --subject S --role R [--expires-at T] | keys list | keys revoke <id>` on the
+ * database. The key is printed once, on stdout alone so scripts can capture it; only its digest
+ * is stored. (`keys_api.ts` runs the same commands through a running server's API.)
  * @module
  */
-import { createApiKeyStore } from "../auth/api_keys.ts";
+import { type ApiKeyRecord, createApiKeyStore, keyStatus } from "../auth/api_keys.ts";
 import { POLICY } from "../auth/policy.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../store/db.ts";
 import { type CliIo, explainDbError } from "./io.ts";
 
 const KNOWN_ROLES = new Set(Object.values(POLICY).flat());
+
+/** The `keys list` table: id, subject, roles, created, status, digest prefix; never the key. */
+export function printKeys(records: ApiKeyRecord[], io: CliIo, nowMs: number): void {
+  io.out(["ID", "SUBJECT", "ROLES", "CREATED", "STATUS", "DIGEST"].join("\t"));
+  for (const k of records) {
+    const status = keyStatus(k, nowMs);
+    io.out(
+      [
+        k.id,
+        k.subject,
+        k.roles.join(","),
+        k.createdAt,
+        status === "revoked"
+          ? `revoked ${k.revokedAt}`
+          : status === "expired"
+          ? `expired ${k.expiresAt}`
+          : k.expiresAt
+          ? `active until ${k.expiresAt}`
+          : "active",
+        `${k.digestPrefix}…`,
+      ].join("\t"),
+    );
+  }
+}
 
 /** Runs a keys subcommand on an open database; returns the exit code. */
 export async function keysCommand(
@@ -26,7 +51,20 @@ export async function keysCommand(
           io.err("usage: keys create --subject S --role user|admin");
           return 2;
         }
-        const { key, id } = await keys.create({ subject: config.subject, roles: config.roles });
+        let expiresAt: string | undefined;
+        if (config.expiresAt !== "") {
+          const at = Date.parse(config.expiresAt);
+          if (Number.isNaN(at) || at <= Date.now()) {
+            io.err("keys create: --expires-at must be a future RFC 3339 time");
+            return 2;
+          }
+          expiresAt = new Date(at).toISOString();
+        }
+        const { key, id } = await keys.create({
+          subject: config.subject,
+          roles: config.roles,
+          expiresAt,
+        });
         const inert = config.roles.filter((r) => !KNOWN_ROLES.has(r));
         if (inert.length > 0) {
           io.err(`warning: role(s) ${inert.join(",")} grant no action (known: user, admin)`);
@@ -39,19 +77,7 @@ export async function keysCommand(
         return 0;
       }
       case "list": {
-        io.out(["ID", "SUBJECT", "ROLES", "CREATED", "STATUS", "DIGEST"].join("\t"));
-        for (const k of await keys.list()) {
-          io.out(
-            [
-              k.id,
-              k.subject,
-              k.roles.join(","),
-              k.createdAt,
-              k.revokedAt ? `revoked ${k.revokedAt}` : "active",
-              `${k.digestPrefix}…`,
-            ].join("\t"),
-          );
-        }
+        printKeys(await keys.list(), io, Date.now());
         return 0;
       }
       case "revoke": {
@@ -59,7 +85,7 @@ export async function keysCommand(
           io.err("usage: keys revoke <id>");
           return 2;
         }
-        if (await keys.revoke(args[1])) {
+        if ((await keys.revoke(args[1]))?.changed) {
           io.out(`revoked ${args[1]}`);
           return 0;
         }

@@ -11,6 +11,7 @@ import { loadConfig, usage } from "../config.ts";
 import { DataDirLockedError } from "../store/data_dir_lock.ts";
 import { openDb } from "../store/open_db.ts";
 import { keysCommand } from "./keys.ts";
+import { keysOverApi, lockedAdvice } from "./keys_api.ts";
 import { migrateCommand } from "./migrate.ts";
 import { serve } from "./serve.ts";
 
@@ -41,6 +42,7 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
       io.err(`unknown command ${JSON.stringify(command)}\n\n${usage()}`);
       return 2;
     }
+    if (command === "keys" && config.url !== "") return await keysOverApi(rest, { config, io });
     const db = await openDb({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
@@ -59,6 +61,9 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
     if (err instanceof SettingsError) throw err;
     if (err instanceof DataDirLockedError) {
       io.err(err.message);
+      // `keys` while `serve` holds the embedded database: the same through the server's API.
+      const advice = command === "keys" ? lockedAdvice(rest, config) : undefined;
+      if (advice) io.err(advice);
       return 1;
     }
     io.err(`${command}: ${err instanceof Error ? err.message : String(err)}`);

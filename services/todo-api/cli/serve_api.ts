@@ -13,6 +13,8 @@ import { createRouter, withDefaultStack } from "@svc/shared/http";
 import type { Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
 import { createApp } from "../app.ts";
+import { KEY_CHANGES_CHANNEL } from "../auth/api_keys.ts";
+import { createKeyChanges, type KeyChanges } from "../auth/key_changes.ts";
 import { type Config, SETTINGS } from "../config.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator } from "../migrate/migrator.ts";
@@ -32,6 +34,8 @@ export interface ServeApiOptions {
   metricsListener: boolean;
   /** `SO_REUSEPORT` on the API listener, so worker isolates share its port. @default {false} */
   reusePort?: boolean;
+  /** The key-change generation shared with the other worker isolates. */
+  keyChanges?: KeyChanges;
 }
 
 /** Starts serving; resolves once it listens. `finished` settles after shutdown. */
@@ -63,6 +67,18 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
         pending: pending.map((m) => m.version),
       });
     }
+    // Revocations by other processes on the same Postgres database (another instance, the CLI)
+    // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
+    // worker's). Without the listener, the key cache TTL is the bound.
+    const keyChanges = options.keyChanges ?? createKeyChanges();
+    // Not awaited: serving does not wait for (or on) the listening connection.
+    db.listen?.(KEY_CHANGES_CHANNEL, () => keyChanges.bump()).catch((err) => {
+      logger.warn(
+        "cannot listen for key changes; revocations by other processes apply within " +
+          "--key-cache-ttl",
+        { error: err instanceof Error ? err.message : String(err) },
+      );
+    });
     const api = createApp({
       db,
       migrator,
@@ -75,6 +91,7 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       metrics,
       version: denoJson.version,
       shutdownSignal: lifecycle.signal,
+      keyChanges,
     });
     const listeners: ListenerSpec[] = [
       {

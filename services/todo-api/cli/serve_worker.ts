@@ -11,6 +11,7 @@ import { createLogger, flushLogs } from "@svc/shared/log";
 import { createLifecycle, type Lifecycle } from "@svc/shared/lifecycle";
 import { createMetrics, type Metrics } from "@svc/shared/metrics";
 import { SettingsError } from "@svc/shared/settings";
+import { createKeyChanges } from "../auth/key_changes.ts";
 import { serveApi } from "./serve_api.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
@@ -37,6 +38,7 @@ async function start(worker: number, config: ToWorker & { type: "start" }): Prom
       metrics,
       metricsListener: false,
       reusePort: true,
+      keyChanges: createKeyChanges(config.keyChanges),
     });
     server.finished.then((report) => {
       flushLogs(); // the main isolate terminates this one once it hears "stopped"

@@ -66,7 +66,11 @@ function startupError(error: { name: string; message: string; key?: string }): E
   return err;
 }
 
-function spawn(id: number, config: Config, options: { logger: Logger; onCrash(): void }): Slot {
+function spawn(
+  id: number,
+  config: Config,
+  options: { logger: Logger; onCrash(): void; keyChanges: SharedArrayBuffer },
+): Slot {
   const { logger } = options;
   const worker = new Worker(new URL("./serve_worker.ts", import.meta.url).href, {
     type: "module",
@@ -116,7 +120,9 @@ function spawn(id: number, config: Config, options: { logger: Logger; onCrash():
     options.onCrash();
   };
   ready.promise.catch(() => {}); // observed by serveOnWorkers
-  worker.postMessage({ type: "start", worker: id, config } satisfies ToWorker);
+  worker.postMessage(
+    { type: "start", worker: id, config, keyChanges: options.keyChanges } satisfies ToWorker,
+  );
   return slot;
 }
 
@@ -164,9 +170,12 @@ export async function serveOnWorkers(
   let metricsServer: RunningServer;
   try {
     const addr = probeAddr({ name: "api", addr: config.addr, setting: SETTINGS.names("addr") });
+    // One key-change generation for all workers: a key revoked through one is refused by all.
+    const keyChanges = new SharedArrayBuffer(4);
     for (let id = 1; id <= workers; id++) {
       slots.push(spawn(id, { ...config, addr }, {
         logger,
+        keyChanges,
         onCrash: () => lifecycle.shutdown("worker failed"),
       }));
     }

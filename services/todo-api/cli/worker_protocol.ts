@@ -10,7 +10,13 @@ import type { Config } from "../config.ts";
 /** What the main isolate sends. */
 export type ToWorker =
   /** Serve the API on `config.addr` with `SO_REUSEPORT`; answered by `listening` or `failed`. */
-  | { type: "start"; worker: number; config: Config }
+  | {
+    type: "start";
+    worker: number;
+    config: Config;
+    /** The process-wide key-change generation (shared, not copied). */
+    keyChanges: SharedArrayBuffer;
+  }
   /** Answered by `metrics` with the same `id`. */
   | { type: "metrics"; id: number }
   /** Start the shutdown (delay, drain, pool closed); answered by `stopped`. */

@@ -90,7 +90,7 @@ export const CREATE_TODO = {
     ...AUTH_ERRORS,
     "408": problem("The request body did not arrive in time."),
     "413": problem("Request body too large."),
-    "415": problem("Content type is not JSON."),
+    "415": problem("Content type is not JSON in UTF-8."),
     "422": problem("Validation failed."),
     "500": problem("Internal error."),
   },
@@ -120,6 +120,83 @@ export const COMPLETE_TODO = {
     "200": body("The completed todo.", "Todo"),
     ...AUTH_ERRORS,
     "404": problem("No such todo visible to this key."),
+    "500": problem("Internal error."),
+  },
+};
+
+const KEY_ID = { ...ID, description: "Key id (uuid)." };
+
+const ADMIN_ERRORS = {
+  "401": problem("Missing, malformed, unknown, revoked or expired API key."),
+  "403": problem("The key's roles do not permit this action (admin only)."),
+  "503": problem("The database schema is not migrated yet (see /readyz)."),
+};
+
+/** `GET /v1/keys`. */
+export const LIST_KEYS = {
+  operationId: "list-keys",
+  tags: ["keys"],
+  summary: "List API keys, oldest first (admin); never a key or its full digest",
+  parameters: LIST_TODOS.parameters,
+  responses: {
+    "200": body("A page of keys.", "ListKeysOutputBody"),
+    "400": problem("Invalid cursor."),
+    ...ADMIN_ERRORS,
+    "422": problem("Invalid limit."),
+    "500": problem("Internal error."),
+  },
+};
+
+/** `POST /v1/keys`. */
+export const CREATE_KEY = {
+  operationId: "create-key",
+  tags: ["keys"],
+  summary: "Create an API key (admin); the key is in this answer only",
+  requestBody: {
+    required: true,
+    content: { "application/json": { schema: ref("CreateKeyInputBody") } },
+  },
+  responses: {
+    "201": body("The new key, with the secret shown once.", "CreateKeyOutputBody", {
+      Location: { description: "URL of the new key's record.", schema: { type: "string" } },
+    }),
+    "400": problem("Malformed JSON or empty body."),
+    ...ADMIN_ERRORS,
+    "408": problem("The request body did not arrive in time."),
+    "413": problem("Request body too large."),
+    "415": problem("Content type is not JSON in UTF-8."),
+    "422": problem("Validation failed."),
+    "500": problem("Internal error."),
+  },
+};
+
+/** `GET /v1/keys/{id}`. */
+export const GET_KEY = {
+  operationId: "get-key",
+  tags: ["keys"],
+  summary: "Get an API key's record (admin); never the key or its full digest",
+  parameters: [KEY_ID],
+  responses: {
+    "200": body("The key's record.", "ApiKey"),
+    ...ADMIN_ERRORS,
+    "404": problem("No such key."),
+    "500": problem("Internal error."),
+  },
+};
+
+/** `POST /v1/keys/{id}/revoke`. */
+export const REVOKE_KEY = {
+  operationId: "revoke-key",
+  tags: ["keys"],
+  summary: "Revoke an API key (admin; idempotent: keeps the first revokedAt)",
+  description: "In force on the next request to this process (every worker). Other instances " +
+    "on the same Postgres database hear it by LISTEN/NOTIFY; should that connection be down, " +
+    "they stop accepting the key within their key cache TTL (--key-cache-ttl).",
+  parameters: [KEY_ID],
+  responses: {
+    "200": body("The revoked key's record.", "ApiKey"),
+    ...ADMIN_ERRORS,
+    "404": problem("No such key."),
     "500": problem("Internal error."),
   },
 };
@@ -172,7 +249,7 @@ export function openapiDocument(
     },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }, { bearer: [] }],
-    tags: [{ name: "todos" }],
+    tags: [{ name: "todos" }, { name: "keys", description: "API keys; admin role only." }],
     paths: openapiPaths(routes),
     components: {
       schemas: {

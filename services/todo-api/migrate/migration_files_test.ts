@@ -16,7 +16,7 @@ Deno.test("every .sql file in migrations/ is listed in migrations/mod.ts, with t
 
 Deno.test("migrations pair up and sort by version", () => {
   const ms = loadMigrations();
-  assert.deepEqual(ms.map((m) => m.version), [1, 2, 3]);
+  assert.deepEqual(ms.map((m) => m.version), [1, 2, 3, 4]);
   assert.ok(ms.every((m) => /^[0-9a-f]{64}$/.test(m.checksum)));
 });
 

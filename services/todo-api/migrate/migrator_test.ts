@@ -38,7 +38,7 @@ for (const backend of ["pglite", "postgres"] as const) {
           assert.deepEqual(await tables(test.db), []); // status is read-only
         });
         await t.step("up applies all, then reports no change", async () => {
-          assert.deepEqual((await migrator.up()).map((m) => m.version), [1, 2, 3]);
+          assert.deepEqual((await migrator.up()).map((m) => m.version), [1, 2, 3, 4]);
           assert.deepEqual(await migrator.up(), []);
           assert.deepEqual(await tables(test.db), [
             "api_keys",
@@ -49,18 +49,18 @@ for (const backend of ["pglite", "postgres"] as const) {
           assert.ok((await migrator.status()).every((s) => s.state === "applied" && s.appliedAt));
         });
         await t.step("down reverts exactly one by default, up re-applies it", async () => {
-          assert.deepEqual((await migrator.down()).map((m) => m.version), [3]);
-          assert.deepEqual((await migrator.pending()).map((m) => m.version), [3]);
-          assert.deepEqual((await migrator.up()).map((m) => m.version), [3]);
+          assert.deepEqual((await migrator.down()).map((m) => m.version), [4]);
+          assert.deepEqual((await migrator.pending()).map((m) => m.version), [4]);
+          assert.deepEqual((await migrator.up()).map((m) => m.version), [4]);
         });
         await t.step("an edited file shows as modified", async () => {
           const edited = files.map((m) => m.version === 2 ? { ...m, checksum: "x" } : m);
           const states = (await createMigrator(test.db, edited).status()).map((s) => s.state);
-          assert.deepEqual(states, ["applied", "modified", "applied"]);
+          assert.deepEqual(states, ["applied", "modified", "applied", "applied"]);
         });
         await t.step("a failing migration leaves nothing behind", async () => {
           const broken = [...files, {
-            version: 4,
+            version: 5,
             name: "broken",
             up: "create table half (x int); select 1/0;",
             down: "drop table half;",
@@ -70,7 +70,7 @@ for (const backend of ["pglite", "postgres"] as const) {
           assert.equal((await tables(test.db)).includes("half"), false);
           assert.deepEqual(
             (await createMigrator(test.db, broken).pending()).map((m) => m.version),
-            [4],
+            [5],
           );
         });
         await t.step(
@@ -79,15 +79,15 @@ for (const backend of ["pglite", "postgres"] as const) {
             const c = capture();
             const { config } = loadConfig(["--exit-code"], () => undefined);
             assert.equal(await migrateCommand(test.db, ["down"], { config, io: c.io }), 0);
-            assert.deepEqual(c.out, ["reverted 000003_create_server_secrets"]);
+            assert.deepEqual(c.out, ["reverted 000004_add_api_key_expiry"]);
             const s = capture();
             assert.equal(await migrateCommand(test.db, ["status"], { config, io: s.io }), 3);
             assert.match(s.out[0], /^\[X\] 000001_create_todos {2}\d{4}-/);
-            assert.equal(s.out[2], "[ ] 000003_create_server_secrets");
-            assert.deepEqual(s.out.slice(-2), ["Applied: 2", "Pending: 1"]);
+            assert.equal(s.out[3], "[ ] 000004_add_api_key_expiry");
+            assert.deepEqual(s.out.slice(-2), ["Applied: 3", "Pending: 1"]);
             const u = capture();
             assert.equal(await migrateCommand(test.db, ["up"], { config, io: u.io }), 0);
-            assert.deepEqual(u.out, ["applied 000003_create_server_secrets"]);
+            assert.deepEqual(u.out, ["applied 000004_add_api_key_expiry"]);
             const bad = capture();
             assert.equal(
               await migrateCommand(test.db, ["down", "zero"], { config, io: bad.io }),
@@ -125,7 +125,7 @@ for (const backend of ["pglite", "postgres"] as const) {
           assert.equal(await keysCommand(test.db, ["create"], { config: badRole, io: r.io }), 2);
         });
         await t.step("down --all removes every table it created", async () => {
-          assert.deepEqual((await migrator.down(Infinity)).map((m) => m.version), [3, 2, 1]);
+          assert.deepEqual((await migrator.down(Infinity)).map((m) => m.version), [4, 3, 2, 1]);
           assert.deepEqual(await tables(test.db), ["schema_migrations"]);
           const c = capture();
           const { config } = loadConfig([], () => undefined);

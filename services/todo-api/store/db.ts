@@ -24,6 +24,12 @@ export interface Db extends Queryable {
    * issued as statements) needs this: on a pool, consecutive queries may use other connections.
    */
   session<T>(fn: (session: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Postgres `LISTEN` on a dedicated connection that reconnects by itself; `onNotify` runs for
+   * every `NOTIFY` on `channel`, from any process on the database. Absent on PGlite, which one
+   * process holds.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<void>;
   /** Cheap connectivity check for readiness. */
   ping(): Promise<void>;
   /** Waits for in-flight queries, then releases connections (and the PGlite lock file). */

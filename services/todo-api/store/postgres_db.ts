@@ -57,6 +57,9 @@ export function openPostgresDb(url: string, options: PostgresDbOptions = {}): Db
         reserved.release();
       }
     },
+    async listen(channel: string, onNotify: (payload: string) => void): Promise<void> {
+      await sql.listen(channel, onNotify);
+    },
     async ping(): Promise<void> {
       await sql.unsafe("select 1");
     },

@@ -9,6 +9,7 @@ import { HttpError } from "@svc/shared/problem";
 import { readBody } from "@svc/shared/http";
 import type { Principal } from "../auth/api_keys.ts";
 import { authorize, ownerScope } from "../auth/policy.ts";
+import { requireJson } from "../http/content_type.ts";
 import { schemaJson } from "../http/schema_link.ts";
 import { type CursorCodec, InvalidCursorError } from "./cursor.ts";
 import type { Todo, TodoStore } from "./todo_store.ts";
@@ -66,10 +67,7 @@ export function createTodoRoutes(deps: TodoRoutesDeps) {
 
     async create(req: Request, principal: Principal): Promise<Response> {
       authorize(principal, "todos.create");
-      const type = req.headers.get("content-type");
-      if (type !== null && !/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(type)) {
-        throw new HttpError(415, "unsupported_media_type", "expected application/json");
-      }
+      requireJson(req);
       const { title } = parseCreateTodo(
         await readBody(req, {
           limit: deps.maxBodyBytes,

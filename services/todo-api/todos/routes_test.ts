@@ -211,9 +211,9 @@ backendSuite("todo API", {
     const key = await env.key("alice", ["user"]);
     const res = await app(call("DELETE", "/v1/todos", { key }));
     await problem(res, 405);
-    assert.equal(res.headers.get("allow"), "GET, POST");
+    assert.equal(res.headers.get("allow"), "GET, HEAD, POST");
     const one = await app(call("PUT", `/v1/todos/${crypto.randomUUID()}`, { key }));
-    assert.equal(one.headers.get("allow"), "GET");
+    assert.equal(one.headers.get("allow"), "GET, HEAD");
     await problem(one, 405);
     await problem(await app(call("GET", "/v2/todos", { key })), 404);
   },

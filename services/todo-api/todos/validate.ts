@@ -26,8 +26,8 @@ export function unstorableText(text: string): string | undefined {
   return undefined;
 }
 
-/** Parses and checks a CreateTodoInputBody; returns the title. */
-export function parseCreateTodo(raw: Uint8Array): { title: string } {
+/** Parses a JSON body that must be an object: 400 when empty or malformed, 422 otherwise. */
+export function parseJsonObject(raw: Uint8Array): Record<string, unknown> {
   const text = UTF8.decode(raw);
   if (text.trim() === "") {
     throw new HttpError(400, "body_required", "request body is required");
@@ -43,7 +43,12 @@ export function parseCreateTodo(raw: Uint8Array): { title: string } {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw validationFailed([{ location: "body", message: "expected object", value: body }]);
   }
-  const record = body as Record<string, unknown>;
+  return body as Record<string, unknown>;
+}
+
+/** Parses and checks a CreateTodoInputBody; returns the title. */
+export function parseCreateTodo(raw: Uint8Array): { title: string } {
+  const record = parseJsonObject(raw);
   const errors: ErrorDetail[] = [];
   for (const key of Object.keys(record)) {
     if (key !== "title" && key !== "$schema") {
@@ -85,7 +90,11 @@ export function parseCreateTodo(raw: Uint8Array): { title: string } {
   return { title: title as string };
 }
 
-/** Reads `limit` and `cursor` from the query string (an empty value counts as absent). */
+/**
+ * Reads `limit` and `cursor` from the query string (an empty value counts as absent). A rejected
+ * `limit` is echoed in `value` as the client sent it (a string): `99999999999999999999` must not
+ * come back as the double `100000000000000000000`.
+ */
 export function parseListQuery(url: URL): { limit: number; cursor?: string } {
   const errors: ErrorDetail[] = [];
   const rawLimit = url.searchParams.get("limit") ?? "";
@@ -99,13 +108,13 @@ export function parseListQuery(url: URL): { limit: number; cursor?: string } {
         errors.push({
           location: "query.limit",
           message: `expected number >= ${LIMITS.limitMin}`,
-          value: limit,
+          value: rawLimit,
         });
       } else if (limit > LIMITS.limitMax) {
         errors.push({
           location: "query.limit",
           message: `expected number <= ${LIMITS.limitMax}`,
-          value: limit,
+          value: rawLimit,
         });
       }
     }

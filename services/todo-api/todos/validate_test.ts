@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { HttpError } from "@svc/shared/problem";
-import { parseCreateTodo, parseListQuery } from "./validate.ts";
+import { parseCreateTodo, parseListQuery, unstorableText } from "./validate.ts";
+import { SCHEMAS, STORABLE_TEXT_PATTERN } from "../http/schemas.ts";
 
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
@@ -56,4 +57,58 @@ Deno.test("titles with NUL or unpaired surrogates are 422 at body.title; paired 
   }
   assert.equal(parseCreateTodo(enc({ title: "\ud83d\ude00" })).title, "😀");
   assert.equal(parseCreateTodo(enc({ title: "\ufeff" })).title, "\ufeff");
+});
+
+Deno.test("a rejected limit is echoed as sent, a string, never a rounded number", () => {
+  const q = (s: string) => parseListQuery(new URL(`http://x/v1/todos${s}`));
+  for (
+    const raw of [
+      "99999999999999999999",
+      "101",
+      "0",
+      "-1",
+      "00000",
+      "1e2",
+      "9007199254740993",
+    ]
+  ) {
+    const err = fails(() => q(`?limit=${raw}`), 422);
+    assert.equal(err.errors?.[0].value, raw);
+  }
+  assert.equal(fails(() => q("?limit=%2B101"), 422).errors?.[0].value, "+101", "decoded once");
+  assert.equal(q("?limit=0100").limit, 100, "leading zeros: still 100, at the bound");
+});
+
+Deno.test("the schema's title pattern and the validator's rule agree on the same inputs", () => {
+  const pattern = new RegExp(STORABLE_TEXT_PATTERN);
+  const unicode = new RegExp(STORABLE_TEXT_PATTERN, "u");
+  const inputs = [
+    "a",
+    "",
+    "\u0000",
+    "a\u0000b",
+    "\u0001",
+    "\ud800",
+    "\udbff",
+    "\udc00",
+    "\udfff",
+    "a\ud800b",
+    "\ud800\udc00",
+    "\udbff\udfff",
+    "\udc00\ud800",
+    "\ud83d\ude00\ud83d",
+    "😀",
+    "\ufeff",
+    "\uffff",
+    "\ud7ff",
+    "\ue000",
+  ];
+  for (const text of inputs) {
+    const ok = unstorableText(text) === undefined;
+    assert.equal(pattern.test(text), ok, JSON.stringify(text));
+    assert.equal(unicode.test(text), ok, `u flag: ${JSON.stringify(text)}`);
+  }
+  const title = (SCHEMAS.CreateTodoInputBody.properties as Record<string, { pattern: string }>)
+    .title;
+  assert.equal(title.pattern, STORABLE_TEXT_PATTERN);
 });
