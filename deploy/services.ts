@@ -142,9 +142,16 @@ export const SERVICES: readonly ServiceDeployment[] = [
   {
     name: "mcp-server",
     entry: "services/mcp-server/main.ts",
-    // Net: the todo API (demo host), the OIDC issuer's discovery/JWKS, its own listeners. Read:
-    // the policy file (an operator-chosen path) and the execute worker's modules.
-    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
+    // Net: the --openapi APIs and documents, the OIDC issuer's discovery/JWKS, its own
+    // listeners. Read: the policy file and --openapi document files (operator-chosen paths) and
+    // the execute worker's modules. Env: only MCP_* (so API credentials live in MCP_* variables);
+    // the yaml package's debug switches read as unset (YAML OpenAPI documents).
+    permissions: [
+      "--allow-net",
+      "--allow-read",
+      "--allow-env=MCP_*",
+      "--ignore-env=LOG_TOKENS,LOG_STREAM",
+    ],
     include: ["services/mcp-server/execute/worker.ts"],
     devSetup: [],
     devArgs: [
