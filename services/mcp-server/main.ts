@@ -52,6 +52,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       env: (name) => env(name),
       timeoutMs: values.openapi_timeout,
       maxResponseBytes: values.openapi_max_response_bytes,
+      waitMs: values.openapi_wait,
     });
   } catch (err) {
     if (err instanceof ApiError) throw new SettingsError("openapi", err.message);

@@ -79,6 +79,13 @@ export const SETTINGS = defineSettings({
       help: "per API, NAME=bearer:VAR | basic:VAR (user:password) | header:NAME:VAR | " +
         "query:NAME:VAR; VAR is an MCP_* environment variable holding the secret",
     },
+    openapi_wait: {
+      type: "duration",
+      default: 0,
+      min: 0,
+      help: "OpenAPI: how long start-up retries a document URL that cannot be reached yet " +
+        "(peers starting alongside)",
+    },
     openapi_timeout: {
       type: "duration",
       default: 10_000,

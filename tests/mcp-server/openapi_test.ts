@@ -133,7 +133,7 @@ def main():
 `,
           });
           assert.deepEqual(minted.structuredContent, {
-            result: { sub: "agent-7", aud: ["mcp"], alg: "RS256", ttl: 600, kid: "default" },
+            result: { sub: "agent-7", aud: "mcp", alg: "RS256", ttl: 600, kid: "default" },
           }, text(minted));
           const badIssuer = await s.call("execute", {
             source: 'def main():\n  return oidc.mint_token(issuer="_mock")\n',

@@ -25,6 +25,15 @@ export interface LoadOptions {
   timeoutMs?: number;
   /** Largest document accepted, bytes. @default 67108864 (64 MiB) */
   maxBytes?: number;
+  /**
+   * How long to keep retrying a URL that cannot be reached yet (connection refused, 502, 503,
+   * 504), ms: peers started at the same time (`deno task dev`) may not listen yet. @default 0
+   */
+  waitMs?: number;
+  /** @default Date.now */
+  now?: () => number;
+  /** Pause between retries. @default a 250 ms timer */
+  pause?: () => Promise<void>;
 }
 
 /** The document could not be read or parsed; `message` is the reason (one line). */
@@ -98,18 +107,29 @@ async function readText(location: URL, options: LoadOptions): Promise<string> {
     }
   }
   const doFetch = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const pause = options.pause ?? (() => new Promise<void>((r) => setTimeout(r, 250)));
+  const until = now() + (options.waitMs ?? 0);
   let res: Response;
-  try {
-    res = await doFetch(location, {
-      headers: { accept: "application/json, application/yaml, text/yaml, */*" },
-      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-    });
-  } catch (err) {
-    throw new DocumentError(`cannot fetch ${location.href} (${firstLine(err)})`);
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new DocumentError(`cannot fetch ${location.href} (HTTP ${res.status})`);
+  for (;;) {
+    let reason: string;
+    try {
+      res = await doFetch(location, {
+        headers: { accept: "application/json, application/yaml, text/yaml, */*" },
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+      if (res.ok) break;
+      await res.body?.cancel();
+      reason = `HTTP ${res.status}`;
+      if (![502, 503, 504].includes(res.status) || now() >= until) {
+        throw new DocumentError(`cannot fetch ${location.href} (${reason})`);
+      }
+    } catch (err) {
+      if (err instanceof DocumentError) throw err;
+      reason = firstLine(err);
+      if (now() >= until) throw new DocumentError(`cannot fetch ${location.href} (${reason})`);
+    }
+    await pause();
   }
   const bytes = await readBounded(res, maxBytes);
   if (bytes === undefined) throw new DocumentError(`larger than ${maxBytes} bytes`);

@@ -49,6 +49,8 @@ export interface OpenApiHostOptions {
   timeoutMs?: number;
   /** Largest response body, bytes. @default 4194304 */
   maxResponseBytes?: number;
+  /** How long to retry a document URL that cannot be reached yet, ms. @default 0 */
+  waitMs?: number;
 }
 
 /** Parses the repeatable `NAME=VALUE` settings into API specs. @throws {ApiError} */
@@ -183,7 +185,7 @@ export async function registerOpenApis(
   for (const spec of specs) {
     let loaded: LoadedDocument;
     try {
-      loaded = await loadDocument(spec.source, { fetch: options.fetch });
+      loaded = await loadDocument(spec.source, { fetch: options.fetch, waitMs: options.waitMs });
     } catch (err) {
       if (!(err instanceof DocumentError)) throw err;
       throw new ApiError(
