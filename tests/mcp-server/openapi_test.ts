@@ -112,7 +112,10 @@ Deno.test({
           const invalid = await s.call("execute", {
             source: "def main():\n  return todos.list_todos(limit=1000)\n",
           });
-          assert.equal(text(invalid), "capability failed: 422 Unprocessable Content: validation failed");
+          assert.equal(
+            text(invalid),
+            "capability failed: 422 Unprocessable Content: validation failed",
+          );
           const badType = await s.call("execute", {
             source: 'def main():\n  return todos.list_todos(limit="ten")\n',
           });

@@ -298,7 +298,17 @@ function mapOutput(
   plan.responsePointer = `#/paths/${pointerPart(path)}/${method}/responses/${
     pointerPart(code)
   }/content/${pointerPart(json)}/schema`;
-  const type = mapper.convert(schema, "output", "output");
+  let type;
+  try {
+    type = mapper.convert(schema, "output", "output");
+  } catch (err) {
+    // a free-form object answer: the call is still useful for its effect; its body is not shown
+    if (!(err instanceof Unexpressible) || err.message !== "output: free-form object") throw err;
+    mapper.notes.push("the response (a free-form object) is not exposed");
+    plan.responseSchema = undefined;
+    plan.responsePointer = undefined;
+    return [];
+  }
   if (type.kind === "struct") return type.fields;
   plan.wrapped = true;
   return [t.field("body", type)];

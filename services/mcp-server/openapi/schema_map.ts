@@ -47,6 +47,7 @@ function isObj(v: unknown): v is Obj {
 /** Creates a mapper over one document. */
 export function schemaMapper(doc: unknown): SchemaMapper {
   const notes: string[] = [];
+  const outputCache = outputCacheOf(doc);
   const refStack: string[] = [];
 
   function follow(schema: unknown, at: string, depth: number): Obj {
@@ -134,6 +135,23 @@ export function schemaMapper(doc: unknown): SchemaMapper {
   }
 
   function convert(schema: unknown, side: Side, at: string, depth: number): Schema {
+    // Output types of a referenced schema are the same wherever it is used (a success cannot
+    // depend on the path: a cycle through it would fail anywhere), so they are converted once per
+    // document; large APIs reuse a few big response schemas across hundreds of operations.
+    const ref = side === "output" && isObj(schema) && typeof schema.$ref === "string"
+      ? schema.$ref
+      : undefined;
+    if (ref !== undefined) {
+      const hit = outputCache.get(ref);
+      if (hit) return hit;
+      const out = convertUncached(schema, side, at, depth);
+      outputCache.set(ref, out);
+      return out;
+    }
+    return convertUncached(schema, side, at, depth);
+  }
+
+  function convertUncached(schema: unknown, side: Side, at: string, depth: number): Schema {
     return withRefs(schema, at, () => {
       const s = merged(follow(schema, at, depth), at, depth);
       const { types, nullable } = typesOf(s);
@@ -202,6 +220,7 @@ export function schemaMapper(doc: unknown): SchemaMapper {
       if (isObj(extra) && Object.keys(extra).length > 0) {
         return t.dict(convert(extra, side, `${at}[]`, depth + 1));
       }
+      if (extra === false) return t.struct([]); // an object that has no properties at all
       throw new Unexpressible(`${at}: free-form object`);
     }
     const required = new Set(Array.isArray(s.required) ? s.required.map(String) : []);
@@ -219,7 +238,7 @@ export function schemaMapper(doc: unknown): SchemaMapper {
       } catch (err) {
         // an optional field (or any output field) that cannot be expressed is left out, not fatal
         if (err instanceof Unexpressible && (!need || side === "output")) {
-          notes.push(`${trimAt(fat)} not exposed (${reasonOf(err)})`);
+          if (side === "input") notes.push(`${trimAt(fat)} not exposed (${reasonOf(err)})`);
           continue;
         }
         throw err;
@@ -264,6 +283,7 @@ export function schemaMapper(doc: unknown): SchemaMapper {
   }
 
   function note(at: string, values: unknown[]) {
+    if (at.startsWith("output")) return; // only inputs need the allowed values
     const shown = values.slice(0, 32).map((v) => JSON.stringify(v)).join(", ");
     notes.push(`${trimAt(at)}: one of ${shown}${values.length > 32 ? ", ..." : ""}`);
   }
@@ -273,6 +293,15 @@ export function schemaMapper(doc: unknown): SchemaMapper {
     resolve: (schema, at) => withRefs(schema, at, () => merged(follow(schema, at, 0), at, 0)),
     notes,
   };
+}
+
+const OUTPUT_CACHES = new WeakMap<object, Map<string, Schema>>();
+
+function outputCacheOf(doc: unknown): Map<string, Schema> {
+  const key = (isObj(doc) ? doc : {}) as object;
+  let cache = OUTPUT_CACHES.get(key);
+  if (!cache) OUTPUT_CACHES.set(key, cache = new Map());
+  return cache;
 }
 
 /** A field of the given requiredness: optional fields are pointers (omit-when-empty in output). */
