@@ -169,6 +169,10 @@ def main():
           listed.stderr,
           /"msg":"OpenAPI operation disabled".*"capability":"oidc\.docs"/,
         );
+        const help = await runMcp(["--help"]);
+        for (const flag of ["openapi", "openapi-base-url", "openapi-auth", "list-capabilities"]) {
+          assert.match(help.stdout, new RegExp(`^  --${flag} `, "m"));
+        }
         // start-up errors: one line naming the API and the setting
         const unset = await runMcp([...apis, ...auth, "--list-capabilities"]);
         assert.equal(unset.code, 2, unset.stderr);
