@@ -8,9 +8,10 @@
  * so this file must not run twice at once; it fails up front, naming the port, when one is taken.
  *
  * It waits for every service's health route (runner-ctl, which has none: its "message session
- * created" line), calls `todos.list` through MCP `execute` with the SDK client and a mock-oidc
- * token, stops dev like Ctrl-C does (SIGINT to its process group) and then starts it again with
- * todo-api's port taken: dev reports `todo-api exited with code N`, stops the others and fails.
+ * created" line), calls `todos.list_todos` (todo-api through its own OpenAPI document) through
+ * MCP `execute` with the SDK client and a mock-oidc token, stops dev like Ctrl-C does (SIGINT to
+ * its process group) and then starts it again with todo-api's port taken: dev reports
+ * `todo-api exited with code N`, stops the others and fails.
  *
  * It also runs, verbatim and in the same checkout, the README blocks that need the dev ports
  * (their marks name this file): while dev runs, `services/mcp-server/README.md`'s token + MCP
@@ -187,7 +188,8 @@ async function mockToken(): Promise<string> {
 }
 
 Deno.test({
-  name: "deno task dev from a fresh checkout: table, health, todos.list over MCP, Ctrl-C, a death",
+  name:
+    "deno task dev from a fresh checkout: table, health, todos.list_todos over MCP, Ctrl-C, a death",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
@@ -235,11 +237,11 @@ Deno.test({
           try {
             const call = async (source: string) =>
               (await client.callTool({ name: "execute", arguments: { source } })) as CallToolResult;
-            const listed = await call("def main():\n  return todos.list(limit=5)\n");
+            const listed = await call("def main():\n  return todos.list_todos(limit=5)\n");
             assert.equal(listed.isError, undefined, JSON.stringify(listed.content));
             assert.deepEqual(listed.structuredContent, { result: { todos: [] } });
             const made = await call(
-              'def main():\n  todos.create(title="from dev")\n  return todos.list(limit=5)\n',
+              'def main():\n  todos.create_todo(title="from dev")\n  return todos.list_todos(limit=5)\n',
             );
             assert.equal(made.isError, undefined, JSON.stringify(made.content));
             const result = (made.structuredContent as { result: { todos: { title: string }[] } })

@@ -151,9 +151,11 @@ export const SERVICES: readonly ServiceDeployment[] = [
   {
     name: "mcp-server",
     entry: "services/mcp-server/main.ts",
-    // Net: the todo API (demo host), the OIDC issuer's discovery/JWKS, its own listeners. Read:
-    // the policy file (an operator-chosen path) and the execute worker's modules.
-    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
+    // Net: the --openapi APIs and documents, the OIDC issuer's discovery/JWKS, its own
+    // listeners. Read: the policy file and --openapi document files (operator-chosen paths) and
+    // the execute worker's modules. Env: MCP_* (so API credentials live in MCP_* variables) and
+    // the two the yaml package reads while parsing (YAML OpenAPI documents).
+    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*,LOG_TOKENS,LOG_STREAM"],
     include: ["services/mcp-server/execute/worker.ts"],
     devSetup: [],
     devArgs: [
@@ -168,6 +170,16 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // the resource URI tokens must name: http://127.0.0.1:8090/mcp
       "--public-origin",
       "http://127.0.0.1:8090",
+      // todo-api and mock-oidc's control plane through their own OpenAPI documents; dev.ts puts
+      // the todo-api key it made into MCP_TODO_API_KEY. Both peers start alongside: wait for them.
+      "--openapi",
+      "todos=http://127.0.0.1:8081/openapi.yaml",
+      "--openapi-auth",
+      "todos=header:X-API-Key:MCP_TODO_API_KEY",
+      "--openapi",
+      "oidc=http://127.0.0.1:8080/openapi.json",
+      "--openapi-wait",
+      "60s",
     ],
     devInfo: {
       url: "http://127.0.0.1:8090/mcp",

@@ -14,6 +14,7 @@ import type { EnvLookup } from "@svc/shared/settings";
 import { loadPolicy, policyAuthorizer } from "./auth/policy.ts";
 import { createBearerVerifier } from "./auth/bearer.ts";
 import { createDemoRegistry, demoAuthorizer } from "./demo/host.ts";
+import { ApiError, apiSpecs, registerOpenApis } from "./openapi/host.ts";
 import { limitsOf, SETTINGS } from "./settings.ts";
 import { createExecutePool } from "./tools/server.ts";
 import { createHttpApp } from "./transport/http_app.ts";
@@ -23,7 +24,8 @@ import { toolMetrics } from "./tool_metrics.ts";
 const USAGE = `Usage: mcp-server [--transport stdio|http] [flags]
 
 MCP server with three tools (search_api, describe_api, execute) over the demo host's
-capabilities (todos.*, records.*, time.now). Flags (each also MCP_<KEY> in the environment):
+capabilities (records.*, time.now) and every operation of the --openapi documents
+(NAME.<operation>). Flags (each also MCP_<KEY> in the environment):
 `;
 
 /** Runs the server; resolves to the exit code. */
@@ -43,18 +45,49 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     write: stderrWriter(),
     service: IDENTITY,
   });
-  const registry = createDemoRegistry({
-    todos: { baseUrl: values.todo_api_url, apiKey: values.todo_api_key },
-  });
+  const registry = createDemoRegistry();
+  let apis;
+  try {
+    const specs = apiSpecs(values.openapi, values.openapi_base_url, values.openapi_auth);
+    apis = await registerOpenApis(registry, specs, {
+      env: (name) => env(name),
+      timeoutMs: values.openapi_timeout,
+      maxResponseBytes: values.openapi_max_response_bytes,
+      waitMs: values.openapi_wait,
+    });
+  } catch (err) {
+    if (err instanceof ApiError) throw new SettingsError("openapi", err.message);
+    throw err;
+  }
+  for (const api of apis) {
+    logger.info("OpenAPI API registered", {
+      api: api.name,
+      enabled: api.enabled.length,
+      disabled: api.disabled.length,
+    });
+    for (const d of api.disabled) {
+      logger.warn("OpenAPI operation disabled", { capability: d.name, reason: d.reason });
+    }
+  }
+  if (values.list_capabilities) {
+    const lines = registry.enabled().map((c) => c.signature);
+    for (const api of apis) {
+      for (const d of api.disabled) lines.push(`${d.name} (disabled: ${d.reason})`);
+    }
+    io.out(lines.join("\n") + "\n");
+    return 0;
+  }
   let authorizer;
   if (values.policy) {
     authorizer = policyAuthorizer(await loadPolicy(values.policy));
     logger.info("authorization policy loaded", { policy: values.policy });
   } else {
-    authorizer = demoAuthorizer();
+    const roots = (apis ?? []).map((a) => a.name);
+    authorizer = demoAuthorizer(roots);
     logger.warn(
-      "no --policy: the demo host allows its own demo capabilities (todos.*, records.*, time.*) " +
-        "to any subject",
+      "no --policy: the demo host allows its own demo capabilities (records.*, time.*) and the " +
+        "--openapi APIs' to any subject",
+      { apis: roots },
     );
   }
   const pool = createExecutePool(limits);

@@ -78,15 +78,46 @@ export const SETTINGS = defineSettings({
       validate: (v: string[]) =>
         v.every(isOrigin) ? undefined : "must list origins: scheme://host[:port], no path",
     },
-    todo_api_url: {
-      type: "string",
-      default: "http://127.0.0.1:8081",
-      help: "demo host: base URL of the todo API",
+    openapi: {
+      type: "list",
+      default: [],
+      help: "OpenAPI 3.0/3.1 documents to expose, NAME=URL|FILE (repeatable; JSON or YAML): " +
+        "each operation becomes the capability NAME.<operation>",
     },
-    todo_api_key: {
-      type: "string",
-      secret: true,
-      help: "demo host: todo API key (env MCP_TODO_API_KEY)",
+    openapi_base_url: {
+      type: "list",
+      default: [],
+      help: "per API, NAME=URL: the base URL calls go to (default: the document's first server)",
+    },
+    openapi_auth: {
+      type: "list",
+      default: [],
+      help: "per API, NAME=bearer:VAR | basic:VAR (user:password) | header:NAME:VAR | " +
+        "query:NAME:VAR; VAR is an MCP_* environment variable holding the secret",
+    },
+    openapi_wait: {
+      type: "duration",
+      default: 0,
+      min: 0,
+      help: "OpenAPI: how long start-up retries a document URL that cannot be reached yet " +
+        "(peers starting alongside)",
+    },
+    openapi_timeout: {
+      type: "duration",
+      default: 10_000,
+      ...positive,
+      help: "OpenAPI: time for one call of an operation",
+    },
+    openapi_max_response_bytes: {
+      type: "int",
+      default: 4 * 1024 * 1024,
+      ...positive,
+      help: "OpenAPI: largest response body read",
+    },
+    list_capabilities: {
+      type: "bool",
+      default: false,
+      help: "print every capability (signature, or disabled with its reason) and exit",
     },
     log_level: {
       type: "string",

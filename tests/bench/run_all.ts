@@ -16,6 +16,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "starlark", args: [] },
   { name: "image_proxy", args: ["--write"] },
   { name: "mcp_server", args: ["--write"] },
+  { name: "openapi_github", args: ["--write"] },
   { name: "runner_ctl", args: [] },
   { name: "shutdown_resets", args: [] },
 ];

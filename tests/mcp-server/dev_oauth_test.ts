@@ -29,9 +29,16 @@ function freePort(): number {
   return port;
 }
 
-/** The dev args with every occurrence of each dev port replaced. */
+/**
+ * The dev args with every occurrence of each dev port replaced, less the `--openapi*` pairs: they
+ * expose todo-api, which this test does not start (authorization is what it is about;
+ * `deploy/dev_test.ts` runs the whole stack).
+ */
 function moved(args: readonly string[], ports: Record<string, number>): string[] {
-  return args.map((a) =>
+  const kept = args.filter((a, i) =>
+    !a.startsWith("--openapi") && !args[i - 1]?.startsWith("--openapi")
+  );
+  return kept.map((a) =>
     Object.entries(ports).reduce((text, [from, to]) => text.replaceAll(from, String(to)), a)
   );
 }

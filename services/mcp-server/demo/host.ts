@@ -1,27 +1,25 @@
 /**
- * The demo host: `todos.*` (the todo API over HTTP), in-memory `records.*` and `time.now`, so
- * `deno task dev` gives an agent something real to do. Without a policy file it allows its own
- * demo capabilities to any authenticated subject.
+ * The demo host: in-memory `records.*` and `time.now` (the todo API and mock-oidc's control plane
+ * come through the OpenAPI host, `--openapi`), so `deno task dev` gives an agent something real to
+ * do. Without a policy file it allows its own demo capabilities, and those of the `--openapi` APIs,
+ * to any authenticated subject.
  * @module
  */
 import { CapabilityRegistry } from "../capabilities/registry.ts";
 import { t } from "../capabilities/schema.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import { registerRecords } from "./records.ts";
-import { registerTodos, type TodosOptions } from "./todos.ts";
 
 /** Options of {@linkcode createDemoRegistry}. */
 export interface DemoOptions {
-  todos: TodosOptions;
   /** @default Date.now */
   now?: () => number;
 }
 
 /** Builds the demo registry. */
-export function createDemoRegistry(options: DemoOptions): CapabilityRegistry {
+export function createDemoRegistry(options: DemoOptions = {}): CapabilityRegistry {
   const registry = new CapabilityRegistry();
   const now = options.now ?? Date.now;
-  registerTodos(registry, options.todos);
   registerRecords(registry);
   registry.register({
     name: "time.now",
@@ -36,7 +34,11 @@ export function createDemoRegistry(options: DemoOptions): CapabilityRegistry {
   return registry;
 }
 
-/** Allows the demo's own capabilities (todos, records, time) to any subject. */
-export function demoAuthorizer(): Authorizer {
-  return ({ capability }) => /^(todos|records|time)\./.test(capability);
+/**
+ * Allows the demo's own capabilities (records, time) and those under `apiRoots` (the `--openapi`
+ * API names) to any subject.
+ */
+export function demoAuthorizer(apiRoots: readonly string[] = []): Authorizer {
+  const roots = new Set(["records", "time", ...apiRoots]);
+  return ({ capability }) => roots.has(capability.split(".")[0]);
 }

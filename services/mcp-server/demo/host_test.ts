@@ -4,7 +4,6 @@ import { connect, errorOf, valueOf } from "../tools/_test_support.ts";
 
 Deno.test("demo host: records and time.now through execute", async () => {
   const registry = createDemoRegistry({
-    todos: { baseUrl: "http://127.0.0.1:9" },
     now: () => Date.UTC(2026, 0, 2, 3, 4, 5),
   });
   const c = await connect({ registry, authorizer: demoAuthorizer() });
@@ -40,12 +39,17 @@ Deno.test("demo host: records and time.now through execute", async () => {
   }
 });
 
-Deno.test("demoAuthorizer allows only the demo's own capabilities", () => {
-  const allow = demoAuthorizer();
+Deno.test("demoAuthorizer allows only the demo's own capabilities and the given API roots", () => {
+  const allow = demoAuthorizer(["todos"]);
   const ask = (capability: string) => allow({ subject: { id: "x" }, capability, arguments: {} });
   assert.equal(ask("todos.list"), true);
   assert.equal(ask("records.put"), true);
   assert.equal(ask("time.now"), true);
   assert.equal(ask("billing.charge"), false);
   assert.equal(ask("timex.now"), false);
+  assert.equal(ask("todosx.list"), false);
+  assert.equal(
+    demoAuthorizer()({ subject: { id: "x" }, capability: "todos.list", arguments: {} }),
+    false,
+  );
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CapabilityRegistry } from "../capabilities/registry.ts";
 import { requiredMatches, SearchIndex } from "./index.ts";
-import { normalizeQuery } from "./tokens.ts";
+import { normalizeQuery, trimWhiteSpace } from "./tokens.ts";
 
 function index(defs: Array<[string, string, string?, string[]?]>, disabled: string[] = []) {
   const registry = new CapabilityRegistry();
@@ -13,7 +13,7 @@ function index(defs: Array<[string, string, string?, string[]?]>, disabled: stri
 }
 
 function names(ix: SearchIndex, query: string): string[] {
-  return ix.rank(normalizeQuery(query, 1024), query.trim()).map((r) => r.capability.name);
+  return ix.rank(normalizeQuery(query, 1024), trimWhiteSpace(query)).map((r) => r.capability.name);
 }
 
 Deno.test("requiredMatches follows the eligibility table", () => {
@@ -100,4 +100,15 @@ Deno.test("disabled capabilities neither match nor affect rarity or ranking", ()
     );
   }
   assert.deepEqual(names(off, "d.x"), []);
+});
+
+Deno.test("exact dotted name after Unicode White_Space trimming: U+0085 trimmed, U+FEFF not", () => {
+  // equal scores: without the exact-name rule, name order puts items.records first
+  const ix = index([["records.items", "x"], ["items.records", "x"]]);
+  assert.deepEqual(names(ix, "records.items"), ["records.items", "items.records"]);
+  assert.deepEqual(names(ix, "\u0085records.items\u0085"), ["records.items", "items.records"]);
+  assert.deepEqual(names(ix, "\u2028RECORDS.items\u3000"), ["records.items", "items.records"]);
+  // U+FEFF is not White_Space: the query is not exactly the name, plain relevance order applies
+  assert.deepEqual(names(ix, "\ufeffrecords.items"), ["items.records", "records.items"]);
+  assert.deepEqual(names(ix, "records.items\ufeff"), ["items.records", "records.items"]);
 });

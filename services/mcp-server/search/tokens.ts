@@ -61,6 +61,16 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+const EDGE_WHITE_SPACE = /^\p{White_Space}+|\p{White_Space}+$/gu;
+
+/**
+ * Trims exactly Unicode White_Space from both ends. JavaScript's `trim()` differs: it leaves
+ * U+0085 (NEXT LINE, White_Space) and strips U+FEFF (ZERO WIDTH NO-BREAK SPACE, not White_Space).
+ */
+export function trimWhiteSpace(text: string): string {
+  return text.replace(EDGE_WHITE_SPACE, "");
+}
+
 /** The query bound was exceeded (maps to `resource limit exceeded`). */
 export class QueryLimitError extends Error {
   constructor(message: string) {
@@ -78,7 +88,7 @@ export function normalizeQuery(raw: string, maxBytes: number): string[] {
   if (new TextEncoder().encode(raw).length > maxBytes) {
     throw new QueryLimitError(`query exceeds ${maxBytes} bytes`);
   }
-  const tokens = [...new Set(tokenize(raw.trim()).filter((tok) => !CONNECTORS.has(tok)))];
+  const tokens = [...new Set(tokenize(trimWhiteSpace(raw)).filter((tok) => !CONNECTORS.has(tok)))];
   if (tokens.length > MAX_QUERY_TOKENS) {
     throw new QueryLimitError(`query has more than ${MAX_QUERY_TOKENS} distinct tokens`);
   }

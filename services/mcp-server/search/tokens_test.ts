@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { MAX_QUERY_TOKENS, normalizeQuery, QueryLimitError, tokenize } from "./tokens.ts";
+import {
+  MAX_QUERY_TOKENS,
+  normalizeQuery,
+  QueryLimitError,
+  tokenize,
+  trimWhiteSpace,
+} from "./tokens.ts";
 
 Deno.test("tokenize splits separators, camel case, acronyms and letter/number runs", () => {
   assert.deepEqual(tokenize("records.lookup"), ["records", "lookup"]);
@@ -49,4 +55,31 @@ Deno.test("normalizeQuery allows 16 distinct tokens and refuses 17", () => {
     normalizeQuery(`${words(16).join(" ")} the ${words(16).join(" ")}`, 1024).length,
     16,
   );
+});
+
+Deno.test("trimWhiteSpace trims exactly Unicode White_Space (U+0085 yes, U+FEFF no)", () => {
+  const ws = [
+    "\t",
+    "\n",
+    "\u000b",
+    "\f",
+    "\r",
+    " ",
+    "\u0085",
+    "\u00a0",
+    "\u1680",
+    "\u2000",
+    "\u200a",
+    "\u2028",
+    "\u2029",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+  ]; // deno-fmt-ignore
+  for (const c of ws) assert.equal(trimWhiteSpace(`${c}x.y${c}`), "x.y", JSON.stringify(c));
+  assert.equal(trimWhiteSpace("\u0085records.put\u0085"), "records.put");
+  // U+FEFF is not White_Space (JS trim() strips it); U+200B and U+180E neither
+  assert.equal(trimWhiteSpace("\ufeffrecords.put\ufeff"), "\ufeffrecords.put\ufeff");
+  assert.equal(trimWhiteSpace("\u200bx\u180e"), "\u200bx\u180e");
+  assert.equal(trimWhiteSpace(" a b "), "a b");
 });

@@ -6,7 +6,7 @@
 import type { CapabilityRegistry } from "../capabilities/registry.ts";
 import type { Limits } from "../limits.ts";
 import { SearchIndex } from "../search/index.ts";
-import { normalizeQuery, QueryLimitError } from "../search/tokens.ts";
+import { normalizeQuery, QueryLimitError, trimWhiteSpace } from "../search/tokens.ts";
 import { ErrorText, ToolError } from "./errors.ts";
 
 /** One search result. */
@@ -45,7 +45,7 @@ export function createSearch(
       version = registry.version;
       index = new SearchIndex(registry.enabled());
     }
-    const ranked = index.rank(tokens, query.trim());
+    const ranked = index.rank(tokens, trimWhiteSpace(query));
     return pack(ranked.map((r) => r.capability), limits);
   };
 }

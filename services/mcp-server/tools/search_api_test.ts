@@ -132,3 +132,21 @@ Deno.test("search_api sees enable/disable changes", async () => {
     await c.close();
   }
 });
+
+Deno.test("search_api trims exactly Unicode White_Space before the exact-name rule", async () => {
+  const registry = new CapabilityRegistry();
+  for (const name of ["records.items", "items.records"]) {
+    registry.register({ name, summary: "x", handler: () => ({}) });
+  }
+  const c = await connect({ registry });
+  try {
+    const order = async (query: string) =>
+      (valueOf(await c.call("search_api", { query })).results as Array<{ name: string }>).map((
+        r,
+      ) => r.name);
+    assert.deepEqual(await order("\u0085records.items"), ["records.items", "items.records"]);
+    assert.deepEqual(await order("\ufeffrecords.items"), ["items.records", "records.items"]);
+  } finally {
+    await c.close();
+  }
+});

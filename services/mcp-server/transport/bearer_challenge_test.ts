@@ -37,7 +37,7 @@ Deno.test("the resource URI, --audience and the scopes decide: 200, 401 or 403",
   const pool = createExecutePool(DEFAULT_LIMITS);
   const app = (options: { publicOrigin?: string; scopes?: string[]; audience?: string }) =>
     createHttpApp({
-      registry: createDemoRegistry({ todos: { baseUrl: "http://127.0.0.1:9" } }),
+      registry: createDemoRegistry(),
       authorizer: allowAll(),
       limits: DEFAULT_LIMITS,
       pool,

@@ -1,0 +1,251 @@
+/**
+ * Calling an operation: path templating, query serialization (form with and without explode,
+ * space/pipe-delimited, deepObject), header parameters, a JSON body, the API's credentials; a
+ * bounded time and response size; non-2xx answers become `capability failed: <status> <text>`;
+ * a response that does not match its declared schema is a bare `capability failed`.
+ * @module
+ */
+import { AgentError } from "../tools/agent_error.ts";
+import type { CapabilityHandler } from "../capabilities/registry.ts";
+import type { OperationPlan } from "./operation.ts";
+import { readBounded } from "./document.ts";
+
+/** A credential of one API, its secret taken from the environment at start-up. */
+export type Credential =
+  | { kind: "bearer"; token: string }
+  | { kind: "basic"; userPass: string }
+  | { kind: "header"; name: string; value: string }
+  | { kind: "query"; name: string; value: string };
+
+/** What every call of one API shares. */
+export interface ApiCallOptions {
+  /** Base URL the operation paths append to. */
+  baseUrl: URL;
+  credential?: Credential;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Time for one call, ms. */
+  timeoutMs: number;
+  /** Largest response body read, bytes. */
+  maxResponseBytes: number;
+  /** Validates a parsed 2xx body against the declared schema; false: `capability failed`. */
+  validate?: (value: unknown) => boolean;
+}
+
+/** The handler of one operation. */
+export function operationHandler(plan: OperationPlan, api: ApiCallOptions): CapabilityHandler {
+  const doFetch = api.fetch ?? fetch;
+  return async (args, { signal }) => {
+    const url = buildUrl(plan, api.baseUrl, args);
+    const headers = new Headers({ accept: "application/json" });
+    for (const input of plan.inputs) {
+      if (input.in !== "header" || args[input.name] === undefined) continue;
+      headers.set(input.wire, scalarList(args[input.name], ","));
+    }
+    let body: string | undefined;
+    if (plan.hasBody) {
+      const whole = plan.inputs.find((i) => i.in === "body_whole");
+      let value: unknown;
+      if (whole) value = args[whole.name];
+      else {
+        const obj: Record<string, unknown> = {};
+        for (const input of plan.inputs) {
+          if (input.in === "body" && args[input.name] !== undefined) {
+            obj[input.wire] = args[input.name];
+          }
+        }
+        value = Object.keys(obj).length > 0 || plan.bodyRequired ? obj : undefined;
+      }
+      if (value !== undefined) {
+        body = stringifyJson(value);
+        headers.set("content-type", "application/json");
+      }
+    }
+    applyCredential(api.credential, headers, url);
+    const timeout = AbortSignal.timeout(api.timeoutMs);
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method: plan.method,
+        headers,
+        body,
+        redirect: "manual",
+        signal: AbortSignal.any([signal, timeout]),
+      });
+    } catch (err) {
+      if (timeout.aborted) throw new AgentError(`no answer within ${api.timeoutMs} ms`);
+      if (signal.aborted) throw err;
+      throw new AgentError(`cannot reach the API (${(err as Error).name})`);
+    }
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await readBounded(res, api.maxResponseBytes);
+    } catch (err) {
+      if (timeout.aborted) throw new AgentError(`no answer within ${api.timeoutMs} ms`);
+      throw err;
+    }
+    if (res.status < 200 || res.status > 299) {
+      throw new AgentError(failureText(res, bytes));
+    }
+    if (bytes === undefined) {
+      throw new AgentError(`response larger than ${api.maxResponseBytes} bytes`);
+    }
+    if (plan.responseSchema === undefined || bytes.length === 0) return {};
+    const text = new TextDecoder().decode(bytes);
+    let value: unknown;
+    try {
+      value = parseJson(text);
+    } catch {
+      throw new Error("response is not JSON"); // bare `capability failed`
+    }
+    if (api.validate && !api.validate(JSON.parse(text))) {
+      throw new Error("response does not match its schema"); // bare `capability failed`
+    }
+    return plan.wrapped ? { body: value } : value;
+  };
+}
+
+/** The request URL: base, templated path, query parameters. */
+export function buildUrl(plan: OperationPlan, baseUrl: URL, args: Record<string, unknown>): URL {
+  let path = plan.path;
+  for (const input of plan.inputs) {
+    if (input.in !== "path") continue;
+    const v = args[input.name];
+    const text = Array.isArray(v)
+      ? v.map((e) => encodeURIComponent(scalar(e))).join(",")
+      : encodeURIComponent(scalar(v));
+    path = path.replaceAll(`{${input.wire}}`, text);
+  }
+  const url = new URL(baseUrl.href.replace(/\/?$/, "") + path);
+  const parts: string[] = [];
+  const enc = (s: string) => encodeURIComponent(s);
+  for (const input of plan.inputs) {
+    if (input.in !== "query") continue;
+    const v = args[input.name];
+    if (v === undefined || v === null) continue;
+    const name = input.wire;
+    if (Array.isArray(v)) {
+      const items = v.map((e) => scalar(e));
+      if (input.style === "form" && input.explode !== false) {
+        for (const e of items) parts.push(`${enc(name)}=${enc(e)}`);
+      } else {
+        const sep = input.style === "spaceDelimited"
+          ? "%20"
+          : input.style === "pipeDelimited"
+          ? "|"
+          : ",";
+        parts.push(`${enc(name)}=${items.map(enc).join(sep)}`);
+      }
+    } else if (typeof v === "object") {
+      const entries = Object.entries(v as Record<string, unknown>).filter(([, e]) =>
+        e !== null && e !== undefined
+      );
+      if (input.style === "deepObject") {
+        for (const [k, e] of entries) parts.push(`${enc(`${name}[${k}]`)}=${enc(scalar(e))}`);
+      } else if (input.explode !== false) {
+        for (const [k, e] of entries) parts.push(`${enc(k)}=${enc(scalar(e))}`);
+      } else {
+        parts.push(
+          `${enc(name)}=${entries.map(([k, e]) => `${enc(k)},${enc(scalar(e))}`).join(",")}`,
+        );
+      }
+    } else {
+      parts.push(`${enc(name)}=${enc(scalar(v))}`);
+    }
+  }
+  if (parts.length > 0) {
+    url.search = (url.search ? `${url.search.slice(1)}&` : "") + parts.join("&");
+  }
+  return url;
+}
+
+function scalar(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
+  if (v instanceof Float64Array) return String(v[0]);
+  return stringifyJson(v);
+}
+
+function scalarList(v: unknown, sep: string): string {
+  return Array.isArray(v) ? v.map(scalar).join(sep) : scalar(v);
+}
+
+function applyCredential(cred: Credential | undefined, headers: Headers, url: URL): void {
+  if (!cred) return;
+  switch (cred.kind) {
+    case "bearer":
+      headers.set("authorization", `Bearer ${cred.token}`);
+      break;
+    case "basic":
+      headers.set(
+        "authorization",
+        `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(cred.userPass)))}`,
+      );
+      break;
+    case "header":
+      headers.set(cred.name, cred.value);
+      break;
+    case "query":
+      url.searchParams.set(cred.name, cred.value);
+      break;
+  }
+}
+
+/** `<status> <title>: <detail>` of a problem body, else a short text of the body or status. */
+export function failureText(res: Response, bytes: Uint8Array | undefined): string {
+  const status = `${res.status}`;
+  const text = bytes ? new TextDecoder().decode(bytes.subarray(0, 4096)) : "";
+  const type = res.headers.get("content-type") ?? "";
+  if (/json/i.test(type)) {
+    try {
+      const data = JSON.parse(text);
+      const title = typeof data?.title === "string" ? data.title : undefined;
+      const detail = typeof data?.detail === "string"
+        ? data.detail
+        : typeof data?.message === "string"
+        ? data.message
+        : typeof data?.error_description === "string"
+        ? data.error_description
+        : typeof data?.error === "string"
+        ? data.error
+        : undefined;
+      const parts = [title, detail].filter((x) => x !== undefined && x !== "");
+      if (parts.length > 0) return `${status} ${parts.join(": ")}`;
+    } catch {
+      // fall through to the short text
+    }
+  }
+  if (/^text\/plain/i.test(type) && text.trim() !== "") {
+    return `${status} ${text.trim().split("\n")[0].slice(0, 200)}`;
+  }
+  return `${status} ${res.statusText || "error"}`.trim();
+}
+
+/** JSON with bigints written as integers. */
+export function stringifyJson(value: unknown): string {
+  const marks = new Map<string, string>();
+  const text = JSON.stringify(value, (_k, v) => {
+    if (typeof v === "bigint") {
+      const mark = `\u0000big${marks.size}\u0000`;
+      marks.set(mark, v.toString());
+      return mark;
+    }
+    if (v instanceof Float64Array && v.length === 1) return v[0];
+    return v;
+  });
+  if (marks.size === 0) return text;
+  return text.replace(/"\\u0000big\d+\\u0000"/g, (m) => marks.get(JSON.parse(m)) ?? m);
+}
+
+/** JSON.parse keeping integers beyond ±2^53 exact as bigints (int64 fields). */
+export function parseJson(text: string): unknown {
+  return JSON.parse(text, function (_k, v, context?: { source?: string }) {
+    if (
+      typeof v === "number" && !Number.isSafeInteger(v) && context?.source &&
+      /^-?\d+$/.test(context.source)
+    ) {
+      return BigInt(context.source);
+    }
+    return v;
+  });
+}
