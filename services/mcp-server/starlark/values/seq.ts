@@ -58,8 +58,11 @@ export function contains(y: Value, x: Value): boolean {
   }
   if (y instanceof Bytes) {
     if (x instanceof Bytes) return indexOfFrom(y.s, x.s) >= 0;
-    if (typeof x === "number") {
-      if (x < 0 || x > 255) throw new EvalError(`int in bytes: ${x} out of range`);
+    if (typeof x === "number" || typeof x === "bigint") {
+      // AsInt into a Go byte, as starlark-go
+      if (typeof x === "bigint" || x < 0 || x > 255) {
+        throw new EvalError(`int in bytes: ${x} out of range (want value in unsigned 8-bit range)`);
+      }
       return indexOfFrom(y.s, String.fromCharCode(x)) >= 0;
     }
     throw new EvalError(`'in bytes' requires bytes or int as left operand, not ${typeName(x)}`);
