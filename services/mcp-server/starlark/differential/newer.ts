@@ -6,11 +6,12 @@
  */
 
 /**
- * Error texts reworded in newer starlark-go, as [2021 text, newer text]. `hash` accepts bytes
- * there, and says so: `hash: got list, want string or bytes`.
+ * Error texts reworded in newer starlark-go, as [2021 text, newer text]. `hash` and `ord` accept
+ * bytes there, and say so: `hash: got list, want string or bytes`.
  */
 const REWORDED: [RegExp, string][] = [
   [/^hash: for parameter 1: got (\S+), want string$/, "hash: got $1, want string or bytes"],
+  [/^ord: got (\S+), want string$/, "ord: got $1, want string or bytes"],
 ];
 
 /** The reference's error text as newer starlark-go words it. */

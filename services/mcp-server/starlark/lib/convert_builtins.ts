@@ -214,7 +214,10 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
       if (x.s.length !== 1) throw new EvalError(`ord: bytes has length ${x.s.length}, want 1`);
       return x.s.charCodeAt(0);
     }
-    if (typeof x !== "string") throw new EvalError(`ord: got ${typeName(x)}, want string`);
+    // newer starlark-go's text (ord takes bytes there too); the 2021 snapshot says "want string"
+    if (typeof x !== "string") {
+      throw new EvalError(`ord: got ${typeName(x)}, want string or bytes`);
+    }
     const rs = runes(x);
     const [r, n] = x.length ? decodeRune(x, 0) : [0, 0];
     if (rs.length !== 1 || n !== x.length) {
