@@ -159,13 +159,15 @@ Deno.test("int(text, base) reads a prefix that the base does not match as digits
       'int("0b1", 2), int("0b1", 0), int("0o17", 8)]',
   ));
   assert.deepEqual(valueOf(r), [176, 177, 177, -177, 397, 1189, 871, 11, 177, 17, 1, 1, 15]);
-  for (const [expr, msg] of [
-    ['int("0o7", 16)', "int: invalid literal with base 16: 0o7"],
-    ['int("0b1", 8)', "int: invalid literal with base 8: 0b1"],
-    ['int("0x", 16)', "int: invalid literal with base 16: 0x"],
-    ['int("0b_1", 16)', "int: invalid literal with base 16: 0b_1"],
-    ['int("0755", 0)', "int: invalid literal with base 0: 0755"],
-  ]) {
+  for (
+    const [expr, msg] of [
+      ['int("0o7", 16)', "int: invalid literal with base 16: 0o7"],
+      ['int("0b1", 8)', "int: invalid literal with base 8: 0b1"],
+      ['int("0x", 16)', "int: invalid literal with base 16: 0x"],
+      ['int("0b_1", 16)', "int: invalid literal with base 16: 0b_1"],
+      ['int("0755", 0)', "int: invalid literal with base 0: 0755"],
+    ]
+  ) {
     const e = await run(main(`return ${expr}`));
     assert.equal(e.ok ? e.value : e.error.message, msg);
   }

@@ -145,7 +145,9 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     const x = a[0];
     if (typeof x !== "number" || x > 2147483647 || x < -2147483648) {
       // AsInt32, as starlark-go
-      if (typeof x === "bigint" || typeof x === "number") throw new EvalError(`chr: ${x} out of range`);
+      if (typeof x === "bigint" || typeof x === "number") {
+        throw new EvalError(`chr: ${x} out of range`);
+      }
       throw new EvalError(`chr: got ${typeName(x)}, want int`);
     }
     if (x < 0) throw new EvalError(`chr: Unicode code point ${x} out of range (<0)`);

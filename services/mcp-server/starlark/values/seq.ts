@@ -8,13 +8,13 @@ import { chargeScan, indexOfFrom } from "./text_search.ts";
 import { equals, floatToInt, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
+  type BigRange,
   Bytes,
   Dict,
   Float,
   List,
   type Module,
   normInt,
-  type BigRange,
   Range,
   StringIterable,
   Tuple,
@@ -100,7 +100,7 @@ export function elements(v: Value, th?: Meter): Value[] | null {
       throw new EvalError(`range of ${n} elements is too large to materialize`);
     }
     const out: Value[] = new Array(n);
-    if (v.big === null) for (let i = 0, x = v.start; i < n; i++, x += v.step) out[i] = x;
+    if (v.big === null) { for (let i = 0, x = v.start; i < n; i++, x += v.step) out[i] = x; }
     else for (let i = 0; i < n; i++) out[i] = v.at(i);
     return out;
   }
@@ -246,7 +246,9 @@ function bigRangeIndex(r: Range, b: BigRange, y: Value): Value {
   if (k < 0n || k >= b.len) {
     if (b.len === 0n) throw new EvalError(`index ${i} out of range: empty range`);
     throw new EvalError(
-      `range index ${i} out of range [${BigInt.asIntN(64, -b.len)}:${BigInt.asIntN(64, b.len - 1n)}]`,
+      `range index ${i} out of range [${BigInt.asIntN(64, -b.len)}:${
+        BigInt.asIntN(64, b.len - 1n)
+      }]`,
     );
   }
   return r.at(k);
