@@ -109,7 +109,9 @@ export function stringParam(fname: string, v: Value, i: number): string {
   return v;
 }
 
+/** Bounds of Go's int64, which starlark-go's `AsInt` into an `int` accepts. */
 export const INT64_MIN = -(1n << 63n);
+/** See INT64_MIN. */
 export const INT64_MAX = (1n << 63n) - 1n;
 
 /**
