@@ -7,6 +7,7 @@
  */
 import type { ErrorCode, RunResult } from "../api_types.ts";
 import type { GoResult } from "./go_runner.ts";
+import { newerText } from "./newer.ts";
 
 export interface Outcome {
   ok: boolean;
@@ -46,7 +47,7 @@ export function fromGo(result: GoResult): Outcome {
   const outcome: Outcome = {
     ok: false,
     errorClass: result.errorClass,
-    message: result.message,
+    message: result.message === undefined ? undefined : newerText(result.message),
     steps: result.steps,
   };
   if (result.errorClass === "runtime") {

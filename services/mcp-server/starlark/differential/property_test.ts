@@ -30,6 +30,7 @@ import {
   valueOpsProgram,
 } from "./generators/mod.ts";
 import { knownBug } from "./known_bugs.ts";
+import { newerThanReference } from "./newer.ts";
 import { buildGoRunner, type GoBatch, goRunnerMissing, startGoBatch } from "./go_runner.ts";
 
 const missing = goRunnerMissing();
@@ -152,24 +153,6 @@ const properties: {
     compare: { compareMessages: "static" },
   },
 ];
-
-/**
- * Features newer than Debian's starlark-go snapshot, skipped: bytes literals (`b'...'` scans as
- * a name then a string there), the `%F` conversion, and `dir()` of strings (which lists
- * `removeprefix`/`removesuffix`).
- */
-const NEWER_SYNTAX = /(^|[^A-Za-z0-9_])b['"]|%F|dir\(/;
-
-/**
- * Also newer: `break`/`continue` in a def nested in a loop is a static error (the snapshot
- * resolves it), and `isalnum` counts only decimal digits (the snapshot took any \p{N}).
- */
-function newerThanReference(src: string): boolean {
-  return NEWER_SYNTAX.test(src) ||
-    (/\b(break|continue)\b/.test(src) && (src.match(/\bdef\b|\blambda\b/g)?.length ?? 0) > 1) ||
-    // deno-lint-ignore no-control-regex -- the ASCII range, NUL included
-    (/isalnum/.test(src) && /[^\x00-\x7f]/.test(src));
-}
 
 async function agree(go: GoBatch, src: string, compare: Compare): Promise<void> {
   fc.pre(!newerThanReference(src) && knownBug(src) === undefined);

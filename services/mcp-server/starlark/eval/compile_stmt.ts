@@ -126,6 +126,15 @@ export function forEach(fr: Frame, it: Value, body: (v: Value) => number): numbe
   const th = fr.th;
   if (it instanceof Range) {
     const n = it.length;
+    if (it.big !== null) {
+      for (let k = 0; k < n; k++) {
+        if (++th.steps > th.limit) th.slowStep();
+        const r = body(it.at(k));
+        if (r === BREAK) break;
+        if (r === RETURN) return RETURN;
+      }
+      return NORMAL;
+    }
     for (let k = 0, v = it.start; k < n; k++, v += it.step) {
       if (++th.steps > th.limit) th.slowStep();
       const r = body(v);

@@ -109,16 +109,29 @@ export function stringParam(fname: string, v: Value, i: number): string {
   return v;
 }
 
+/** Bounds of Go's int64, which starlark-go's `AsInt` into an `int` accepts. */
+export const INT64_MIN = -(1n << 63n);
+/** See INT64_MIN. */
+export const INT64_MAX = (1n << 63n) - 1n;
+
 /**
  * Positional-only int parameter number `i` (1-based), unpacked into a Go `int` (64-bit) as
- * starlark-go does; we accept the safe-integer range of JS numbers.
+ * starlark-go's `AsInt` does: any int in the signed 64-bit range is accepted (a bigint beyond
+ * ±2^53), others fail with its text.
  */
-export function intParam(fname: string, v: Value, i: number): number {
+export function intParam(fname: string, v: Value, i: number): number | bigint {
   if (typeof v === "number") return v;
   if (typeof v === "bigint") {
+    if (v >= INT64_MIN && v <= INT64_MAX) return v;
     throw new EvalError(
       `${fname}: for parameter ${i}: ${v} out of range (want value in signed 64-bit range)`,
     );
   }
   throw new EvalError(`${fname}: for parameter ${i}: got ${typeName(v)}, want int`);
+}
+
+/** Go's int64 arithmetic: the exact result wrapped to 64 bits, as a normalised Starlark int. */
+export function wrap64(x: bigint): number | bigint {
+  const w = BigInt.asIntN(64, x);
+  return w >= -9007199254740991n && w <= 9007199254740991n ? Number(w) : w;
 }

@@ -40,13 +40,15 @@ function parseIntString(s: string, base: number | undefined): Value {
       if (c === "o") prefix = 8;
       else if (c === "x") prefix = 16;
       else if (c === "b") prefix = 2;
-      if (prefix) s = s.slice(2);
     }
-    if (prefix === 0 && b === 0) {
+    if (prefix !== 0) {
+      // The spec: a prefix matching an explicit base is permitted; one that does not is read
+      // as digits when the base allows (`int("0b1", 16)` is 0xb1), as newer starlark-go does.
+      if (b === 0 || prefix === b) s = s.slice(2);
+    } else if (b === 0) {
       if (/^0+$/.test(s)) return 0;
       throw invalid();
     }
-    if (b !== 0 && prefix !== 0 && prefix !== b) throw invalid();
   }
   if (b === 0) b = prefix || 10;
   const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, b);
@@ -127,7 +129,7 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
       if (typeof v !== "number" || v < 0 || v > 255) {
         throw new EvalError(
           `bytes: at index ${out.length}, ${
-            typeof v === "number"
+            typeof v === "number" || typeof v === "bigint"
               ? `${v} out of range (want value in unsigned 8-bit range)`
               : `got ${typeName(v)}, want int`
           }`,
@@ -141,8 +143,11 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
     if (k !== null && k.length > 0) throw new EvalError("chr does not accept keyword arguments");
     if (a.length !== 1) throw new EvalError(`chr: got ${a.length} arguments, want 1`);
     const x = a[0];
-    if (typeof x !== "number") {
-      if (typeof x === "bigint") throw new EvalError(`chr: ${x} out of range`);
+    if (typeof x !== "number" || x > 2147483647 || x < -2147483648) {
+      // AsInt32, as starlark-go
+      if (typeof x === "bigint" || typeof x === "number") {
+        throw new EvalError(`chr: ${x} out of range`);
+      }
       throw new EvalError(`chr: got ${typeName(x)}, want int`);
     }
     if (x < 0) throw new EvalError(`chr: Unicode code point ${x} out of range (<0)`);
@@ -174,8 +179,9 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
       for (let i = 0; i < x.s.length; i++) h = Math.imul(h ^ x.s.charCodeAt(i), 0x01000193);
       return h >>> 0;
     }
-    // starlark-go converts the argument to a string before anything else: no "unhashable" error
-    throw new EvalError(`hash: for parameter 1: got ${typeName(x)}, want string`);
+    // newer starlark-go's text (the 2021 snapshot, without bytes, says "for parameter 1: got X,
+    // want string"); no "unhashable" error
+    throw new EvalError(`hash: got ${typeName(x)}, want string or bytes`);
   }],
   ["int", (_th, a, k) => {
     const [x, base] = unpackArgs("int", a, k, ["x", "base?"]);
@@ -210,7 +216,10 @@ export const CONVERT_BUILTINS: [string, NativeFn][] = [
       if (x.s.length !== 1) throw new EvalError(`ord: bytes has length ${x.s.length}, want 1`);
       return x.s.charCodeAt(0);
     }
-    if (typeof x !== "string") throw new EvalError(`ord: got ${typeName(x)}, want string`);
+    // newer starlark-go's text (ord takes bytes there too); the 2021 snapshot says "want string"
+    if (typeof x !== "string") {
+      throw new EvalError(`ord: got ${typeName(x)}, want string or bytes`);
+    }
     const rs = runes(x);
     const [r, n] = x.length ? decodeRune(x, 0) : [0, 0];
     if (rs.length !== 1 || n !== x.length) {

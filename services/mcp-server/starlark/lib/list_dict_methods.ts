@@ -75,9 +75,11 @@ export const LIST_METHODS = new Map<string, NativeFn>([
   }],
   ["insert", (_th, a, k, r) => {
     const [iv, x] = positional("insert", a, k, 2, 2);
-    let i = intParam("insert", iv, 1);
+    const iw = intParam("insert", iv, 1);
     mutable("insert", L(r), "insert into", "list");
     const el = L(r).elems;
+    // an index beyond ±2^53 (int64, as starlark-go) is past either end of any list
+    let i = typeof iw === "bigint" ? (iw < 0n ? -Infinity : Infinity) : iw;
     if (i < 0) i += el.length;
     current.alloc(ELEM_BYTES);
     current.charge(el.length >> 5); // moving the tail
@@ -89,11 +91,9 @@ export const LIST_METHODS = new Map<string, NativeFn>([
     const el = L(r).elems;
     const [iv] = positional("pop", a, k, 0, 1);
     const n = el.length;
-    let i = n - 1;
-    if (iv !== undefined) {
-      i = intParam("pop", iv, 1);
-    }
-    const orig = i;
+    const orig = iv === undefined ? n - 1 : intParam("pop", iv, 1);
+    // an index beyond ±2^53 (int64, as starlark-go) is out of range of any list
+    let i = typeof orig === "bigint" ? -Infinity : orig;
     if (i < 0) i += n;
     if (i < 0 || i >= n) {
       throw new EvalError(

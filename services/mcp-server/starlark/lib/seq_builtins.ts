@@ -14,12 +14,12 @@ import {
   Tuple,
   type Value,
 } from "../values/value.ts";
-import { intParam, paramLabel, positional, unpackArgs } from "./args.ts";
+import { intParam, paramLabel, positional, unpackArgs, wrap64 } from "./args.ts";
 import { stableSort } from "./go_sort.ts";
 import { dictUpdate } from "./update.ts";
 import { binary } from "../values/binary.ts";
 
-function toRangeInt(v: Value, fname: string, i: number): number {
+function toRangeInt(v: Value, fname: string, i: number): number | bigint {
   return intParam(fname, v, i);
 }
 
@@ -90,11 +90,16 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
     }
     const s: number | bigint = start === undefined ? 0 : intParam("enumerate", start, 2);
     th.charge(el.length >> 3);
-    return new List(el.map((v, i) => new Tuple([addInt(s, i), v])));
+    // starlark-go adds in Go's int64, wrapping past 2^63 - 1
+    if (typeof s === "number" && s + el.length <= Number.MAX_SAFE_INTEGER) {
+      return new List(el.map((v, i) => new Tuple([addInt(s, i), v])));
+    }
+    const b = BigInt(s);
+    return new List(el.map((v, i) => new Tuple([wrap64(b + BigInt(i)), v])));
   }],
   ["len", (_th, a, k) => {
     const [x] = positional("len", a, k, 1, 1);
-    const n = len(x);
+    const n = x instanceof Range ? x.lenValue() : len(x);
     if (n < 0) throw new EvalError(`len: value of type ${typeName(x)} has no len`);
     return n;
   }],
@@ -110,7 +115,7 @@ export const SEQ_BUILTINS: [string, NativeFn][] = [
   ["min", (th, a, k) => minmax("min", th, a, k)],
   ["range", (_th, a, k) => {
     positional("range", a, k, 1, 3);
-    let start = 0, stop: number, step = 1;
+    let start: number | bigint = 0, stop: number | bigint, step: number | bigint = 1;
     if (a.length === 1) stop = toRangeInt(a[0], "range", 1);
     else {
       start = toRangeInt(a[0], "range", 1);

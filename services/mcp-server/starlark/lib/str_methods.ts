@@ -201,7 +201,9 @@ function split(
   const [sep, maxv] = positional(fname, args, kwargs, 0, 2);
   const str = s(recv);
   th.charge(str.length >> 6);
-  const max = maxv === undefined ? -1 : intParam(fname, maxv, 2);
+  // int64 as starlark-go; beyond ±2^53 it splits everywhere, as a negative maxsplit
+  const maxw = maxv === undefined ? -1 : intParam(fname, maxv, 2);
+  const max = typeof maxw === "bigint" ? -1 : maxw;
   let parts: string[];
   if (sep === undefined || sep === null) {
     parts = splitWhitespace(str, max, fromRight);
@@ -485,7 +487,9 @@ export const STRING_METHODS = new Map<string, NativeFn>([
       const [oldArg, newArg, countv] = positional("replace", a, k, 2, 3);
       const oldv = stringParam("replace", oldArg, 1);
       const newv = stringParam("replace", newArg, 2);
-      const count = countv === undefined ? -1 : intParam("replace", countv, 3);
+      // int64 as starlark-go; beyond ±2^53 it replaces every occurrence, as a negative count
+      const countw = countv === undefined ? -1 : intParam("replace", countv, 3);
+      const count = typeof countw === "bigint" ? -1 : countw;
       const str = s(r);
       // refuse before building a result past the byte budget
       {

@@ -57,10 +57,7 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
         th.charge((x.elems.length + y.elems.length) >> 3);
         return new Tuple(x.elems.concat(y.elems));
       }
-      if (x instanceof Bytes && y instanceof Bytes) {
-        th.checkAlloc(x.s.length + y.s.length);
-        return new Bytes(x.s + y.s);
-      }
+      // bytes + bytes is "unknown binary op", as in starlark-go (which has no bytes case here)
       break;
     case "-":
       if (isIntV(x) && isIntV(y)) return subInt(x, y);
@@ -154,14 +151,18 @@ export function binary(op: string, x: Value, y: Value, th: Thread): Value {
       break;
     case "<<":
     case ">>":
-      if (isIntV(x) && isIntV(y)) {
-        const n = toBig(y);
-        if (n < 0n) throw new EvalError(`negative shift count: ${n}`);
-        if (op === "<<") {
-          if (n >= 512n) throw new EvalError(`shift count too large: ${n}`);
-          return normInt(toBig(x) << n);
+      if (isIntV(x)) {
+        // starlark-go takes the count with AsInt32: beyond int32 it is "out of range"
+        if (typeof y !== "number" || y > 2147483647 || y < -2147483648) {
+          if (isIntV(y)) throw new EvalError(`${y} out of range`);
+          throw new EvalError(`got ${typeName(y)}, want int`);
         }
-        return normInt(toBig(x) >> (n > 100000n ? 100000n : n));
+        if (y < 0) throw new EvalError(`negative shift count: ${y}`);
+        if (op === "<<") {
+          if (y >= 512) throw new EvalError(`shift count too large: ${y}`);
+          return normInt(toBig(x) << BigInt(y));
+        }
+        return normInt(toBig(x) >> BigInt(y > 100000 ? 100000 : y));
       }
       break;
   }

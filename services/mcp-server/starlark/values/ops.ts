@@ -126,6 +126,13 @@ export function equals(x: Value, y: Value, depth = 0): boolean {
   if (x instanceof Bytes) return y instanceof Bytes && strEq(x.s, y.s);
   if (x instanceof Range) {
     if (!(y instanceof Range)) return false;
+    if (x.big !== null || y.big !== null) {
+      const a = x.big ?? { start: BigInt(x.start), step: BigInt(x.step), len: BigInt(x.length) };
+      const b = y.big ?? { start: BigInt(y.start), step: BigInt(y.step), len: BigInt(y.length) };
+      if (a.len !== b.len) return false;
+      if (a.len === 0n) return true;
+      return a.start === b.start && (a.len === 1n || a.step === b.step);
+    }
     const n = x.length;
     if (n !== y.length) return false;
     if (n === 0) return true;

@@ -187,9 +187,12 @@ function reprOther(v: Value): string {
   }
   if (v instanceof Module) return `<module "${v.name}">`;
   if (v instanceof Range) {
-    if (v.step !== 1) return `range(${v.start}, ${v.stop}, ${v.step})`;
-    if (v.start !== 0) return `range(${v.start}, ${v.stop})`;
-    return `range(${v.stop})`;
+    const { start, stop, step } = v.big ?? v;
+    // deno-lint-ignore eqeqeq -- a number or a bigint, compared by value
+    if (step != 1) return `range(${start}, ${stop}, ${step})`;
+    // deno-lint-ignore eqeqeq -- a number or a bigint, compared by value
+    if (start != 0) return `range(${start}, ${stop})`;
+    return `range(${stop})`;
   }
   if (v instanceof StringIterable) {
     return `${v.type.startsWith("bytes") ? quote(v.s, "b") : quote(v.s)}.${v.mode}()`;

@@ -5,9 +5,10 @@ import { LimitError } from "../errors.ts";
 import { current, ELEM_BYTES, newStr, SEQ_BYTES } from "../thread.ts";
 import { dictEntry, dictPut, keyOf } from "./hash.ts";
 import { chargeScan, indexOfFrom } from "./text_search.ts";
-import { equals, typeName } from "./ops.ts";
+import { equals, floatToInt, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
+  type BigRange,
   Bytes,
   Dict,
   Float,
@@ -57,23 +58,16 @@ export function contains(y: Value, x: Value): boolean {
   }
   if (y instanceof Bytes) {
     if (x instanceof Bytes) return indexOfFrom(y.s, x.s) >= 0;
-    if (typeof x === "number") {
-      if (x < 0 || x > 255) throw new EvalError(`int in bytes: ${x} out of range`);
+    if (typeof x === "number" || typeof x === "bigint") {
+      // AsInt into a Go byte, as starlark-go
+      if (typeof x === "bigint" || x < 0 || x > 255) {
+        throw new EvalError(`int in bytes: ${x} out of range (want value in unsigned 8-bit range)`);
+      }
       return indexOfFrom(y.s, String.fromCharCode(x)) >= 0;
     }
     throw new EvalError(`'in bytes' requires bytes or int as left operand, not ${typeName(x)}`);
   }
-  if (y instanceof Range) {
-    let n: number;
-    if (typeof x === "number") n = x;
-    else if (x instanceof Float && Number.isInteger(x.v)) n = x.v;
-    else if (typeof x === "bigint") return false;
-    else if (x instanceof Float) return false;
-    else throw new EvalError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
-    const { start, stop, step } = y;
-    if (step > 0 ? n < start || n >= stop : n > start || n <= stop) return false;
-    return (n - start) % step === 0;
-  }
+  if (y instanceof Range) return rangeContains(y, x);
   throw new EvalError(`unknown binary op: ${typeName(x)} in ${typeName(y)}`);
 }
 
@@ -95,7 +89,7 @@ export function elements(v: Value, th?: Meter): Value[] | null {
     return out;
   }
   if (v instanceof Range) {
-    const n = v.length;
+    const n = Math.max(0, v.length); // a wrapped (negative) length iterates nothing, as in Go
     // account before allocating: refuse past the budgets
     if (th) {
       th.charge(n >> 3);
@@ -106,7 +100,8 @@ export function elements(v: Value, th?: Meter): Value[] | null {
       throw new EvalError(`range of ${n} elements is too large to materialize`);
     }
     const out: Value[] = new Array(n);
-    for (let i = 0, x = v.start; i < n; i++, x += v.step) out[i] = x;
+    if (v.big === null) { for (let i = 0, x = v.start; i < n; i++, x += v.step) out[i] = x; }
+    else for (let i = 0; i < n; i++) out[i] = v.at(i);
     return out;
   }
   if (v instanceof StringIterable) return stringIterElements(v);
@@ -198,8 +193,10 @@ export function getIndex(x: Value, y: Value): Value {
   if (x instanceof List || x instanceof Tuple) n = x.elems.length;
   else if (typeof x === "string") n = x.length;
   else if (x instanceof Bytes) n = x.s.length;
-  else if (x instanceof Range) n = x.length;
-  else {
+  else if (x instanceof Range) {
+    if (x.big !== null) return bigRangeIndex(x, x.big, y);
+    n = x.length;
+  } else {
     const custom = x !== null && typeof x === "object"
       ? (x as { index?: (k: Value) => Value }).index
       : undefined;
@@ -218,8 +215,43 @@ export function getIndex(x: Value, y: Value): Value {
   if (x instanceof List || x instanceof Tuple) return x.elems[i];
   if (typeof x === "string") return x[i];
   if (x instanceof Bytes) return new Bytes(x.s[i]); // a 1-byte bytes, as newer starlark-go
-  const r = x as Range;
-  return r.start + i * r.step;
+  return (x as Range).at(i);
+}
+
+/** `x in range`: starlark-go converts x with NumberToInt (a float truncates), then AsInt32. */
+function rangeContains(r: Range, x: Value): boolean {
+  let n: number | bigint;
+  if (typeof x === "number" || typeof x === "bigint") n = x;
+  else if (x instanceof Float && Number.isFinite(x.v)) n = floatToInt(x.v);
+  else throw new EvalError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
+  // AsInt32 failing means "not in the range", whatever the range holds
+  if (typeof n !== "number" || n > 2147483647 || n < -2147483648) return false;
+  if (r.big === null) {
+    const delta = n - r.start;
+    const quo = Math.trunc(delta / r.step), rem = delta % r.step;
+    return rem === 0 && quo >= 0 && quo < r.length;
+  }
+  const b = r.big;
+  const delta = BigInt.asIntN(64, BigInt(n) - b.start);
+  // Go's truncating division; the most negative int64 divided by -1 wraps to itself
+  const quo = BigInt.asIntN(64, delta / b.step), rem = delta % b.step;
+  return rem === 0n && quo >= 0n && quo < b.len;
+}
+
+/** `r[y]` on a range with int64 fields beyond ±2^52: Go's int arithmetic, exactly. */
+function bigRangeIndex(r: Range, b: BigRange, y: Value): Value {
+  const i = toIndex(y, "range index");
+  let k = BigInt(i);
+  if (k < 0n) k = BigInt.asIntN(64, k + b.len);
+  if (k < 0n || k >= b.len) {
+    if (b.len === 0n) throw new EvalError(`index ${i} out of range: empty range`);
+    throw new EvalError(
+      `range index ${i} out of range [${BigInt.asIntN(64, -b.len)}:${
+        BigInt.asIntN(64, b.len - 1n)
+      }]`,
+    );
+  }
+  return r.at(k);
 }
 
 export function setIndex(x: Value, y: Value, v: Value): void {
@@ -298,6 +330,7 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
   else if (x instanceof Bytes) n = x.s.length;
   else if (x instanceof Range) n = x.length;
   else throw new EvalError(`invalid slice operand ${typeName(x)}`);
+  if (x instanceof Range && x.big !== null) return bigRangeSlice(x.big, lo, hi, stepv);
   const [start, end, step] = sliceIndices(n, lo, hi, stepv);
   if (x instanceof Range) {
     const s = x.start + start * x.step;
@@ -325,6 +358,40 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
     else for (let i = start; i > end; i += step) out.push(e[i]);
   }
   return x instanceof List ? new List(out) : new Tuple(out);
+}
+
+/** Slice of a range with int64 fields beyond ±2^52: sliceIndices and rangeValue.Slice in bigint. */
+function bigRangeSlice(b: BigRange, lo: Value, hi: Value, stepv: Value): Range {
+  const n = b.len;
+  let step = 1n;
+  if (stepv !== null) {
+    step = BigInt(toIndex(stepv, "invalid slice step"));
+    if (step === 0n) throw new EvalError("zero is not a valid slice step");
+  }
+  const index = (v: Value, what: string): bigint => {
+    const i = BigInt(toIndex(v, what));
+    return i < 0n ? BigInt.asIntN(64, i + n) : i;
+  };
+  let start: bigint, end: bigint;
+  if (step > 0n) {
+    start = lo === null ? 0n : index(lo, "invalid start index");
+    start = start < 0n ? 0n : start > n ? n : start;
+    end = hi === null ? n : index(hi, "invalid end index");
+    end = end < 0n ? 0n : end > n ? n : end;
+    if (end < start) end = start;
+  } else {
+    start = lo === null ? BigInt.asIntN(64, n - 1n) : index(lo, "invalid start index");
+    if (start >= n) start = BigInt.asIntN(64, n - 1n);
+    end = hi === null ? -1n : index(hi, "invalid end index");
+    if (end < -1n) end = -1n;
+    if (start < end) start = end;
+  }
+  const w = (v: bigint) => BigInt.asIntN(64, v);
+  return new Range(
+    w(b.start + w(b.step * start)),
+    w(b.start + w(b.step * end)),
+    w(b.step * step),
+  );
 }
 
 /** `l.extend(el)` / `l += el` (el may be l's own elements), charged and bounded. */

@@ -82,15 +82,81 @@ export class Cell {
   constructor(public v: Value | undefined) {}
 }
 
+/** A range's int64 fields, exact (see Range). */
+export interface BigRange {
+  start: bigint;
+  stop: bigint;
+  step: bigint;
+  len: bigint;
+}
+
+/** Ints within this bound keep a range on the fast path: no element or length exceeds 2^53. */
+const SMALL_RANGE = 2 ** 52;
+
+/** Go's int64 arithmetic wraps. */
+function w64(x: bigint): bigint {
+  return BigInt.asIntN(64, x);
+}
+
+/**
+ * starlark-go's rangeValue: start, stop, step and length are Go `int`s (int64), and its length
+ * and element arithmetic wrap as Go's does (`len(range(-2**63, 2**63 - 1))` is -1 there, so
+ * `len` fails). Ranges whose fields all lie within ±2^52 use plain numbers; others carry their
+ * exact fields in `big` (the number fields then approximate them, for loop bounds and caps).
+ */
 export class Range extends SObject {
   readonly type = "range";
-  constructor(readonly start: number, readonly stop: number, readonly step: number) {
+  readonly start: number;
+  readonly stop: number;
+  readonly step: number;
+  readonly length: number;
+  readonly big: BigRange | null;
+  constructor(start: number | bigint, stop: number | bigint, step: number | bigint) {
     super();
+    if (
+      typeof start === "number" && typeof stop === "number" && typeof step === "number" &&
+      Math.abs(start) <= SMALL_RANGE && Math.abs(stop) <= SMALL_RANGE &&
+      Math.abs(step) <= SMALL_RANGE
+    ) {
+      this.start = start;
+      this.stop = stop;
+      this.step = step;
+      this.length = step > 0
+        ? (start < stop ? Math.floor((stop - start - 1) / step) + 1 : 0)
+        : (start > stop ? Math.floor((start - stop - 1) / -step) + 1 : 0);
+      this.big = null;
+      return;
+    }
+    const b = {
+      start: BigInt(start),
+      stop: BigInt(stop),
+      step: BigInt(step),
+      len: 0n,
+    };
+    // rangeLen, each operation wrapping like Go's int
+    if (b.step > 0n) {
+      if (b.stop > b.start) b.len = w64(w64(w64(b.stop - 1n) - b.start) / b.step + 1n);
+    } else if (b.start > b.stop) {
+      b.len = w64(w64(w64(b.start - 1n) - b.stop) / w64(-b.step) + 1n);
+    }
+    this.big = b;
+    this.start = Number(b.start);
+    this.stop = Number(b.stop);
+    this.step = Number(b.step);
+    this.length = Number(b.len);
   }
-  get length(): number {
-    const { start, stop, step } = this;
-    if (step > 0) return start < stop ? Math.floor((stop - start - 1) / step) + 1 : 0;
-    return start > stop ? Math.floor((start - stop - 1) / -step) + 1 : 0;
+  /** Element i (0 <= i < length): start + i*step in Go's int64. */
+  at(i: number | bigint): number | bigint {
+    const b = this.big;
+    if (b === null) return this.start + Number(i) * this.step;
+    const v = w64(b.start + w64(BigInt(i) * b.step));
+    return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+  }
+  /** The exact length as a Starlark int (negative when Go's length arithmetic wrapped). */
+  lenValue(): number | bigint {
+    const b = this.big;
+    if (b === null) return this.length;
+    return b.len >= -9007199254740991n && b.len <= 9007199254740991n ? Number(b.len) : b.len;
   }
 }
 
