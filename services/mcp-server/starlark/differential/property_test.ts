@@ -62,10 +62,10 @@ const properties: {
   },
   { name: "float formatting", programs: floatFormatProgram, numRuns: 200, compare: FULL },
   {
-    name: "math functions (within 4 ulps)",
+    name: "math functions (bit for bit)",
     programs: mathProgram,
     numRuns: 400,
-    compare: { ...FULL, floatUlps: 4 },
+    compare: FULL,
   },
   {
     name: "string operations, slicing and formatting",
