@@ -153,9 +153,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
     entry: "services/mcp-server/main.ts",
     // Net: the --openapi APIs and documents, the OIDC issuer's discovery/JWKS, its own
     // listeners. Read: the policy file and --openapi document files (operator-chosen paths) and
-    // the execute worker's modules. Env: MCP_* (so API credentials live in MCP_* variables) and
-    // the two the yaml package reads while parsing (YAML OpenAPI documents).
-    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*,LOG_TOKENS,LOG_STREAM"],
+    // the execute worker's modules. Env: MCP_* (so API credentials live in MCP_* variables); YAML
+    // documents parse through the kit's `@svc/shared/yaml`, which needs no grant.
+    permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
     include: ["services/mcp-server/execute/worker.ts"],
     devSetup: [],
     devArgs: [

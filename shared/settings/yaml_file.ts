@@ -19,7 +19,7 @@ import {
   type Scalar,
   type YAMLMap,
 } from "yaml";
-import process from "node:process";
+import { withoutProcessEnv } from "../yaml.ts";
 import { SettingsError } from "./error.ts";
 import type { SettingRow } from "./convert.ts";
 
@@ -69,23 +69,6 @@ export function decodeSettingsFile(
   if (!isMap(root)) throw fileError("expected a map of settings at the top level");
   walk(root, "", { schema, out, path });
   return out;
-}
-
-/**
- * Runs `parse` with an empty `process.env`. The `yaml` package's Node build reads two debug
- * switches, `LOG_TOKENS` and `LOG_STREAM`, on every token; under a scoped `--allow-env` (or none)
- * that read throws NotCapable, so a service would need an environment grant only to read its
- * configuration file, and a set variable would dump the file (secrets too) to stdout. Parsing is
- * synchronous, so nothing else runs while the real environment is swapped out.
- */
-function withoutProcessEnv<T>(parse: () => T): T {
-  const env = process.env;
-  process.env = {};
-  try {
-    return parse();
-  } finally {
-    process.env = env;
-  }
 }
 
 interface Walk {

@@ -7,7 +7,7 @@
  * @module
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { parse as parseYaml } from "yaml";
+import { parseYaml } from "@svc/shared/yaml";
 
 /** A loaded document and where it came from. */
 export interface LoadedDocument {

@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import process from "node:process";
+import { parseYaml, withoutProcessEnv } from "./yaml.ts";
+
+Deno.test("withoutProcessEnv hides the environment and restores it, also after a throw", () => {
+  const before = process.env;
+  assert.equal(withoutProcessEnv(() => Object.keys(process.env).length), 0);
+  assert.equal(process.env, before);
+  assert.throws(() =>
+    withoutProcessEnv(() => {
+      throw new Error("boom");
+    }), /boom/);
+  assert.equal(process.env, before);
+});
+
+Deno.test("parseYaml needs no environment grant, even with LOG_TOKENS set", async () => {
+  // A child with no --allow-env at all: the yaml package's reads of LOG_TOKENS/LOG_STREAM would
+  // throw NotCapable there, and with the variables set (and granted) would print every token.
+  const code = `import { parseYaml } from "${new URL("./yaml.ts", import.meta.url)}";
+    console.log(JSON.stringify(parseYaml("a: 1\\nb: [x, y]")));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-prompt", code],
+    env: { LOG_TOKENS: "1", LOG_STREAM: "1", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.equal(stdout, '{"a":1,"b":["x","y"]}\n');
+});
