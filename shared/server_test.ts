@@ -3,6 +3,7 @@ import { parseAddr, probeAddr, readTlsFiles, startServer } from "./server.ts";
 import { SettingsError } from "./settings.ts";
 import { createLogger, silentLogger } from "./log.ts";
 import { evalUntilSigterm } from "./_test_support.ts";
+import { skipSuite } from "./skip_suite.ts";
 
 Deno.test("parseAddr() reads Go-style listen addresses", () => {
   assert.deepEqual(parseAddr(":8080"), { hostname: "0.0.0.0", port: 8080 });
@@ -142,7 +143,11 @@ Deno.test("readTlsFiles() requires the pair and names the missing setting", asyn
 
 Deno.test({
   name: "startServer() serves TLS from PEM files",
-  ignore: !hasOpenssl(),
+  ignore: skipSuite({
+    module: import.meta.url,
+    part: "TLS",
+    needs: hasOpenssl() ? undefined : "the openssl command (to make test certificates)",
+  }),
   async fn() {
     const dir = await Deno.makeTempDir();
     const cert = `${dir}/cert.pem`;

@@ -11,6 +11,7 @@ export {
   type KeepAliveRecord,
   startKeepAliveClients,
 } from "./keep_alive_clients.ts";
+export { SKIPPED_PREFIX, skipSuite, type SkipSuiteOptions } from "./skip_suite.ts";
 
 /** A running service process. */
 export interface ServiceProcess {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../../services/runner-ctl/config/load_config.ts";
 import { settings } from "../../services/runner-ctl/config/settings.ts";
 import { SERVICES } from "../services.ts";
+import { skipSuite } from "../../shared/skip_suite.ts";
 
 const here = (name: string) => new URL(name, import.meta.url).pathname;
 type Unit = Map<string, Map<string, string[]>>;
@@ -88,9 +89,10 @@ Deno.test("runner-ctl.service", async (t) => {
   await t.step("systemd-analyze verify reports no unknown or bad directive", async () => {
     const found = await new Deno.Command("systemd-analyze", { args: ["--version"], stdout: "null" })
       .output().then(() => true, () => false);
-    if (!found) {
-      // deno-lint-ignore no-console -- a skipped check says loudly why
-      console.warn("SKIPPED: systemd-analyze is not installed");
+    const part = "systemd-analyze verify";
+    if (
+      skipSuite({ module: import.meta.url, part, needs: found ? undefined : "systemd-analyze" })
+    ) {
       return;
     }
     const dir = await Deno.makeTempDir();

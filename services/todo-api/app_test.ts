@@ -33,7 +33,7 @@ function slowed(db: Db, ms: number): Db {
   });
 }
 
-backendSuite("todo-api route table and stack", {
+backendSuite(import.meta.url, "todo-api route table and stack", {
   "operational routes answer 405 with Allow: GET, HEAD to other methods": async (env) => {
     const app = env.app();
     for (const path of ["/healthz", "/readyz", "/openapi.json", "/openapi.yaml", "/docs"]) {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { startService } from "@svc/shared/testing";
-import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
 
 const WRITERS = 8;
@@ -30,7 +30,7 @@ async function listAll(url: string, key: string): Promise<Set<string>> {
 for (const backend of ["pglite", "postgres"] as const) {
   Deno.test({
     name: `every acknowledged todo survives kill -9 under concurrent writers [${backend}]`,
-    ignore: backend === "postgres" && !TEST_DATABASE_URL,
+    ignore: backend === "postgres" && withoutPostgres(import.meta.url, "postgres backend"),
     sanitizeResources: false,
     sanitizeOps: false,
     async fn() {

@@ -8,11 +8,11 @@ import postgres from "postgres";
 import { parse as parseYaml } from "yaml";
 import { startService } from "@svc/shared/testing";
 import { schemaViolations } from "@svc/shared/schema-check";
-import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
 
 for (const backend of ["pglite", "postgres"] as const) {
-  const ignore = backend === "postgres" && !TEST_DATABASE_URL;
+  const ignore = backend === "postgres" && withoutPostgres(import.meta.url, "postgres backend");
 
   Deno.test({
     name: `serve never migrates and is not ready while migrations are pending [${backend}]`,

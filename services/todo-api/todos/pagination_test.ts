@@ -37,7 +37,7 @@ const STAMPS = [
   "2026-01-01T00:00:00.124Z",
 ];
 
-backendSuite("todo pagination", {
+backendSuite(import.meta.url, "todo pagination", {
   "3000 rows on 4 timestamps page without skips or repeats, oldest first": async (env) => {
     await seed(env, "alice", 3000, STAMPS);
     const app = env.app();

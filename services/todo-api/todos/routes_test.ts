@@ -14,7 +14,7 @@ async function problem(res: Response, status: number) {
   return body;
 }
 
-backendSuite("todo API", {
+backendSuite(import.meta.url, "todo API", {
   "POST /v1/todos returns 201 with the todo, $schema, Link and Location": async (env) => {
     const app = env.app();
     const key = await env.key("alice", ["user"]);

@@ -4,7 +4,7 @@
  * loudly with the reason when no browser starts here; screenshots for the README.
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import type { ServiceProcess } from "@svc/shared/testing";
+import { type ServiceProcess, skipSuite } from "@svc/shared/testing";
 import { startMock } from "../_test_support.ts";
 
 /** The browser binary: `CHROMIUM_PATH`, else Debian's. */
@@ -58,13 +58,13 @@ export function browserTest(
   fn: (browser: Browser, t: Deno.TestContext) => Promise<void>,
   options: { timeoutMs?: number } = {},
 ): void {
-  if (browserUnavailable) {
-    // deno-lint-ignore no-console
-    console.warn(`\n!!! SKIPPING browser test "${name}": ${browserUnavailable}\n`);
-  }
   Deno.test({
     name,
-    ignore: browserUnavailable !== undefined,
+    ignore: skipSuite({
+      module: new URL(".", import.meta.url).href,
+      part: name,
+      needs: browserUnavailable && `a headless Chromium that starts (${browserUnavailable})`,
+    }),
     // puppeteer keeps its pipe and timers until the browser process is reaped.
     sanitizeResources: false,
     sanitizeOps: false,
