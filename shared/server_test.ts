@@ -4,6 +4,7 @@ import { SettingsError } from "./settings.ts";
 import { createLogger, silentLogger } from "./log.ts";
 import { evalUntilSigterm } from "./_test_support.ts";
 import { skipSuite } from "./skip_suite.ts";
+import { waitUntil } from "./wait_until.ts";
 
 Deno.test("parseAddr() reads Go-style listen addresses", () => {
   assert.deepEqual(parseAddr(":8080"), { hostname: "0.0.0.0", port: 8080 });
@@ -77,7 +78,7 @@ Deno.test("shutdown lets an in-flight request finish within grace and refuses ne
   const pending = fetch(server.urls.api);
   await inFlight;
   const stopping = server.shutdown();
-  await new Promise((r) => setTimeout(r, 50));
+  await waitUntil(() => server.signal.aborted, { what: "the shutdown to start" });
   const refused = await fetch(server.urls.api + "/new");
   assert.equal(refused.status, 503);
   assert.equal(

@@ -12,6 +12,7 @@ export {
   startKeepAliveClients,
 } from "./keep_alive_clients.ts";
 export { SKIPPED_PREFIX, skipSuite, type SkipSuiteOptions } from "./skip_suite.ts";
+export { nextTurn, waitUntil, type WaitUntilOptions } from "./wait_until.ts";
 
 /** A running service process. */
 export interface ServiceProcess {
@@ -123,6 +124,7 @@ export async function startService(options: StartServiceOptions): Promise<Servic
     const ok = await Promise.race([
       announced.then(() => true),
       exited.then(() => false),
+      // real clock: the bound on the start-up, not a wait
       new Promise<false>((r) => timer = setTimeout(() => r(false), timeoutMs)),
     ]);
     if (!ok) throw fail(exitedEarly ? "the process exited" : "no listening line in time");
@@ -136,6 +138,7 @@ export async function startService(options: StartServiceOptions): Promise<Servic
         // not accepting yet
       }
       if (Date.now() > deadline || exitedEarly) throw fail(`${healthPath} did not answer 200`);
+      // real clock: poll interval of a wait bounded by `deadline` that checks the health path itself
       await new Promise((r) => setTimeout(r, 25));
     }
   } catch (err) {

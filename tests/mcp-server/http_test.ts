@@ -212,11 +212,13 @@ Deno.test("http: a client that disconnects cancels its execute and frees the wor
         "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
         `Content-Length: ${new TextEncoder().encode(body).length}\r\n\r\n${body}`,
     ));
+    // real clock: the program (it spins for seconds) is running when the client goes away
     await new Promise((r) => setTimeout(r, 1000)); // the program is running
     conn.close(); // the client goes away
     const canceled = /mcp_tool_calls_total\{tool="execute",outcome="context canceled"[^}]*\} 1/;
     let metrics = "";
     for (let i = 0; i < 100 && !canceled.test(metrics); i++) {
+      // real clock: poll interval of a loop bounded by its count that checks /metrics
       await new Promise((r) => setTimeout(r, 100));
       metrics = await (await fetch(`${stack.server.url}/metrics`)).text();
     }

@@ -75,6 +75,7 @@ async function startIncusd(dir: string) {
       await run("incus", ["query", "/1.0"], { INCUS_DIR: dir });
       return { child, socket };
     } catch {
+      // real clock: poll interval of a wait bounded to 2 min that checks the daemon answers
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -194,6 +195,7 @@ Deno.test({
         let log = "";
         for (let i = 0; i < 480 && !log.includes("booted"); i++) {
           log = new TextDecoder().decode(await client.consoleLog(PROBE));
+          // real clock: poll interval of a wait bounded to 2 min that checks the console log
           await new Promise((r) => setTimeout(r, 250));
         }
         assert.match(log, /runner-ctl-probe: booted/);

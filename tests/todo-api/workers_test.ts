@@ -167,6 +167,7 @@ Deno.test({
               headers,
               body: JSON.stringify({ title: `drained ${i}` }),
             }));
+          // real clock: the eight creates reach the workers before the signal
           await new Promise((r) => setTimeout(r, 500));
           exit = svc.stop("SIGTERM");
           let ready = await fresh(`${svc.url}/readyz`);

@@ -119,6 +119,7 @@ Deno.test("a burst of new issuers generates at most maxGenerating keys at once",
       generate: async (alg) => {
         running++;
         most = Math.max(most, running);
+        // real clock: a key generation that takes a while, so generations overlap up to the bound
         await new Promise((r) => setTimeout(r, 5));
         running--;
         return await generatePrivateJwk(alg);

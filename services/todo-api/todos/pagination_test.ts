@@ -192,6 +192,7 @@ backendSuite(import.meta.url, "todo pagination", {
     } finally {
       await admin.end({ timeout: 5 });
     }
+    // real clock: the terminations reach the pool's sockets asynchronously; the next queries should meet dead connections (the case under test), not race ahead of them
     await new Promise((r) => setTimeout(r, 100));
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push(await ok());
