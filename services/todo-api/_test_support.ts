@@ -75,7 +75,7 @@ export interface SuiteEnv {
 }
 
 /** Connection info for in-process calls. */
-export const INFO: Deno.ServeHandlerInfo = localInfo();
+const INFO: Deno.ServeHandlerInfo = localInfo();
 
 /** Registers one Deno.test per backend running every case as a step. */
 export function backendSuite(

@@ -9,7 +9,7 @@ import { HttpError } from "@svc/shared/problem";
 import { OAuthError } from "./oauth_error.ts";
 
 /** Largest accepted form body (upstream's Netty cap). */
-export const FORM_LIMIT_BYTES = 1024 * 1024;
+const FORM_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Parse the request body as a form; other media types and empty bodies give no params. The body

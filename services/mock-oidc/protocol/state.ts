@@ -51,7 +51,7 @@ export interface DeviceAuthorization {
 }
 
 /** A Map that forgets its oldest entries past `max`. */
-export class BoundedMap<K, V> extends Map<K, V> {
+class BoundedMap<K, V> extends Map<K, V> {
   readonly #max: number;
   constructor(max: number) {
     super();

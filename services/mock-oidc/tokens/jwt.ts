@@ -29,7 +29,7 @@ export function base64url(bytes: Uint8Array): string {
 }
 
 /** Decode base64url (padding optional); throws on bad input. */
-export function fromBase64url(text: string): Uint8Array {
+function fromBase64url(text: string): Uint8Array {
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const binary = atob(b64 + "=".repeat((4 - b64.length % 4) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));

@@ -46,7 +46,7 @@ function newKey(random: (bytes: Uint8Array) => void): string {
 }
 
 /** Checks a role name; returns a reason or undefined. */
-export function roleProblem(role: string): string | undefined {
+function roleProblem(role: string): string | undefined {
   return ROLE.test(role) ? undefined : `invalid role ${JSON.stringify(role)}: use [a-z][a-z0-9_-]*`;
 }
 

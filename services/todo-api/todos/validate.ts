@@ -20,7 +20,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * driver would store U+FFFD instead, so the todo read back would differ from the one written.
  * Both are refused here, before any SQL, identically on every backend.
  */
-export function unstorableText(text: string): string | undefined {
+function unstorableText(text: string): string | undefined {
   if (text.includes("\u0000")) return "expected string without NUL (U+0000) characters";
   if (LONE_SURROGATE.test(text)) return "expected valid Unicode (unpaired surrogate)";
   return undefined;

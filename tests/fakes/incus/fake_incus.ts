@@ -53,9 +53,6 @@ export interface FakeIncusOptions {
 const NAME = /^(?!-)(?!\d+$)[A-Za-z0-9-]{1,63}(?<!-)$/;
 const STATUS_CODE = { Stopped: 102, Running: 103, Ready: 113 } as const;
 
-/** Handle of a running fake. */
-export type FakeIncus = Awaited<ReturnType<typeof startFakeIncus>>;
-
 /** Starts the fake daemon. */
 export async function startFakeIncus(options: FakeIncusOptions = {}) {
   const path = options.path ?? `${await Deno.makeTempDir({ prefix: "fake-incus-" })}/unix.socket`;
