@@ -60,7 +60,7 @@ function todoCli(svc: ServiceDeployment) {
 }
 
 /** The start-up table: service, URL, what to open. */
-export function devTable(services: readonly ServiceDeployment[]): string {
+function devTable(services: readonly ServiceDeployment[]): string {
   const rows = [
     ["SERVICE", "URL", "OPEN"],
     ...services.map((s) => [s.name, s.devInfo.url, s.devInfo.open]),

@@ -35,6 +35,7 @@ Deno.test("readinessHandler() reports each named check and 503 when one fails", 
 Deno.test("readinessHandler() fails a check that hangs past timeoutMs", async () => {
   let t: ReturnType<typeof setTimeout> | undefined;
   const res = await readinessHandler({
+    // real clock: a check that hangs past the readiness timeout, a real timer
     slow: () => new Promise<void>((r) => t = setTimeout(r, 1_000)),
   }, { timeoutMs: 20 })(req);
   clearTimeout(t);

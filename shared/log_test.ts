@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { bufferedWriter, createLogger, flushLogs } from "./log.ts";
+import { waitUntil } from "./wait_until.ts";
 
 function capture(opts: Parameters<typeof createLogger>[0] = {}) {
   const lines: string[] = [];
@@ -107,7 +108,7 @@ Deno.test("bufferedWriter() holds info lines for flushMs, then writes them in on
   log.debug("hidden"); // below the level: never written
   log.info("b");
   assert.equal(file.writes.length, 0);
-  await new Promise((r) => setTimeout(r, 60));
+  await waitUntil(() => file.writes.length > 0, { what: "the flush after flushMs" });
   assert.equal(file.writes.length, 1);
   assert.deepEqual(file.writes[0].split("\n").slice(0, -1).map((l) => JSON.parse(l).msg), [
     "a",

@@ -12,6 +12,7 @@ Deno.test("Semaphore runs at most `limit` tasks at once, in arrival order, and f
         started.push(i);
         running++;
         most = Math.max(most, running);
+        // real clock: a task that holds its slot a while, so the others queue
         await new Promise((r) => setTimeout(r, 5));
         running--;
         if (i === 2) throw new Error("task failed");
@@ -40,6 +41,7 @@ Deno.test("Semaphore returns each task's result; the first `limit` start first",
     slots.run(async () => {
       running++;
       peak = Math.max(peak, running);
+      // real clock: a task that holds its slot a while, so the others queue
       await new Promise((resolve) => setTimeout(resolve, 5));
       order.push(id);
       running--;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startServer } from "./server.ts";
 import { silentLogger } from "./log.ts";
 import { type KeepAliveRecord, startKeepAliveClients } from "./keep_alive_clients.ts";
+import { waitUntil } from "./wait_until.ts";
 
 /** Every client was answered 2xx or 503 and told `Connection: close` once, last; none failed. */
 function assertToldToClose(records: KeepAliveRecord[]): void {
@@ -26,12 +27,13 @@ for (const paceMs of [0, 50]) {
         name: "api",
         addr: "127.0.0.1:0",
         handler: async () => {
+          // real clock: handlers of varied latency, so the shutdown meets requests at every stage
           await new Promise((r) => setTimeout(r, Math.random() * 3));
           return new Response("ok");
         },
       }], { logger: silentLogger(), handleSignals: false, shutdownGrace: 10_000 });
       const clients = startKeepAliveClients(server.urls.api, { clients: 16, paceMs });
-      while (clients.answered() < 64) await new Promise((r) => setTimeout(r, 10));
+      await waitUntil(() => clients.answered() >= 64, { what: "64 answered requests" });
       const report = await server.shutdown();
       assert.equal(report.forced, false);
       const records = await clients.ended;

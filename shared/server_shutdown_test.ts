@@ -50,6 +50,7 @@ Deno.test("background tasks are aborted when the shutdown starts and awaited bef
   lifecycle.spawn("loop", async (signal) => {
     await delay(3_600_000, { signal }).catch(() => order.push("task aborted"));
     release(); // lets the in-flight request finish only once the task saw the abort
+    // real clock: a cleanup that takes a while after the abort, which the shutdown must await
     await delay(10);
     order.push("task ended");
   });

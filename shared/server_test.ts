@@ -3,6 +3,8 @@ import { parseAddr, probeAddr, readTlsFiles, startServer } from "./server.ts";
 import { SettingsError } from "./settings.ts";
 import { createLogger, silentLogger } from "./log.ts";
 import { evalUntilSigterm } from "./_test_support.ts";
+import { skipSuite } from "./skip_suite.ts";
+import { waitUntil } from "./wait_until.ts";
 
 Deno.test("parseAddr() reads Go-style listen addresses", () => {
   assert.deepEqual(parseAddr(":8080"), { hostname: "0.0.0.0", port: 8080 });
@@ -76,7 +78,7 @@ Deno.test("shutdown lets an in-flight request finish within grace and refuses ne
   const pending = fetch(server.urls.api);
   await inFlight;
   const stopping = server.shutdown();
-  await new Promise((r) => setTimeout(r, 50));
+  await waitUntil(() => server.signal.aborted, { what: "the shutdown to start" });
   const refused = await fetch(server.urls.api + "/new");
   assert.equal(refused.status, 503);
   assert.equal(
@@ -142,7 +144,11 @@ Deno.test("readTlsFiles() requires the pair and names the missing setting", asyn
 
 Deno.test({
   name: "startServer() serves TLS from PEM files",
-  ignore: !hasOpenssl(),
+  ignore: skipSuite({
+    module: import.meta.url,
+    part: "TLS",
+    needs: hasOpenssl() ? undefined : "the openssl command (to make test certificates)",
+  }),
   async fn() {
     const dir = await Deno.makeTempDir();
     const cert = `${dir}/cert.pem`;

@@ -24,6 +24,8 @@ export {
   seededRandom,
   sendFuzzCase,
 } from "./raw_http_fuzz.ts";
+export { SKIPPED_PREFIX, skipSuite, type SkipSuiteOptions } from "./skip_suite.ts";
+export { nextTurn, waitUntil, type WaitUntilOptions } from "./wait_until.ts";
 
 /** A running service process. */
 export interface ServiceProcess {
@@ -142,6 +144,7 @@ export async function startService(options: StartServiceOptions): Promise<Servic
     const ok = await Promise.race([
       announced.then(() => true),
       exited.then(() => false),
+      // real clock: the bound on the start-up, not a wait
       new Promise<false>((r) => timer = setTimeout(() => r(false), timeoutMs)),
     ]);
     if (!ok) throw fail(exitedEarly ? "the process exited" : "no listening line in time");
@@ -155,6 +158,7 @@ export async function startService(options: StartServiceOptions): Promise<Servic
         // not accepting yet
       }
       if (Date.now() > deadline || exitedEarly) throw fail(`${healthPath} did not answer 200`);
+      // real clock: poll interval of a wait bounded by `deadline` that checks the health path itself
       await new Promise((r) => setTimeout(r, 25));
     }
   } catch (err) {

@@ -13,6 +13,14 @@ Deno.test("withoutProcessEnv hides the environment and restores it, also after a
   assert.equal(process.env, before);
 });
 
+Deno.test("parseYaml parses one document and passes the yaml package's options on", () => {
+  assert.deepEqual(parseYaml("a: 1\nb: [x, y]\n"), { a: 1, b: ["x", "y"] });
+  const aliases = "a: &x [1]\nb: [*x, *x, *x]\n";
+  assert.deepEqual(parseYaml(aliases), { a: [1], b: [[1], [1], [1]] });
+  assert.throws(() => parseYaml(aliases, { maxAliasCount: 1 }), /alias/i);
+  assert.throws(() => parseYaml("a: [1"), /flow|collection|end/i);
+});
+
 Deno.test("parseYaml needs no environment grant, even with LOG_TOKENS set", async () => {
   // A child with no --allow-env at all: the yaml package's reads of LOG_TOKENS/LOG_STREAM would
   // throw NotCapable there, and with the variables set (and granted) would print every token.

@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { memoryStore, object, recordingLogger } from "./_test_support.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { OBJECT_HEADERS } from "./object/headers.ts";
+import { nextTurn } from "@svc/shared/testing";
 
 const BODY = "0123456789abcdefghij"; // 20 bytes
 
@@ -297,7 +298,7 @@ Deno.test("a path that only resolves to a probe is an object path, and invalid",
     await expectError(await call(req), 400, "invalid_input");
   }
   assert.deepEqual(store.calls, []);
-  await new Promise((r) => setTimeout(r, 0));
+  await nextTurn();
   const routes = records.filter((r) => r.msg === "request completed").map((r) => r["http.route"]);
   assert.deepEqual(routes, ["object", "object", "object", "object"]);
 });
@@ -310,7 +311,7 @@ Deno.test("a URL Deno could not build (an invalid Host) answers 400 invalid_inpu
   await expectError(res, 400, "invalid_input");
   assert.equal(res.headers.get("x-request-id"), "h1");
   assert.deepEqual(store.calls, []);
-  await new Promise((r) => setTimeout(r, 0));
+  await nextTurn();
   const line = records.find((r) => r.msg === "request completed");
   assert.equal(line?.["http.response.status_code"], 400);
   assert.equal(line?.["error.kind"], "invalid_input");
@@ -394,7 +395,7 @@ Deno.test("a stalled upstream ends the body short and frees the slot", async () 
   const got = new Uint8Array(await res.arrayBuffer());
   assert.equal(got.byteLength, 5, "truncated, not padded");
   assert.equal(limiter.active, 0);
-  await new Promise((r) => setTimeout(r, 0));
+  await nextTurn();
   const record = records.find((r) => r.msg === "request completed");
   assert.equal(record?.["error.kind"], "upstream_timeout");
   assert.equal(record?.["http.response.body.size"], 5);
@@ -408,7 +409,7 @@ Deno.test("each request writes one 'request completed' record, fields as documen
   await res.text();
   await (await call("/missing?token=secret")).body?.cancel();
   await (await call("/healthz")).body?.cancel();
-  await new Promise((r) => setTimeout(r, 0));
+  await nextTurn();
   const lines = records.filter((r) => r.msg === "request completed");
   assert.equal(lines.length, 3);
   const [object, missing, health] = lines;
@@ -464,7 +465,7 @@ Deno.test("the record reads the request before the response is over (HTTP/2 clos
     const sent = (await res.arrayBuffer()).byteLength;
     closed = true;
     finish();
-    await new Promise((r) => setTimeout(r, 0)); // an unhandled rejection would fail this test
+    await nextTurn(); // an unhandled rejection would fail this test
     const record = own.filter((r) => r.msg === "request completed").at(-1)!;
     assert.equal(record.range_requested, true, path);
     assert.equal(record["http.response.body.size"], sent, path);

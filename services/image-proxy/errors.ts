@@ -21,7 +21,7 @@ export type ErrorCode =
   | "deadline_exceeded";
 
 /** Status of each code, as the status table lists it. */
-export const STATUS_OF: Record<ErrorCode, number> = {
+const STATUS_OF: Record<ErrorCode, number> = {
   "invalid_input": 400,
   "not_found": 404,
   "method_not_allowed": 405,

@@ -20,11 +20,11 @@ const MiB = 1 << 20;
  * its first full collections, and keeps the pages (measured: 318 MiB after 10 000 `search_api`
  * calls, 300 in flight; back to ≈ 105 MiB at rest).
  */
-export const BASE_BYTES = 384 * MiB;
+const BASE_BYTES = 384 * MiB;
 /** A worker's isolate besides its heaps: code, loaded modules, thread (≈ 10–20 MiB measured). */
-export const WORKER_ISOLATE_BYTES = 24 * MiB;
+const WORKER_ISOLATE_BYTES = 24 * MiB;
 /** What a waiting request holds besides its source: MCP server, transport, request (≈ 20 KiB). */
-export const QUEUED_REQUEST_BYTES = 128 << 10;
+const QUEUED_REQUEST_BYTES = 128 << 10;
 
 /** The parts of the bound, bytes. */
 export interface MemoryBound {

@@ -17,9 +17,19 @@ import {
 import type { AppDeps } from "./app.ts";
 import { localInfo } from "@svc/shared/http";
 import { createLogger } from "@svc/shared/log";
+import { skipSuite } from "@svc/shared/testing";
 
 /** The Postgres server for tests, or undefined (those tests are ignored). */
 export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
+
+/**
+ * Whether to ignore a test of `module` (its `import.meta.url`) that needs the Postgres server:
+ * true without TEST_DATABASE_URL, after saying so once on stderr.
+ */
+export function withoutPostgres(module: string, part?: string): boolean {
+  const needs = TEST_DATABASE_URL ? undefined : "TEST_DATABASE_URL (a Postgres server)";
+  return skipSuite({ module, part, needs });
+}
 
 /** A database of one backend, private to the caller. */
 export interface TestDatabase {
@@ -65,17 +75,18 @@ export interface SuiteEnv {
 }
 
 /** Connection info for in-process calls. */
-export const INFO: Deno.ServeHandlerInfo = localInfo();
+const INFO: Deno.ServeHandlerInfo = localInfo();
 
 /** Registers one Deno.test per backend running every case as a step. */
 export function backendSuite(
+  module: string,
   name: string,
   cases: Record<string, (env: SuiteEnv) => Promise<void>>,
 ): void {
   for (const backend of ["pglite", "postgres"] as const) {
     Deno.test({
       name: `${name} [${backend}]`,
-      ignore: backend === "postgres" && !TEST_DATABASE_URL,
+      ignore: backend === "postgres" && withoutPostgres(module, "postgres backend"),
       // PGlite keeps WASM timers and handles alive across steps.
       sanitizeOps: false,
       sanitizeResources: false,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createMetrics } from "@svc/shared/metrics";
 import { backendSuite, call } from "./_test_support.ts";
 import type { Db } from "./store/db.ts";
+import { waitUntil } from "@svc/shared/testing";
 
 async function problem(res: Response, status: number) {
   assert.equal(res.status, status, await res.clone().text());
@@ -12,20 +13,21 @@ async function problem(res: Response, status: number) {
   return body;
 }
 
+/** Queries of {@linkcode slowed} databases not finished yet. */
+let heldBack = 0;
+
 /** The same database, every query held back by `ms` (a database slower than the timeout). */
 function slowed(db: Db, ms: number): Db {
-  const timers = new Set<ReturnType<typeof setTimeout>>();
   return new Proxy(db, {
     get(target, prop) {
       if (prop === "query") {
-        return (text: string, params?: readonly unknown[]) =>
-          new Promise((resolve) => {
-            const timer = setTimeout(() => {
-              timers.delete(timer);
-              resolve(target.query(text, params));
-            }, ms);
-            timers.add(timer);
+        return (text: string, params?: readonly unknown[]) => {
+          heldBack++;
+          return new Promise((resolve) => {
+            // real clock: a database slower than the request timeout, itself a real timer
+            setTimeout(() => resolve(target.query(text, params).finally(() => heldBack--)), ms);
           });
+        };
       }
       const value = Reflect.get(target, prop);
       return typeof value === "function" ? value.bind(target) : value;
@@ -33,7 +35,7 @@ function slowed(db: Db, ms: number): Db {
   });
 }
 
-backendSuite("todo-api route table and stack", {
+backendSuite(import.meta.url, "todo-api route table and stack", {
   "operational routes answer 405 with Allow: GET, HEAD to other methods": async (env) => {
     const app = env.app();
     for (const path of ["/healthz", "/readyz", "/openapi.json", "/openapi.yaml", "/docs"]) {
@@ -64,7 +66,7 @@ backendSuite("todo-api route table and stack", {
     const app = env.app({ db: slowed(env.db, 400), requestTimeoutMs: 50 });
     const body = await problem(await app(call("GET", "/v1/todos", { key })), 503);
     assert.equal(body.detail, "Cannot answer: the request took too long");
-    await new Promise((r) => setTimeout(r, 500)); // let the held-back queries finish
+    await waitUntil(() => heldBack === 0, { what: "the held-back queries to finish" });
   },
 
   "invented methods add no series to /metrics (method label _OTHER)": async (env) => {

@@ -71,6 +71,7 @@ Deno.test("readBody() gives up with 408 when the body arrives too slowly", async
   const slow = new ReadableStream<Uint8Array>({
     start(c) {
       c.enqueue(new Uint8Array([1]));
+      // real clock: a body whose end arrives after readBody's timeout, a real timer
       timer = setTimeout(() => c.close(), 500);
     },
   });

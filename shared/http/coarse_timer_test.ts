@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { COARSE_RESOLUTION_MS, coarseTimeout } from "./coarse_timer.ts";
+import { nextTurn } from "../wait_until.ts";
 
 Deno.test("coarseTimeout() fires never early and at most two resolutions late", async () => {
   const waits = [0, 1, COARSE_RESOLUTION_MS - 1, COARSE_RESOLUTION_MS, 25, 60];
@@ -22,6 +23,7 @@ Deno.test("coarseTimeout() cancelled does not fire; cancelling twice or after fi
   const cancelB = coarseTimeout(5, () => calls.push("b"));
   cancelA();
   cancelA();
+  // real clock: the coarse timer (the subject) runs on the real clock; wait past its resolution
   await new Promise((r) => setTimeout(r, 5 + 3 * COARSE_RESOLUTION_MS));
   assert.deepEqual(calls, ["b"]);
   cancelB(); // after it fired
@@ -46,7 +48,7 @@ Deno.test("coarseTimeout() keeps firing the others when one throws", async () =>
       coarseTimeout(5, () => calls.push(2));
       coarseTimeout(6, () => resolve());
     });
-    await new Promise((r) => setTimeout(r, 0));
+    await nextTurn();
     assert.deepEqual(calls, [2]);
     assert.equal((errors[0] as Error)?.message, "first");
   } finally {

@@ -78,6 +78,7 @@ Deno.test("withWriteTimeout() bounds the delivery of a response body", async (t)
     );
     const reader = res.body!.getReader();
     await reader.read(); // the first chunk; then nobody reads until after the bound
+    // real clock: the write timeout (the subject) is a real timer: nobody reads until past it
     await new Promise((r) => setTimeout(r, 600));
     await assert.rejects(
       async () => {
@@ -90,6 +91,7 @@ Deno.test("withWriteTimeout() bounds the delivery of a response body", async (t)
     let n = 0;
     const counted = new ReadableStream<Uint8Array>({
       async pull(c) {
+        // real clock: a stream that produces slowly, within the write timeout
         await new Promise((r) => setTimeout(r, 5));
         if (n++ === 10) c.close();
         else c.enqueue(new Uint8Array(100));
@@ -150,6 +152,7 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
       const conn = await connect();
       await conn.write(enc.encode("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"));
       // Nobody reads for ten times the bound; the server must give up meanwhile.
+      // real clock: the server's write timeout is a real timer; stay silent past it
       await new Promise((r) => setTimeout(r, 3_000));
       const { head, bytes } = await readUntilClosed(conn);
       conn.close();
@@ -159,6 +162,7 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
     await t.step("one big in-memory body is cut for a client that does not read", async () => {
       const conn = await connect();
       await conn.write(enc.encode("GET /bytes HTTP/1.1\r\nHost: x\r\n\r\n"));
+      // real clock: as above
       await new Promise((r) => setTimeout(r, 3_000));
       const { head, bytes } = await readUntilClosed(conn);
       conn.close();

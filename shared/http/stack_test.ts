@@ -7,6 +7,7 @@ import { timeoutSignalOf } from "./timeout.ts";
 import { createLogger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
 import type { HttpError } from "../problem.ts";
+import { nextTurn, waitUntil } from "../wait_until.ts";
 
 const ROUTES: Route[] = [
   { method: ["GET", "HEAD"], pattern: "/healthz", handler: () => new Response("ok") },
@@ -39,7 +40,7 @@ function setup(extra: Partial<Parameters<typeof withDefaultStack>[1]> = {}) {
   const handler = withDefaultStack(createRouter(ROUTES), { logger, metrics, ...extra });
   const call = (method: string, path: string, headers: HeadersInit = {}) =>
     Promise.resolve(handler(new Request(`http://x${path}`, { method, headers }), localInfo()));
-  const settle = () => new Promise((r) => setTimeout(r, 0));
+  const settle = nextTurn;
   return { call, lines, metrics, settle };
 }
 
@@ -187,6 +188,6 @@ Deno.test("with trustedProxyHeader the access log's remote is the client behind 
     localInfo(),
   );
   await res.body?.cancel();
-  await new Promise((r) => setTimeout(r, 10));
+  await waitUntil(() => lines.some((l) => l.includes('"request"')), { what: "the access log" });
   assert.equal(JSON.parse(lines.find((l) => l.includes('"request"'))!).remote, "203.0.113.9");
 });

@@ -6,6 +6,7 @@ import { clientIp } from "./client_ip.ts";
 import { localInfo } from "./handler.ts";
 import { HttpError } from "../problem.ts";
 import { createLogger } from "../log.ts";
+import { nextTurn, waitUntil } from "../wait_until.ts";
 
 Deno.test("withErrors() turns thrown errors into problems with the path as instance", async () => {
   const h = withErrors(() => {
@@ -21,6 +22,7 @@ Deno.test("withErrors() turns thrown errors into problems with the path as insta
 Deno.test("withTimeout() answers 503 when the handler is too slow", async () => {
   let late: ReturnType<typeof setTimeout> | undefined;
   const slow = withErrors(withTimeout(
+    // real clock: withTimeout's deadline is a real timer (it takes no clock); this handler answers after it
     () => new Promise<Response>((r) => late = setTimeout(() => r(new Response("late")), 200)),
     { ms: 20 },
   ));
@@ -45,6 +47,7 @@ Deno.test("withTimeout() still times out after fast requests left its timer idle
   const handler = withErrors(withTimeout(
     () =>
       slowNext
+        // real clock: a handler slower than withTimeout's real deadline timer
         ? new Promise<Response>((r) => late = setTimeout(() => r(new Response("late")), 500))
         : new Response("fast"),
     { ms: 40 },
@@ -52,6 +55,7 @@ Deno.test("withTimeout() still times out after fast requests left its timer idle
   for (let i = 0; i < 3; i++) {
     // each leaves the queue empty and its timer armed but unref'd (this test would leak otherwise)
     assert.equal(await (await handler(new Request("http://x/"), localInfo())).text(), "fast");
+    // real clock: time passes between requests with the deadline timer idle, the case under test
     await new Promise((r) => setTimeout(r, 15));
   }
   slowNext = true;
@@ -73,7 +77,7 @@ Deno.test("withAccessLog() logs method, path without query, status and request i
   });
   await h(new Request("http://x/token?code=secret", { method: "POST" }), localInfo());
   await h(new Request("http://x/healthz"), localInfo());
-  await new Promise((r) => setTimeout(r, 0));
+  await nextTurn();
   assert.equal(lines.length, 1);
   const line = JSON.parse(lines[0]);
   assert.equal(line.method, "POST");
@@ -101,7 +105,7 @@ Deno.test("withAccessLog() works on a real connection after the response is sent
   );
   const res = await fetch(`http://127.0.0.1:${server.addr.port}/x`);
   assert.equal(await res.text(), "ok");
-  for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitUntil(() => lines.length > 0, { what: "the access log line" });
   assert.equal(JSON.parse(lines[0]).remote, "127.0.0.1");
 });
 
@@ -125,6 +129,7 @@ Deno.test("extendTimeout() moves a request's deadline later, never earlier", asy
     async () => {
       const handler = withTimeout(async (req) => {
         assert.equal(extendTimeout(req, 200), true);
+        // real clock: a handler that outlives the first deadline but not the extended one
         await new Promise((r) => setTimeout(r, 60));
         return new Response("ok");
       }, { ms: 20 });
@@ -149,6 +154,7 @@ Deno.test("extendTimeout() moves a request's deadline later, never earlier", asy
   await t.step("a shorter extension does not shorten the timeout", async () => {
     const handler = withTimeout(async (req) => {
       extendTimeout(req, 1);
+      // real clock: a handler that outlives the 1 ms extension; the 200 ms timeout must still apply
       await new Promise((r) => setTimeout(r, 30));
       return new Response("ok");
     }, { ms: 200 });
@@ -174,6 +180,7 @@ Deno.test("withTimeout() expires concurrent requests in arrival order, each at i
   };
   const a = call("/a");
   const fast = call("/fast");
+  // real clock: the third request arrives 25 ms later, so the deadlines differ
   await new Promise((r) => setTimeout(r, 25));
   const c = call("/c");
   const [resA, resFast, resC] = await Promise.all([a, fast, c]);
@@ -190,6 +197,7 @@ Deno.test("withTimeout() leaves no timer behind once every request has answered"
     [1, 2, 3].map(async () => (await h(new Request("http://x/"), localInfo())).text()),
   );
   const late = withTimeout(async () => {
+    // real clock: a handler that answers after a timer of its own
     await new Promise((r) => setTimeout(r, 5));
     return new Response("ok");
   }, { ms: 10_000 });
@@ -233,7 +241,7 @@ Deno.test("withAccessLog() reads the request before the response is over, never 
   const { req, info, close } = closingRequest("http://x/a", { headers: { "x-route": "1" } });
   const res = await h(req, info);
   close();
-  await new Promise((r) => setTimeout(r, 0)); // an unhandled rejection would fail this test
+  await nextTurn(); // an unhandled rejection would fail this test
   assert.equal(res.status, 200);
   assert.equal(lines.length, 1);
   assert.equal(lines[0].route, "/with-header");

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createLogger } from "../log.ts";
 import { createBackgroundTasks } from "./background_tasks.ts";
 import { delay, runEvery } from "./delay.ts";
+import { nextTurn, waitUntil } from "../wait_until.ts";
 
 function recordingLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -17,6 +18,7 @@ Deno.test("background tasks", async (t) => {
     let cleanedUp = false;
     tasks.start("loop", async (signal) => {
       await runEvery(() => {}, { intervalMs: 5, signal });
+      // real clock: a cleanup that takes a while, which stop() must await
       await delay(20); // cleanup after the abort, which stop() must wait for
       cleanedUp = true;
     });
@@ -46,10 +48,10 @@ Deno.test("background tasks", async (t) => {
     const tasks = createBackgroundTasks({ logger, onError: (n, e) => errors.push([n, e]) });
     const failure = new Error("incus unreachable");
     tasks.start("reconcile", async () => {
-      await delay(1);
+      await nextTurn();
       throw failure;
     });
-    while (tasks.running().length) await delay(1);
+    await waitUntil(() => tasks.running().length === 0, { what: "the task to end" });
     assert.deepEqual(errors, [["reconcile", failure]]);
     const line = lines.find((l) => l.msg === "background task failed");
     assert.equal(line?.task, "reconcile");

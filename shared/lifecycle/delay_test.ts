@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { delay, runEvery } from "./delay.ts";
+import { waitUntil } from "../wait_until.ts";
 
 Deno.test("delay()", async (t) => {
   await t.step("resolves after the time", async () => {
     const t0 = performance.now();
+    // real clock: delay() is the subject: it waits on the real clock
     await delay(20);
     assert.ok(performance.now() - t0 >= 19);
   });
@@ -35,7 +37,7 @@ Deno.test("runEvery()", async (t) => {
     const loop = runEvery(() => {
       runs++;
     }, { intervalMs: 3_600_000, signal: stop.signal });
-    await delay(10);
+    await waitUntil(() => runs === 1, { what: "the first run" });
     stop.abort();
     await loop; // would hang for an hour if the wait were not cut short
     assert.equal(runs, 1);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createLifecycle, ShutdownStarted } from "./lifecycle.ts";
 import { delay } from "./delay.ts";
 import { evalUntilSigterm } from "../_test_support.ts";
+import { nextTurn } from "../wait_until.ts";
 
 Deno.test("lifecycle", async (t) => {
   await t.step("shutdown() aborts the signal once, with the cause", async () => {
@@ -22,12 +23,13 @@ Deno.test("lifecycle", async (t) => {
     const order: string[] = [];
     lifecycle.spawn("loop", async (signal) => {
       await delay(60_000, { signal }).catch(() => order.push("aborted"));
+      // real clock: a cleanup that takes a while, which stopTasks() must await
       await delay(10);
       order.push("cleaned up");
     });
     lifecycle.shutdown();
     order.push("shutdown started");
-    await delay(1);
+    await nextTurn();
     const report = await lifecycle.stopTasks({ timeoutMs: 10_000 });
     order.push("stopped");
     assert.deepEqual(order, ["shutdown started", "aborted", "cleaned up", "stopped"]);

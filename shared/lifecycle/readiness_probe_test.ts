@@ -7,6 +7,7 @@ import {
   type Readiness,
   type ReadinessProbeOptions,
 } from "./readiness_probe.ts";
+import { waitUntil } from "../wait_until.ts";
 
 const READY: Readiness = { ready: true };
 const notReady = (reason: string): Readiness => ({ ready: false, reason });
@@ -139,11 +140,12 @@ Deno.test("readiness probe in the background", async (t) => {
     const probe = createReadinessProbe({ check: () => void checks++, intervalMs: 5 });
     const stop = new AbortController();
     const running = probe.run(stop.signal);
-    while (checks < 3) await delay(5);
+    await waitUntil(() => checks >= 3, { what: "three probes" });
     assert.deepEqual(probe.current(), READY);
     stop.abort();
     await running;
     const after = checks;
+    // real clock: six probe intervals pass: a probe after the stop would show up
     await delay(30);
     assert.equal(checks, after, "no probe after the stop");
   });
@@ -178,7 +180,7 @@ Deno.test("readiness probe in the background", async (t) => {
     });
     const stop = new AbortController();
     const running = probe.run(stop.signal);
-    while (calls < 2) await delay(1);
+    await waitUntil(() => calls >= 2, { what: "two probes" });
     const res = probe.handler(new Request("http://x/readyz")); // synchronous: cannot wait
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { status: "ready" });

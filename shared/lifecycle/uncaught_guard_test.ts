@@ -6,6 +6,7 @@ import {
   requestIdOfReason,
   uncaughtCounts,
 } from "./uncaught_guard.ts";
+import { nextTurn, waitUntil } from "../wait_until.ts";
 
 function capturingLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -49,7 +50,7 @@ Deno.test("the guard logs an unhandled rejection once, counts it, and the proces
         Object.assign(new TypeError("Request closed: token=abc"), { requestId: "req-1" }),
       );
       await until(1);
-      await new Promise((r) => setTimeout(r, 0)); // a second report would be written by now
+      await nextTurn(); // a second report would be written by now
       assert.equal(lines.length, 1);
       const [line] = lines;
       assert.equal(line.level, "error");
@@ -93,7 +94,9 @@ Deno.test("the guard logs an unhandled rejection once, counts it, and the proces
       });
       const before = uncaughtCounts().rejections;
       void Promise.reject(new Error("x"));
-      while (uncaughtCounts().rejections === before) await new Promise((r) => setTimeout(r, 1));
+      await waitUntil(() => uncaughtCounts().rejections !== before, {
+        what: "the rejection counted",
+      });
       giveBackBad();
       assert.equal(lines.length, 4, "the broken logger got it, not the one lent before");
     });
@@ -122,7 +125,7 @@ Deno.test("through runMain: reported with the service's logger, metrics count, e
     "uncaught exception",
     "after",
   ]);
-  assert.ok(lines.every((l) => l.service === "guarded"), "the lifecycle's logger was used");
+  assert.ok(lines.every((l) => l.component === "guarded"), "the lifecycle's logger was used");
   assert.deepEqual(lines.slice(1, 4).map((l) => l.request_id), ["req-7", "unknown", "unknown"]);
   assert.deepEqual(lines[4].metrics, [
     'process_unhandled_rejections_total{service="guarded"} 2',

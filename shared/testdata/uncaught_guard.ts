@@ -10,7 +10,7 @@ import { runMain } from "../main.ts";
 import { createMetrics } from "../metrics.ts";
 
 async function main(): Promise<number> {
-  const logger = createLogger({ fields: { service: "guarded" } });
+  const logger = createLogger({ fields: { component: "guarded" } });
   const lifecycle = createLifecycle({ logger, handleSignals: false });
   logger.info("before");
   void Promise.reject(Object.assign(new TypeError("Request closed"), { requestId: "req-7" }));

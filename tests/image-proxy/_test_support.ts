@@ -126,6 +126,7 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
         if (Date.now() > deadline) {
           throw new Error(`readiness never matched; last ${JSON.stringify(r)}\n${svc.output()}`);
         }
+        // real clock: poll interval of a wait bounded by `deadline` that checks /readyz itself
         await new Promise((res) => setTimeout(res, 50));
       }
     },

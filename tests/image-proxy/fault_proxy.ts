@@ -157,6 +157,7 @@ export function startFaultProxy(upstream: string): Promise<FaultProxy> {
         if (mode === "slow") {
           for (let at = 0; at < chunk.byteLength; at += proxy.slow.chunkBytes) {
             await writeAll(to, chunk.subarray(at, at + proxy.slow.chunkBytes));
+            // real clock: the slow mode: a network that delivers chunks pauseMs apart
             await new Promise((r) => setTimeout(r, proxy.slow.pauseMs));
           }
         } else await writeAll(to, chunk);

@@ -121,8 +121,10 @@ Deno.test("SIGTERM drains downloads in flight, then exits 0", async () => {
     const downloads = [1, 2, 3].map(() =>
       fetch(proxy.url + "/big.bin").then(async (r) => new Uint8Array(await r.arrayBuffer()))
     );
+    // real clock: the downloads (1.6 s each) are under way before the signal
     await new Promise((r) => setTimeout(r, 300));
     const code = proxy.stop("SIGTERM");
+    // real clock: past the 300 ms shutdown delay (the subject)
     await new Promise((r) => setTimeout(r, 700)); // past the delay, downloads still running
     const refused = await fetch(proxy.url + "/streams/v1/index.json", {
       headers: { "x-request-id": "late-1" },
@@ -157,6 +159,7 @@ Deno.test("a drain that outlasts the grace is cut: shutdown_forced, exit 1", asy
       () => "complete",
       () => "cut",
     );
+    // real clock: the download is under way before the signal
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(await proxy.stop("SIGTERM"), 1);
     assert.equal(await download, "cut", "the cut download does not end normally");

@@ -45,6 +45,7 @@ Deno.test("the stream limit holds under concurrent load and frees every slot", a
         ({ admitted } = await round(max));
         if (admitted.length === max) break;
         await Promise.all(admitted.map((r) => r.body!.cancel()));
+        // real clock: between rounds of a retry loop bounded by `deadline` that checks the admitted count
         await new Promise((r) => setTimeout(r, 100));
       }
       assert.equal(admitted.length, max);
@@ -158,6 +159,7 @@ Deno.test("a client that stops reading is cut after the write idle timeout and f
       await res.body?.cancel();
       if (status === 200) break;
       assert.equal(status, 503, "refused while the stalled download holds the only slot");
+      // real clock: poll interval of a loop bounded by its count that checks the status
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(status, 200, "the slot came back");

@@ -131,6 +131,7 @@ Deno.test("a failing collector never affects serving; warnings are sanitized", a
       const res = await fetch(proxy.url + "/streams/v1/index.json");
       assert.equal(res.status, 200);
       await res.arrayBuffer();
+      // real clock: requests 150 ms apart span several 100 ms export intervals, each refused by the collector
       await new Promise((r) => setTimeout(r, 150));
     }
     assert.equal((await proxy.readyz()).status, 200);
@@ -155,6 +156,7 @@ Deno.test("without metrics.endpoint nothing is exported", async () => {
   });
   try {
     await (await fetch(proxy.url + "/streams/v1/index.json")).arrayBuffer();
+    // real clock: time for an exporter, were one running, to send: nothing must arrive
     await new Promise((r) => setTimeout(r, 500));
   } finally {
     assert.equal(await proxy.stop(), 0);

@@ -59,6 +59,7 @@ Deno.test("image-proxy serves the mirror from s3rver as the contract's tables sa
           const parts: Uint8Array[] = [];
           for await (const chunk of res.body!) {
             parts.push(chunk.slice());
+            // real clock: a slow reader, so the proxy's relay meets backpressure
             if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
           }
           const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));

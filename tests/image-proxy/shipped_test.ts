@@ -69,6 +69,7 @@ async function until(
   for (let i = 0; i < 600; i++) {
     const r = await readyz(url);
     if (pred(r)) return r;
+    // real clock: the interval of a bounded poll (600 tries) on a probe that has no event to await
     await new Promise((res) => setTimeout(res, 50));
   }
   throw new Error(`readiness never matched: ${JSON.stringify(await readyz(url))}`);

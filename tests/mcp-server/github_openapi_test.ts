@@ -42,7 +42,7 @@ export const TASKS: ReadonlyArray<[string, string]> = [
 ];
 
 /** Loads and registers the GitHub description as the API `gh`. */
-export async function registerGithub() {
+async function registerGithub() {
   const loaded = await loadDocument(GITHUB_DOCUMENT);
   const registry = new CapabilityRegistry();
   const report = registerDocument(registry, { name: "gh", source: GITHUB_DOCUMENT }, loaded, {

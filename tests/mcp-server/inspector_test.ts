@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MAIN, PERMISSIONS, ROOT, startHttpStack } from "./_test_support.ts";
+import { skipSuite } from "@svc/shared/testing";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 
@@ -37,21 +38,22 @@ async function available(): Promise<string | undefined> {
     const r = await inspector(["--help"]);
     return r.code === 0
       ? undefined
-      : `inspector --help exited ${r.code}: ${r.stderr.slice(0, 200)}`;
+      : `a runnable MCP Inspector CLI (inspector --help exited ${r.code}: ${
+        r.stderr.slice(0, 200)
+      })`;
   } catch (err) {
-    return `npx is not runnable: ${(err as Error).message}`;
+    return `npx (${(err as Error).message})`;
   }
 }
 
 const why = await available();
-// deno-lint-ignore no-console -- a skip must be loud, not only in the test name
-if (why) console.error(`SKIPPED inspector tests: ${why}`);
+const ignore = skipSuite({ module: import.meta.url, needs: why });
 
 const stdioServer = [Deno.execPath(), "run", ...PERMISSIONS, MAIN, "--"];
 
 Deno.test({
   name: "Inspector CLI lists and calls the tools over stdio",
-  ignore: why !== undefined,
+  ignore,
   async fn() {
     const list = await inspector([...stdioServer, "--method", "tools/list"]);
     assert.equal(list.code, 0, list.stderr);
@@ -90,7 +92,7 @@ Deno.test({
 
 Deno.test({
   name: "Inspector CLI calls the tools over Streamable HTTP with a bearer token",
-  ignore: why !== undefined,
+  ignore,
   async fn() {
     const stack = await startHttpStack();
     try {

@@ -9,6 +9,7 @@ Deno.test("every stdout and stderr line is JSON after takes that hit, miss and a
       issuer: "logs",
       timeoutMs: 5_000,
     });
+    // real clock: the take is waiting before the request arrives (else it finds the logged entry: a weaker case)
     await new Promise((resolve) => setTimeout(resolve, 100));
     await (await fetch(`${mock.url}/logs/jwks?n=1`)).body?.cancel();
     assert.equal((await hit).status, 200);
@@ -24,9 +25,11 @@ Deno.test("every stdout and stderr line is JSON after takes that hit, miss and a
       body: JSON.stringify({ issuer: "gone", timeoutMs: 60_000 }),
       signal: gone.signal,
     }).catch(() => undefined);
+    // real clock: the take is waiting before the client gives up
     await new Promise((resolve) => setTimeout(resolve, 50));
     gone.abort();
     await abandoned;
+    // real clock: past the 300 ms request timeout (the subject), by which the abandoned take stops waiting
     await new Promise((resolve) => setTimeout(resolve, 500));
     await (await fetch(`${mock.url}/gone/jwks`)).body?.cancel();
     const listed = await control(mock.url, "GET", "/_mock/requests?issuer=gone");

@@ -4,6 +4,7 @@ import { control, startMock } from "./_test_support.ts";
 Deno.test("graceful shutdown ends an in-flight take cleanly and exits 0", async () => {
   const mock = await startMock({ args: ["--shutdown-grace", "5s"] });
   const take = control(mock.url, "POST", "/_mock/requests/take", { timeoutMs: 8000 });
+  // real clock: the take is waiting when SIGTERM arrives
   await new Promise((resolve) => setTimeout(resolve, 200));
   const started = performance.now();
   const code = await mock.stop("SIGTERM");

@@ -13,6 +13,7 @@ Deno.test("story: a waiting take receives the protocol request another client ma
       issuer: "cap",
       timeoutMs: 10_000,
     });
+    // real clock: the take is waiting before the request arrives (else it finds the logged entry: a weaker case)
     await new Promise((resolve) => setTimeout(resolve, 100));
     const raw =
       "grant_type=client_credentials&scope=b+a&scope=x%2By&client_id=c%20d&client_secret=s";
@@ -46,10 +47,12 @@ Deno.test("concurrent takes are served in order and never get the same request",
   const mock = await startMock();
   try {
     const takes = [0, 1, 2].map((i) =>
+      // real clock: takes start 50 ms apart, so their FIFO order is known
       new Promise((resolve) => setTimeout(resolve, i * 50)).then(() =>
         control(mock.url, "POST", "/_mock/requests/take", { issuer: "fifo", timeoutMs: 10_000 })
       )
     );
+    // real clock: all three takes are waiting before the requests arrive
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const n of [1, 2, 3]) {
       const res = await fetch(`${mock.url}/fifo/jwks?n=${n}`);
@@ -97,6 +100,7 @@ Deno.test("story: reset while a take waits ends the take cleanly and empties the
       endpoint: "token",
       timeoutMs: 10_000,
     });
+    // real clock: the take is waiting when the reset arrives
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
     assert.deepEqual((await control(mock.url, "POST", "/_mock/reset")).body, { reset: true });
@@ -119,9 +123,11 @@ Deno.test("a take whose client went away does not swallow the next matching requ
       body: JSON.stringify({ issuer: "g", timeoutMs: 5000 }),
       signal: gone.signal,
     }).catch((err) => err);
+    // real clock: the take is waiting before the client gives up
     await new Promise((resolve) => setTimeout(resolve, 300));
     gone.abort(); // as `curl -m1` does
     await abandoned;
+    // real clock: past the request timeout, by which the abandoned take stops waiting
     await new Promise((resolve) => setTimeout(resolve, 300));
     const jwks = await fetch(`${mock.url}/g/jwks`);
     assert.equal(jwks.status, 200);

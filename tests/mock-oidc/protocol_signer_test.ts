@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { openSslUnavailable } from "../../services/mock-oidc/keys/openssl.ts";
 import { MAIN, PERMISSIONS, postForm, startMock } from "./_test_support.ts";
+import { skipSuite } from "@svc/shared/testing";
 
 const CLIENT = "grant_type=client_credentials&client_id=svc&client_secret=s";
 
@@ -83,7 +84,11 @@ const missing = openSslUnavailable();
 Deno.test({
   name: "--signer openssl with --allow-ffi signs tokens that verify" +
     (missing ? ` (ignored: ${missing})` : ""),
-  ignore: missing !== undefined,
+  ignore: skipSuite({
+    module: import.meta.url,
+    part: "--signer openssl",
+    needs: missing && `OpenSSL's libcrypto through FFI (${missing})`,
+  }),
   sanitizeResources: false,
   async fn() {
     const mock = await startMock({

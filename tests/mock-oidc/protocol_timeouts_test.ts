@@ -50,6 +50,7 @@ Deno.test("--read-timeout and --write-timeout hold on real connections", async (
       const conn = await connect();
       await conn.write(enc.encode("GET /static/big.bin HTTP/1.1\r\nHost: localhost\r\n\r\n"));
       // Nobody reads for six times the bound: the server must give up meanwhile.
+      // real clock: the server's write timeout is a real timer; stay silent past it
       await new Promise((r) => setTimeout(r, 3_000));
       const { head, bytes } = await readUntilClosed(conn);
       conn.close();

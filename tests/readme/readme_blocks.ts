@@ -45,7 +45,7 @@ const SHELL = new Set(["sh", "bash", "shell", "console"]);
 const SKIP_DIRS = new Set(["node_modules", ".data", "dist", "cov", ".git"]);
 
 /** Every README.md under the root (outside dependencies and generated directories). */
-export async function readmeFiles(dir = ""): Promise<string[]> {
+async function readmeFiles(dir = ""): Promise<string[]> {
   const found: string[] = [];
   for await (const entry of Deno.readDir(`${ROOT}${dir}` || ".")) {
     const path = dir ? `${dir}/${entry.name}` : entry.name;
@@ -137,7 +137,7 @@ export async function allBlocks(): Promise<ReadmeBlock[]> {
 }
 
 /** A free loopback port (bound, then released). */
-export function freePort(): number {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -180,7 +180,7 @@ export interface Served {
 }
 
 /** Starts one command as written with bash from the root, in its own process group. */
-export function serveCommand(
+function serveCommand(
   command: string,
   env: Record<string, string>,
   cwd = ROOT,
@@ -243,7 +243,7 @@ export function serveCommand(
 }
 
 /** `env` of a mark with its placeholders filled; `scratch` is where `{scratch}` points. */
-export function fillEnv(env: Record<string, string>, scratch: string): Record<string, string> {
+function fillEnv(env: Record<string, string>, scratch: string): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).map(([k, v]) => [
       k,

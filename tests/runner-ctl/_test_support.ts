@@ -16,6 +16,7 @@ import { ensureScaleSet } from "../../services/runner-ctl/github/scale_set.ts";
 import { InstanceClient } from "../../services/runner-ctl/incus/instances.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
+import { waitUntil } from "@svc/shared/testing";
 
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
 
@@ -80,12 +81,8 @@ export function startController(
 }
 
 /** Polls `cond` until it holds (generous: the machine is shared). */
-export async function waitFor(what: string, cond: () => boolean, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+export function waitFor(what: string, cond: () => boolean, timeoutMs = 60_000): Promise<void> {
+  return waitUntil(cond, { what, timeoutMs, intervalMs: 25 });
 }
 
 /** Runs `body` with a simulation that is always closed. */

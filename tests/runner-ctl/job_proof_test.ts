@@ -78,6 +78,7 @@ Deno.test("a job's proof verifies with the enrolled key; a redelivery keeps it",
       // Redeliver the acknowledged JobStarted: the committed proof stays byte-identical.
       sim.github.redeliverLast();
       await waitFor("the redelivery to be polled", () => !sim.github.redeliveryPending());
+      // real clock: a redelivered JobStarted must change nothing: give the controller time to (wrongly) act
       await new Promise((r) => setTimeout(r, 1000));
       if (sim.incus.instances.has(inst.name)) {
         assert.equal(sim.incus.instances.get(inst.name)!.config[KEY], envelope);

@@ -8,9 +8,8 @@
  * The test starts its own `incusd` in a temporary INCUS_DIR and stops it afterwards. Where
  * incusd is not installed or cannot start (not root, no cgroups), it is skipped and says why.
  */
-// deno-lint-ignore-file no-console -- a skipped integration test says loudly why
 import assert from "node:assert/strict";
-import { runCommand } from "@svc/shared/testing";
+import { runCommand, skipSuite } from "@svc/shared/testing";
 import { InstanceClient, TAG } from "../../services/runner-ctl/incus/instances.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusError, IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
@@ -43,13 +42,13 @@ function skipReason(): string | undefined {
   try {
     Deno.statSync(INCUSD);
   } catch {
-    return `${INCUSD} is not installed (apt-get install -t bookworm-backports incus-base incus-client busybox-static)`;
+    return `${INCUSD} (apt-get install -t bookworm-backports incus-base incus-client busybox-static)`;
   }
-  if (Deno.uid() !== 0) return "incusd needs root";
+  if (Deno.uid() !== 0) return "root (incusd runs as root)";
   try {
     Deno.statSync("/bin/busybox");
   } catch {
-    return "/bin/busybox (busybox-static) is needed to build the test image";
+    return "/bin/busybox (busybox-static, to build the test image)";
   }
   return undefined;
 }
@@ -76,6 +75,7 @@ async function startIncusd(dir: string) {
       await run("incus", ["query", "/1.0"], { INCUS_DIR: dir });
       return { child, socket };
     } catch {
+      // real clock: poll interval of a wait bounded to 2 min that checks the daemon answers
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -124,12 +124,11 @@ async function buildImage(dir: string, env: Record<string, string>) {
   ], env);
 }
 
-const reason = skipReason();
-if (reason) console.error(`SKIPPED real Incus integration test: ${reason}`);
+const needs = skipReason();
 
 Deno.test({
   name: "Incus client against a real incusd (containers)",
-  ignore: reason !== undefined,
+  ignore: skipSuite({ module: import.meta.url, needs }),
   async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "runner-ctl-incus-" });
     const env = { INCUS_DIR: dir };
@@ -137,7 +136,7 @@ Deno.test({
     try {
       daemon = await startIncusd(dir);
     } catch (err) {
-      console.error(`SKIPPED real Incus integration test: incusd cannot start here: ${err}`);
+      skipSuite({ module: import.meta.url, needs: `an incusd that can start here (${err})` });
       await Deno.remove(dir, { recursive: true }).catch(() => {});
       return;
     }
@@ -196,6 +195,7 @@ Deno.test({
         let log = "";
         for (let i = 0; i < 480 && !log.includes("booted"); i++) {
           log = new TextDecoder().decode(await client.consoleLog(PROBE));
+          // real clock: poll interval of a wait bounded to 2 min that checks the console log
           await new Promise((r) => setTimeout(r, 250));
         }
         assert.match(log, /runner-ctl-probe: booted/);

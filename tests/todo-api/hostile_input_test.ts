@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { type HostileCase, hostileCases, sendRaw } from "@svc/shared/hostile";
 import { startService } from "@svc/shared/testing";
-import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
 
 const ID = "00000000-0000-4000-8000-000000000000";
@@ -165,7 +165,7 @@ function keyCases(host: string, admin: string, user: string): (HostileCase & { w
 for (const backend of ["pglite", "postgres"] as const) {
   Deno.test({
     name: `hostile input on every route: never a 5xx, and the server lives on [${backend}]`,
-    ignore: backend === "postgres" && !TEST_DATABASE_URL,
+    ignore: backend === "postgres" && withoutPostgres(import.meta.url, "postgres backend"),
     sanitizeResources: false,
     sanitizeOps: false,
     async fn(t) {

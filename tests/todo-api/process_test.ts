@@ -6,13 +6,13 @@ import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import postgres from "postgres";
 import { parse as parseYaml } from "yaml";
-import { startService } from "@svc/shared/testing";
+import { startService, waitUntil } from "@svc/shared/testing";
 import { schemaViolations } from "@svc/shared/schema-check";
-import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
 
 for (const backend of ["pglite", "postgres"] as const) {
-  const ignore = backend === "postgres" && !TEST_DATABASE_URL;
+  const ignore = backend === "postgres" && withoutPostgres(import.meta.url, "postgres backend");
 
   Deno.test({
     name: `serve never migrates and is not ready while migrations are pending [${backend}]`,
@@ -157,9 +157,11 @@ for (const backend of ["pglite", "postgres"] as const) {
                   method: "POST",
                   body: JSON.stringify({ title: "drained" }),
                 });
+                // real clock: the create reaches the locked table before the signal
                 await new Promise((r) => setTimeout(r, 300));
                 exit = svc.stop("SIGTERM");
                 stopped = true;
+                // real clock: the drain is under way while the lock is still held
                 await new Promise((r) => setTimeout(r, 300));
               });
             } finally {
@@ -241,12 +243,13 @@ Deno.test({
       await ready.body?.cancel();
       const exit = svc.stop("SIGTERM");
       // The signal is delivered asynchronously: wait for the readiness answer to turn.
-      let draining = await fetch(`${svc.url}/readyz`);
-      while (draining.status === 200) {
-        await draining.body?.cancel();
-        await new Promise((r) => setTimeout(r, 20));
+      let draining!: Response;
+      await waitUntil(async () => {
         draining = await fetch(`${svc.url}/readyz`);
-      }
+        if (draining.status === 503) return true;
+        await draining.body?.cancel();
+        return false;
+      }, { what: "/readyz to answer 503" });
       assert.equal(draining.status, 503);
       assert.deepEqual(await draining.json(), {
         status: "not_ready",

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { startKeepAliveClients, startService } from "@svc/shared/testing";
 import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
+import { waitUntil } from "@svc/shared/testing";
 
 for (const paceMs of [0, 30]) {
   Deno.test({
@@ -31,7 +32,7 @@ for (const paceMs of [0, 30]) {
           path: "/v1/todos?limit=5",
           headers: [`X-API-Key: ${key}`],
         });
-        while (clients.answered() < 48) await new Promise((r) => setTimeout(r, 10));
+        await waitUntil(() => clients.answered() >= 48, { what: "48 answered requests" });
         assert.equal(await svc.stop("SIGTERM"), 0, svc.output());
         const records = await clients.ended;
         for (const [i, record] of records.entries()) {

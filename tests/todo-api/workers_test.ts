@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { startKeepAliveClients, startService } from "@svc/shared/testing";
-import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { SERVICES } from "../../deploy/services.ts";
 import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
 
@@ -61,7 +61,7 @@ async function setUp() {
 Deno.test({
   name: "--workers 2 with the deployed permissions: CRUD works, requests spread over both " +
     "workers and /metrics counts them all",
-  ignore: !TEST_DATABASE_URL,
+  ignore: withoutPostgres(import.meta.url),
   sanitizeResources: false,
   async fn() {
     const { t, key } = await setUp();
@@ -135,7 +135,7 @@ Deno.test({
 Deno.test({
   name: "--workers 2: SIGTERM turns every worker to draining, completes in-flight requests, " +
     "tells keep-alive clients to close, exits 0",
-  ignore: !TEST_DATABASE_URL,
+  ignore: withoutPostgres(import.meta.url),
   sanitizeResources: false,
   async fn() {
     const { t, key } = await setUp();
@@ -167,6 +167,7 @@ Deno.test({
               headers,
               body: JSON.stringify({ title: `drained ${i}` }),
             }));
+          // real clock: the eight creates reach the workers before the signal
           await new Promise((r) => setTimeout(r, 500));
           exit = svc.stop("SIGTERM");
           let ready = await fresh(`${svc.url}/readyz`);
@@ -212,7 +213,7 @@ Deno.test({
 
 Deno.test({
   name: "--workers 2: an API address in use fails the start with one line naming it, exit 2",
-  ignore: !TEST_DATABASE_URL,
+  ignore: withoutPostgres(import.meta.url),
   sanitizeResources: false,
   async fn() {
     const { t } = await setUp();

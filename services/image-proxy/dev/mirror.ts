@@ -16,7 +16,7 @@ export interface MirrorFile {
 }
 
 /** The version every product of the sample mirror has (a real mirror's format). */
-export const SAMPLE_VERSION = "20250824_13:00";
+const SAMPLE_VERSION = "20250824_13:00";
 
 async function sha256(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);

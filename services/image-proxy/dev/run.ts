@@ -20,13 +20,13 @@ import { SERVICES } from "../../../deploy/services.ts";
 const DEPLOYED = SERVICES.find((s) => s.name === "image-proxy")!;
 
 /** The proxy's deployed permissions other than network, and its V8 flags (`deploy/services.ts`). */
-export const PERMISSIONS_BESIDES_NET: readonly string[] = [
+const PERMISSIONS_BESIDES_NET: readonly string[] = [
   ...DEPLOYED.permissions.filter((p) => !p.startsWith("--allow-net")),
   ...(DEPLOYED.v8Flags?.length ? [`--v8-flags=${DEPLOYED.v8Flags.join(",")}`] : []),
 ];
 
 /** Where `deno task dev` puts things. */
-export const DEV = {
+const DEV = {
   listen: "127.0.0.1:8082",
   s3Port: 8092,
   bucket: "images",

@@ -1,13 +1,10 @@
 /**
- * A local S3-compatible server for `deno task dev` and the tests: `@20minutes/s3rver` on
- * loopback, with SigV4 signature checks on (its only credentials are `S3RVER` / `S3RVER`).
+ * A local S3-compatible server for `deno task dev` and the tests: `@20minutes/s3rver` from the
+ * npm registry on loopback, in a process of its own (`s3rver_process.ts` says why), with SigV4
+ * signature checks on (its only credentials are `S3RVER` / `S3RVER`).
  *
  * @module
  */
-import { createRequire } from "node:module";
-
-// The vendored copy is CommonJS (see tests/fakes/s3rver/VENDORED.md).
-const S3rver = createRequire(import.meta.url)("../../../tests/fakes/s3rver/lib/s3rver.js");
 
 /** The credentials s3rver accepts. */
 export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
@@ -32,8 +29,11 @@ export interface S3Server {
   close(): Promise<void>;
 }
 
+const PROCESS = new URL("./s3rver_process.ts", import.meta.url).pathname;
+const LOCK = new URL("./s3rver.lock", import.meta.url).pathname;
+
 /**
- * Starts s3rver.
+ * Starts s3rver in its own process and waits until it listens.
  *
  * @example Usage
  * ```ts ignore
@@ -46,24 +46,62 @@ export interface S3Server {
 export async function startS3Server(options: S3ServerOptions): Promise<S3Server> {
   const { hostname = "127.0.0.1", port = 0 } = options;
   const directory = options.directory ?? await Deno.makeTempDir({ prefix: "s3rver-" });
-  const server = new S3rver({
-    address: hostname,
-    port,
-    silent: true,
-    directory,
-    allowMismatchedSignatures: false,
-    vhostBuckets: false,
-    configureBuckets: options.buckets.map((name) => ({ name })),
-  });
-  const info = await server.run() as { port: number };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-config",
+      "--node-modules-dir=none",
+      `--lock=${LOCK}`,
+      "--frozen",
+      "--quiet",
+      `--allow-net=${hostname}`,
+      `--allow-read`,
+      `--allow-write=${directory}`,
+      "--allow-env",
+      "--allow-sys",
+      PROCESS,
+      hostname,
+      String(port),
+      directory,
+      ...options.buckets,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const line = await firstLine(child.stdout);
+  if (line === undefined) {
+    await child.stdin.close().catch(() => {});
+    const { code } = await child.status;
+    throw new Error(`Cannot start the S3 server: it exited with ${code}: ${await stderr}`);
+  }
+  const { port: bound } = JSON.parse(line) as { port: number };
   return {
-    endpoint: `http://${hostname}:${info.port}`,
-    port: info.port,
+    endpoint: `http://${hostname}:${bound}`,
+    port: bound,
     async close() {
-      await server.close();
+      await child.stdin.close().catch(() => {});
+      await child.status;
+      await stderr;
       if (options.directory === undefined) {
         await Deno.remove(directory, { recursive: true }).catch(() => {});
       }
     },
   };
+}
+
+/** Reads the first line of `stream`, then drains the rest in the background. */
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string | undefined> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) return undefined;
+    text += value;
+  }
+  (async () => {
+    while (!(await reader.read()).done) { /* the process prints nothing else */ }
+  })();
+  return text.slice(0, text.indexOf("\n"));
 }

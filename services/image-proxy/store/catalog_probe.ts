@@ -22,7 +22,7 @@ export const MAX_CATALOG_BYTES = 4 << 20;
 export type CatalogReason = "s3_unavailable" | "catalog_missing" | "s3_misconfigured";
 
 /** The catalog is absent or is not a simplestreams index. */
-export class CatalogMissingError extends Error {
+class CatalogMissingError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "CatalogMissingError";

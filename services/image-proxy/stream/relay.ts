@@ -31,13 +31,13 @@ export type RelayOutcome =
  * garbage they leave) are paid once per 256 KiB; in tests/bench/image_proxy 256 KiB cost less CPU
  * than 64 KiB, 512 KiB or 1 MiB.
  */
-export const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 
 /**
  * How long a chunk's first bytes may wait for more before the chunk is handed on anyway: a slow
  * store's bytes reach the client within one storage read, not once 256 KiB have trickled in.
  */
-export const GATHER_MS = 20;
+const GATHER_MS = 20;
 
 /** Options of {@linkcode relay}. */
 export interface RelayOptions {

@@ -162,6 +162,7 @@ eachKind("relay() reports the end once, whatever happens after", async (kind) =>
   await reader.read();
   await reader.read();
   await reader.cancel().catch(() => {});
+  // real clock: past both idle bounds (30 ms): a second end would have been reported by now
   await new Promise((res) => setTimeout(res, 80));
   assert.equal(r.ends.length, 1);
 });
@@ -193,6 +194,7 @@ Deno.test("relay() hands a slow store's bytes on within one storage read", async
     return new ReadableStream({
       type: "bytes",
       async pull(c) {
+        // real clock: an upstream slower than the idle bounds, the relay's real timers
         await new Promise((r) => setTimeout(r, 40));
         if (++i <= 4) return c.enqueue(new Uint8Array(4).fill(i));
         c.close();

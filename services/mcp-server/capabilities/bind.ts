@@ -24,12 +24,12 @@ const FLOAT32_MAX = 3.4028234663852886e38;
  * Float64Array, so `2.0` stays distinct from `2`. Plain numbers remain valid too (non-integral:
  * float; integral: int), for hosts that bind arguments without the tag.
  */
-export function isTaggedFloat(v: unknown): v is Float64Array {
+function isTaggedFloat(v: unknown): v is Float64Array {
   return v instanceof Float64Array && v.length === 1;
 }
 
 /** Starlark type name of a converted value, for diagnostics. */
-export function starlarkTypeOf(v: unknown): string {
+function starlarkTypeOf(v: unknown): string {
   if (v === null || v === undefined) return "NoneType";
   if (isTaggedFloat(v)) return "float";
   if (typeof v === "boolean") return "bool";

@@ -10,7 +10,7 @@ import { KEYWORDS, RESERVED } from "@svc/starlark";
 export const STARLARK_KEYWORDS: ReadonlySet<string> = new Set([...KEYWORDS, ...RESERVED]);
 
 /** Standard Starlark universe names plus the dialect's `sum`, `json`, `math` (and `set`). */
-export const RESERVED_ROOTS: ReadonlySet<string> = new Set([
+const RESERVED_ROOTS: ReadonlySet<string> = new Set([
   "None",
   "True",
   "False",
@@ -52,7 +52,7 @@ export const RESERVED_ROOTS: ReadonlySet<string> = new Set([
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** True for a lexical Starlark identifier (keywords included). */
-export function isIdentifier(name: string): boolean {
+function isIdentifier(name: string): boolean {
   return IDENT.test(name);
 }
 

@@ -10,7 +10,7 @@ import { getHeapStatistics } from "node:v8";
 import { run } from "@svc/starlark";
 import type { HostFunction, HostNamespace } from "@svc/starlark";
 import { awaitReply, type ReplyReceiver } from "./channel.ts";
-import type { CallReply, DoneMessage, JobMessage } from "./protocol.ts";
+import type { CallReply, DoneMessage, JobMessage, ReadyMessage } from "./protocol.ts";
 
 /** Thrown inside a host function when the main thread answered a call with an error text. */
 class CallFailed extends Error {
@@ -93,4 +93,4 @@ parentPort!.on("message", async (job: JobMessage) => {
   parentPort!.postMessage({ type: "done", result } satisfies DoneMessage);
 });
 heapFloor = getHeapStatistics().used_heap_size;
-parentPort!.postMessage({ type: "ready" });
+parentPort!.postMessage({ type: "ready" } satisfies ReadyMessage);

@@ -106,7 +106,7 @@ export function operationHandler(plan: OperationPlan, api: ApiCallOptions): Capa
 }
 
 /** The request URL: base, templated path, query parameters. */
-export function buildUrl(plan: OperationPlan, baseUrl: URL, args: Record<string, unknown>): URL {
+function buildUrl(plan: OperationPlan, baseUrl: URL, args: Record<string, unknown>): URL {
   let path = plan.path;
   for (const input of plan.inputs) {
     if (input.in !== "path") continue;
@@ -192,7 +192,7 @@ function applyCredential(cred: Credential | undefined, headers: Headers, url: UR
 }
 
 /** `<status> <title>: <detail>` of a problem body, else a short text of the body or status. */
-export function failureText(res: Response, bytes: Uint8Array | undefined): string {
+function failureText(res: Response, bytes: Uint8Array | undefined): string {
   const status = `${res.status}`;
   const text = bytes ? new TextDecoder().decode(bytes.subarray(0, 4096)) : "";
   const type = res.headers.get("content-type") ?? "";

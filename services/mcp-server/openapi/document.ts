@@ -45,7 +45,7 @@ export class DocumentError extends Error {
 }
 
 /** Where `source` points: an http(s) URL, or a file path (relative to the working directory). */
-export function sourceLocation(source: string): URL {
+function sourceLocation(source: string): URL {
   if (/^https?:\/\//i.test(source)) return new URL(source);
   if (source.startsWith("file:")) return new URL(source);
   const cwd = Deno.cwd().replace(/\/?$/, "/");

@@ -157,7 +157,7 @@ export function credentialOf(
 }
 
 /** The base URL of an API: the override, else the first server URL (relative to the document). */
-export function baseUrlOf(spec: ApiSpec, loaded: LoadedDocument): URL {
+function baseUrlOf(spec: ApiSpec, loaded: LoadedDocument): URL {
   if (spec.baseUrl) return new URL(spec.baseUrl);
   const servers = Array.isArray(loaded.doc.servers) ? loaded.doc.servers : [];
   const first = servers[0] as { url?: unknown; variables?: Record<string, { default?: unknown }> };

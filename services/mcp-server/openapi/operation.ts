@@ -78,7 +78,7 @@ export function snakeCase(text: string): string {
 }
 
 /** The local name of an operation: its operationId in snake_case, else `<method>_<path>`. */
-export function operationLocalName(method: string, path: string, operationId: unknown): string {
+function operationLocalName(method: string, path: string, operationId: unknown): string {
   if (typeof operationId === "string" && operationId.trim() !== "") return snakeCase(operationId);
   return snakeCase(`${method} ${path}`);
 }
@@ -319,7 +319,7 @@ function pointerPart(s: string): string {
 }
 
 /** The JSON media type of a content map (`application/json`, `*+json`), if any. */
-export function jsonMedia(content: unknown): string | undefined {
+function jsonMedia(content: unknown): string | undefined {
   if (!isObj(content)) return undefined;
   const keys = Object.keys(content);
   return keys.find((k) => /^application\/json(\s*;.*)?$/i.test(k)) ??

@@ -7,7 +7,7 @@
  */
 
 /** Connector tokens removed from queries. */
-export const CONNECTORS: ReadonlySet<string> = new Set([
+const CONNECTORS: ReadonlySet<string> = new Set([
   "a",
   "an",
   "and",

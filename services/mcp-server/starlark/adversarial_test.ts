@@ -94,6 +94,7 @@ test("a concurrent HTTP request on 127.0.0.1 is answered no later than the timeo
   assert.equal(await (await fetch(url)).text(), "pong"); // warm the connection path
   let timerFiredAt = -1;
   const started = performance.now();
+  // real clock: the subject: a 10 ms timer must fire on time while a program runs
   setTimeout(() => timerFiredAt = performance.now() - started, 10);
   const request = fetch(url).then(async (r) => {
     await r.text();
@@ -124,6 +125,7 @@ test("requests are served while a program waits on asynchronous host calls", asy
     const r = await fetch(url);
     await r.text();
     served++;
+    // real clock: a host call that takes `ms`, as a slow backend would
     await new Promise((resolve) => setTimeout(resolve, kwargs.ms as number));
     return 1;
   };
@@ -134,6 +136,7 @@ test("requests are served while a program waits on asynchronous host calls", asy
 
 test("timeout covers time spent waiting on host calls", async () => {
   const src = main("n = 0\nfor i in range(1000):\n    n += nap()\nreturn n");
+  // real clock: time in host calls counts against the timeout budget, the subject
   const nap = () => new Promise((resolve) => setTimeout(() => resolve(1), 5));
   const start = performance.now();
   const result = await run(src, { predeclared: { nap }, budgets: { timeoutMs: 200 } });
@@ -165,6 +168,7 @@ test("asynchronous host calls do not multiply the work a step budget allows", as
 
 test("concurrent runs keep separate budgets and host-call logs", async () => {
   const slow = (_a: unknown[], kw: Record<string, unknown>) =>
+    // real clock: slow host calls, so the three runs interleave
     new Promise((resolve) => setTimeout(() => resolve(kw.v), 2));
   const src = (n: number) => main(`t = 0\nfor i in range(${n}):\n    t += slow(v=i)\nreturn t`);
   const [a, b, c] = await Promise.all([

@@ -12,6 +12,7 @@ import {
   runResolveFile,
   runScanSmoke,
 } from "./conformance/runner.ts";
+import { skipSuite } from "@svc/shared/testing";
 
 const ROOT = Deno.env.get("STARLARK_GO_ROOT") ?? "/usr/share/gocode/src/go.starlark.net";
 
@@ -43,15 +44,16 @@ function present(): boolean {
   }
 }
 
-const available = present();
-if (!available) {
-  // deno-lint-ignore no-console
-  console.log(`conformance: ${ROOT} not found (install golang-starlark-dev); skipping`);
-}
+const ignore = skipSuite({
+  module: import.meta.url,
+  needs: present()
+    ? undefined
+    : `${ROOT} (Debian package golang-starlark-dev, or STARLARK_GO_ROOT)`,
+});
 
 Deno.test({
   name: "starlark-go conformance suite passes (excluded-dialect chunks skipped)",
-  ignore: !available,
+  ignore,
   permissions: { read: true, env: true },
   fn() {
     const reports: FileReport[] = [

@@ -20,6 +20,7 @@ Deno.test("async host functions suspend and resume; each host call happens once"
         records: {
           lookup: async (_args, kw) => {
             calls.push(String(kw.key));
+            // real clock: a host call that suspends the interpreter on a timer
             await new Promise((res) => setTimeout(res, 1));
             return { key: kw.key };
           },
@@ -141,6 +142,7 @@ Deno.test("heavy programs with async host calls continue in a worker without rep
     predeclared: {
       nap: async (_a, kw) => {
         seen.push(kw.i as number);
+        // real clock: a host call that yields one turn (no time waited)
         await new Promise((res) => setTimeout(res, 0));
         return 1;
       },

@@ -40,7 +40,9 @@ async function trivialAnswersDuring(
     order.push("adversary");
     return errorOf(r);
   });
-  await new Promise((r) => setTimeout(r, 100)); // let the adversary start
+  // real clock: the adversary goes first and the trivial call must answer while it runs; had it
+  // not started yet the trivial call would still answer (a weaker case), so nothing flakes.
+  await new Promise((r) => setTimeout(r, 100));
   const quick = await c.call("execute", { source: main("return 'alive'") });
   order.push("trivial");
   assert.deepEqual(valueOf(quick), { result: "alive" });

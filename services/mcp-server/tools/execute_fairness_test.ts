@@ -5,6 +5,7 @@ import { resolveLimits } from "../limits.ts";
 import { createExecutePool } from "./server.ts";
 import { connect, valueOf } from "./_test_support.ts";
 import { main } from "./_execute_test_support.ts";
+import { waitUntil } from "@svc/shared/testing";
 
 Deno.test("execute: a free worker goes to the caller served least recently, not to a flood", async () => {
   const entered: string[] = [];
@@ -29,11 +30,11 @@ Deno.test("execute: a free worker goes to the caller served least recently, not 
   const source = main("return gate.wait()");
   try {
     const calls = [mallory.call("execute", { source })];
-    while (entered.length === 0) await new Promise((r) => setTimeout(r, 10)); // holds the worker
+    await waitUntil(() => entered.length > 0, { what: "the first call to hold the worker" });
     for (let i = 0; i < 3; i++) calls.push(mallory.call("execute", { source }));
-    while (pool.waiting < 3) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => pool.waiting >= 3, { what: "three queued calls" });
     calls.push(alice.call("execute", { source }));
-    while (pool.waiting < 4) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => pool.waiting >= 4, { what: "four queued calls" });
     open();
     for (const r of await Promise.all(calls)) {
       assert.deepEqual(valueOf(r), { result: { ok: true } });

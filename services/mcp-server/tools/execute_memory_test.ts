@@ -5,6 +5,7 @@ import { type Limits, resolveLimits } from "../limits.ts";
 import { createExecutePool } from "./server.ts";
 import { connect, errorOf, valueOf } from "./_test_support.ts";
 import { main } from "./_execute_test_support.ts";
+import { waitUntil } from "@svc/shared/testing";
 
 const LIMIT = "resource limit exceeded";
 
@@ -27,8 +28,8 @@ function gated() {
   return { registry, open, entered: () => entered };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+function until(condition: () => boolean): Promise<void> {
+  return waitUntil(condition, { what: "the pool to reach the awaited state" });
 }
 
 /**

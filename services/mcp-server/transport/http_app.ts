@@ -76,7 +76,7 @@ export interface HttpAppOptions {
 }
 
 /** The subject of an HTTP call: the `sub` of its verified bearer token. */
-export function bearerResolver(context: ToolContext): { id: string } {
+function bearerResolver(context: ToolContext): { id: string } {
   const subject = context.authInfo?.extra?.subject;
   if (typeof subject !== "string" || subject === "") throw new Error("no verified subject");
   return { id: subject };

@@ -20,7 +20,7 @@ export function isConsolePage(method: string, path: string): boolean {
 }
 
 /** The console page as a response. */
-export function consolePage(req: Request): Response {
+function consolePage(req: Request): Response {
   const res = pageResponse({
     title: "mock-oidc control plane",
     body: CONSOLE_BODY,

@@ -1,9 +1,10 @@
 /** In-memory stand-ins for the clock and token factory used by the control-plane unit tests. */
-import type { ControlClock, ControlDeps, MintedToken, MintTokenRequest } from "./control_deps.ts";
+import type { ControlClock, ControlDeps } from "./control_deps.ts";
+import type { IssuedToken, TokenRequest } from "../tokens/token_factory.ts";
 import { RequestLog } from "./request_log.ts";
 import { ScenarioQueue } from "./scenario_queue.ts";
 
-export function fakeClock(startMs = Date.parse("2030-01-01T00:00:00Z")): ControlClock {
+function fakeClock(startMs = Date.parse("2030-01-01T00:00:00Z")): ControlClock {
   let frozenAt: number | undefined;
   let wall = startMs;
   return {
@@ -23,14 +24,14 @@ export function fakeClock(startMs = Date.parse("2030-01-01T00:00:00Z")): Control
 }
 
 export function fakeDeps(overrides: Partial<ControlDeps> = {}) {
-  const issued: MintTokenRequest[] = [];
+  const issued: TokenRequest[] = [];
   const deps: ControlDeps = {
     clock: fakeClock(),
     scenarios: new ScenarioQueue(),
     requests: new RequestLog(),
     issuerUrlOf: (req, id) => `${new URL(req.url).origin}/${id}`,
     tokens: {
-      issue(req): Promise<MintedToken> {
+      issue(req): Promise<IssuedToken> {
         issued.push(req);
         const claims = { iss: req.issuerUrl, sub: req.subject, ...req.claims };
         return Promise.resolve({

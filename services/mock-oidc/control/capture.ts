@@ -10,7 +10,7 @@ import { holdBody, leaseBody } from "./captured_body.ts";
 import type { Handler } from "@svc/shared/http";
 
 /** Largest protocol request body captured (and forwarded). */
-export const CAPTURE_BODY_LIMIT = 1024 * 1024;
+const CAPTURE_BODY_LIMIT = 1024 * 1024;
 
 /** Methods `new Request()` takes unchanged. */
 const REBUILDABLE = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]);

@@ -84,6 +84,7 @@ Deno.test("withCapture hands the handler the bytes it keeps, valid even if the l
       path: "/a/jwks",
       url: "",
     });
+    // real clock: the handler reads the body a timer later, after capture has logged the request
     await new Promise((r) => setTimeout(r, 1));
     seen = new TextDecoder().decode(await readBody(req, { limit: 100 }));
     return new Response("ok");

@@ -10,7 +10,7 @@ import { readJsonBody, validateObject, validationError } from "./validation.ts";
 /** RFC 3339 date-time with a zone, as OpenAPI's `date-time` format requires. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-export function clockState(clock: ControlClock): { frozen: boolean; now: string } {
+function clockState(clock: ControlClock): { frozen: boolean; now: string } {
   const state = clock.state();
   return { frozen: state.frozen, now: state.now.toISOString() };
 }

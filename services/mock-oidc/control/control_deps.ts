@@ -7,13 +7,10 @@ import type { RequestLog } from "./request_log.ts";
 import type { ScenarioQueue } from "./scenario_queue.ts";
 import type { Clock } from "../clock.ts";
 import type { ClientRegistry } from "../protocol/client_registry.ts";
-import type { IssuedToken, TokenFactory, TokenRequest } from "../tokens/token_factory.ts";
+import type { TokenFactory } from "../tokens/token_factory.ts";
 
 /** The global mock clock (`clock.ts`). */
 export type ControlClock = Clock;
-/** The subset of `TokenRequest` the mint route fills in. */
-export type MintTokenRequest = TokenRequest;
-export type MintedToken = IssuedToken;
 /** The token factory shared with the token endpoint, so minted tokens match granted ones. */
 export type TokenIssuer = TokenFactory;
 

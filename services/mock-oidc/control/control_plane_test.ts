@@ -315,6 +315,7 @@ Deno.test("a take whose client went away ends, so a later request stays in the l
     signal: client.signal,
   });
   const answer = handle(req, localInfo());
+  // real clock: the take is waiting before the client aborts (an abort before it waits is a weaker case)
   await new Promise((resolve) => setTimeout(resolve, 10));
   client.abort();
   assert.equal((await answer).status, 499);

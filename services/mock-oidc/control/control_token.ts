@@ -7,14 +7,14 @@
  */
 import { HttpError } from "@svc/shared/problem";
 
-export const CONTROL_TOKEN_HEADER = "x-mock-control-token";
+const CONTROL_TOKEN_HEADER = "x-mock-control-token";
 
 async function digest(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
 /** Compares two secrets in time independent of where they differ. */
-export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
+async function constantTimeEqual(a: string, b: string): Promise<boolean> {
   const [x, y] = await Promise.all([digest(a), digest(b)]);
   let diff = 0;
   for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
@@ -22,7 +22,7 @@ export async function constantTimeEqual(a: string, b: string): Promise<boolean> 
 }
 
 /** The token a request presents: `X-Mock-Control-Token` first, else a Bearer credential. */
-export function presentedControlToken(req: Request): string | null {
+function presentedControlToken(req: Request): string | null {
   const header = req.headers.get(CONTROL_TOKEN_HEADER);
   if (header !== null) return header;
   const bearer = /^Bearer +(.+)$/i.exec(req.headers.get("authorization") ?? "");

@@ -13,7 +13,7 @@ export {
   withControlGate,
   withTestingOnlyMarker,
 } from "./control_plane.ts";
-export type { ControlClock, ControlDeps, MintTokenRequest, TokenIssuer } from "./control_deps.ts";
+export type { ControlClock, ControlDeps, TokenIssuer } from "./control_deps.ts";
 export { isExcludedFromCapture, withCapture } from "./capture.ts";
 export { type CapturedRequest, type Endpoint, ENDPOINTS, RequestLog } from "./request_log.ts";
 export { type RequestMapping, type Scenario, ScenarioQueue } from "./scenario_queue.ts";

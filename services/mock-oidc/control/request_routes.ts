@@ -17,11 +17,11 @@ import { leaseBody } from "./captured_body.ts";
 import { readJsonBody, validateObject, validationError } from "./validation.ts";
 
 /** How long a take waits when the body names no `timeoutMs`. */
-export const DEFAULT_TAKE_TIMEOUT_MS = 1000;
+const DEFAULT_TAKE_TIMEOUT_MS = 1000;
 /** Longest accepted `timeoutMs` (one hour). */
-export const MAX_TAKE_TIMEOUT_MS = 3_600_000;
+const MAX_TAKE_TIMEOUT_MS = 3_600_000;
 /** A take raises its request timeout to its own wait plus this, so its 404 always comes first. */
-export const TAKE_TIMEOUT_MARGIN_MS = 1000;
+const TAKE_TIMEOUT_MARGIN_MS = 1000;
 
 interface TakeRequest {
   endpoint?: Endpoint;

@@ -9,7 +9,7 @@ import { readBody } from "@svc/shared/http";
 import { issuerIdProblem } from "../protocol/issuer_id.ts";
 
 /** Largest control-plane request body; every documented body is a few hundred bytes. */
-export const CONTROL_BODY_LIMIT = 1024 * 1024;
+const CONTROL_BODY_LIMIT = 1024 * 1024;
 
 export type FieldType = "string" | "boolean" | "integer" | "number" | "object" | "array";
 
@@ -28,7 +28,7 @@ export interface FieldRule {
 }
 
 /** Deepest nesting accepted in user-supplied claims (JWT claim sets are shallow in practice). */
-export const MAX_CLAIMS_DEPTH = 32;
+const MAX_CLAIMS_DEPTH = 32;
 
 /**
  * The `check` of a claims object: refuses nesting deeper than {@linkcode MAX_CLAIMS_DEPTH}

@@ -10,7 +10,7 @@ import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader } fr
 import type { JSONWebKeySet } from "jose";
 
 /** The token fields of a token response the debugger looks at, in display order. */
-export const TOKEN_FIELDS = ["id_token", "access_token", "refresh_token"] as const;
+const TOKEN_FIELDS = ["id_token", "access_token", "refresh_token"] as const;
 
 /** One token of the response. */
 export interface TokenReport {

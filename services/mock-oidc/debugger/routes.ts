@@ -51,12 +51,12 @@ function keyOf(ctx: IssuerContext): Uint8Array {
 }
 
 /** `GET /{issuer}/debugger`: the form with upstream's defaults. */
-export function showDebugger(ctx: IssuerContext): Response {
+function showDebugger(ctx: IssuerContext): Response {
   return formPage(ctx.issuerId, callbackUri(ctx), { ...DEBUGGER_DEFAULTS });
 }
 
 /** `POST /{issuer}/debugger`: validate, seal the session into the cookie, go to authorize. */
-export async function startDebugger(ctx: IssuerContext): Promise<Response> {
+async function startDebugger(ctx: IssuerContext): Promise<Response> {
   const redirectUri = callbackUri(ctx);
   const result = readDebuggerForm(await readForm(ctx.req), {
     issuerId: ctx.issuerId,
@@ -80,7 +80,7 @@ export async function startDebugger(ctx: IssuerContext): Promise<Response> {
 }
 
 /** `GET|POST /{issuer}/debugger/callback`: redeem the code and show everything. */
-export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
+async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
   const params = ctx.req.method === "POST"
     ? await readForm(ctx.req)
     : new URL(ctx.req.url).searchParams;

@@ -10,7 +10,7 @@
 import { compactDecrypt, CompactEncrypt } from "jose";
 
 /** The cookie's name (upstream's). */
-export const SESSION_COOKIE = "debugger-session";
+const SESSION_COOKIE = "debugger-session";
 
 /** Longest cookie value written or read: browsers drop cookies past ~4 KB silently. */
 export const SESSION_COOKIE_MAX_CHARS = 4000;

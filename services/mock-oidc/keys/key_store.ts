@@ -20,8 +20,6 @@ import {
 import type { Signer } from "./signer.ts";
 import { Semaphore } from "@svc/shared/semaphore";
 
-export type { IssuerKey, PrivateJwk };
-
 /** Signing keys by issuer id. */
 export interface KeyStore {
   /** Public JWK set of the issuer (creates the issuer's key on first touch). */

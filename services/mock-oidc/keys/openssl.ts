@@ -190,7 +190,7 @@ async function signRawAsync(lib: Lib, key: LoadedKey, data: Uint8Array): Promise
 }
 
 /** Convert an ASN.1 DER ECDSA signature to the fixed-size r||s form JWS uses. */
-export function derToJose(der: Uint8Array, size: number): Uint8Array {
+function derToJose(der: Uint8Array, size: number): Uint8Array {
   let offset = 2;
   if (der[1] & 0x80) offset += der[1] & 0x7f;
   const out = new Uint8Array(size * 2);

@@ -2,9 +2,15 @@ import assert from "node:assert/strict";
 import { algorithmSpec } from "./algorithms.ts";
 import { generatePrivateJwk } from "./key_material.ts";
 import { createOpenSslSigner, DEFAULT_LIBCRYPTO, openSslUnavailable } from "./openssl.ts";
+import { skipSuite } from "@svc/shared/testing";
 
 const missing = openSslUnavailable();
 const suffix = missing ? ` (ignored: ${missing})` : "";
+const ignore = skipSuite({
+  module: import.meta.url,
+  part: "OpenSSL signer",
+  needs: missing && `OpenSSL's libcrypto through FFI (${missing})`,
+});
 const RS256 = algorithmSpec("RS256");
 const data = new TextEncoder().encode("header.payload");
 
@@ -26,7 +32,7 @@ Deno.test("createOpenSslSigner names what is missing: the FFI grant or the libra
 
 Deno.test({
   name: `OpenSSL signatures equal WebCrypto's (RSA PKCS#1 v1.5 is deterministic)${suffix}`,
-  ignore: missing !== undefined,
+  ignore,
   async fn() {
     const signer = createOpenSslSigner({ library: DEFAULT_LIBCRYPTO, threads: 2 });
     try {
@@ -50,7 +56,7 @@ Deno.test({
 
 Deno.test({
   name: `close() lets signatures in flight finish, then frees the keys and refuses more${suffix}`,
-  ignore: missing !== undefined,
+  ignore,
   async fn() {
     const signer = createOpenSslSigner({ threads: 1 });
     const sign = signer.bind(await pkcs8Key(), RS256);

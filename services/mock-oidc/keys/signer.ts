@@ -14,7 +14,7 @@ import { createWebCryptoPool } from "./webcrypto_pool.ts";
 export type SignFunction = (data: Uint8Array) => Promise<Uint8Array>;
 
 /** The `--signer` values. */
-export const SIGNERS = ["webcrypto", "openssl"] as const;
+const SIGNERS = ["webcrypto", "openssl"] as const;
 
 /** One of {@linkcode SIGNERS}. */
 export type SignerName = typeof SIGNERS[number];

@@ -22,6 +22,7 @@ function idWorker(crashOn?: string): URL {
     self.onmessage = ({ data }) => {
       if (data.op === "key") return;
       if (${JSON.stringify(crashOn ?? null)} === data.op) throw new Error("worker crashed");
+      // real clock: a worker that signs slowly, so requests queue in the pool
       setTimeout(() => self.postMessage({ id: data.id, signature: me.slice().buffer }), 20);
     };`;
   return new URL(`data:application/javascript,${encodeURIComponent(source)}`);

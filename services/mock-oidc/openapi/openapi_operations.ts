@@ -80,7 +80,7 @@ export function protocol(
   };
 }
 
-export function operational(operationId: string, summary: string, response: unknown) {
+function operational(operationId: string, summary: string, response: unknown) {
   return { operationId, summary, tags: ["operational"], responses: { "200": response } };
 }
 

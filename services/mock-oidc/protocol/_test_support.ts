@@ -8,7 +8,18 @@
 import { type Core, type CoreOptions, createCore } from "../provider_state.ts";
 import { DEFAULT_CONFIG, type OidcConfig } from "../config/json_config.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
-import { createProtocolHandler } from "./router.ts";
+import { createRouter, localInfo } from "@svc/shared/http";
+import type { ProtocolDeps } from "./deps.ts";
+import { protocolMethodNotAllowed, protocolNotFound, protocolRoutes } from "./router.ts";
+
+/** The protocol rows on their own, as one handler (in-process tests). */
+export function createProtocolHandler(deps: ProtocolDeps): (req: Request) => Promise<Response> {
+  const router = createRouter(protocolRoutes(deps), {
+    notFound: protocolNotFound,
+    methodNotAllowed: protocolMethodNotAllowed,
+  });
+  return async (req) => await router.handler(req, localInfo());
+}
 
 /** Base URL the harness pretends to serve. */
 export const BASE = "http://localhost:8080";

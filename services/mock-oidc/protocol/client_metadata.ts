@@ -65,7 +65,7 @@ export function invalidClientMetadata(description: string): OAuthError {
 }
 
 /** `400 invalid_redirect_uri` (RFC 7591 §3.2.2). */
-export function invalidRedirectUri(description: string): OAuthError {
+function invalidRedirectUri(description: string): OAuthError {
   return new OAuthError(400, "invalid_redirect_uri", description);
 }
 

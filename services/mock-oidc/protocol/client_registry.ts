@@ -19,7 +19,7 @@ import {
 } from "./metadata_document.ts";
 
 /** Most registrations kept; the oldest go first beyond it. */
-export const MAX_REGISTERED_CLIENTS = 10_000;
+const MAX_REGISTERED_CLIENTS = 10_000;
 
 /** One registered client. */
 export interface RegisteredClient {
@@ -104,7 +104,7 @@ export async function heldClient(
 }
 
 /** `400 unauthorized_client` (RFC 6749 §5.2). */
-export function unauthorizedClient(description: string): OAuthError {
+function unauthorizedClient(description: string): OAuthError {
   return new OAuthError(400, "unauthorized_client", description);
 }
 

@@ -71,7 +71,7 @@ export interface Endpoint {
 }
 
 /** 32 random bytes as base64url. */
-export function defaultRandomToken(): string {
+function defaultRandomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return encodeBase64(bytes, { url: true });
 }

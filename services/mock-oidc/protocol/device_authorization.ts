@@ -16,9 +16,9 @@ import { devicePage, page } from "./pages.ts";
 import { escapeHtml, htmlResponse, jsonResponse } from "./responses.ts";
 
 /** Lifetime of a device code. */
-export const DEVICE_CODE_TTL_S = 600;
+const DEVICE_CODE_TTL_S = 600;
 /** Polling interval; short because this is a test server (RFC 8628 default is 5). */
-export const DEVICE_POLL_INTERVAL_S = 1;
+const DEVICE_POLL_INTERVAL_S = 1;
 const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
 
 /** Start a device authorization. */

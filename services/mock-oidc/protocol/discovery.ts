@@ -14,7 +14,7 @@ import { registrationEndpoint } from "./registration.ts";
 import { GRANTS } from "./token.ts";
 
 /** The discovery document of an issuer URL. */
-export function discoveryDocument(issuerUrl: string): Record<string, unknown> {
+function discoveryDocument(issuerUrl: string): Record<string, unknown> {
   return {
     issuer: issuerUrl,
     authorization_endpoint: `${issuerUrl}/authorize`,

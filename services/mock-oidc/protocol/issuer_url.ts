@@ -24,7 +24,7 @@ export function issuerUrlOf(req: Request, issuerId: string): string {
 }
 
 /** Scheme and authority of the request as the client addressed it. */
-export function originOf(req: Request): string {
+function originOf(req: Request): string {
   const url = new URL(req.url);
   const forwardedProto = first(req.headers.get("x-forwarded-proto"))?.toLowerCase();
   const proto = forwardedProto === "http" || forwardedProto === "https"

@@ -19,13 +19,13 @@ import { OAuthError } from "./oauth_error.ts";
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
 
 /** Time the fetch may take, ms. */
-export const FETCH_TIMEOUT_MS = 5_000;
+const FETCH_TIMEOUT_MS = 5_000;
 
 /** Longest time a document is reused, whatever its headers say, seconds. */
-export const MAX_CACHE_SECONDS = 24 * 3600;
+const MAX_CACHE_SECONDS = 24 * 3600;
 
 /** Most documents kept. */
-export const MAX_CACHED_DOCUMENTS = 1_000;
+const MAX_CACHED_DOCUMENTS = 1_000;
 
 /** Who may be fetched. */
 export interface MetadataDocumentPolicy {
@@ -76,7 +76,7 @@ export function invalidClientDocument(clientId: string, reason: string, status =
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /** Whether an IPv4 or IPv6 address literal is loopback. */
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   const a = address.replace(/^\[|\]$/g, "").toLowerCase();
   if (a === "::1") return true;
   const v4 = a.startsWith("::ffff:") ? a.slice(7) : a;

@@ -129,6 +129,7 @@ Deno.test("metadata documents on loopback: fetched, checked, cached as HTTP allo
       case "/no-redirects.json":
         return Response.json(docOf(id, { redirect_uris: [] }));
       case "/slow.json":
+        // real clock: a slow peer, answering after the fetch's timeout
         await new Promise((r) => setTimeout(r, 3_000));
         return Response.json(docOf(id));
     }

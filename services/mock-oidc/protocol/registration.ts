@@ -26,7 +26,7 @@ export function registrationEndpoint(issuerUrl: string): string {
 }
 
 /** The client information response (RFC 7591 §3.2.1, RFC 7592 §3). */
-export function clientInformation(
+function clientInformation(
   client: RegisteredClient,
   issuerUrl: string,
 ): Record<string, unknown> {

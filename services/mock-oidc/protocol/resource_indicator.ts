@@ -16,7 +16,7 @@ export const MAX_RESOURCE_LENGTH = 2048;
 export const MAX_RESOURCES = 16;
 
 /** `400 invalid_target` (RFC 8707 §2). */
-export function invalidTarget(description: string): OAuthError {
+function invalidTarget(description: string): OAuthError {
   return new OAuthError(400, "invalid_target", description);
 }
 

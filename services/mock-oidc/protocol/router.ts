@@ -7,13 +7,7 @@
  * @module
  */
 
-import {
-  createRouter,
-  type FallbackContext,
-  localInfo,
-  notFoundError,
-  type Route,
-} from "@svc/shared/http";
+import { type FallbackContext, notFoundError, type Route } from "@svc/shared/http";
 import { errorResponse, problemResponse } from "@svc/shared/problem";
 import { handleAuthorize } from "./authorize.ts";
 import type { Endpoint, IssuerContext, ProtocolDeps } from "./deps.ts";
@@ -203,7 +197,6 @@ const ENDPOINTS: readonly Endpoint[] = [
 const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
 const MULTI_SEGMENT = "multi-segment issuer ids are not supported: an issuer is one path segment";
 const NEEDS_ISSUER = "discovery needs an issuer: use /{issuer}/.well-known/openid-configuration";
-export { RESERVED_PREFIX };
 
 /** Why an `:issuer` segment names no issuer, or the decoded id (rules: issuer_id.ts). */
 function issuerOf(segment: string): { issuerId: string } | { error: string } {
@@ -300,13 +293,4 @@ export function protocolMethodNotAllowed(req: Request, ctx: FallbackContext): Re
     { status: 405, detail: `${req.method} is not allowed here` },
     { headers: { Allow: ctx.allow.join(", ") } },
   );
-}
-
-/** The protocol rows on their own, as one handler (in-process tests). */
-export function createProtocolHandler(deps: ProtocolDeps): (req: Request) => Promise<Response> {
-  const router = createRouter(protocolRoutes(deps), {
-    notFound: protocolNotFound,
-    methodNotAllowed: protocolMethodNotAllowed,
-  });
-  return async (req) => await router.handler(req, localInfo());
 }

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { Registry } from "@svc/shared/metrics";
 import { countTokenIssued, createMockMetrics } from "./mock_metrics.ts";
-import { basic, harness } from "../protocol/_test_support.ts";
-import { createProtocolHandler } from "../protocol/router.ts";
+import { basic, createProtocolHandler, harness } from "../protocol/_test_support.ts";
 
 Deno.test("countTokenIssued counts per grant type, unknown grants as other", async () => {
   const registry = new Registry();

@@ -27,7 +27,7 @@ const CONTENT_TYPES: Record<string, string> = {
   woff2: "font/woff2",
 };
 
-export const STATIC_PREFIX = "/static/";
+const STATIC_PREFIX = "/static/";
 
 function contentTypeOf(path: string): string {
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
@@ -39,7 +39,7 @@ function notFound(): Response {
 }
 
 /** Resolves the file a `/static/...` path names, or undefined when it must not be served. */
-export async function resolveStaticFile(root: string, path: string): Promise<string | undefined> {
+async function resolveStaticFile(root: string, path: string): Promise<string | undefined> {
   let relative: string;
   try {
     relative = decodeURIComponent(path.slice(STATIC_PREFIX.length));

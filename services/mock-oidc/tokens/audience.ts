@@ -5,7 +5,7 @@
  */
 
 /** Scopes that name OpenID Connect claims rather than an API audience. */
-export const OIDC_SCOPES = new Set([
+const OIDC_SCOPES = new Set([
   "openid",
   "profile",
   "email",

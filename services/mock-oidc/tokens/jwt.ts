@@ -18,7 +18,7 @@ export function base64url(bytes: Uint8Array): string {
 }
 
 /** Decode base64url (padding optional); throws on bad input. */
-export function fromBase64url(text: string): Uint8Array {
+function fromBase64url(text: string): Uint8Array {
   return decodeBase64(text, { url: true });
 }
 

@@ -14,8 +14,6 @@ import type { TokenCallback } from "./callback.ts";
 import { signJwt } from "./jwt.ts";
 import { expandTemplates, findMapping } from "./request_mappings.ts";
 
-export type { TokenCallback };
-
 /** What to issue. */
 export interface TokenRequest {
   issuerId: string;

@@ -23,7 +23,7 @@ const nonEmpty = (v: string) => v === "" ? "must not be empty" : undefined;
  * Text that is the same whether or not a query string is decoded: no `%` or `+` (which decoding
  * would turn into other characters), no control characters, no lone surrogates.
  */
-export function exactlyRepresentable(v: string): string | undefined {
+function exactlyRepresentable(v: string): string | undefined {
   if (v === "") return "must not be empty";
   // deno-lint-ignore no-control-regex -- control characters are what this rejects
   if (/[%+\x00-\x1f\x7f]/.test(v) || !v.isWellFormed()) {

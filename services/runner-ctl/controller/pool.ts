@@ -31,7 +31,7 @@ export interface RunnerRecord {
 }
 
 /** Runners counted toward demand (not finished, not being removed). */
-export const ACTIVE: ReadonlySet<RunnerState> = new Set(["creating", "booting", "idle", "busy"]);
+const ACTIVE: ReadonlySet<RunnerState> = new Set(["creating", "booting", "idle", "busy"]);
 
 /** The target runner count. */
 export function desiredRunners(min: number, max: number, assignedJobs: number): number {

@@ -29,6 +29,7 @@ export async function githubSetup(
     retry: { initialMs: 1, maximumMs: 5 },
     sleep: (ms) => {
       sleeps.push(ms);
+      // real clock: the injected sleep records each backoff and waits at most 5 ms of it
       return new Promise((r) => setTimeout(r, Math.min(ms, 5)));
     },
   };

@@ -53,7 +53,7 @@ export interface ListenerOptions {
 }
 
 /** Thrown for failures no retry can fix (a scale set that does not fit). */
-export class ListenerFatalError extends Error {
+class ListenerFatalError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "ListenerFatalError";

@@ -6,13 +6,10 @@ import { githubSetup, TEST_PAT } from "./_test_support.ts";
 import { ActionsClient } from "./actions.ts";
 import { ActionsAuth } from "./auth.ts";
 import { parseConfigUrl } from "./config_url.ts";
+import { waitUntil } from "@svc/shared/testing";
 
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+function waitFor(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  return waitUntil(cond, { what, timeoutMs });
 }
 
 async function withListener(
@@ -238,7 +235,7 @@ Deno.test("message_poll_timeout cuts a poll the service does not wake (no-wake m
       const job = g.fake.queueJob(); // JobAvailable wakes the poll
       await waitFor("JobAssigned", () => types(jobs).includes("JobAssigned"));
       const jit = await g.actions.generateJitConfig(1, `rs-${pollTimeoutMs}`);
-      await new Promise((r) => setTimeout(r, 200)); // the next poll is in flight
+      await waitFor("the next poll", () => g.fake.count("GET", /^\/queue\//) > polls);
       g.fake.runnerConnect(jit.encodedJITConfig); // JobStarted does not wake it
       const t0 = Date.now();
       await waitFor("JobStarted", () => types(jobs).includes("JobStarted"), 30_000);
@@ -379,6 +376,7 @@ Deno.test("listener deletes a session whose create the shutdown overtook", async
       const res = await g.http.fetch(input, init);
       if (init?.method === "POST" && /\/sessions\?/.test(String(input)) && ++creates === 1) {
         ac.abort();
+        // real clock: a fetch still finishing when the abort lands (its response arrived first)
         await new Promise((r) => setTimeout(r, 20));
         init.signal?.throwIfAborted();
       }

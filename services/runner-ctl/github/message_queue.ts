@@ -10,7 +10,7 @@ import { call, type HttpDeps, jsonOf } from "./http.ts";
 import type { RunnerScaleSetMessage } from "./types.ts";
 
 /** How long an uncut poll may take before we give up on it (the service holds ~50 s). */
-export const LONG_POLL_LIMIT_MS = 90_000;
+const LONG_POLL_LIMIT_MS = 90_000;
 
 /** Options of {@linkcode getMessage}. */
 export interface GetMessageOptions {

@@ -20,7 +20,7 @@ export class ScaleSetPolicyError extends Error {
 }
 
 /** Throws when `set` does not carry exactly the label `name` or has self-update enabled. */
-export function checkScaleSet(set: RunnerScaleSet, name: string): void {
+function checkScaleSet(set: RunnerScaleSet, name: string): void {
   const labels = (set.labels ?? []).map((l) => l.name);
   if (labels.length !== 1 || labels[0] !== name) {
     throw new ScaleSetPolicyError(

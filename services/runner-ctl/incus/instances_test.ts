@@ -3,6 +3,7 @@ import { IncusError } from "./transport.ts";
 import { TAG } from "./instances.ts";
 import { waitOperation } from "./operation_wait.ts";
 import { incusSetup } from "./_test_support.ts";
+import { waitUntil } from "@svc/shared/testing";
 
 const spec = (name: string, owner = "ctl-a") => ({
   name,
@@ -30,9 +31,9 @@ Deno.test("instance lifecycle over the Unix socket", async (t) => {
       await x.instances.patchConfig("r1", { [TAG.jitConfig]: "secret-jit" });
       await x.instances.setState("r1", "start");
       assert.equal((await x.instances.state("r1")).processes, -1, "agent not up yet");
-      for (let i = 0; i < 200 && (await x.instances.get("r1"))?.statusCode !== 113; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await waitUntil(async () => (await x.instances.get("r1"))?.statusCode === 113, {
+        what: "the agent to report Ready",
+      });
       assert.equal((await x.instances.get("r1"))?.status, "Ready");
       await x.instances.patchConfig("r1", { [TAG.jitConfig]: "" });
       assert.equal((await x.instances.get("r1"))?.config[TAG.jitConfig], undefined);
@@ -111,6 +112,7 @@ Deno.test("operation waits in both flavours", async (t) => {
     const x = await incusSetup({ retainMs: 0 });
     try {
       const env = await x.transport.call("create", "POST", "/1.0/instances", { body: post("v1") });
+      // real clock: the fake forgets the finished operation on its own timer (retention 0 ms)
       await new Promise((r) => setTimeout(r, 100));
       const out = await waitOperation(x.transport, (env.metadata as { id: string }).id, 5000);
       assert.equal(out.kind, "unknown");
@@ -130,6 +132,7 @@ Deno.test("per-operation timeout and parallelism bound", async (t) => {
         (e: unknown) => e instanceof IncusError && e.status === 504,
       );
     } finally {
+      // real clock: the fake's 3 s operation outlives the 1 s timeout; let it end before the fake closes
       await new Promise((r) => setTimeout(r, 2500));
       await x.close();
     }

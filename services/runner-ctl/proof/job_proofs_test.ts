@@ -5,6 +5,7 @@ import { verifyProof } from "./envelope.ts";
 import { JobProofQueue, PROOF_CONFIG_KEY, type ProofCommitter } from "./job_proofs.ts";
 import { importPublicKeyPem, importSigningKeyPem } from "./keys.ts";
 import { generatePemPair } from "./_test_support.ts";
+import { waitUntil } from "@svc/shared/testing";
 
 /** Instance config in memory (the end-to-end test uses the fake Incus server). */
 function memoryInstances(names: string[]) {
@@ -68,7 +69,8 @@ async function setup(
 async function drain(queue: JobProofQueue) {
   const ac = new AbortController();
   const run = queue.run(ac.signal);
-  for (let i = 0; i < 200 && queue.pending > 0; i++) await new Promise((r) => setTimeout(r, 5));
+  await waitUntil(() => queue.pending === 0, { what: "the queue to empty" });
+  // real clock: the last item leaves `pending` before its write completes; the queue shows no more
   await new Promise((r) => setTimeout(r, 20));
   ac.abort();
   await run;

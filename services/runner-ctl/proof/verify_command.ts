@@ -16,11 +16,11 @@ import { importPublicKeyPem } from "./keys.ts";
 import { readBounded } from "./read_bounded.ts";
 
 /** Usage of the `proof` subcommand. */
-export const PROOF_USAGE =
+const PROOF_USAGE =
   "Usage: runner-ctl proof verify <proof|-> --public-key FILE --expected-host-id HOST";
 
 /** Limit of the public key file (as the signing key file's). */
-export const PUBLIC_KEY_LIMIT_BYTES = 16 * 1024;
+const PUBLIC_KEY_LIMIT_BYTES = 16 * 1024;
 
 /** Runs `proof <args>`; resolves to the exit code. */
 export async function proofCommand(args: string[], io: MainIo): Promise<number> {

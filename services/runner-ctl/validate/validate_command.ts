@@ -18,10 +18,10 @@ import { compareLive } from "./live_state.ts";
 import { policyViolations } from "./policy.ts";
 
 /** The instance manager's local socket (the default of `--socket`). */
-export const DEFAULT_SOCKET = "/var/lib/incus/unix.socket";
+const DEFAULT_SOCKET = "/var/lib/incus/unix.socket";
 
 /** Usage of the `validate` subcommand. */
-export const VALIDATE_USAGE = "Usage: runner-ctl validate <baseline.json> [--socket PATH]";
+const VALIDATE_USAGE = "Usage: runner-ctl validate <baseline.json> [--socket PATH]";
 
 /** Runs `validate <args>`; resolves to the exit code. */
 export async function validateCommand(args: string[], io: MainIo): Promise<number> {

@@ -53,7 +53,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ROLE_PATTERN = ROLE.source;
 
 /** Characters shown of a digest: enough to tell keys apart, far too few to find a key. */
-export const DIGEST_PREFIX_LENGTH = 12;
+const DIGEST_PREFIX_LENGTH = 12;
 
 /** SHA-256 hex digest of a presented key (the kit's synchronous SHA-256: cheap per request). */
 export function keyDigest(key: string): string {
@@ -61,7 +61,7 @@ export function keyDigest(key: string): string {
 }
 
 /** Whether a string can be a key id (the column is a uuid; anything else cannot exist). */
-export function isKeyId(id: string): boolean {
+function isKeyId(id: string): boolean {
   return UUID.test(id);
 }
 
@@ -72,7 +72,7 @@ function newKey(random: (bytes: Uint8Array) => void): string {
 }
 
 /** Checks a role name; returns a reason or undefined. */
-export function roleProblem(role: string): string | undefined {
+function roleProblem(role: string): string | undefined {
   return ROLE.test(role) ? undefined : `invalid role ${JSON.stringify(role)}: use [a-z][a-z0-9_-]*`;
 }
 

@@ -10,7 +10,7 @@ const ROUTES = (id: string) =>
     ["POST", `/v1/todos/${id}/complete`, undefined],
   ] as const;
 
-backendSuite("todo API keys", {
+backendSuite(import.meta.url, "todo API keys", {
   "role matrix: user and admin may use every route, other roles get 403, no key 401": async (
     env,
   ) => {

@@ -42,7 +42,7 @@ const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /** Epoch ms of an RFC 3339 date-time, or NaN; no rolling over (`Date.parse` takes Feb 30). */
-export function parseRfc3339(text: string): number {
+function parseRfc3339(text: string): number {
   const m = RFC3339.exec(text);
   if (!m) return NaN;
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
@@ -64,7 +64,7 @@ function notFound(id: string): HttpError {
 }
 
 /** Checks a CreateKeyInputBody; `nowMs` judges whether `expiresAt` is in the future. */
-export function parseCreateKey(
+function parseCreateKey(
   raw: Uint8Array,
   nowMs: number,
 ): { subject: string; roles: string[]; expiresAt?: string } {

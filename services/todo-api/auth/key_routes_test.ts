@@ -20,7 +20,7 @@ function logCapture() {
   return { lines, logger: createLogger({ write: (line) => lines.push(line) }) };
 }
 
-backendSuite("key management over /v1/keys", {
+backendSuite(import.meta.url, "key management over /v1/keys", {
   "an admin creates a key: 201, the key once, Location; get and list never show it": async (
     env,
   ) => {

@@ -9,7 +9,7 @@ import type { Db } from "../store/db.ts";
 import { type CliIo, explainDbError } from "./io.ts";
 
 /** Exit code of `status --exit-code` when migrations are pending. */
-export const EXIT_PENDING = 3;
+const EXIT_PENDING = 3;
 
 const label = (m: { version: number; name: string }) =>
   `${String(m.version).padStart(6, "0")}_${m.name}`;

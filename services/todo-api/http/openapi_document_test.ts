@@ -28,7 +28,7 @@ Deno.test("ErrorModel.instance is a uri, and text fields carry the storable-text
   }
 });
 
-backendSuite("the OpenAPI document describes /v1/keys as it answers", {
+backendSuite(import.meta.url, "the OpenAPI document describes /v1/keys as it answers", {
   "every key route's real answers match their documented schemas": async (env) => {
     const app = env.app();
     const doc = await (await app(call("GET", "/openapi.json"))).json();

@@ -21,7 +21,7 @@ function requestHost(req: Request): string {
 }
 
 /** Absolute URL of a named schema as seen by the client of `req`. */
-export function schemaUrl(req: Request, name: string): string {
+function schemaUrl(req: Request, name: string): string {
   const host = requestHost(req);
   const tls = req.url.startsWith("https:"); // no URL parse: this runs for every response
   const plain = !tls && (host.startsWith("localhost") || host.startsWith("127.0.0.1"));
@@ -29,7 +29,7 @@ export function schemaUrl(req: Request, name: string): string {
 }
 
 /** The `Link` header value for a named schema. */
-export function describedBy(name: string): string {
+function describedBy(name: string): string {
   return `<${SCHEMAS_PATH}/${name}.json>; rel="describedBy"`;
 }
 

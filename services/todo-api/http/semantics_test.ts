@@ -10,7 +10,7 @@ function comparable(res: Response): [string, string][] {
   return [...res.headers].filter(([k]) => k !== "x-request-id");
 }
 
-backendSuite("HTTP semantics", {
+backendSuite(import.meta.url, "HTTP semantics", {
   "HEAD answers every GET route with the GET's status and headers": async (env) => {
     const app = env.app();
     const admin = await env.key("root", ["admin"]);

@@ -3,7 +3,7 @@ import { createMigrator, loadMigrations, MigrationLockedError, openPostgresDb } 
 import { migrateCommand } from "../cli/migrate.ts";
 import { keysCommand } from "../cli/keys.ts";
 import { loadConfig } from "../config.ts";
-import { createTestDatabase, TEST_DATABASE_URL } from "../_test_support.ts";
+import { createTestDatabase, withoutPostgres } from "../_test_support.ts";
 
 async function tables(db: { query: (s: string) => Promise<Record<string, unknown>[]> }) {
   const rows = await db.query(
@@ -21,7 +21,7 @@ function capture() {
 for (const backend of ["pglite", "postgres"] as const) {
   Deno.test({
     name: `migrations up/down/status round trip [${backend}]`,
-    ignore: backend === "postgres" && !TEST_DATABASE_URL,
+    ignore: backend === "postgres" && withoutPostgres(import.meta.url, "postgres backend"),
     sanitizeOps: false,
     sanitizeResources: false,
     async fn(t) {
@@ -141,7 +141,7 @@ for (const backend of ["pglite", "postgres"] as const) {
 
 Deno.test({
   name: "concurrent migrators serialize on the advisory lock [postgres]",
-  ignore: !TEST_DATABASE_URL,
+  ignore: withoutPostgres(import.meta.url),
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestDatabase, TEST_DATABASE_URL } from "../_test_support.ts";
+import { createTestDatabase, withoutPostgres } from "../_test_support.ts";
 import { describeDurability } from "./durability.ts";
 
 Deno.test({
@@ -22,7 +22,7 @@ Deno.test({
 
 Deno.test({
   name: "describeDurability() reads fsync and synchronous_commit from a Postgres server",
-  ignore: !TEST_DATABASE_URL,
+  ignore: withoutPostgres(import.meta.url),
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {

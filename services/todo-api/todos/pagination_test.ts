@@ -37,7 +37,7 @@ const STAMPS = [
   "2026-01-01T00:00:00.124Z",
 ];
 
-backendSuite("todo pagination", {
+backendSuite(import.meta.url, "todo pagination", {
   "3000 rows on 4 timestamps page without skips or repeats, oldest first": async (env) => {
     await seed(env, "alice", 3000, STAMPS);
     const app = env.app();
@@ -192,6 +192,7 @@ backendSuite("todo pagination", {
     } finally {
       await admin.end({ timeout: 5 });
     }
+    // real clock: the terminations reach the pool's sockets asynchronously; the next queries should meet dead connections (the case under test), not race ahead of them
     await new Promise((r) => setTimeout(r, 100));
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push(await ok());

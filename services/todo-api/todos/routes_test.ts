@@ -14,7 +14,7 @@ async function problem(res: Response, status: number) {
   return body;
 }
 
-backendSuite("todo API", {
+backendSuite(import.meta.url, "todo API", {
   "POST /v1/todos returns 201 with the todo, $schema, Link and Location": async (env) => {
     const app = env.app();
     const key = await env.key("alice", ["user"]);
@@ -194,6 +194,7 @@ backendSuite("todo API", {
     const done = await first.json();
     assert.equal(done.status, "completed");
     assert.match(done.completedAt, US_TIME);
+    // real clock: the clock moves on, so a second completion would stamp a later completedAt
     await new Promise((r) => setTimeout(r, 5));
     const again = await app(call("POST", `/v1/todos/${created.id}/complete`, { key }));
     assert.equal(again.status, 200);

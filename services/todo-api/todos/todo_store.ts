@@ -45,7 +45,7 @@ const UTF8_KEEPING_BOM = new TextDecoder("utf-8", { ignoreBOM: true });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether a string can be a todo id (the column is a uuid; anything else cannot exist). */
-export function isTodoId(id: string): boolean {
+function isTodoId(id: string): boolean {
   return UUID.test(id);
 }
 

@@ -24,7 +24,7 @@ const UNSTORABLE: Record<string, [string, string]> = {
   "reversed pair": ["\udc00\ud800", "expected valid Unicode (unpaired surrogate)"],
 };
 
-backendSuite("todo titles across the Unicode corpus", {
+backendSuite(import.meta.url, "todo titles across the Unicode corpus", {
   "every storable title comes back identical from create, get and list": async (env) => {
     const app = env.app();
     const key = await env.key("alice", ["user"]);

@@ -18,7 +18,7 @@
 import { parseArgs } from "node:util";
 import { Readable } from "node:stream";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { S3RVER_CREDENTIALS } from "../../../services/image-proxy/dev/s3_server.ts";
+import { S3RVER_CREDENTIALS, startS3Server } from "../../../services/image-proxy/dev/s3_server.ts";
 import { devPermissions } from "../../../services/image-proxy/dev/run.ts";
 
 const RESULTS = new URL("../RESULTS.md", import.meta.url).pathname;
@@ -104,13 +104,9 @@ async function main() {
   }).values;
   const bigBytes = Number(opts.mib) * MIB;
   const rounds = Number(opts.rounds);
-  const dir = await Deno.makeTempDir({ prefix: "bench-s3-" });
-  const s3proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./s3_server.ts", import.meta.url).pathname, dir],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const { endpoint } = JSON.parse(await lineOf(s3proc.stdout));
+  // startS3Server runs s3rver in its own process (its own event loop, like the proxy's).
+  const s3 = await startS3Server({ buckets: ["bench"] });
+  const endpoint = s3.endpoint;
   const client = new S3Client({
     endpoint,
     forcePathStyle: true,
@@ -317,9 +313,7 @@ async function main() {
       p.kill("SIGTERM");
       await p.status;
     }
-    s3proc.kill("SIGTERM");
-    await s3proc.status;
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await s3.close();
   }
 }
 

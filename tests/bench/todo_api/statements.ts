@@ -5,7 +5,7 @@
  */
 
 /** A todo's columns as the API returns them. */
-export const COLUMNS = `id::text as id, title, status,
+const COLUMNS = `id::text as id, title, status,
   to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt",
   to_char(completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "completedAt"`;
 /** Create: `$1` owner, `$2` title. */

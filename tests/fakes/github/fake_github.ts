@@ -43,9 +43,6 @@ export interface FakeGithubOptions {
   tls?: { cert: string; key: string };
 }
 
-/** Handle of a running fake. */
-export type FakeGithub = Awaited<ReturnType<typeof startFakeGithub>>;
-
 /** Starts the fake. */
 export async function startFakeGithub(options: FakeGithubOptions = {}) {
   const tls = options.tls ?? await selfSignedCertificate();

@@ -53,7 +53,7 @@ export interface FakeIncusOptions {
 const NAME = /^(?!-)(?!\d+$)[A-Za-z0-9-]{1,63}(?<!-)$/;
 const STATUS_CODE = { Stopped: 102, Running: 103, Ready: 113 } as const;
 
-/** Handle of a running fake. */
+/** A running fake daemon. */
 export type FakeIncus = Awaited<ReturnType<typeof startFakeIncus>>;
 
 /** Starts the fake daemon. */

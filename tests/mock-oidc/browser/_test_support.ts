@@ -4,14 +4,14 @@
  * loudly with the reason when no browser starts here; screenshots for the README.
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import type { ServiceProcess } from "@svc/shared/testing";
+import { type ServiceProcess, skipSuite } from "@svc/shared/testing";
 import { startMock } from "../_test_support.ts";
 
 /** The browser binary: `CHROMIUM_PATH`, else Debian's. */
-export const CHROMIUM_PATH: string = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+const CHROMIUM_PATH: string = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 
 /** Where README screenshots live (written only with `UPDATE_SCREENSHOTS=1`). */
-export const SCREENSHOT_DIR: string =
+const SCREENSHOT_DIR: string =
   new URL("../../../services/mock-oidc/screenshots/", import.meta.url).pathname;
 
 /** Generous bounds: the machine is shared and slow under load. */
@@ -20,7 +20,7 @@ const STEP_TIMEOUT_MS = 30_000;
 const TEST_TIMEOUT_MS = 180_000;
 
 /** Start headless Chromium; the caller closes it. */
-export async function launchBrowser(): Promise<Browser> {
+async function launchBrowser(): Promise<Browser> {
   return await puppeteer.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -46,7 +46,7 @@ async function probeBrowser(): Promise<string | undefined> {
 }
 
 /** Why no browser starts on this machine, or undefined when one does (probed once). */
-export const browserUnavailable: string | undefined = await probeBrowser();
+const browserUnavailable: string | undefined = await probeBrowser();
 
 /**
  * A browser test: skipped loudly (a warning naming the reason) where no browser starts; the
@@ -58,13 +58,13 @@ export function browserTest(
   fn: (browser: Browser, t: Deno.TestContext) => Promise<void>,
   options: { timeoutMs?: number } = {},
 ): void {
-  if (browserUnavailable) {
-    // deno-lint-ignore no-console
-    console.warn(`\n!!! SKIPPING browser test "${name}": ${browserUnavailable}\n`);
-  }
   Deno.test({
     name,
-    ignore: browserUnavailable !== undefined,
+    ignore: skipSuite({
+      module: new URL(".", import.meta.url).href,
+      part: name,
+      needs: browserUnavailable && `a headless Chromium that starts (${browserUnavailable})`,
+    }),
     // puppeteer keeps its pipe and timers until the browser process is reaped.
     sanitizeResources: false,
     sanitizeOps: false,

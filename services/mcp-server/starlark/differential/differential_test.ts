@@ -8,6 +8,7 @@ import { difference, fromGo, fromOurs } from "./compare.ts";
 import { CORPUS } from "./corpus/mod.ts";
 import { buildGoRunner, goRunnerMissing, startGoBatch } from "./go_runner.ts";
 import { KNOWN_BUGS } from "./known_bugs.ts";
+import { skipSuite } from "@svc/shared/testing";
 
 const missing = goRunnerMissing();
 
@@ -15,7 +16,7 @@ Deno.test({
   name: `corpus programs give starlark-go's values and errors${
     missing ? ` (ignored: ${missing})` : ""
   }`,
-  ignore: missing !== undefined,
+  ignore: skipSuite({ module: import.meta.url, needs: missing?.replace(/^needs /, "") }),
   async fn(t) {
     const go = startGoBatch(await buildGoRunner());
     try {

@@ -8,9 +8,11 @@ import {
   runGoFile,
   startGoBatch,
 } from "./go_runner.ts";
+import { skipSuite } from "@svc/shared/testing";
 
 const missing = goRunnerMissing();
 const suffix = missing ? ` (ignored: ${missing})` : "";
+const ignore = skipSuite({ module: import.meta.url, needs: missing?.replace(/^needs /, "") });
 
 async function withBatch(fn: (go: GoBatch) => Promise<void>): Promise<void> {
   const go = startGoBatch(await buildGoRunner());
@@ -32,7 +34,7 @@ Deno.test("parseGoJson keeps ints beyond 2^53 exact and floats as numbers", () =
 
 Deno.test({
   name: `the Go runner calls main() and converts its value to JSON${suffix}`,
-  ignore: missing !== undefined,
+  ignore,
   fn: () =>
     withBatch(async (go) => {
       const r = await go.run({ src: 'def main():\n    return {"a": [1, 2.5, None, (True,)]}\n' });
@@ -44,7 +46,7 @@ Deno.test({
 
 Deno.test({
   name: `the Go runner has the dialect's universe: abs, sum, json, math, no set${suffix}`,
-  ignore: missing !== undefined,
+  ignore,
   fn: () =>
     withBatch(async (go) => {
       const ok = await go.run({
@@ -60,7 +62,7 @@ Deno.test({
 
 Deno.test({
   name: `the Go runner classifies syntax, resolve, runtime and conversion errors${suffix}`,
-  ignore: missing !== undefined,
+  ignore,
   fn: () =>
     withBatch(async (go) => {
       const cases: [string, string][] = [
@@ -82,7 +84,7 @@ Deno.test({
 
 Deno.test({
   name: `the Go runner enforces --max-steps and --timeout${suffix}`,
-  ignore: missing !== undefined,
+  ignore,
   async fn() {
     const binary = await buildGoRunner();
     const file = await Deno.makeTempFile({ suffix: ".star" });

@@ -17,7 +17,7 @@ import { issueTokens } from "./issue_tokens.ts";
  * Claims the new token sets itself: upstream's list plus those naming the requesting client
  * and its grant (`client_id`, `azp`, `nonce`, `scope`), which belong to this request.
  */
-export const REISSUED_CLAIMS = [
+const REISSUED_CLAIMS = [
   "iss",
   "exp",
   "nbf",
