@@ -10,7 +10,7 @@ import { connectHttp, startHttpStack, V8_FLAGS } from "./_test_support.ts";
 const main = (body: string) => `def main():\n${body.replace(/^/gm, "  ")}\n`;
 
 Deno.test("deployed V8 flags: the server runs with them; heavy programs answer, runaway ones end", async (t) => {
-  assert.deepEqual(V8_FLAGS, ["--max-semi-space-size=1", "--heap-growing-percent=50"]);
+  assert.deepEqual(V8_FLAGS, ["--max-semi-space-size=1", "--heap-growing-percent=25"]);
   const stack = await startHttpStack([
     "--worker-heap-mb",
     "64",
