@@ -1,13 +1,15 @@
 // deno-lint-ignore-file no-console -- a benchmark reports on the console
 /**
  * `deno run -A tests/bench/mcp_server/memory.ts [--executes N] [--searches N] [--concurrency C]
- * [--rest S] [-- server flags...]`: the memory of a real mcp-server process (deployed permissions,
+ * [--rest S] [--v8 FLAGS|none] [-- server flags...]`: the memory of a real mcp-server process (deployed permissions,
  * Streamable HTTP, mock-oidc bearer tokens) under sustained load. Two fresh servers: one answers
  * only `search_api` calls, the other only `execute` calls (a comprehension plus one capability
  * call each), `C` requests in flight at all times. The process's RSS (`/proc/<pid>/status`
  * VmRSS, sampled every 50 ms, and VmHWM) is reported at idle, after the first 1 000 calls, at the
  * end, at its peak and after `S` seconds of rest, against the bound the README states
- * (`memoryBound` of the server's limits). Prints a Markdown block for RESULTS.md.
+ * (`memoryBound` of the server's limits). Prints a Markdown block for RESULTS.md. The server runs
+ * with the V8 flags of `deploy/services.ts` unless `--v8` names others (comma-separated) or `none`;
+ * with `MCP_BENCH_SERVER_LOG=path` its output (e.g. `--v8 …,--trace-gc`) goes to `path.<tool>`.
  * @module
  */
 import { startHttpStack, V8_FLAGS } from "../../mcp-server/_test_support.ts";
