@@ -157,6 +157,13 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // documents parse through the kit's `@svc/shared/yaml`, which needs no grant.
     permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
     include: ["services/mcp-server/execute/worker.ts"],
+    // Each stateless HTTP request leaves its MCP server, transport and parsed body as garbage.
+    // A small young generation collects it young instead of V8 growing the new space to 3 × 16
+    // MiB; a fixed heap growth of 25 % makes the next full collection come at 1.25 × what the last
+    // one kept, where V8 would let the old generation grow up to 4 × (≈ 40 → 150 MiB of garbage
+    // under load). Neither is a limit: the heap still grows as far as it needs to
+    // (tests/bench/mcp_server/memory.ts, RESULTS.md "mcp-server memory under load").
+    v8Flags: ["--max-semi-space-size=1", "--heap-growing-percent=25"],
     devSetup: [],
     devArgs: [
       "--transport",

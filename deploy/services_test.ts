@@ -17,14 +17,30 @@ async function entryTasks(name: string, entry: string): Promise<[string, string]
     });
 }
 
-Deno.test("each service's deno.json tasks run with exactly its permissions in deploy/", async () => {
+/** The permission flags, then `--v8-flags=…` when the service has V8 flags (as compiled). */
+function deployedFlags(svc: (typeof SERVICES)[number]): string {
+  const v8 = svc.v8Flags?.length ? [`--v8-flags=${svc.v8Flags.join(",")}`] : [];
+  return [...svc.permissions, ...v8].join(" ");
+}
+
+Deno.test("each service's deno.json tasks run with exactly its permissions and V8 flags in deploy/", async () => {
   for (const svc of SERVICES) {
     const tasks = await entryTasks(svc.name, svc.entry);
     assert.ok(tasks.length > 0, `${svc.name} has a task that runs ${svc.entry}`);
     for (const [task, flags] of tasks) {
-      assert.equal(flags, svc.permissions.join(" "), `${svc.name} task ${task} has drifted`);
+      assert.equal(flags, deployedFlags(svc), `${svc.name} task ${task} has drifted`);
     }
   }
+});
+
+Deno.test("a task without the service's V8 flags counts as drifted", () => {
+  const svc = SERVICES.find((s) => s.name === "mcp-server")!;
+  assert.ok(svc.v8Flags?.length, "mcp-server has V8 flags (its memory under load)");
+  assert.notEqual(svc.permissions.join(" "), deployedFlags(svc));
+  assert.equal(
+    deployedFlags(svc),
+    `${svc.permissions.join(" ")} --v8-flags=${svc.v8Flags.join(",")}`,
+  );
 });
 
 Deno.test("root deno.json tasks that run a service use exactly its permissions in deploy/", async () => {

@@ -16,9 +16,10 @@ const MiB = 1 << 20;
 
 /**
  * The process with its modules loaded and the HTTP listener (≈ 80 MiB idle), plus the main
- * thread's heap under sustained load: V8 lets garbage pile up to ≈ 150 MiB of old generation before
- * its first full collections, and keeps the pages (measured: 318 MiB after 10 000 `search_api`
- * calls, 300 in flight; back to ≈ 105 MiB at rest).
+ * thread's heap under sustained load. With V8's defaults garbage piles up to ≈ 150 MiB of old
+ * generation before a full collection (measured: 255–318 MiB after 10 000 `search_api` calls, 300
+ * in flight); with the deployed `--max-semi-space-size=1 --heap-growing-percent=25`
+ * (`deploy/services.ts`) far less. The figure keeps room for a run without those flags.
  */
 const BASE_BYTES = 384 * MiB;
 /** A worker's isolate besides its heaps: code, loaded modules, thread (≈ 10–20 MiB measured). */

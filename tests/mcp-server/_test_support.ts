@@ -14,6 +14,15 @@ import { startMock } from "../mock-oidc/_test_support.ts";
 export const PERMISSIONS: readonly string[] = SERVICES.find((s) => s.name === "mcp-server")!
   .permissions;
 
+/** The V8 flags mcp-server is deployed with (`deploy/services.ts`). */
+export const V8_FLAGS: readonly string[] = SERVICES.find((s) => s.name === "mcp-server")!
+  .v8Flags ?? [];
+
+/** The deployed permissions, then `--v8-flags=…` for `v8Flags` when there are any. */
+export function deployedFlags(v8Flags: readonly string[] = V8_FLAGS): string[] {
+  return [...PERMISSIONS, ...(v8Flags.length ? [`--v8-flags=${v8Flags.join(",")}`] : [])];
+}
+
 /** Path of the service entry point. */
 export const MAIN = new URL("../../services/mcp-server/main.ts", import.meta.url).pathname;
 
@@ -34,7 +43,7 @@ export async function startStdio(
 ): Promise<Session> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...PERMISSIONS, MAIN, "--transport", "stdio", ...args],
+    args: ["run", ...deployedFlags(), MAIN, "--transport", "stdio", ...args],
     cwd: ROOT,
     env: { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", ...env },
     stderr: "pipe",
@@ -50,8 +59,14 @@ export async function startStdio(
   };
 }
 
-/** Starts mock-oidc and mcp-server (http transport) as real processes. */
-export async function startHttpStack(args: string[] = []): Promise<{
+/**
+ * Starts mock-oidc and mcp-server (http transport) as real processes, the server with the deployed
+ * permissions and V8 flags (`v8Flags` replaces the latter: the memory benchmark compares).
+ */
+export async function startHttpStack(
+  args: string[] = [],
+  v8Flags: readonly string[] = V8_FLAGS,
+): Promise<{
   issuer: string;
   mcpUrl: string;
   server: ServiceProcess;
@@ -78,7 +93,7 @@ export async function startHttpStack(args: string[] = []): Promise<{
         ...args,
       ],
       env: { NO_COLOR: "1" },
-      permissions: [...PERMISSIONS],
+      permissions: deployedFlags(v8Flags),
       timeoutMs: 30_000,
     });
   } catch (err) {

@@ -1,16 +1,18 @@
 // deno-lint-ignore-file no-console -- a benchmark reports on the console
 /**
  * `deno run -A tests/bench/mcp_server/memory.ts [--executes N] [--searches N] [--concurrency C]
- * [--rest S] [-- server flags...]`: the memory of a real mcp-server process (deployed permissions,
+ * [--rest S] [--v8 FLAGS|none] [-- server flags...]`: the memory of a real mcp-server process (deployed permissions,
  * Streamable HTTP, mock-oidc bearer tokens) under sustained load. Two fresh servers: one answers
  * only `search_api` calls, the other only `execute` calls (a comprehension plus one capability
  * call each), `C` requests in flight at all times. The process's RSS (`/proc/<pid>/status`
  * VmRSS, sampled every 50 ms, and VmHWM) is reported at idle, after the first 1 000 calls, at the
  * end, at its peak and after `S` seconds of rest, against the bound the README states
- * (`memoryBound` of the server's limits). Prints a Markdown block for RESULTS.md.
+ * (`memoryBound` of the server's limits). Prints a Markdown block for RESULTS.md. The server runs
+ * with the V8 flags of `deploy/services.ts` unless `--v8` names others (comma-separated) or `none`;
+ * with `MCP_BENCH_SERVER_LOG=path` its output (e.g. `--v8 …,--trace-gc`) goes to `path.<tool>`.
  * @module
  */
-import { startHttpStack } from "../../mcp-server/_test_support.ts";
+import { startHttpStack, V8_FLAGS } from "../../mcp-server/_test_support.ts";
 import { memoryBound } from "../../../services/mcp-server/memory_bound.ts";
 import { DEFAULT_LIMITS } from "../../../services/mcp-server/limits.ts";
 
@@ -22,6 +24,14 @@ const EXECUTES = flag("executes", 10_000);
 const SEARCHES = flag("searches", 3_000);
 const CONCURRENCY = flag("concurrency", 300);
 const REST_S = flag("rest", 30);
+// `--v8 a,b` runs the server with these V8 flags instead of the deployed ones (`--v8 none`: V8's
+// defaults), to compare.
+const v8At = Deno.args.indexOf("--v8");
+const V8: readonly string[] = v8At < 0
+  ? V8_FLAGS
+  : Deno.args[v8At + 1] === "none"
+  ? []
+  : Deno.args[v8At + 1].split(",");
 const dash = Deno.args.indexOf("--");
 const SERVER_ARGS = dash >= 0 ? Deno.args.slice(dash + 1) : [];
 
@@ -62,7 +72,7 @@ async function load(
   tool: "execute" | "search_api",
   calls: number,
 ): Promise<Run> {
-  const stack = await startHttpStack(SERVER_ARGS);
+  const stack = await startHttpStack(SERVER_ARGS, V8);
   const pid = stack.server.pid;
   try {
     const token = await stack.token("bench-memory");
@@ -119,6 +129,9 @@ async function load(
     await new Promise((r) => setTimeout(r, REST_S * 1000));
     clearInterval(sampler);
     const { rss: rest, hwm } = memoryOf(pid);
+    // with `--v8 …,--trace-gc`, the collections of every isolate (main thread and workers)
+    const log = Deno.env.get("MCP_BENCH_SERVER_LOG");
+    if (log) await Deno.writeTextFile(`${log}.${tool}`, stack.server.output());
     return {
       name: tool,
       calls,
@@ -149,9 +162,10 @@ const lines = [
   `${
     Deno.args.length ? " " + Deno.args.join(" ") : ""
   }\`, Deno ${Deno.version.deno}, ${CONCURRENCY} requests in flight, ` +
-  `load average ${
-    Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
-  } at the end. Stated bound (README, defaults): ${mib(bound.total)} MiB.`,
+  `load average ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end. Server V8 flags: ${
+    V8.length ? V8.join(" ") : "none"
+  }. ` +
+  `Stated bound (README, defaults): ${mib(bound.total)} MiB.`,
   "",
   "| run | calls (ok) | s | idle | after 1 000 | end | peak (VmHWM) | after " + REST_S +
   " s rest | peak ≤ bound | end − after 1 000 ≤ 64 | rest ≤ 1.5× idle + heap |",
