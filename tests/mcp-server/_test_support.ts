@@ -19,7 +19,7 @@ export const V8_FLAGS: readonly string[] = SERVICES.find((s) => s.name === "mcp-
   .v8Flags ?? [];
 
 /** The deployed permissions, then `--v8-flags=…` for `v8Flags` when there are any. */
-export function deployedFlags(v8Flags: readonly string[] = V8_FLAGS): string[] {
+function deployedFlags(v8Flags: readonly string[] = V8_FLAGS): string[] {
   return [...PERMISSIONS, ...(v8Flags.length ? [`--v8-flags=${v8Flags.join(",")}`] : [])];
 }
 

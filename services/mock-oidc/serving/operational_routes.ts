@@ -30,11 +30,12 @@ export function operationalRoutes(options: OperationalOptions): Route[] {
       handler: () => healthHandler(),
       openapi: OPERATIONAL_DOCS["/isalive"],
     },
+    // The kit's /favicon.ico (204) gives way to mock-oidc's own, which answers as upstream does.
     ...kitOperationalRoutes({
       readiness: readinessHandler({}, { shutdownSignal: options.shutdownSignal }),
       metrics: options.metrics,
       openapi: { document: options.document, title: "mock-oidc" },
       docs: OPERATIONAL_DOCS,
-    }),
+    }).filter((r) => r.pattern !== "/favicon.ico"),
   ];
 }
