@@ -1,9 +1,11 @@
 /**
- * The console's panels: scenarios, the clock, mint, reset; and the first load of every panel.
+ * The console's panels: scenarios, the clock, mint, reset; and the first load of every panel
+ * (the registered clients have their own module, `clients.js`).
  *
  * Browser code, inlined into the page with its siblings (see `core.js`).
  */
 import { $, api, bindForm, el, problemText, readForm, say } from "./core.js";
+import { loadClients } from "./clients.js";
 import { loadRequests, watchRequests } from "./requests.js";
 
 export async function loadScenarios() {
@@ -136,8 +138,10 @@ export function refreshPanels() {
   loadClock();
   loadScenarios();
   loadRequests();
+  loadClients();
 }
 
 loadClock();
 loadScenarios();
+loadClients();
 watchRequests();

@@ -5,6 +5,7 @@
  * Browser code, inlined into the page with its siblings (see `core.js`).
  */
 import { $, api, el, problemText, say, tokenEntered } from "./core.js";
+import { loadClients } from "./clients.js";
 import { loadScenarios } from "./panels.js";
 
 /**
@@ -123,7 +124,10 @@ export async function loadRequests() {
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits for the log to change, then lists again (and refreshes the queue a token may use). */
+/**
+ * Waits for the log to change, then lists again, and refreshes what a logged request may have
+ * changed: the queue a token uses, the clients a registration adds.
+ */
 export async function watchRequests() {
   for (;;) {
     const after = logVersion < 0 ? "" : "after=" + logVersion + "&";
@@ -131,7 +135,7 @@ export async function watchRequests() {
     if (res.status === 200) {
       if (res.data.version === logVersion) continue;
       logVersion = res.data.version;
-      await Promise.all([loadRequests(), loadScenarios()]);
+      await Promise.all([loadRequests(), loadScenarios(), loadClients()]);
       // At most two listings a second, however fast a load test fills the log.
       await sleep(THROTTLE_MS);
     } else if (res.status === 401) await tokenEntered();

@@ -69,7 +69,7 @@ const BODY = `<div class="bar">
 <p id="status" role="status" aria-live="polite"></p>
 <div class="reset"><button id="reset-ask" type="button" class="danger">Reset…</button>
 <div id="reset-confirm" hidden><span>Flush the scenario queue and the request log and unfreeze the
-clock?</span> <button id="reset-yes" type="button" class="danger">Reset</button>
+clock? Registered clients are kept.</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 <button id="reset-no" type="button" class="secondary">Cancel</button></div></div>
 </div>
 <form id="token-form" hidden><p id="token-reason"></p>
@@ -115,6 +115,16 @@ clock?</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 clock's now)</span></p>
 <h3>Token</h3><pre id="minted-token"></pre><h3>Header</h3><pre id="minted-header"></pre>
 <h3>Claims</h3><pre id="minted-claims"></pre></div></section>
+<section id="clients-section" class="card">
+<h2>Registered clients <span id="client-count"></span></h2>
+<p class="note">RFC 7591 registrations, newest first; secrets are never shown. Reset keeps them.</p>
+<ol id="clients" class="clients"></ol><div class="buttons">
+<button id="clients-refresh" type="button" class="secondary">Refresh</button>
+<button id="clients-clear-ask" type="button" class="danger">Forget all…</button>
+<div id="clients-clear-confirm" hidden><span>Forget every registered client? Their client ids
+stop being enforced.</span> <button id="clients-clear-yes" type="button" class="danger">Forget</button>
+<button id="clients-clear-no" type="button" class="secondary">Cancel</button></div>
+</div></section>
 </div>`;
 
 /** What goes inside the page's `<main>` (constant markup: the labels above are escaped). */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createControlHandler } from "../control/control_plane.ts";
 import { fakeDeps, jsonRequest } from "../control/_test_support.ts";
+import { harness } from "../protocol/_test_support.ts";
 import { hashSource } from "../ui/mod.ts";
 import { CONSOLE_PATH } from "./console_routes.ts";
 import { CONSOLE_SCRIPT } from "./console_script.ts";
@@ -95,5 +96,56 @@ Deno.test("with a control token the console assets are open but every call is ga
       assert.equal(res.status, 401, JSON.stringify(headers));
       assert.match((await res.json()).detail, detail);
     }
+  });
+});
+
+Deno.test("the registered-clients panel reads /_mock/clients, which a registration fills", async (t) => {
+  const h = harness();
+  const handle = createControlHandler(fakeDeps({ clients: h.core.protocol.state.clients }).deps);
+  await t.step("the page has the panel, its refresh and its confirmed clear", async () => {
+    const markup = await (await handle(new Request(`http://mock.test${CONSOLE_PATH}`))).text();
+    for (const id of ["clients", "client-count", "clients-refresh", "clients-clear-ask"]) {
+      assert.ok(markup.includes(` id="${id}"`), id);
+    }
+    // The clear button asks first: its confirmation starts hidden.
+    assert.match(markup, /<div id="clients-clear-confirm" hidden>/);
+    assert.ok(CONSOLE_SCRIPT.includes('api("GET", "/_mock/clients")'));
+    assert.ok(CONSOLE_SCRIPT.includes('api("DELETE", "/_mock/clients")'));
+  });
+  await t.step("a client registered at POST /default/register is listed, no secret", async () => {
+    const reg = await h.call("/default/register", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        redirect_uris: ["http://127.0.0.1:9/cb"],
+        client_name: "<b>console</b>",
+        token_endpoint_auth_method: "client_secret_basic",
+      }),
+    });
+    assert.equal(reg.status, 201);
+    const registered = await reg.json();
+    assert.equal(typeof registered.client_secret, "string");
+    const res = await handle(jsonRequest("GET", "/_mock/clients"));
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    assert.ok(!text.includes(registered.client_secret));
+    assert.ok(!text.includes(registered.registration_access_token));
+    assert.deepEqual(JSON.parse(text), {
+      count: 1,
+      clients: [{
+        issuer: "default",
+        clientId: registered.client_id,
+        clientIdIssuedAt: registered.client_id_issued_at,
+        clientName: "<b>console</b>",
+        tokenEndpointAuthMethod: "client_secret_basic",
+        redirectUris: ["http://127.0.0.1:9/cb"],
+        grantTypes: ["authorization_code"],
+      }],
+    });
+  });
+  await t.step("the panel's clear forgets them", async () => {
+    const res = await handle(jsonRequest("DELETE", "/_mock/clients"));
+    assert.deepEqual(await res.json(), { count: 0 });
+    assert.equal((await (await handle(jsonRequest("GET", "/_mock/clients"))).json()).count, 0);
   });
 });

@@ -7,6 +7,7 @@
  * drops their `import` lines (they import only from each other) and their `export` keywords.
  * @module
  */
+import clients from "../../../browser/mock-oidc-console/clients.js" with { type: "text" };
 import core from "../../../browser/mock-oidc-console/core.js" with { type: "text" };
 import panels from "../../../browser/mock-oidc-console/panels.js" with { type: "text" };
 import requests from "../../../browser/mock-oidc-console/requests.js" with { type: "text" };
@@ -20,5 +21,5 @@ export function inlineModule(source: string): string {
 
 /** The whole script. */
 export const CONSOLE_SCRIPT = `"use strict";\n(() => {\n${
-  [core, requests, panels].map(inlineModule).join("\n")
+  [core, requests, clients, panels].map(inlineModule).join("\n")
 }})();\n`;

@@ -17,8 +17,15 @@ Deno.test("the console script is one strict function scope without module syntax
   assert.doesNotMatch(CONSOLE_SCRIPT, /^\s*(import|export)\s/m);
   // It parses as a classic script (a syntax error would throw here).
   new Function(CONSOLE_SCRIPT);
-  // Every module's parts are in: the core, the request log, the panels.
-  for (const name of ["function api(", "function watchRequests(", "function refreshPanels("]) {
+  // Every module's parts are in: the core, the request log, the clients, the panels.
+  for (
+    const name of [
+      "function api(",
+      "function watchRequests(",
+      "function loadClients(",
+      "function refreshPanels(",
+    ]
+  ) {
     assert.ok(CONSOLE_SCRIPT.includes(name), name);
   }
 });

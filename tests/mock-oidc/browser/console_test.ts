@@ -191,6 +191,78 @@ browserTest("the control-plane console drives /_mock in Chromium", async (browse
       },
     );
 
+    await t.step("a client registered at POST /default/register appears, as text", async () => {
+      assert.match(await text(page, "#clients"), /No client registered/);
+      assert.equal(await text(page, "#client-count"), "(0)");
+      const res = await fetch(`${mock.url}/default/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          redirect_uris: ["http://127.0.0.1:9/cb", "http://127.0.0.1:9/other"],
+          client_name: HOSTILE_BODY,
+          grant_types: ["authorization_code", "refresh_token"],
+          token_endpoint_auth_method: "client_secret_post",
+        }),
+      });
+      assert.equal(res.status, 201);
+      const reg = await res.json();
+      // The registration is a change of the request log: the panel follows on its own.
+      await until(page, `document.querySelector("#client-count").textContent === "(1)"`);
+      const shown = await text(page, "#clients");
+      for (
+        const part of [
+          reg.client_id,
+          HOSTILE_BODY,
+          "http://127.0.0.1:9/cb",
+          "http://127.0.0.1:9/other",
+          "refresh_token",
+          "client_secret_post",
+          new Date(reg.client_id_issued_at * 1000).toISOString().replace(".000Z", "Z"),
+        ]
+      ) assert.ok(shown.includes(part), `${part} in ${shown}`);
+      assert.ok(!shown.includes(reg.client_secret), "no secret");
+      assert.ok(!shown.includes(reg.registration_access_token), "no registration token");
+      assert.equal(
+        await inPage(page, `document.querySelectorAll("#clients script, #clients img").length`),
+        0,
+      );
+      assert.deepEqual(dialogs, []);
+    });
+
+    await t.step("the refresh button lists again; forget-all asks first", async () => {
+      // Forgotten behind the page's back: the list changes only on refresh (no request logged).
+      await control(mock.url, "DELETE", "/_mock/clients");
+      assert.equal(await text(page, "#client-count"), "(1)");
+      await page.click("#clients-refresh");
+      await until(page, `document.querySelector("#client-count").textContent === "(0)"`);
+      const res = await fetch(`${mock.url}/default/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/cb"] }),
+      });
+      assert.equal(res.status, 201);
+      const reg = await res.json();
+      await until(page, `document.querySelector("#client-count").textContent === "(1)"`);
+      assert.match(await text(page, "#clients"), /client_namenone/);
+      await page.click("#clients-clear-ask");
+      assert.equal(
+        await inPage(page, `document.querySelector("#clients-clear-confirm").hidden`),
+        false,
+      );
+      await page.click("#clients-clear-no");
+      assert.equal(
+        await inPage(page, `document.querySelector("#clients-clear-confirm").hidden`),
+        true,
+      );
+      assert.equal((await control(mock.url, "GET", "/_mock/clients")).body.count, 1);
+      await page.click("#clients-clear-ask");
+      await page.click("#clients-clear-yes");
+      await until(page, `document.querySelector("#client-count").textContent === "(0)"`);
+      assert.equal((await control(mock.url, "GET", "/_mock/clients")).body.count, 0);
+      assert.match(await text(page, "#status"), /forgotten/);
+      assert.ok(!(await text(page, "#clients")).includes(reg.client_id));
+    });
+
     await t.step("unfreeze, then reset behind a confirmation", async () => {
       await page.click("#clock-unfreeze");
       await until(page, `document.querySelector("#clock-mode").textContent.startsWith("running")`);
