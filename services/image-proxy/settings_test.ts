@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { SettingsError } from "@svc/shared/settings";
+import { loadSettingsFileDecoder, SettingsError } from "@svc/shared/settings";
 import { metricsUrlOf, s3EndpointOf, SETTINGS } from "./settings.ts";
+
+// `resolve` is synchronous; the YAML decoder loads on first use by `load`, so these file cases
+// load it first.
+await loadSettingsFileDecoder();
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
 
