@@ -118,15 +118,16 @@ Deno.test("through runMain: reported with the service's logger, metrics count, e
   const stdout = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
   const lines = stdout.trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.msg), [
-    "before",
-    "unhandled rejection",
-    "unhandled rejection",
-    "uncaught exception",
-    "after",
+  // The timer's exception and the two rejections race (the rejections are reported at a later
+  // turn, which a busy machine may put after the timer): each is reported once, in any order.
+  assert.equal(lines[0].msg, "before");
+  assert.equal(lines[4].msg, "after");
+  assert.deepEqual(lines.slice(1, 4).map((l) => `${l.msg} ${l.request_id}`).sort(), [
+    "uncaught exception unknown",
+    "unhandled rejection req-7",
+    "unhandled rejection unknown",
   ]);
   assert.ok(lines.every((l) => l.component === "guarded"), "the lifecycle's logger was used");
-  assert.deepEqual(lines.slice(1, 4).map((l) => l.request_id), ["req-7", "unknown", "unknown"]);
   assert.deepEqual(lines[4].metrics, [
     'process_unhandled_rejections_total{service="guarded"} 2',
     'process_uncaught_exceptions_total{service="guarded"} 1',

@@ -80,7 +80,10 @@ Deno.test("the fake cancels an operation, and refuses to, as Incus does", async 
     const env = await t.call("create", "POST", "/1.0/instances", { body: post("b") });
     const id = (env.metadata as { id: string }).id;
     assert.deepEqual(await del(id), { type: "sync", metadata: {} });
-    assert.equal(fake.operations.ops.get(id)?.op.status_code, 104, "Cancelling");
+    // Cancelling (104) lasts a millisecond in the fake: on a busy machine the answer to the
+    // DELETE may arrive when it is Cancelled (401) already.
+    const cancelling = fake.operations.ops.get(id)?.op.status_code;
+    assert.ok(cancelling === 104 || cancelling === 401, `Cancelling or Cancelled: ${cancelling}`);
     await fake.operations.ops.get(id)!.done;
     const after = await t.call("read", "GET", `/1.0/operations/${id}`);
     const read = after.metadata as { status: string; status_code: number; err: string };
