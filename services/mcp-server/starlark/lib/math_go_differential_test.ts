@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { run } from "../mod.ts";
 import { buildGoRunner, goRunnerMissing, startGoBatch } from "../differential/go_runner.ts";
 import { edgeValues, randomValues } from "./go_math/corpus.ts";
+import { MATH_BINARY, MATH_UNARY } from "../differential/generators/numbers.ts";
 
 const missing = goRunnerMissing();
 
@@ -31,31 +32,9 @@ const seed = Number(Deno.env.get("STARLARK_FC_SEED") ?? 26);
 /** Random arguments per function, on top of the edge cases (pairs for binary functions). */
 const RANDOM_COUNT = 1500;
 
-const UNARY = [
-  "acos",
-  "acosh",
-  "asin",
-  "asinh",
-  "atan",
-  "atanh",
-  "ceil",
-  "cos",
-  "cosh",
-  "degrees",
-  "exp",
-  "fabs",
-  "floor",
-  "gamma",
-  "log",
-  "radians",
-  "round",
-  "sin",
-  "sinh",
-  "sqrt",
-  "tan",
-  "tanh",
-];
-const BINARY = ["atan2", "copysign", "hypot", "log", "mod", "pow", "remainder"];
+const UNARY = MATH_UNARY;
+/** The two-argument functions and `log(x, base)`, in name order. */
+const BINARY = [...MATH_BINARY, "log"].sort();
 
 /** A Starlark expression for x that both interpreters read as exactly x. */
 function literal(x: number): string {
