@@ -92,9 +92,9 @@ let minted;
 
 /** @param {string} part */
 function decodePart(part) {
-  const b64 = part.replace(/-/g, "+").replace(/_/g, "/");
-  const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  return JSON.parse(
+    new TextDecoder().decode(Uint8Array.fromBase64(part, { alphabet: "base64url" })),
+  );
 }
 
 function renderExpiry() {

@@ -5,6 +5,7 @@
  * a response that does not match its declared schema is a bare `capability failed`.
  * @module
  */
+import { encodeBase64 } from "@svc/shared/base64";
 import { AgentError } from "../tools/agent_error.ts";
 import type { CapabilityHandler } from "../capabilities/registry.ts";
 import type { OperationPlan } from "./operation.ts";
@@ -179,7 +180,7 @@ function applyCredential(cred: Credential | undefined, headers: Headers, url: UR
     case "basic":
       headers.set(
         "authorization",
-        `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(cred.userPass)))}`,
+        `Basic ${encodeBase64(new TextEncoder().encode(cred.userPass))}`,
       );
       break;
     case "header":
