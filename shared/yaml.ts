@@ -9,13 +9,7 @@
  * @module
  */
 import process from "node:process";
-import {
-  type DocumentOptions,
-  parse,
-  type ParseOptions,
-  type SchemaOptions,
-  type ToJSOptions,
-} from "yaml";
+import { parse } from "yaml";
 
 /**
  * Runs `fn` with an empty `process.env` and restores it afterwards, even when `fn` throws.
@@ -41,8 +35,14 @@ export function withoutProcessEnv<T>(fn: () => T): T {
   }
 }
 
-/** Options of {@linkcode parseYaml}: the `yaml` package's own. */
-export type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
+/** Options of {@linkcode parseYaml}: the bounds of the `yaml` package that callers set. */
+export interface YamlOptions {
+  /**
+   * The most alias nodes one document may resolve; a bound against alias expansion ("billion
+   * laughs"). `-1` lifts it. @default 100
+   */
+  maxAliasCount?: number;
+}
 
 /**
  * Parses one YAML document to plain values, without reading the environment.

@@ -19,6 +19,9 @@ export {
   type ApiKeyStore,
   createApiKeyStore,
   keyDigest,
+  type NewKey,
   type Principal,
 } from "./auth/api_keys.ts";
+export type { KeyChanges } from "./auth/key_changes.ts";
+export type { Position } from "./todos/todo_store.ts";
 export { SCHEMAS } from "./http/schemas.ts";

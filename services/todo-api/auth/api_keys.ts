@@ -40,7 +40,9 @@ export interface ApiKeyRecord {
 
 /** What a new key is made of. */
 export interface NewKey {
+  /** Who the key acts as: the owner of the todos it creates. */
   subject: string;
+  /** The roles it grants (such as `admin`); each matches `[a-z][a-z0-9_-]{0,31}`. */
   roles: string[];
   /** RFC 3339 date-time after which the key stops working. */
   expiresAt?: string;

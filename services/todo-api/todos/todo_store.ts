@@ -18,7 +18,9 @@ export interface Todo extends Row {
 
 /** A keyset position: the last row of the previous page. */
 export interface Position {
+  /** Its `createdAt`, the first sort key. */
   createdAt: string;
+  /** Its id, the tie-breaker between rows created in the same microsecond. */
   id: string;
 }
 
