@@ -106,8 +106,9 @@ function onError(event: ErrorEvent): void {
  * import { installUncaughtGuard, uncaughtCounts } from "@svc/shared/lifecycle";
  * const remove = installUncaughtGuard();
  * const before = uncaughtCounts().rejections;
+ * const seen = new Promise((r) => addEventListener("unhandledrejection", r, { once: true }));
  * void Promise.reject(new Error("nobody awaits this"));
- * await new Promise((r) => setTimeout(r, 0));
+ * await seen; // the guard's listener, added first, has run
  * remove();
  * if (uncaughtCounts().rejections !== before + 1) throw new Error("not counted");
  * ```
