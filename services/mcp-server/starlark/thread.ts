@@ -61,6 +61,13 @@ export class Thread {
   tripped: LimitError | null = null;
   /** Arbitrary per-embedding data (e.g. conformance harness state). */
   local = new Map<string, unknown>();
+  /**
+   * Identity hashes of the objects this run hashed by identity (functions in tuple keys, bound
+   * methods), numbered from 1 in order of first use: per run, so a run's hashes, and the steps
+   * its dict operations take, do not depend on what ran before it in the process.
+   */
+  private readonly identities = new WeakMap<object, number>();
+  private nextIdentity = 1;
 
   constructor(opts: ThreadOptions = {}) {
     this.maxSteps = opts.maxSteps ?? Infinity;
@@ -105,6 +112,16 @@ export class Thread {
     if (this.now() > this.deadline) {
       this.fail("timeout", "Starlark computation cancelled: timeout");
     }
+  }
+
+  /** A stable small number for `o` within this run (its identity hash). */
+  identity(o: object): number {
+    let id = this.identities.get(o);
+    if (id === undefined) {
+      id = this.nextIdentity++;
+      this.identities.set(o, id);
+    }
+    return id;
   }
 
   /** Throw (and remember) a budget error. */

@@ -5,7 +5,6 @@ import { interpolate } from "../lib/percent_format.ts";
 import {
   addInt,
   compare,
-  equals,
   floatMod,
   floorDivInt,
   intToFloat,
@@ -17,7 +16,7 @@ import {
   typeName,
 } from "./ops.ts";
 import { STR_BYTES } from "../thread.ts";
-import { dictPut } from "./hash.ts";
+import { dictPut, equals } from "./hash.ts";
 import { contains } from "./seq.ts";
 import { Bytes, Dict, Float, List, normInt, Tuple, type Value } from "./value.ts";
 

@@ -3,9 +3,9 @@ import { EvalError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { LimitError } from "../errors.ts";
 import { current, ELEM_BYTES, newStr, SEQ_BYTES } from "../thread.ts";
-import { dictEntry, dictPut, keyOf } from "./hash.ts";
+import { dictEntry, dictPut, equals, keyOf } from "./hash.ts";
 import { chargeScan, indexOfFrom } from "./text_search.ts";
-import { equals, floatToInt, typeName } from "./ops.ts";
+import { floatToInt, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
   type BigRange,
