@@ -71,11 +71,3 @@ export class LimitError extends EvalError {
 export function packPos(line: number, col: number): number {
   return line * 4096 + (col > 4095 ? 4095 : col);
 }
-
-export function posLine(p: number): number {
-  return Math.floor(p / 4096);
-}
-
-export function posCol(p: number): number {
-  return p % 4096;
-}

@@ -9,7 +9,7 @@ import type { Value } from "./values/value.ts";
  * run with `maxAllocBytes: Infinity` stops with `max_alloc` before V8 would abort the process
  * (the live heap stays within a small multiple of the bytes charged).
  */
-export const HARD_ALLOC_CAP = Math.floor(getHeapStatistics().heap_size_limit / 5);
+const HARD_ALLOC_CAP = Math.floor(getHeapStatistics().heap_size_limit / 5);
 
 /** Steps between wall-clock checks (keeps the hot path to one comparison). */
 const TIME_CHECK_INTERVAL = 2048;

@@ -9,7 +9,6 @@ import { encode } from "./json_encode.ts";
 import { indent } from "./json_indent.ts";
 
 export { decode, encode, indent };
-export { jsonQuote } from "./json_encode.ts";
 
 const fns: [string, NativeFn][] = [
   ["encode", (th, a, k) => {

@@ -21,7 +21,7 @@ import { contains } from "./seq.ts";
 import { Bytes, Dict, Float, List, normInt, Tuple, type Value } from "./value.ts";
 
 /** Absolute cap on elements/bytes built by one repetition, independent of budgets. */
-export const MAX_ALLOC = 1 << 28;
+const MAX_ALLOC = 1 << 28;
 
 function isIntV(v: Value): v is number | bigint {
   return typeof v === "number" || typeof v === "bigint";

@@ -264,9 +264,3 @@ export function dictPut(d: Dict, k: Value, v: Value): void {
     d.map.set(mk, [k, v]);
   }
 }
-
-/** Old-style key of a hashable value (kept for custom types; prefer keyOf/keyFor). */
-export function hashKey(v: Value): unknown {
-  const p = primKey(v);
-  return p === COMPOSITE ? hashOf(v) : p;
-}

@@ -120,7 +120,7 @@ export function subInt(a: number | bigint, b: number | bigint): number | bigint 
 }
 
 /** Largest int (in bits) converted to decimal text: V8's conversion is superlinear (~40 ms). */
-export const MAX_DECIMAL_BITS = 1 << 18;
+const MAX_DECIMAL_BITS = 1 << 18;
 
 /** Decimal text of an int, charged (quadratic in its size) and refused past MAX_DECIMAL_BITS. */
 export function intToDecimal(v: number | bigint): string {
