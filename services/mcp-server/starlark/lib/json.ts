@@ -8,8 +8,6 @@ import { decode } from "./json_decode.ts";
 import { encode } from "./json_encode.ts";
 import { indent } from "./json_indent.ts";
 
-export { decode, encode, indent };
-
 const fns: [string, NativeFn][] = [
   ["encode", (th, a, k) => {
     const [x] = positional("json.encode", a, k, 1, 1);
