@@ -2,10 +2,10 @@
 /**
  * `deno task doc` (part of `deno task ok`): the documentation of the kit and of the deployed
  * services stays complete and its examples run.
- *  1. `deno doc --lint` on every export of `shared/` and of each service in
- *     `deploy/services.ts`, with the workspace members inside the service's directory (the
- *     Starlark interpreter of mcp-server) (a new service joins when it is deployed; `PENDING`
- *     names the ones not documented yet, with the reason);
+ *  1. `deno doc --lint` on every export of `shared/`, of each service in `deploy/services.ts`
+ *     (a new service joins when it is deployed; `PENDING` names the ones not documented yet,
+ *     with the reason) and of the workspace members inside a service's directory (mcp-server's
+ *     Starlark interpreter);
  *  2. `deno test --doc` on the kit's modules: every `@example` runs (and must not throw).
  *
  * Types of npm packages the kit exposes on purpose (the OpenTelemetry `Meter` and
