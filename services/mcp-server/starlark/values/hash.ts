@@ -1,8 +1,8 @@
 /**
  * Equality, hashing and dict keys: one module because they recurse into each other (two dicts
  * are equal when each key of one finds an equal key in the other, and finding a composite key
- * compares keys for equality). Scalar keys (strings, ints, floats, bools, None, functions) are their
- * own JS Map keys. Composite keys (tuples, bytes, bound methods) are hashed structurally, as in
+ * compares keys for equality). Scalar keys (strings, ints, floats, bools, None, functions) are
+ * their own JS Map keys. Composite keys (tuples, bytes, bound methods) are hashed structurally, as in
  * starlark-go: a 32-bit hash (cached on tuples and bytes) selects a chain of the dict's
  * canonical key instances, compared with `equals`; the canonical instance is the Map key. No key
  * ever builds a string from its contents, and hashing is charged per element and per 32 bytes.
