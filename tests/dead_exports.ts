@@ -198,10 +198,10 @@ function isTest(file: string): boolean {
   return /_test\.ts$/.test(file);
 }
 
-/** Test code: tests, their support modules and the end-to-end tree. */
+/** Test code: tests, their support modules (`_test_support.ts`, `test_support/`), `tests/`. */
 function isTestCode(file: string): boolean {
-  return isTest(file) || /_test_support\.ts$/.test(file) || file.startsWith("tests/") ||
-    file === "shared/testing.ts";
+  return isTest(file) || /_test_support\.ts$|(^|\/)test_support\//.test(file) ||
+    file.startsWith("tests/") || file === "shared/testing.ts";
 }
 
 function ownUnitTest(file: string): string {

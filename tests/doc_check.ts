@@ -2,9 +2,10 @@
 /**
  * `deno task doc` (part of `deno task ok`): the documentation of the kit and of the deployed
  * services stays complete and its examples run.
- *  1. `deno doc --lint` on every export of `shared/` and of each service in
- *     `deploy/services.ts` (a new service joins when it is deployed; `PENDING` names the ones
- *     not documented yet, with the reason);
+ *  1. `deno doc --lint` on every export of `shared/`, of each service in `deploy/services.ts`
+ *     (a new service joins when it is deployed; `PENDING` names the ones not documented yet,
+ *     with the reason) and of the workspace members inside a service's directory (mcp-server's
+ *     Starlark interpreter);
  *  2. `deno test --doc` on the kit's modules: every `@example` runs (and must not throw).
  *
  * Types of npm packages the kit exposes on purpose (the OpenTelemetry `Meter` and
@@ -26,6 +27,15 @@ async function exportsOf(dir: string): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(new URL(`${dir}/deno.json`, root)));
   const exports = typeof config.exports === "string" ? { ".": config.exports } : config.exports;
   return Object.values(exports ?? {}).map((path) => `${dir}/${String(path).replace(/^\.\//, "")}`);
+}
+
+/** A service's directory and the workspace members inside it (root `deno.json` "workspace"). */
+async function serviceMembers(name: string): Promise<string[]> {
+  const dir = `services/${name}`;
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  const nested = (config.workspace as string[]).map((path) => path.replace(/^\.\/|\/$/g, ""))
+    .filter((path) => path.startsWith(`${dir}/`) && !path.includes("*"));
+  return [dir, ...nested];
 }
 
 async function deno(args: string[]): Promise<{ success: boolean; text: string }> {
@@ -70,7 +80,9 @@ async function main(): Promise<number> {
   }
   const entries = [
     ...await exportsOf("shared"),
-    ...(await Promise.all(services.map((s) => exportsOf(`services/${s.name}`)))).flat(),
+    ...(await Promise.all(
+      (await Promise.all(services.map((s) => serviceMembers(s.name)))).flat().map(exportsOf),
+    )).flat(),
   ];
   const lint = await deno(["doc", "--lint", ...entries]);
   const errors = lintErrors(lint.text);

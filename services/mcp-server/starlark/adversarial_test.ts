@@ -9,7 +9,7 @@ const RUN_KNOWN_BUGS = Deno.env.get("STARLARK_RUN_KNOWN_BUGS") === "1";
 
 /**
  * Registers an adversarial test, ignored (with the reason) while it fails on a known interpreter
- * bug (see differential/BUGS.md).
+ * bug (see test_support/differential/BUGS.md).
  */
 function test(name: string, fn: () => Promise<void>, options: { knownBug?: string } = {}): void {
   const reason = options.knownBug && !RUN_KNOWN_BUGS

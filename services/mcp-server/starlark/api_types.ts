@@ -19,6 +19,7 @@ export type HostFunction = (
 
 /** A namespace of host values; appears in Starlark as a module (`records.lookup(...)`). */
 export interface HostNamespace {
+  /** A member, visible in Starlark as `namespace.name`. */
   [name: string]: HostValue;
 }
 
@@ -78,13 +79,17 @@ export type ErrorCode =
   | "max_alloc"
   | "host_error";
 
+/** Why a run failed (`RunResult` with `ok: false`). */
 export interface RunErrorInfo {
+  /** The stage or cause: syntax, resolve, runtime, limit or host. */
   kind: ErrorKind;
+  /** The stable error code (one per kind, one per budget). */
   code: ErrorCode;
   /** Message text as starlark-go prints it (static errors: "<file>:line:col: msg"). */
   message: string;
   /** 1-based position of the error (innermost Starlark frame for dynamic errors). */
   line?: number;
+  /** 1-based column of the error, with `line`. */
   col?: number;
   /** Steps used before the error. */
   steps: number;
@@ -94,10 +99,15 @@ export interface RunErrorInfo {
   backtrace?: string[];
 }
 
+/**
+ * The outcome of `run`: the JSON value `main()` returned (or null), with the steps and host calls
+ * used, or the error.
+ */
 export type RunResult =
   | { ok: true; value: JsonData; steps: number; hostCalls: number }
   | { ok: false; error: RunErrorInfo };
 
+/** Options of `parse`. */
 export interface ParseOptions {
   /** File name used in positions. @default "<program>" */
   filename?: string;
@@ -105,9 +115,11 @@ export interface ParseOptions {
   predeclared?: Iterable<string>;
 }
 
+/** Options of `run`. */
 export interface RunOptions extends Omit<ParseOptions, "predeclared"> {
   /** Extra global names (host functions, namespaces, data). */
   predeclared?: Record<string, HostValue>;
+  /** Limits of the run; each one not given takes its value in `DEFAULT_BUDGETS`. */
   budgets?: Budgets;
   /** Call `main()` (no arguments) after top-level execution when it is defined. @default true */
   callMain?: boolean;

@@ -53,12 +53,17 @@ export function parseTimeout(text: string): number {
   return ms;
 }
 
+/** The command line, read by `parseArgs`. */
 export interface CliArgs {
+  /** The program to run. */
   file: string;
+  /** The budgets given by flags (the others take their defaults). */
   budgets: Budgets;
+  /** `--steps`: print the steps used to stderr. */
   printSteps: boolean;
 }
 
+/** Read the flags and FILE; throws RangeError with the reason on a usage error. */
 export function parseArgs(args: string[]): CliArgs {
   const budgets: Budgets = {};
   let printSteps = false;
@@ -130,6 +135,7 @@ export function render(r: RunResult, printSteps: boolean): [string, string, numb
   return ["", trace + stepsLine, 1];
 }
 
+/** Run the command line `args`; resolves to the exit status (0, 1 for errors, 2 for usage). */
 export async function main(args: string[]): Promise<number> {
   const enc = new TextEncoder();
   let parsed: CliArgs;

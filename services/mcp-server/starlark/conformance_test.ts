@@ -11,7 +11,7 @@ import {
   runParseFile,
   runResolveFile,
   runScanSmoke,
-} from "./conformance/runner.ts";
+} from "./test_support/conformance/runner.ts";
 import { skipSuite } from "@svc/shared/testing";
 
 const ROOT = Deno.env.get("STARLARK_GO_ROOT") ?? "/usr/share/gocode/src/go.starlark.net";

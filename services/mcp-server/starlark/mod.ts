@@ -26,7 +26,7 @@ export type {
   RunResult,
 } from "./api_types.ts";
 export { DEFAULT_BUDGETS } from "./budgets.ts";
-export { EvalError, LimitError, StarlarkError } from "./errors.ts";
+export { EvalError, type Frame, LimitError, StarlarkError } from "./errors.ts";
 export { parse, type Program } from "./program.ts";
 export { run } from "./run.ts";
 export { KEYWORDS, RESERVED } from "./syntax/scanner.ts";

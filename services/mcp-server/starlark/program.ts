@@ -5,7 +5,9 @@ import { compileSource } from "./eval/exec.ts";
 
 /** Opaque handle returned by `parse`. */
 export interface Program {
+  /** The file name used in positions (`ParseOptions.filename`). */
   readonly filename: string;
+  /** The program's text as given. */
   readonly source: string;
   /** Names resolved as predeclared (host-provided) globals. */
   readonly predeclared: readonly string[];

@@ -9,7 +9,7 @@ import type { Value } from "./values/value.ts";
  * run with `maxAllocBytes: Infinity` stops with `max_alloc` before V8 would abort the process
  * (the live heap stays within a small multiple of the bytes charged).
  */
-export const HARD_ALLOC_CAP = Math.floor(getHeapStatistics().heap_size_limit / 5);
+const HARD_ALLOC_CAP = Math.floor(getHeapStatistics().heap_size_limit / 5);
 
 /** Steps between wall-clock checks (keeps the hot path to one comparison). */
 const TIME_CHECK_INTERVAL = 2048;
@@ -61,6 +61,13 @@ export class Thread {
   tripped: LimitError | null = null;
   /** Arbitrary per-embedding data (e.g. conformance harness state). */
   local = new Map<string, unknown>();
+  /**
+   * Identity hashes of the objects this run hashed by identity (functions in tuple keys, bound
+   * methods), numbered from 1 in order of first use: per run, so a run's hashes, and the steps
+   * its dict operations take, do not depend on what ran before it in the process.
+   */
+  private readonly identities = new WeakMap<object, number>();
+  private nextIdentity = 1;
 
   constructor(opts: ThreadOptions = {}) {
     this.maxSteps = opts.maxSteps ?? Infinity;
@@ -105,6 +112,16 @@ export class Thread {
     if (this.now() > this.deadline) {
       this.fail("timeout", "Starlark computation cancelled: timeout");
     }
+  }
+
+  /** A stable small number for `o` within this run (its identity hash). */
+  identity(o: object): number {
+    let id = this.identities.get(o);
+    if (id === undefined) {
+      id = this.nextIdentity++;
+      this.identities.set(o, id);
+    }
+    return id;
   }
 
   /** Throw (and remember) a budget error. */

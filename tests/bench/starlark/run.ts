@@ -12,8 +12,8 @@ import {
   type GoResult,
   goRunnerMissing,
   runGoFile,
-} from "../../../services/mcp-server/starlark/differential/go_runner.ts";
-import { sameValue } from "../../../services/mcp-server/starlark/differential/compare.ts";
+} from "../../../services/mcp-server/starlark/test_support/differential/go_runner.ts";
+import { sameValue } from "../../../services/mcp-server/starlark/test_support/differential/compare.ts";
 
 const here = new URL(".", import.meta.url).pathname;
 const encoder = new TextEncoder();

@@ -56,7 +56,7 @@ export interface AttemptOptions {
 }
 
 /** A host function failed; carries the thrown value. */
-export class HostError extends EvalError {
+class HostError extends EvalError {
   constructor(name: string, message: string, cause: unknown) {
     super(utf8Encode(`${name}: ${message}`), "host_error", "host"); // messages are byte strings
     this.cause = cause;

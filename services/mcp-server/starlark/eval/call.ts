@@ -36,7 +36,7 @@ export function callValue(th: Thread, f: Value, args: Value[], kwargs: Kwargs): 
   throw new EvalError(`invalid call of non-function (${typeName(f)})`);
 }
 
-export function callFunction(th: Thread, fn: Fn, args: Value[], kwargs: Kwargs): Value {
+function callFunction(th: Thread, fn: Fn, args: Value[], kwargs: Kwargs): Value {
   const code = fn.code;
   if (code.active > 0) throw new EvalError(`function ${code.name} called recursively`);
   th.step();

@@ -20,18 +20,18 @@ export interface CompileOptions {
 
 /** One shared universe: all its values are immutable. */
 let sharedUniverse: Map<string, Value> | null = null;
-export function universe(): Map<string, Value> {
+function universe(): Map<string, Value> {
   return sharedUniverse ??= makeUniverse();
 }
 
-/** Compile source; throws the first StarlarkError. Use `allErrors` to get every resolve error. */
+/** Compile source; throws the first StarlarkError (a syntax error, or the first resolve error). */
 export function compileSource(src: string, opts: CompileOptions = {}): CompiledProgram {
   const { program, errors } = compileSourceAll(src, opts);
   if (errors.length > 0) throw errors[0];
   return program!;
 }
 
-export function compileSourceAll(
+function compileSourceAll(
   src: string,
   opts: CompileOptions = {},
 ): { program?: CompiledProgram; errors: StarlarkError[] } {
@@ -46,10 +46,6 @@ export function compileSourceAll(
   });
   if (errors.length > 0) return { errors };
   return { program: compileFile(file, u), errors };
-}
-
-export interface ModuleResult {
-  globals: Map<string, Value>;
 }
 
 /** Run top-level code of a compiled program, then freeze its globals. */
@@ -95,5 +91,3 @@ export function execProgram(prog: CompiledProgram, th: Thread): Map<string, Valu
   });
   return out;
 }
-
-export { EvalError };

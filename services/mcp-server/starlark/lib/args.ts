@@ -1,7 +1,7 @@
 /** Argument unpacking for built-ins, with starlark-go's error texts. */
 import { EvalError } from "../errors.ts";
 import { typeName } from "../values/ops.ts";
-import { Float, type Kwargs, type Value } from "../values/value.ts";
+import type { Kwargs, Value } from "../values/value.ts";
 
 /**
  * Checks one argument while unpacking; returns why it is unacceptable (e.g. "got string, want
@@ -79,23 +79,6 @@ export function positional(
   return args;
 }
 
-export function wantString(v: Value, fname: string, what: string): string {
-  if (typeof v !== "string") {
-    throw new EvalError(`${fname}: for ${what}: got ${typeName(v)}, want string`);
-  }
-  return v;
-}
-
-export function wantInt(v: Value, fname: string, what: string): number {
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint") throw new EvalError(`${fname}: for ${what}: ${v} out of range`);
-  throw new EvalError(`${fname}: for ${what}: got ${typeName(v)}, want int`);
-}
-
-export function isNumber(v: Value): boolean {
-  return typeof v === "number" || typeof v === "bigint" || v instanceof Float;
-}
-
 /** How starlark-go names a parameter in errors: quoted when it was passed by keyword. */
 export function paramLabel(name: string, kwargs: Kwargs): string {
   return kwargs?.some(([k]) => k === name) ? JSON.stringify(name) : name;
@@ -110,9 +93,9 @@ export function stringParam(fname: string, v: Value, i: number): string {
 }
 
 /** Bounds of Go's int64, which starlark-go's `AsInt` into an `int` accepts. */
-export const INT64_MIN = -(1n << 63n);
+const INT64_MIN = -(1n << 63n);
 /** See INT64_MIN. */
-export const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MAX = (1n << 63n) - 1n;
 
 /**
  * Positional-only int parameter number `i` (1-based), unpacked into a Go `int` (64-bit) as

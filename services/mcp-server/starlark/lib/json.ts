@@ -8,9 +8,6 @@ import { decode } from "./json_decode.ts";
 import { encode } from "./json_encode.ts";
 import { indent } from "./json_indent.ts";
 
-export { decode, encode, indent };
-export { jsonQuote } from "./json_encode.ts";
-
 const fns: [string, NativeFn][] = [
   ["encode", (th, a, k) => {
     const [x] = positional("json.encode", a, k, 1, 1);

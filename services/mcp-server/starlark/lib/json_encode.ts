@@ -11,7 +11,7 @@ import { Builtin, Dict, Float, Module, type Value } from "../values/value.ts";
 import type { HasAttrs } from "./attr.ts";
 
 /** JSON string literal of a binary (UTF-8) string, as starlarkjson writes it. */
-export function jsonQuote(s: string): string {
+function jsonQuote(s: string): string {
   // printable ASCII goes through strconv.Quote; anything else through encoding/json
   if (/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(s)) return '"' + s + '"'; // nothing to escape
   if (/^[\x20-\x7e]*$/.test(s)) return goQuote(s);

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { Thread } from "../thread.ts";
 import { repr } from "../values/repr.ts";
-import { decode, encode, indent } from "./json.ts";
+import { decode } from "./json_decode.ts";
+import { encode } from "./json_encode.ts";
+import { indent } from "./json_indent.ts";
 import { Dict, Float, List } from "../values/value.ts";
 
 Deno.test("json.encode sorts keys and prints Starlark float text", () => {

@@ -1,7 +1,6 @@
 /** Methods of list and dict values. */
 import { EvalError } from "../errors.ts";
-import { clearDict, deleteKey, keyOf } from "../values/hash.ts";
-import { equals } from "../values/ops.ts";
+import { clearDict, deleteKey, equals, keyOf } from "../values/hash.ts";
 import { current, ELEM_BYTES } from "../thread.ts";
 import { dictSet, extendList, indices, mustElements } from "../values/seq.ts";
 import {

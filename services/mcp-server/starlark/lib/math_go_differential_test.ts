@@ -7,9 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { run } from "../mod.ts";
-import { buildGoRunner, goRunnerMissing, startGoBatch } from "../differential/go_runner.ts";
-import { edgeValues, randomValues } from "./go_math/corpus.ts";
-import { MATH_BINARY, MATH_UNARY } from "../differential/generators/numbers.ts";
+import {
+  buildGoRunner,
+  goRunnerMissing,
+  startGoBatch,
+} from "../test_support/differential/go_runner.ts";
+import { edgeValues, randomValues } from "../test_support/math_corpus.ts";
+import { MATH_BINARY, MATH_UNARY } from "../test_support/differential/generators/numbers.ts";
 
 const missing = goRunnerMissing();
 

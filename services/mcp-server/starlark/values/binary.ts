@@ -5,7 +5,6 @@ import { interpolate } from "../lib/percent_format.ts";
 import {
   addInt,
   compare,
-  equals,
   floatMod,
   floorDivInt,
   intToFloat,
@@ -17,12 +16,12 @@ import {
   typeName,
 } from "./ops.ts";
 import { STR_BYTES } from "../thread.ts";
-import { dictPut } from "./hash.ts";
+import { dictPut, equals } from "./hash.ts";
 import { contains } from "./seq.ts";
 import { Bytes, Dict, Float, List, normInt, Tuple, type Value } from "./value.ts";
 
 /** Absolute cap on elements/bytes built by one repetition, independent of budgets. */
-export const MAX_ALLOC = 1 << 28;
+const MAX_ALLOC = 1 << 28;
 
 function isIntV(v: Value): v is number | bigint {
   return typeof v === "number" || typeof v === "bigint";

@@ -25,7 +25,7 @@ export function utf8Decode(bin: string): string {
   return dec.decode(binaryToBytes(bin));
 }
 
-export function bytesToBinary(b: Uint8Array): string {
+function bytesToBinary(b: Uint8Array): string {
   let s = "";
   for (let i = 0; i < b.length; i += 8192) {
     s += String.fromCharCode(...b.subarray(i, i + 8192));
@@ -33,7 +33,7 @@ export function bytesToBinary(b: Uint8Array): string {
   return s;
 }
 
-export function binaryToBytes(s: string): Uint8Array {
+function binaryToBytes(s: string): Uint8Array {
   const b = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
   return b;

@@ -1,13 +1,15 @@
 /**
- * Hashing and dict keys. Scalar keys (strings, ints, floats, bools, None, functions) are their
- * own JS Map keys. Composite keys (tuples, bytes, bound methods) are hashed structurally, as in
+ * Equality, hashing and dict keys: one module because they recurse into each other (two dicts
+ * are equal when each key of one finds an equal key in the other, and finding a composite key
+ * compares keys for equality). Scalar keys (strings, ints, floats, bools, None, functions) are
+ * their own JS Map keys. Composite keys (tuples, bytes, bound methods) are hashed structurally, as in
  * starlark-go: a 32-bit hash (cached on tuples and bytes) selects a chain of the dict's
  * canonical key instances, compared with `equals`; the canonical instance is the Map key. No key
  * ever builds a string from its contents, and hashing is charged per element and per 32 bytes.
  */
 import { EvalError } from "../errors.ts";
 import { current, ENTRY_BYTES } from "../thread.ts";
-import { equals } from "./ops.ts";
+import { cmpFloat, cmpIntFloat } from "./numeric_order.ts";
 import {
   Builtin,
   Bytes,
@@ -28,17 +30,86 @@ const COMPOSITE: unique symbol = Symbol("composite");
 /** A Map key present in no dict (lookup of an absent composite key). */
 const ABSENT = Symbol("absent");
 
-let nextId = 1;
-const ids = new WeakMap<object, number>();
-/** A stable small number per object (identity hash). */
-export function identity(o: object): number {
-  let id = ids.get(o);
-  if (id === undefined) {
-    id = nextId++;
-    ids.set(o, id);
+// ---- equality --------------------------------------------------------------
+
+/** Containers nested deeper than this fail to compare (a cyclic list ends here, as in Go). */
+export const MAX_COMPARE_DEPTH = 10;
+
+/** Starlark `==`: structural for containers, exact between ints and floats. */
+export function equals(x: Value, y: Value, depth = 0): boolean {
+  if (typeof x === "string") return typeof y === "string" && strEq(x, y);
+  // identity, except containers (a cyclic list fails with the depth limit, as in starlark-go)
+  if (x === y && !(x instanceof List || x instanceof Tuple || x instanceof Dict)) return true;
+  const tx = typeof x, ty = typeof y;
+  if (tx === "string" || ty === "string" || tx === "boolean" || ty === "boolean") return false;
+  if (tx === "number" || tx === "bigint") {
+    if (ty === "number" || ty === "bigint") return false; // normalised ints differ
+    if (y instanceof Float) return cmpIntFloat(x as number | bigint, y.v) === 0;
+    return false;
   }
-  return id;
+  if (x === null || y === null) return false;
+  if (x instanceof Float) {
+    if (ty === "number" || ty === "bigint") return cmpIntFloat(y as number | bigint, x.v) === 0;
+    if (y instanceof Float) return cmpFloat(x.v, y.v) === 0;
+    return false;
+  }
+  if (depth > MAX_COMPARE_DEPTH) {
+    throw new EvalError("comparison exceeded maximum recursion depth");
+  }
+  if (x instanceof List) {
+    if (!(y instanceof List)) return false;
+    return seqEqual(x.elems, y.elems, depth);
+  }
+  if (x instanceof Tuple) {
+    if (!(y instanceof Tuple)) return false;
+    return seqEqual(x.elems, y.elems, depth);
+  }
+  if (x instanceof Dict) {
+    if (!(y instanceof Dict) || x.map.size !== y.map.size) return false;
+    current.charge(x.map.size * 4);
+    for (const [k, v] of x.map.values()) {
+      const e = dictEntry(y, k);
+      if (e === undefined || !equals(v, e[1], depth + 1)) return false;
+    }
+    return true;
+  }
+  if (x instanceof Bytes) return y instanceof Bytes && strEq(x.s, y.s);
+  if (x instanceof Range) {
+    if (!(y instanceof Range)) return false;
+    if (x.big !== null || y.big !== null) {
+      const a = x.big ?? { start: BigInt(x.start), step: BigInt(x.step), len: BigInt(x.length) };
+      const b = y.big ?? { start: BigInt(y.start), step: BigInt(y.step), len: BigInt(y.length) };
+      if (a.len !== b.len) return false;
+      if (a.len === 0n) return true;
+      return a.start === b.start && (a.len === 1n || a.step === b.step);
+    }
+    const n = x.length;
+    if (n !== y.length) return false;
+    if (n === 0) return true;
+    return x.start === y.start && (n === 1 || x.step === y.step);
+  }
+  if (x instanceof Builtin && y instanceof Builtin) {
+    return x.name === y.name && x.fn === y.fn && x.recv === y.recv;
+  }
+  return false;
 }
+
+function seqEqual(a: Value[], b: Value[], depth: number): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length > 2) current.charge(a.length >> 1);
+  else current.step();
+  for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i], depth + 1)) return false;
+  return true;
+}
+
+/** String equality with its work charged (one step per 64 bytes compared). */
+function strEq(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length > 1024) current.charge(a.length >> 6);
+  return a === b;
+}
+
+// ---- hashing ---------------------------------------------------------------
 
 function unhashable(v: Value & object): never {
   if (v instanceof List || v instanceof Dict) throw new EvalError(`unhashable type: ${v.type}`);
@@ -52,7 +123,7 @@ function unhashable(v: Value & object): never {
  * The JS Map key of a scalar hashable value (equal values give SameValueZero-equal keys), or
  * COMPOSITE. Throws for unhashable values.
  */
-export function primKey(v: Value): unknown {
+function primKey(v: Value): unknown {
   switch (typeof v) {
     case "string":
     case "number":
@@ -110,7 +181,7 @@ export function hashOf(v: Value): number {
       case "boolean":
         return k ? 1231 : 1237;
     }
-    return k === null ? 0x3c6ef372 : identity(k as object);
+    return k === null ? 0x3c6ef372 : current.identity(k as object);
   }
   if (v instanceof Tuple) {
     if (v.hc !== undefined) return v.hc;
@@ -123,7 +194,7 @@ export function hashOf(v: Value): number {
   }
   if (v instanceof Bytes) return v.hc ?? (v.hc = strHash(v.s) ^ 0x1b873593);
   const b = v as Builtin; // bound method: name and function; receivers compare by identity
-  return strHash(b.name) ^ Math.imul(identity(b.fn), 0x85ebca6b);
+  return strHash(b.name) ^ Math.imul(current.identity(b.fn), 0x85ebca6b);
 }
 
 /** The canonical key instance equal to `k` in `d`, if any. */
@@ -192,10 +263,4 @@ export function dictPut(d: Dict, k: Value, v: Value): void {
     current.alloc(ENTRY_BYTES);
     d.map.set(mk, [k, v]);
   }
-}
-
-/** Old-style key of a hashable value (kept for custom types; prefer keyOf/keyFor). */
-export function hashKey(v: Value): unknown {
-  const p = primKey(v);
-  return p === COMPOSITE ? hashOf(v) : p;
 }

@@ -1,8 +1,9 @@
-/** Core value operations: type names, truth, equality, ordering, hashing, arithmetic. */
+/** Core value operations: type names, truth, ordering, arithmetic (equality is in hash.ts). */
 import { EvalError, LimitError } from "../errors.ts";
 import { current } from "../thread.ts";
-import { dictEntry } from "./hash.ts";
-import { Builtin, Bytes, Dict, Float, List, normInt, Range, Tuple, type Value } from "./value.ts";
+import { equals, MAX_COMPARE_DEPTH } from "./hash.ts";
+import { cmpFloat, cmpIntFloat } from "./numeric_order.ts";
+import { Bytes, Dict, Float, List, normInt, Range, Tuple, type Value } from "./value.ts";
 
 export function typeName(v: Value): string {
   switch (typeof v) {
@@ -61,103 +62,7 @@ export function floatToInt(f: number): number | bigint {
   return Number.isSafeInteger(t) ? (t === 0 ? 0 : t) : BigInt(t);
 }
 
-// ---- equality / comparison -------------------------------------------------
-
-const MAX_DEPTH = 10;
-
-/** Compare an int with a float exactly: returns -1, 0, 1 (NaN sorts above everything). */
-function cmpIntFloat(i: number | bigint, f: number): number {
-  if (Number.isNaN(f)) return -1;
-  if (typeof i === "number") return i < f ? -1 : i > f ? 1 : 0;
-  if (f === Infinity) return -1;
-  if (f === -Infinity) return 1;
-  const ft = Math.trunc(f);
-  const fb = BigInt(ft);
-  if (i < fb) return -1;
-  if (i > fb) return 1;
-  return f > ft ? -1 : f < ft ? 1 : 0;
-}
-
-function cmpFloat(a: number, b: number): number {
-  if (a < b) return -1;
-  if (a > b) return 1;
-  if (a === b) return 0;
-  // NaN handling: NaN == NaN, NaN > everything
-  const an = Number.isNaN(a), bn = Number.isNaN(b);
-  if (an && bn) return 0;
-  return an ? 1 : -1;
-}
-
-export function equals(x: Value, y: Value, depth = 0): boolean {
-  if (typeof x === "string") return typeof y === "string" && strEq(x, y);
-  // identity, except containers (a cyclic list fails with the depth limit, as in starlark-go)
-  if (x === y && !(x instanceof List || x instanceof Tuple || x instanceof Dict)) return true;
-  const tx = typeof x, ty = typeof y;
-  if (tx === "string" || ty === "string" || tx === "boolean" || ty === "boolean") return false;
-  if (tx === "number" || tx === "bigint") {
-    if (ty === "number" || ty === "bigint") return false; // normalised ints differ
-    if (y instanceof Float) return cmpIntFloat(x as number | bigint, y.v) === 0;
-    return false;
-  }
-  if (x === null || y === null) return false;
-  if (x instanceof Float) {
-    if (ty === "number" || ty === "bigint") return cmpIntFloat(y as number | bigint, x.v) === 0;
-    if (y instanceof Float) return cmpFloat(x.v, y.v) === 0;
-    return false;
-  }
-  if (depth > MAX_DEPTH) throw new EvalError("comparison exceeded maximum recursion depth");
-  if (x instanceof List) {
-    if (!(y instanceof List)) return false;
-    return seqEqual(x.elems, y.elems, depth);
-  }
-  if (x instanceof Tuple) {
-    if (!(y instanceof Tuple)) return false;
-    return seqEqual(x.elems, y.elems, depth);
-  }
-  if (x instanceof Dict) {
-    if (!(y instanceof Dict) || x.map.size !== y.map.size) return false;
-    current.charge(x.map.size * 4);
-    for (const [k, v] of x.map.values()) {
-      const e = dictEntry(y, k);
-      if (e === undefined || !equals(v, e[1], depth + 1)) return false;
-    }
-    return true;
-  }
-  if (x instanceof Bytes) return y instanceof Bytes && strEq(x.s, y.s);
-  if (x instanceof Range) {
-    if (!(y instanceof Range)) return false;
-    if (x.big !== null || y.big !== null) {
-      const a = x.big ?? { start: BigInt(x.start), step: BigInt(x.step), len: BigInt(x.length) };
-      const b = y.big ?? { start: BigInt(y.start), step: BigInt(y.step), len: BigInt(y.length) };
-      if (a.len !== b.len) return false;
-      if (a.len === 0n) return true;
-      return a.start === b.start && (a.len === 1n || a.step === b.step);
-    }
-    const n = x.length;
-    if (n !== y.length) return false;
-    if (n === 0) return true;
-    return x.start === y.start && (n === 1 || x.step === y.step);
-  }
-  if (x instanceof Builtin && y instanceof Builtin) {
-    return x.name === y.name && x.fn === y.fn && x.recv === y.recv;
-  }
-  return false;
-}
-
-function seqEqual(a: Value[], b: Value[], depth: number): boolean {
-  if (a.length !== b.length) return false;
-  if (a.length > 2) current.charge(a.length >> 1);
-  else current.step();
-  for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i], depth + 1)) return false;
-  return true;
-}
-
-/** String equality with its work charged (one step per 64 bytes compared). */
-export function strEq(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  if (a.length > 1024) current.charge(a.length >> 6);
-  return a === b;
-}
+// ---- ordering ------------------------------------------------------------
 
 /** String ordering with its work charged. */
 function strCmp(a: string, b: string): number {
@@ -181,7 +86,7 @@ export function compare(op: string, x: Value, y: Value, depth = 0): number {
     return cmpIntFloat(x as number, y.v);
   }
   if (tx === "boolean" && ty === "boolean") return Number(x) - Number(y);
-  if (depth > MAX_DEPTH) throw new EvalError("comparison exceeded maximum recursion depth");
+  if (depth > MAX_COMPARE_DEPTH) throw new EvalError("comparison exceeded maximum recursion depth");
   if ((x instanceof List && y instanceof List) || (x instanceof Tuple && y instanceof Tuple)) {
     const a = x.elems, b = y.elems;
     current.step();
@@ -215,7 +120,7 @@ export function subInt(a: number | bigint, b: number | bigint): number | bigint 
 }
 
 /** Largest int (in bits) converted to decimal text: V8's conversion is superlinear (~40 ms). */
-export const MAX_DECIMAL_BITS = 1 << 18;
+const MAX_DECIMAL_BITS = 1 << 18;
 
 /** Decimal text of an int, charged (quadratic in its size) and refused past MAX_DECIMAL_BITS. */
 export function intToDecimal(v: number | bigint): string {

@@ -3,9 +3,9 @@ import { EvalError } from "../errors.ts";
 import { decodeRune } from "./bytes_text.ts";
 import { LimitError } from "../errors.ts";
 import { current, ELEM_BYTES, newStr, SEQ_BYTES } from "../thread.ts";
-import { dictEntry, dictPut, keyOf } from "./hash.ts";
+import { dictEntry, dictPut, equals, keyOf } from "./hash.ts";
 import { chargeScan, indexOfFrom } from "./text_search.ts";
-import { equals, floatToInt, typeName } from "./ops.ts";
+import { floatToInt, typeName } from "./ops.ts";
 import { repr } from "./repr.ts";
 import {
   type BigRange,
@@ -13,8 +13,6 @@ import {
   Dict,
   Float,
   List,
-  type Module,
-  normInt,
   Range,
   StringIterable,
   Tuple,
@@ -153,7 +151,7 @@ export function endIteration(v: Value): void {
 }
 
 /** starlark-go's AsInt32 with a context prefix ("invalid start index: ..."). */
-export function toIndex(v: Value, what: string): number {
+function toIndex(v: Value, what: string): number {
   if (typeof v === "number" && v >= -2147483648 && v <= 2147483647) return v;
   if (typeof v === "number" || typeof v === "bigint") {
     throw new EvalError(`${what}: ${v} out of range`);
@@ -284,11 +282,6 @@ export function dictSet(d: Dict, k: Value, v: Value): void {
   dictPut(d, k, v);
 }
 
-export function dictGet(d: Dict, k: Value): Value | undefined {
-  const e = dictEntry(d, k);
-  return e === undefined ? undefined : e[1];
-}
-
 function sliceIndices(
   n: number,
   lo: Value,
@@ -402,9 +395,3 @@ export function extendList(th: Meter, l: List, el: Value[]): void {
   const out = l.elems;
   for (let i = 0, n = el.length; i < n; i++) out.push(el[i]); // n read first: el may be out
 }
-
-export function moduleAttr(m: Module, name: string): Value | undefined {
-  return m.members.get(name);
-}
-
-export { normInt };

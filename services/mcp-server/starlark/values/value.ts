@@ -184,10 +184,6 @@ export class StringIterable extends SObject {
 /** Arguments as passed to builtins: positional values and [name, value] pairs. */
 export type Kwargs = [string, Value][] | null;
 
-export function isInt(v: Value): v is number | bigint {
-  return typeof v === "number" || typeof v === "bigint";
-}
-
 /** Normalise a bigint result to a number when it is a safe integer. */
 export function normInt(b: bigint): number | bigint {
   if (b >= -9007199254740991n && b <= 9007199254740991n) return Number(b);
@@ -196,7 +192,7 @@ export function normInt(b: bigint): number | bigint {
 }
 
 /** Bytes charged for a big int: a header and its magnitude. */
-export function bigBytes(b: bigint): number {
+function bigBytes(b: bigint): number {
   const f = Math.abs(Number(b));
   if (f !== Infinity) return 16 + 8 * Math.ceil(Math.log2(f + 1) / 64);
   const hex = b.toString(16).length;

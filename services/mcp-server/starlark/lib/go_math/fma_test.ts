@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { exactFma, fma } from "./fma.ts";
-import { randomValues, seededRandom, ulpsAway } from "./corpus.ts";
+import { randomValues, seededRandom, ulpsAway } from "../../test_support/math_corpus.ts";
 
 function same(a: number, b: number): boolean {
   return Object.is(a, b) || (a !== a && b !== b);

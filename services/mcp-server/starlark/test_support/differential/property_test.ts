@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parse, run, StarlarkError } from "../mod.ts";
+import { parse, run, StarlarkError } from "../../mod.ts";
 import { difference, fromGo, fromOurs } from "./compare.ts";
 import {
   arithmeticProgram,

@@ -11,7 +11,7 @@ export const KNOWN_BUGS: Record<string, string> = {};
  * Generated programs matching one of these are skipped by the property tests, so a known
  * difference does not mask new ones.
  */
-export const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [];
+const KNOWN_BUG_PATTERNS: { pattern: RegExp; bug: string }[] = [];
 
 export function knownBug(src: string): string | undefined {
   return KNOWN_BUG_PATTERNS.find((k) => k.pattern.test(src))?.bug;

@@ -1,10 +1,11 @@
 /** Runs starlark-go's test files in place against this interpreter; reports per chunk. */
-import { EvalError, StarlarkError } from "../errors.ts";
-import { compileSourceAll, execProgram, universe } from "../eval/exec.ts";
-import { parseFile } from "../syntax/parser.ts";
-import { resolveFile } from "../syntax/resolver.ts";
-import { Thread } from "../thread.ts";
-import { utf8Decode } from "../values/bytes_text.ts";
+import { EvalError, StarlarkError } from "../../errors.ts";
+import { compileSource, execProgram } from "../../eval/exec.ts";
+import { makeJsonModule } from "../../lib/json.ts";
+import { parseFile } from "../../syntax/parser.ts";
+import { resolveFile } from "../../syntax/resolver.ts";
+import { Thread } from "../../thread.ts";
+import { utf8Decode } from "../../values/bytes_text.ts";
 import { type Chunk, readChunks } from "./chunks.ts";
 import { PATCHES } from "./patches.ts";
 import { makeLoader, type Reported, testPredeclared } from "./test_env.ts";
@@ -83,16 +84,20 @@ export function runEvalFile(root: string, rel: string): FileReport {
     const problems: string[] = [];
     const reported: Reported[] = [];
     const th = new Thread({ maxSteps: 50_000_000, timeoutMs: 20_000 });
-    th.predeclared = testPredeclared(universe().get("json")!);
+    th.predeclared = testPredeclared(makeJsonModule());
     th.loader = makeLoader(root, th, path, reported);
-    const { program, errors } = compileSourceAll(chunk.source, {
-      filename: path,
-      predeclared: th.predeclared.keys(),
-      allowLoad: true,
-    });
-    if (!program) {
-      problems.push(`static error: ${errors[0].message}`);
-    } else {
+    let program;
+    try {
+      program = compileSource(chunk.source, {
+        filename: path,
+        predeclared: th.predeclared.keys(),
+        allowLoad: true,
+      });
+    } catch (e) {
+      if (!(e instanceof StarlarkError)) throw e;
+      problems.push(`static error: ${e.message}`);
+    }
+    if (program) {
       try {
         execProgram(program, th);
       } catch (e) {

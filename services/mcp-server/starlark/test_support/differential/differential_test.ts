@@ -3,7 +3,7 @@
  * (our Go runner), compared value for value and error for error.
  */
 import assert from "node:assert/strict";
-import { run } from "../mod.ts";
+import { run } from "../../mod.ts";
 import { difference, fromGo, fromOurs } from "./compare.ts";
 import { CORPUS } from "./corpus/mod.ts";
 import { buildGoRunner, goRunnerMissing, startGoBatch } from "./go_runner.ts";

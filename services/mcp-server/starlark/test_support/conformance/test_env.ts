@@ -2,17 +2,17 @@
  * Host values the starlark-go test files expect: the assert module's predeclared built-ins
  * (error, catch, matches, module, _freeze) plus hasfields, fibonacci and struct.
  */
-import { EvalError, LimitError } from "../errors.ts";
-import { callValue } from "../eval/call.ts";
-import { compileSource, execProgram } from "../eval/exec.ts";
-import { freeze } from "../eval/freeze.ts";
-import { positional } from "../lib/args.ts";
-import type { HasAttrs } from "../lib/attr.ts";
-import { spell } from "../syntax/spell.ts";
-import type { Thread } from "../thread.ts";
-import { utf8Decode } from "../values/bytes_text.ts";
-import { typeName } from "../values/ops.ts";
-import { Builtin, List, Module, SObject, type Value } from "../values/value.ts";
+import { EvalError, LimitError } from "../../errors.ts";
+import { callValue } from "../../eval/call.ts";
+import { compileSource, execProgram } from "../../eval/exec.ts";
+import { freeze } from "../../eval/freeze.ts";
+import { positional } from "../../lib/args.ts";
+import type { HasAttrs } from "../../lib/attr.ts";
+import { spell } from "../../syntax/spell.ts";
+import type { Thread } from "../../thread.ts";
+import { utf8Decode } from "../../values/bytes_text.ts";
+import { typeName } from "../../values/ops.ts";
+import { Builtin, List, Module, SObject, type Value } from "../../values/value.ts";
 
 /** A failure reported by assert.* (non-fatal), with the test-file line. */
 export interface Reported {

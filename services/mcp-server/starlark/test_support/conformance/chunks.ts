@@ -16,7 +16,7 @@ export interface Chunk {
 }
 
 /** Unquote a Go string literal ("..." with escapes, or `raw`). */
-export function unquoteGo(lit: string): string {
+function unquoteGo(lit: string): string {
   lit = lit.trim();
   if (lit.startsWith("`")) return lit.slice(1, lit.lastIndexOf("`"));
   if (!lit.startsWith('"')) throw new Error(`bad Go literal: ${lit}`);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { run } from "../mod.ts";
+import { run } from "../../mod.ts";
 import { difference, fromGo, fromOurs } from "./compare.ts";
 import {
   INT_BOUNDS,

@@ -4,7 +4,7 @@
  * pi/2, of 1 and of every threshold the algorithms branch on), then random values drawn from the
  * whole bit space, log-uniform magnitudes and small ranges.
  */
-import { float64FromBits } from "./bits.ts";
+import { float64FromBits } from "../lib/go_math/bits.ts";
 
 /** A small seeded generator (xorshift128+ on BigInt would be slow; this is mulberry32). */
 export function seededRandom(seed: number): () => number {

@@ -5,7 +5,7 @@
  * JSON-convertible), steps (step budget), timeout, limit (our other budgets: bytes, depth, host
  * calls — starlark-go has no equivalent), host.
  */
-import type { ErrorCode, RunResult } from "../api_types.ts";
+import type { ErrorCode, RunResult } from "../../api_types.ts";
 import type { GoResult } from "./go_runner.ts";
 import { newerText } from "./newer.ts";
 
@@ -38,7 +38,7 @@ const CLASS_OF_CODE: Record<ErrorCode, string> = {
   "host_error": "host",
 };
 
-export function errorClassOf(code: ErrorCode): string {
+function errorClassOf(code: ErrorCode): string {
   return CLASS_OF_CODE[code] ?? `unknown:${code}`;
 }
 
@@ -152,6 +152,6 @@ function describe(o: Outcome): string {
   return o.ok ? `ok ${show(o.value)}` : `${o.errorClass} error ${JSON.stringify(o.message)}`;
 }
 
-export function show(v: unknown): string {
+function show(v: unknown): string {
   return JSON.stringify(v, (_k, x) => typeof x === "bigint" ? `${x}n` : x);
 }
