@@ -123,6 +123,7 @@ export class Parser {
     return { line: this.token.endLine, col: this.token.endCol };
   }
 
+  /** Throw a syntax error at `at` (by default just after the current token). */
   private fail(message: string, at: Position = this.here()): never {
     throw new StarlarkError("syntax", message, {
       filename: this.filename,
@@ -139,6 +140,7 @@ export class Parser {
     return this.next();
   }
 
+  /** An identifier, or "not an identifier". */
   private parseIdent(): Ident {
     if (this.kind() !== "ident") this.fail("not an identifier");
     const t = this.next();
@@ -400,6 +402,7 @@ export class Parser {
     return this.parseTestPrec(0);
   }
 
+  /** lambda = 'lambda' params ':' test (no conditional body in a comprehension clause). */
   private parseLambda(allowCond: boolean): Expr {
     const t = this.next();
     const params = this.parseParams();
@@ -419,6 +422,7 @@ export class Parser {
     return this.parseBinopExpr(prec);
   }
 
+  /** A left-associative chain of binary operators of precedence `prec` or higher; comparisons do not chain. */
   private parseBinopExpr(prec: number): Expr {
     let x = this.parseTestPrec(prec + 1);
     for (let first = true;; first = false) {
@@ -615,6 +619,7 @@ export class Parser {
     return { kind: "paren", inner: e, line, col };
   }
 
+  /** entry = test ':' test */
   private parseDictEntry(): DictEntry {
     const key = this.parseTest();
     this.consume(":");

@@ -143,6 +143,7 @@ export class Resolver {
     return this.errors;
   }
 
+  /** Record an error at `at` (resolution goes on, collecting every error). */
   private errorAt(at: Position, message: string): void {
     this.errors.push(
       new StarlarkError("resolve", message, {
@@ -221,10 +222,12 @@ export class Resolver {
 
   // --- statements ---
 
+  /** Resolve statements in order. */
   private stmts(list: Stmt[]): void {
     for (const s of list) this.stmt(s);
   }
 
+  /** Resolve one statement, checking where it may appear. */
   private stmt(s: Stmt): void {
     switch (s.kind) {
       case "expr":
@@ -283,11 +286,13 @@ export class Resolver {
     }
   }
 
+  /** A def binds its name, then resolves as a function. */
   private def(s: DefStmt): void {
     this.bind(s.name);
     s.function = this.function(s.params, () => this.stmts(s.body));
   }
 
+  /** A load statement (when allowed): top level only, binding file-local names. */
   private load(s: LoadStmt): void {
     if (!this.opts.allowLoad) {
       this.errorAt(s, "load statement not supported");
@@ -427,6 +432,7 @@ export class Resolver {
 
   // --- expressions ---
 
+  /** Resolve an expression: record its uses, check its calls, resolve nested functions. */
   private expr(e: Expr): void {
     switch (e.kind) {
       case "ident":

@@ -265,6 +265,7 @@ export class Scanner {
     }
   }
 
+  /** Throw a syntax error at (line, col), by default the current position. */
   private error(message: string, line = this.line, col = this.col): never {
     throw new StarlarkError("syntax", message, { filename: this.filename, line, col });
   }
@@ -325,6 +326,7 @@ export class Scanner {
     return blank;
   }
 
+  /** Skip spaces and tabs, then a comment up to (not including) the line break. */
   private skipSpacesAndComment(): void {
     let c = this.peek();
     while (c === " " || c === "\t") {
@@ -348,6 +350,7 @@ export class Scanner {
     this.emit("newline", null, line, col);
   }
 
+  /** End of input: close the open blocks (NEWLINE first unless at a line start), then EOF. */
   private scanEndOfFile(wasAtLineStart: boolean): void {
     const indents = this.indents;
     // starlark-go: a NEWLINE precedes the final OUTDENTs unless we are at a line start
@@ -359,6 +362,7 @@ export class Scanner {
     this.emit("eof", null, this.line, this.col);
   }
 
+  /** A backslash joins the next line to this one; anything else after it is an error. */
   private scanLineContinuation(): void {
     this.advance();
     if (this.peek() !== "\n") this.error("stray backslash in program");
@@ -443,6 +447,7 @@ export class Scanner {
     this.error(`unexpected input character ${JSON.stringify(c)}`);
   }
 
+  /** Advance past the digits that `isDigitOf` accepts. */
   private skipDigits(isDigitOf: (c: string) => boolean): void {
     while (isDigitOf(this.peek())) this.advance();
   }
