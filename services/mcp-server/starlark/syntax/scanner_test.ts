@@ -38,3 +38,20 @@ Deno.test("scanner errors become an error token with starlark-go's text", () => 
   assert.equal(last("x = \\ y").error?.msg, "stray backslash in program");
   assert.equal(last("'\\q'").error?.msg, "invalid escape sequence \\q");
 });
+
+Deno.test("tokens carry their start and end positions and all share one shape", () => {
+  const tokens = scan("x = 10\n", "t");
+  assert.deepEqual(
+    tokens.map((t) => [t.kind, t.line, t.col, t.endLine, t.endCol]),
+    [
+      ["ident", 1, 1, 1, 2],
+      ["=", 1, 3, 1, 4],
+      ["int", 1, 5, 1, 7],
+      ["newline", 1, 7, 2, 1], // a newline ends at the start of the next line
+      ["eof", 2, 1, 2, 1],
+    ],
+  );
+  // the parser reads tokens in a hot loop: same keys in the same order (no `error` key)
+  const keys = new Set(tokens.map((t) => Object.keys(t).join(",")));
+  assert.deepEqual([...keys], ["kind,value,line,col,endLine,endCol"]);
+});
