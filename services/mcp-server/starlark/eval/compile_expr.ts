@@ -1,12 +1,26 @@
-/** Expressions → closures (fast paths for ints and strings inlined). */
+/**
+ * Expressions → closures, with the int and string fast paths inlined; also assignment targets
+ * (which evaluate sub-expressions) and the default values of function parameters.
+ *
+ * @module
+ */
 import { EvalError, packPos } from "../errors.ts";
-import type { Arg, Binding, Clause, Expr } from "../syntax/ast.ts";
-import { getAttr, getMethod } from "../lib/attr.ts";
+import type {
+  Arg,
+  Binding,
+  Clause,
+  Comprehension,
+  DictEntry,
+  Expr,
+  FnInfo,
+  Param,
+} from "../syntax/ast.ts";
+import { getAttr, getMethod, setAttr } from "../lib/attr.ts";
 import { binary, unary } from "../values/binary.ts";
 import { dictPut, keyFor } from "../values/hash.ts";
 import { truth, typeName } from "../values/ops.ts";
 import { repr } from "../values/repr.ts";
-import { getIndex, mustElements, slice } from "../values/seq.ts";
+import { getIndex, mustElements, setIndex, slice } from "../values/seq.ts";
 import {
   Bytes,
   type Cell,
@@ -20,24 +34,31 @@ import {
 import { callValue, type Frame } from "./call.ts";
 
 import { ELEM_BYTES, ENTRY_BYTES, STR_BYTES } from "../thread.ts";
-import { type Ctx, type E, NORMAL } from "./compile_types.ts";
-import { assignTo, forEach, makeFunction } from "./compile_stmt.ts";
+import {
+  type CompiledExpr,
+  type CompiledTarget,
+  type CompilerContext,
+  NORMAL,
+} from "./compile_types.ts";
+import { makeFunction } from "./compile_function.ts";
+import { forEach } from "./iterate.ts";
 
-export function expr(c: Ctx, e: Expr): E {
-  switch (e.t) {
+/** Compile an expression. */
+export function expr(c: CompilerContext, e: Expr): CompiledExpr {
+  switch (e.kind) {
     case "ident":
-      return load(c, e.b!, packPos(e.line, e.col));
-    case "lit": {
+      return load(c, e.binding!, packPos(e.line, e.col));
+    case "literal": {
       let v: Value;
-      if (e.kind === "float") v = new Float(e.v as number);
-      else if (e.kind === "bytes") v = new Bytes(e.v as string);
-      else v = e.v;
+      if (e.token === "float") v = new Float(e.value as number);
+      else if (e.token === "bytes") v = new Bytes(e.value as string);
+      else v = e.value;
       return () => v;
     }
     case "paren":
-      return expr(c, e.x);
+      return expr(c, e.inner);
     case "tuple": {
-      const es = e.elems.map((x) => expr(c, x));
+      const es = e.elements.map((x) => expr(c, x));
       return (fr) => {
         const out = new Array(es.length);
         for (let i = 0; i < es.length; i++) out[i] = es[i](fr);
@@ -45,7 +66,7 @@ export function expr(c: Ctx, e: Expr): E {
       };
     }
     case "list": {
-      const es = e.elems.map((x) => expr(c, x));
+      const es = e.elements.map((x) => expr(c, x));
       return (fr) => {
         const out = new Array(es.length);
         for (let i = 0; i < es.length; i++) out[i] = es[i](fr);
@@ -53,9 +74,9 @@ export function expr(c: Ctx, e: Expr): E {
       };
     }
     case "dict": {
-      const ks = e.entries.map((en) => expr(c, en.k));
-      const vs = e.entries.map((en) => expr(c, en.v));
-      const KP = e.entries.map((en) => packPos(en.k.line, en.k.col));
+      const ks = e.entries.map((en) => expr(c, en.key));
+      const vs = e.entries.map((en) => expr(c, en.value));
+      const KP = e.entries.map((en) => packPos(en.key.line, en.key.col));
       const size = ENTRY_BYTES * ks.length;
       return (fr) => {
         const d = new Dict();
@@ -71,10 +92,10 @@ export function expr(c: Ctx, e: Expr): E {
       };
     }
     case "unary": {
-      const x = expr(c, e.x);
+      const x = expr(c, e.operand);
       const P = packPos(e.line, e.col);
-      if (e.op === "not") return (fr) => !truth(x(fr));
-      const op = e.op;
+      if (e.operator === "not") return (fr) => !truth(x(fr));
+      const op = e.operator;
       if (op === "-") {
         return (fr) => {
           const v = x(fr);
@@ -90,18 +111,18 @@ export function expr(c: Ctx, e: Expr): E {
       };
     }
     case "binary":
-      return binaryExpr(e.op, expr(c, e.x), expr(c, e.y), packPos(e.line, e.col));
-    case "cond": {
-      const cond = expr(c, e.cond), t = expr(c, e.then), f = expr(c, e.else);
+      return binaryExpr(e.operator, expr(c, e.left), expr(c, e.right), packPos(e.line, e.col));
+    case "conditional": {
+      const cond = expr(c, e.condition), t = expr(c, e.then), f = expr(c, e.else);
       return (fr) => {
         const v = cond(fr);
         return (v === true || (v !== false && truth(v))) ? t(fr) : f(fr);
       };
     }
     case "call":
-      return callExpr(c, e.fn, e.args, packPos(e.line, e.col));
+      return callExpr(c, e.callee, e.args, packPos(e.line, e.col));
     case "dot": {
-      const x = expr(c, e.x);
+      const x = expr(c, e.object);
       const name = e.name;
       const P = packPos(e.line, e.col);
       return (fr) => {
@@ -111,7 +132,7 @@ export function expr(c: Ctx, e: Expr): E {
       };
     }
     case "index": {
-      const x = expr(c, e.x), i = expr(c, e.i);
+      const x = expr(c, e.object), i = expr(c, e.index);
       const P = packPos(e.line, e.col);
       return (fr) => {
         const xv = x(fr), iv = i(fr);
@@ -123,10 +144,10 @@ export function expr(c: Ctx, e: Expr): E {
       };
     }
     case "slice": {
-      const x = expr(c, e.x);
-      const none: E = () => null;
-      const lo = e.lo ? expr(c, e.lo) : none,
-        hi = e.hi ? expr(c, e.hi) : none,
+      const x = expr(c, e.object);
+      const none: CompiledExpr = () => null;
+      const lo = e.low ? expr(c, e.low) : none,
+        hi = e.high ? expr(c, e.high) : none,
         st = e.step ? expr(c, e.step) : none;
       const P = packPos(e.line, e.col);
       return (fr) => {
@@ -136,16 +157,24 @@ export function expr(c: Ctx, e: Expr): E {
       };
     }
     case "lambda":
-      return makeFunction(c, "lambda", e, e.params, e.fn!, () => {
-        const b = expr(c, e.body);
-        return (fr) => b(fr);
-      });
-    case "comp":
+      return makeFunction(
+        c,
+        "lambda",
+        e,
+        e.function!,
+        compileDefaults(c, e.params, e.function!),
+        () => {
+          const b = expr(c, e.body);
+          return (fr) => b(fr);
+        },
+      );
+    case "comprehension":
       return comprehension(c, e);
   }
 }
 
-export function load(c: Ctx, b: Binding, P: number): E {
+/** Compile a read of a resolved variable (`P`: the packed position of the use). */
+export function load(c: CompilerContext, b: Binding, P: number): CompiledExpr {
   const name = b.name;
   const i = b.index;
   switch (b.scope) {
@@ -207,7 +236,13 @@ export function load(c: Ctx, b: Binding, P: number): E {
   }
 }
 
-export function binaryExpr(op: string, x: E, y: E, P: number): E {
+/** Compile a binary operation on compiled operands (`P`: the packed operator position). */
+export function binaryExpr(
+  op: string,
+  x: CompiledExpr,
+  y: CompiledExpr,
+  P: number,
+): CompiledExpr {
   switch (op) {
     case "and":
       return (fr) => {
@@ -323,16 +358,22 @@ export function binaryExpr(op: string, x: E, y: E, P: number): E {
   }
 }
 
-export function callExpr(c: Ctx, fnExpr: Expr, args: Arg[], P: number): E {
-  const simple = args.every((a) => a.kind === "pos");
-  const posE: E[] = [];
-  const named: [string, E][] = [];
-  let starE: E | null = null, kwE: E | null = null;
+/** Compile a call (`P`: the packed position of its `(`); method calls bind no method value. */
+export function callExpr(
+  c: CompilerContext,
+  fnExpr: Expr,
+  args: Arg[],
+  P: number,
+): CompiledExpr {
+  const simple = args.every((a) => a.kind === "positional");
+  const posE: CompiledExpr[] = [];
+  const named: [string, CompiledExpr][] = [];
+  let starE: CompiledExpr | null = null, kwE: CompiledExpr | null = null;
   for (const a of args) {
-    if (a.kind === "pos") posE.push(expr(c, a.v));
-    else if (a.kind === "named") named.push([a.name!, expr(c, a.v)]);
-    else if (a.kind === "star") starE = expr(c, a.v);
-    else kwE = expr(c, a.v);
+    if (a.kind === "positional") posE.push(expr(c, a.value));
+    else if (a.kind === "named") named.push([a.name!, expr(c, a.value)]);
+    else if (a.kind === "star") starE = expr(c, a.value);
+    else kwE = expr(c, a.value);
   }
   const np = posE.length;
   const buildArgs = (fr: Frame): [Value[], Kwargs] => {
@@ -374,9 +415,9 @@ export function callExpr(c: Ctx, fnExpr: Expr, args: Arg[], P: number): E {
     }
     return [pos, kw];
   };
-  if (fnExpr.t === "dot") {
+  if (fnExpr.kind === "dot") {
     // method call: avoid allocating a bound method
-    const recvE = expr(c, fnExpr.x);
+    const recvE = expr(c, fnExpr.object);
     const name = fnExpr.name;
     const DP = packPos(fnExpr.line, fnExpr.col);
     return (fr) => {
@@ -418,12 +459,13 @@ export function callExpr(c: Ctx, fnExpr: Expr, args: Arg[], P: number): E {
   };
 }
 
-export function comprehension(c: Ctx, e: Expr & { t: "comp" }): E {
+/** Compile a list or dict comprehension. */
+export function comprehension(c: CompilerContext, e: Comprehension): CompiledExpr {
   let emit: (fr: Frame, out: Value[] | Dict) => void;
   if (e.dict) {
-    const b = e.body as { k: Expr; v: Expr };
-    const P = packPos(b.k.line, b.k.col);
-    const k = expr(c, b.k), v = expr(c, b.v);
+    const b = e.body as DictEntry;
+    const P = packPos(b.key.line, b.key.col);
+    const k = expr(c, b.key), v = expr(c, b.value);
     emit = (fr, out) => {
       const kv = k(fr), vv = v(fr);
       fr.pos = P;
@@ -452,8 +494,9 @@ export function comprehension(c: Ctx, e: Expr & { t: "comp" }): E {
   };
 }
 
+/** Compile comprehension clauses `cs[i:]` around `emit` (which adds one element). */
 export function clauses(
-  c: Ctx,
+  c: CompilerContext,
   cs: Clause[],
   i: number,
   emit: (fr: Frame, out: Value[] | Dict) => void,
@@ -461,13 +504,13 @@ export function clauses(
   if (i === cs.length) return emit;
   const cl = cs[i];
   const rest = clauses(c, cs, i + 1, emit);
-  if (cl.t === "if") {
-    const cond = expr(c, cl.cond);
+  if (cl.kind === "if") {
+    const cond = expr(c, cl.condition);
     return (fr, out) => {
       if (truth(cond(fr))) rest(fr, out);
     };
   }
-  const x = expr(c, cl.x);
+  const x = expr(c, cl.iterable);
   const set = assignTo(c, cl.vars);
   const P = packPos(cl.line, cl.col);
   return (fr, out) => {
@@ -479,4 +522,108 @@ export function clauses(
       return NORMAL;
     });
   };
+}
+
+/** Compile an assignment target (a variable, `x[i]`, `x.name`, or a tuple/list of them). */
+export function assignTo(c: CompilerContext, lhs: Expr): CompiledTarget {
+  switch (lhs.kind) {
+    case "ident": {
+      const b = lhs.binding!;
+      const i = b.index;
+      switch (b.scope) {
+        case "local":
+          return (fr, v) => {
+            fr.locals[i] = v;
+          };
+        case "cell":
+          return (fr, v) => {
+            (fr.locals[i] as Cell).v = v;
+          };
+        case "global":
+          return (fr, v) => {
+            fr.globals[i] = v;
+          };
+        case "free":
+          return (fr, v) => {
+            fr.fn!.freevars[i].v = v;
+          };
+        default:
+          throw new Error(`internal: cannot assign to ${b.scope} ${b.name}`);
+      }
+    }
+    case "paren":
+      return assignTo(c, lhs.inner);
+    case "index": {
+      const x = expr(c, lhs.object), i = expr(c, lhs.index);
+      const P = packPos(lhs.line, lhs.col);
+      return (fr, v) => {
+        const xv = x(fr), iv = i(fr);
+        fr.pos = P;
+        setIndex(xv, iv, v);
+      };
+    }
+    case "dot": {
+      const x = expr(c, lhs.object);
+      const P = packPos(lhs.line, lhs.col);
+      const name = lhs.name;
+      return (fr, v) => {
+        const xv = x(fr);
+        fr.pos = P;
+        setAttr(xv, name, v);
+      };
+    }
+    case "tuple":
+    case "list": {
+      const sets = lhs.elements.map((x) => assignTo(c, x));
+      const n = sets.length;
+      const P = packPos(lhs.line, lhs.col);
+      return (fr, v) => {
+        fr.pos = P;
+        let el: Value[];
+        if (v instanceof Tuple || v instanceof List) el = v.elems;
+        else {
+          const e = v === null || typeof v !== "object" || v instanceof Float ? null : (() => {
+            try {
+              return mustElements(v);
+            } catch {
+              return null;
+            }
+          })();
+          if (e === null || typeof v === "string") {
+            throw new EvalError(`got ${typeName(v)} in sequence assignment`);
+          }
+          el = e;
+        }
+        if (el.length > n) {
+          throw new EvalError(`too many values to unpack (got ${el.length}, want ${n})`);
+        }
+        if (el.length < n) {
+          throw new EvalError(`too few values to unpack (got ${el.length}, want ${n})`);
+        }
+        for (let k = 0; k < n; k++) sets[k](fr, el[k]);
+      };
+    }
+  }
+  throw new Error(`internal: bad assignment target ${lhs.kind}`);
+}
+
+/**
+ * Compile the default values of a function's parameters, by parameter slot (undefined for a
+ * parameter without one); evaluated each time the def or lambda runs.
+ */
+export function compileDefaults(
+  c: CompilerContext,
+  params: Param[],
+  info: FnInfo,
+): (CompiledExpr | undefined)[] {
+  const nparams = info.numParams + info.numKwonly;
+  const defaults: (CompiledExpr | undefined)[] = new Array(nparams).fill(undefined);
+  let k = 0;
+  for (const p of params) {
+    if (p.kind === "required" || p.kind === "optional") {
+      if (p.defaultValue) defaults[k] = expr(c, p.defaultValue);
+      k++;
+    }
+  }
+  return defaults;
 }

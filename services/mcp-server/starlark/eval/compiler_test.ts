@@ -87,3 +87,17 @@ Deno.test("max steps and timeout stop a long loop", () => {
   const th = new Thread({ timeoutMs: 10, now: () => (t += 1) });
   assert.throws(() => execProgram(prog, th), /timeout/);
 });
+
+Deno.test("expressions compile without importing the statement compiler (no import cycle)", async () => {
+  const runtimeImports = async (file: string) => {
+    const src = await Deno.readTextFile(new URL(file, import.meta.url));
+    return [...src.matchAll(/^import (?!type )[^;]*? from "([^"]+)";/gms)].map((m) => m[1]);
+  };
+  const fromExpr = await runtimeImports("./compile_expr.ts");
+  assert.ok(fromExpr.includes("./compile_function.ts"), fromExpr.join(" ")); // the scan works
+  assert.ok(!fromExpr.includes("./compile_stmt.ts"), fromExpr.join(" "));
+  for (const helper of ["./compile_function.ts", "./iterate.ts", "./compile_types.ts"]) {
+    const imports = await runtimeImports(helper);
+    assert.ok(!imports.some((i) => /compile_(expr|stmt)\.ts$/.test(i)), `${helper}: ${imports}`);
+  }
+});

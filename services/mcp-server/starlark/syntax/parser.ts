@@ -1,6 +1,26 @@
-/** Recursive-descent parser following starlark-go's grammar and error texts. */
+/**
+ * Recursive-descent parser following starlark-go's grammar (parse.go) and error texts.
+ * {@linkcode parseFile} is the entry point; the {@linkcode Parser} class holds the token
+ * stream, one method per grammar rule.
+ *
+ * @module
+ */
 import { StarlarkError } from "../errors.ts";
-import type { Arg, Clause, Expr, File, Ident, Param, Stmt } from "./ast.ts";
+import type {
+  Arg,
+  Clause,
+  Comprehension,
+  DictEntry,
+  Expr,
+  File,
+  Ident,
+  IfStmt,
+  LoadName,
+  LoadStmt,
+  Param,
+  Position,
+  Stmt,
+} from "./ast.ts";
 import { scan, type Token, tokenName } from "./scanner.ts";
 
 const PRECEDENCE: Record<string, number> = {
@@ -44,497 +64,607 @@ const AUGMENTED = new Set([
 ]);
 const TERMINATORS = new Set(["eof", "newline", "=", "}", "]", ")", ";"]);
 
-function quoted(k: string): string {
+/** A token kind as starlark-go prints it in "got X, want Y". */
+function quoted(kind: string): string {
   // starlark-go prints punctuation tokens quoted, names/keywords bare
-  return /^[a-z]/.test(k) || k === "not in" ? tokenName(k) : `'${k}'`;
+  return /^[a-z]/.test(kind) || kind === "not in" ? tokenName(kind) : `'${kind}'`;
 }
 
 /** Parse a whole file; throws StarlarkError (kind "syntax") at the first error. */
 export function parseFile(src: string, filename: string): File {
-  const toks = scan(src, filename);
-  let p = 0;
-  let tok: Token = toks[0];
-  if (tok.err) throw tok.err;
-  const kk = (): string => tok.k;
-  const next = (): Token => {
-    const t = tok;
-    if (p < toks.length - 1) p++;
-    tok = toks[p];
-    if (tok.err) throw tok.err;
-    return t;
-  };
-  // starlark-go reports parse errors at the scanner position *after* the current token,
-  // which for a newline token is the start of the next line.
-  const here = () => ({ line: tok.el, col: tok.ec });
-  const fail = (msg: string, at: { line: number; col: number } = here()): never => {
-    throw new StarlarkError("syntax", msg, { filename, line: at.line, col: at.col });
-  };
-  const consume = (k: string): Token => {
-    if (kk() !== k) fail(`got ${quoted(kk())}, want ${quoted(k)}`);
-    return next();
-  };
+  return new Parser(src, filename).parseFile();
+}
 
-  function parseIdent(): Ident {
-    if (kk() !== "ident") fail("not an identifier");
-    const t = next();
-    return { t: "ident", name: t.v as string, line: t.line, col: t.col };
+/** Parser state: the scanned tokens and the current one. */
+export class Parser {
+  private readonly filename: string;
+  private readonly tokens: Token[];
+  /** Index of the current token in `tokens`. */
+  private index = 0;
+  /** The current (next unconsumed) token. */
+  private token: Token;
+
+  /** Scan `src` (named `filename` in errors); throws if the first token is a scanner error. */
+  constructor(src: string, filename: string) {
+    this.filename = filename;
+    this.tokens = scan(src, filename);
+    this.token = this.tokens[0];
+    if (this.kind() === "error") throw this.token.error!;
+  }
+
+  /** file = {statement | NEWLINE} EOF */
+  parseFile(): File {
+    const stmts = this.parseStmts("eof");
+    return { filename: this.filename, stmts };
+  }
+
+  /**
+   * The current token's kind. (A method, not a property read, so that TypeScript does not
+   * narrow it across calls that advance the token stream.)
+   */
+  private kind(): string {
+    return this.token.kind;
+  }
+
+  /** Consume the current token and return it; a scanner error is raised on reaching it. */
+  private next(): Token {
+    const consumed = this.token;
+    if (this.index < this.tokens.length - 1) this.index++;
+    this.token = this.tokens[this.index];
+    if (this.kind() === "error") throw this.token.error!;
+    return consumed;
+  }
+
+  /**
+   * Where parse errors are reported: starlark-go reports them at the scanner position *after*
+   * the current token, which for a newline token is the start of the next line.
+   */
+  private here(): Position {
+    return { line: this.token.endLine, col: this.token.endCol };
+  }
+
+  /** Throw a syntax error at `at` (by default just after the current token). */
+  private fail(message: string, at: Position = this.here()): never {
+    throw new StarlarkError("syntax", message, {
+      filename: this.filename,
+      line: at.line,
+      col: at.col,
+    });
+  }
+
+  /** Consume a token of the given kind, or fail with "got X, want Y". */
+  private consume(kind: string): Token {
+    if (this.kind() !== kind) {
+      this.fail(`got ${quoted(this.kind())}, want ${quoted(kind)}`);
+    }
+    return this.next();
+  }
+
+  /** An identifier, or "not an identifier". */
+  private parseIdent(): Ident {
+    if (this.kind() !== "ident") this.fail("not an identifier");
+    const t = this.next();
+    return { kind: "ident", name: t.value as string, line: t.line, col: t.col };
   }
 
   /** Statements up to `until`; stray NEWLINE tokens are skipped at file level only. */
-  function parseStmts(until: string): Stmt[] {
+  private parseStmts(until: string): Stmt[] {
     const out: Stmt[] = [];
-    while (kk() !== until && kk() !== "eof") {
-      if (kk() === "newline" && until === "eof") {
-        next();
+    while (this.kind() !== until && this.kind() !== "eof") {
+      if (this.kind() === "newline" && until === "eof") {
+        this.next();
         continue;
       }
-      parseStmt(out);
+      this.parseStmt(out);
     }
     return out;
   }
 
-  function parseStmt(out: Stmt[]): void {
-    const t = tok;
-    if (t.k === "def") {
-      next();
-      const name = parseIdent();
-      consume("(");
-      const params = parseParams();
-      consume(")");
-      consume(":");
-      out.push({ t: "def", name, params, body: parseSuite(), line: t.line, col: t.col });
-    } else if (t.k === "if") {
-      out.push(parseIf());
-    } else if (t.k === "for") {
-      next();
-      const vars = parseForLoopVariables();
-      consume("in");
-      const x = parseExpr(false);
-      consume(":");
-      out.push({ t: "for", vars, x, body: parseSuite(), line: t.line, col: t.col });
-    } else if (t.k === "while") {
-      next();
-      const cond = parseTest();
-      consume(":");
-      out.push({ t: "while", cond, body: parseSuite(), line: t.line, col: t.col });
-    } else {
-      parseSimpleStmt(out);
+  /** statement = def | if | for | while | simple_stmt */
+  private parseStmt(out: Stmt[]): void {
+    const t = this.token;
+    switch (t.kind) {
+      case "def": {
+        this.next();
+        const name = this.parseIdent();
+        this.consume("(");
+        const params = this.parseParams();
+        this.consume(")");
+        this.consume(":");
+        const body = this.parseSuite();
+        out.push({ kind: "def", name, params, body, line: t.line, col: t.col });
+        return;
+      }
+      case "if":
+        out.push(this.parseIf());
+        return;
+      case "for": {
+        this.next();
+        const vars = this.parseForLoopVariables();
+        this.consume("in");
+        const iterable = this.parseExpr(false);
+        this.consume(":");
+        const body = this.parseSuite();
+        out.push({ kind: "for", vars, iterable, body, line: t.line, col: t.col });
+        return;
+      }
+      case "while": {
+        this.next();
+        const condition = this.parseTest();
+        this.consume(":");
+        const body = this.parseSuite();
+        out.push({ kind: "while", condition, body, line: t.line, col: t.col });
+        return;
+      }
+      default:
+        this.parseSimpleStmt(out);
     }
   }
 
-  function parseIf(): Stmt {
-    const t = next(); // if or elif
-    const cond = parseTest();
-    consume(":");
-    const then = parseSuite();
-    let els: Stmt[] = [];
-    if (kk() === "elif") {
-      els = [parseIf()];
-    } else if (kk() === "else") {
-      next();
-      consume(":");
-      els = parseSuite();
+  /** if_stmt = ('if' | 'elif') test ':' suite ['elif' ... | 'else' ':' suite] */
+  private parseIf(): IfStmt {
+    const t = this.next(); // if or elif
+    const condition = this.parseTest();
+    this.consume(":");
+    const then = this.parseSuite();
+    let otherwise: Stmt[] = [];
+    if (this.kind() === "elif") {
+      otherwise = [this.parseIf()];
+    } else if (this.kind() === "else") {
+      this.next();
+      this.consume(":");
+      otherwise = this.parseSuite();
     }
-    return { t: "if", cond, then, else: els, line: t.line, col: t.col };
+    return { kind: "if", condition, then, else: otherwise, line: t.line, col: t.col };
   }
 
-  function parseSuite(): Stmt[] {
-    if (kk() === "newline") {
-      next();
-      consume("indent");
-      const body = parseStmts("outdent");
-      if (kk() === "outdent") next();
+  /** suite = simple_stmt | NEWLINE INDENT {statement} OUTDENT */
+  private parseSuite(): Stmt[] {
+    if (this.kind() === "newline") {
+      this.next();
+      this.consume("indent");
+      const body = this.parseStmts("outdent");
+      if (this.kind() === "outdent") this.next();
       return body;
     }
     const out: Stmt[] = [];
-    parseSimpleStmt(out);
+    this.parseSimpleStmt(out);
     return out;
   }
 
-  function parseSimpleStmt(out: Stmt[]): void {
+  /** simple_stmt = small_stmt {';' small_stmt} [';'] NEWLINE */
+  private parseSimpleStmt(out: Stmt[]): void {
     for (;;) {
-      out.push(parseSmallStmt());
-      if (kk() !== ";") break;
-      next();
-      if (kk() === "newline" || kk() === "eof") break;
+      out.push(this.parseSmallStmt());
+      if (this.kind() !== ";") break;
+      this.next();
+      if (this.kind() === "newline" || this.kind() === "eof") break;
     }
-    if (kk() !== "eof") consume("newline");
+    if (this.kind() !== "eof") this.consume("newline");
   }
 
-  function parseSmallStmt(): Stmt {
-    const t = tok;
-    switch (t.k) {
+  /** small_stmt = return | break | continue | pass | load | assignment | expression */
+  private parseSmallStmt(): Stmt {
+    const t = this.token;
+    switch (t.kind) {
       case "return": {
-        next();
-        let x: Expr | undefined;
-        if (kk() !== "eof" && kk() !== "newline" && kk() !== ";") x = parseExpr(false);
-        return { t: "return", x, line: t.line, col: t.col };
+        this.next();
+        const k = this.kind();
+        const result = k !== "eof" && k !== "newline" && k !== ";"
+          ? this.parseExpr(false)
+          : undefined;
+        return { kind: "return", result, line: t.line, col: t.col };
       }
       case "break":
       case "continue":
       case "pass":
-        next();
-        return { t: t.k, line: t.line, col: t.col };
+        this.next();
+        return { kind: t.kind, line: t.line, col: t.col };
       case "load":
-        return parseLoad();
+        return this.parseLoad();
     }
-    const x = parseExpr(false);
-    if (AUGMENTED.has(kk())) {
-      const op = next();
-      const rhs = parseExpr(false);
-      return { t: "assign", op: op.k, lhs: x, rhs, line: op.line, col: op.col };
+    const x = this.parseExpr(false);
+    if (AUGMENTED.has(this.kind())) {
+      const op = this.next();
+      const rhs = this.parseExpr(false);
+      return { kind: "assign", operator: op.kind, lhs: x, rhs, line: op.line, col: op.col };
     }
-    return { t: "expr", x, line: t.line, col: t.col };
+    return { kind: "expr", expr: x, line: t.line, col: t.col };
   }
 
-  function parseLoad(): Stmt {
-    const t = next();
-    const lparen = consume("(");
-    if (kk() !== "string") fail("first operand of load statement must be a string literal");
-    const module = next().v as string;
-    const names: { to: Ident; from: string }[] = [];
+  /** load_stmt = 'load' '(' string {',' [name '='] string} [','] ')' */
+  private parseLoad(): LoadStmt {
+    const t = this.next();
+    const lparen = this.consume("(");
+    if (this.kind() !== "string") {
+      this.fail("first operand of load statement must be a string literal");
+    }
+    const module = this.next().value as string;
+    const names: LoadName[] = [];
     for (;;) {
-      if (kk() === ")") break;
-      consume(",");
-      if (kk() === ")") break;
-      if (kk() === "string") {
-        const s = next();
-        names.push({
-          to: { t: "ident", name: s.v as string, line: s.line, col: s.col },
-          from: s.v as string,
-        });
-      } else if (kk() === "ident") {
-        const id = parseIdent();
-        if (kk() !== "=") {
-          fail(
-            `load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`,
-          );
-        }
-        next();
-        if (kk() !== "string") {
-          fail(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
-        }
-        names.push({ to: id, from: next().v as string });
-      } else {
-        fail(`load operand must be "name" or localname="name" (got ${quoted(kk())})`);
-      }
+      if (this.kind() === ")") break;
+      this.consume(",");
+      if (this.kind() === ")") break;
+      names.push(this.parseLoadName());
     }
-    next();
-    if (names.length === 0) fail("load statement must import at least 1 symbol", lparen);
-    return { t: "load", module, names, line: t.line, col: t.col };
+    this.next();
+    if (names.length === 0) this.fail("load statement must import at least 1 symbol", lparen);
+    return { kind: "load", module, names, line: t.line, col: t.col };
   }
 
-  function parseParams(): Param[] {
+  /** One load operand: `"name"` or `local="name"`. */
+  private parseLoadName(): LoadName {
+    if (this.kind() === "string") {
+      const s = this.next();
+      const name = s.value as string;
+      return { local: { kind: "ident", name, line: s.line, col: s.col }, original: name };
+    }
+    if (this.kind() !== "ident") {
+      this.fail(`load operand must be "name" or localname="name" (got ${quoted(this.kind())})`);
+    }
+    const id = this.parseIdent();
+    if (this.kind() !== "=") {
+      this.fail(
+        `load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`,
+      );
+    }
+    this.next();
+    if (this.kind() !== "string") {
+      this.fail(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
+    }
+    return { local: id, original: this.next().value as string };
+  }
+
+  /** Parameters of a def or lambda, up to `)` or `:`. */
+  private parseParams(): Param[] {
     const params: Param[] = [];
-    while (kk() !== ")" && kk() !== ":" && kk() !== "eof") {
-      if (params.length > 0) consume(",");
-      if (kk() === ")") break;
-      if (kk() === "*" || kk() === "**") {
-        const op = next();
-        if (op.k === "**" || kk() === "ident") {
-          const name = parseIdent();
-          params.push({
-            kind: op.k === "*" ? "star" : "starstar",
-            name,
-            line: op.line,
-            col: op.col,
-          });
-        } else {
-          params.push({ kind: "bare", line: op.line, col: op.col });
-        }
-        continue;
-      }
-      const name = parseIdent();
-      if (kk() === "=") {
-        const eq = next();
-        params.push({ kind: "opt", name, dflt: parseTest(), line: name.line, col: name.col, eq });
-      } else {
-        params.push({ kind: "req", name, line: name.line, col: name.col });
-      }
+    while (this.kind() !== ")" && this.kind() !== ":" && this.kind() !== "eof") {
+      if (params.length > 0) this.consume(",");
+      if (this.kind() === ")") break;
+      params.push(this.parseParam());
     }
     return params;
   }
 
-  function parseExpr(inParens: boolean): Expr {
-    const x = parseTest();
-    if (kk() !== ",") return x;
-    return parseExprs([x], inParens, x);
+  /** param = name | name '=' test | '*' [name] | '**' name */
+  private parseParam(): Param {
+    if (this.kind() === "*" || this.kind() === "**") {
+      const op = this.next();
+      if (op.kind === "**" || this.kind() === "ident") {
+        const name = this.parseIdent();
+        const kind = op.kind === "*" ? "star" : "starstar";
+        return { kind, name, line: op.line, col: op.col };
+      }
+      return { kind: "bare", line: op.line, col: op.col };
+    }
+    const name = this.parseIdent();
+    if (this.kind() === "=") {
+      const equals = this.next();
+      const defaultValue = this.parseTest();
+      return { kind: "optional", name, defaultValue, line: name.line, col: name.col, equals };
+    }
+    return { kind: "required", name, line: name.line, col: name.col };
   }
 
-  function parseExprs(list: Expr[], allowTrailingComma: boolean, first: Expr): Expr {
-    while (kk() === ",") {
-      const comma = next();
-      if (TERMINATORS.has(kk())) {
-        if (!allowTrailingComma) fail("unparenthesized tuple with trailing comma", comma);
+  /** expr = test {',' test}: a bare tuple when there is a comma. */
+  private parseExpr(inParens: boolean): Expr {
+    const x = this.parseTest();
+    if (this.kind() !== ",") return x;
+    return this.parseExprs([x], inParens, x);
+  }
+
+  /** The rest of a comma-separated list after its first element. */
+  private parseExprs(list: Expr[], allowTrailingComma: boolean, first: Expr): Expr {
+    while (this.kind() === ",") {
+      const comma = this.next();
+      if (TERMINATORS.has(this.kind())) {
+        if (!allowTrailingComma) this.fail("unparenthesized tuple with trailing comma", comma);
         break;
       }
-      list.push(parseTest());
+      list.push(this.parseTest());
     }
-    return { t: "tuple", elems: list, line: first.line, col: first.col, paren: false };
+    return {
+      kind: "tuple",
+      elements: list,
+      line: first.line,
+      col: first.col,
+      parenthesized: false,
+    };
   }
 
-  function parseTest(): Expr {
-    if (kk() === "lambda") return parseLambda(true);
-    const x = parseTestPrec(0);
-    if (kk() === "if") {
-      const ifpos = next();
-      const cond = parseTestPrec(0);
-      if (kk() !== "else") fail("conditional expression without else clause", ifpos);
-      next();
-      const els = parseTest();
-      return { t: "cond", cond, then: x, else: els, line: ifpos.line, col: ifpos.col };
+  /** test = lambda | binop_expr ['if' binop_expr 'else' test] */
+  private parseTest(): Expr {
+    if (this.kind() === "lambda") return this.parseLambda(true);
+    const x = this.parseTestPrec(0);
+    if (this.kind() === "if") {
+      const ifToken = this.next();
+      const condition = this.parseTestPrec(0);
+      if (this.kind() !== "else") {
+        this.fail("conditional expression without else clause", ifToken);
+      }
+      this.next();
+      const otherwise = this.parseTest();
+      return {
+        kind: "conditional",
+        condition,
+        then: x,
+        else: otherwise,
+        line: ifToken.line,
+        col: ifToken.col,
+      };
     }
     return x;
   }
 
-  function parseTestNoCond(): Expr {
-    if (kk() === "lambda") return parseLambda(false);
-    return parseTestPrec(0);
+  /** A test without a conditional (comprehension `if` clauses). */
+  private parseTestNoCond(): Expr {
+    if (this.kind() === "lambda") return this.parseLambda(false);
+    return this.parseTestPrec(0);
   }
 
-  function parseLambda(allowCond: boolean): Expr {
-    const t = next();
-    const params = parseParams();
-    consume(":");
-    const body = allowCond ? parseTest() : parseTestNoCond();
-    return { t: "lambda", params, body, line: t.line, col: t.col };
+  /** lambda = 'lambda' params ':' test (no conditional body in a comprehension clause). */
+  private parseLambda(allowCond: boolean): Expr {
+    const t = this.next();
+    const params = this.parseParams();
+    this.consume(":");
+    const body = allowCond ? this.parseTest() : this.parseTestNoCond();
+    return { kind: "lambda", params, body, line: t.line, col: t.col };
   }
 
-  function parseTestPrec(prec: number): Expr {
-    if (prec >= NLEVELS) return parsePrimaryWithSuffix();
-    if (kk() === "not" && prec === PRECEDENCE["not"]) {
-      const t = next();
-      const x = parseTestPrec(prec);
-      return { t: "unary", op: "not", x, line: t.line, col: t.col };
+  /** An expression of binary operators of precedence `prec` or higher (or unary `not`). */
+  private parseTestPrec(prec: number): Expr {
+    if (prec >= NLEVELS) return this.parsePrimaryWithSuffix();
+    if (this.kind() === "not" && prec === PRECEDENCE["not"]) {
+      const t = this.next();
+      const operand = this.parseTestPrec(prec);
+      return { kind: "unary", operator: "not", operand, line: t.line, col: t.col };
     }
-    return parseBinopExpr(prec);
+    return this.parseBinopExpr(prec);
   }
 
-  function parseBinopExpr(prec: number): Expr {
-    let x = parseTestPrec(prec + 1);
+  /** A left-associative chain of binary operators of precedence `prec` or higher; comparisons do not chain. */
+  private parseBinopExpr(prec: number): Expr {
+    let x = this.parseTestPrec(prec + 1);
     for (let first = true;; first = false) {
-      let op = kk();
+      let op = this.kind();
       if (op === "not") {
         // "not in" (the unary "not" has lower precedence and was handled above)
-        const save = p;
-        next();
-        if (kk() !== "in") {
-          fail(`got ${quoted(kk())}, want in`);
-        }
-        p = save;
-        tok = toks[p];
+        this.expectNotIn();
         op = "not in";
       }
       const opprec = PRECEDENCE[op];
       if (opprec === undefined || opprec < prec) return x;
       if (!first && opprec === PRECEDENCE["=="]) {
-        const prev = x as { op: string };
-        fail(`${prev.op} does not associate with ${op} (use parens)`);
+        const previous = x as { operator: string };
+        this.fail(`${previous.operator} does not associate with ${op} (use parens)`);
       }
-      const t = next();
-      if (op === "not in") next();
-      const y = parseTestPrec(opprec + 1);
-      x = { t: "binary", op, x, y, line: t.line, col: t.col };
+      const t = this.next();
+      if (op === "not in") this.next();
+      const y = this.parseTestPrec(opprec + 1);
+      x = { kind: "binary", operator: op, left: x, right: y, line: t.line, col: t.col };
     }
   }
 
-  function parsePrimaryWithSuffix(): Expr {
-    let x = parsePrimary();
+  /** At a binary `not`: fail unless `in` follows (looking ahead without consuming). */
+  private expectNotIn(): void {
+    const saved = this.index;
+    this.next();
+    if (this.kind() !== "in") this.fail(`got ${quoted(this.kind())}, want in`);
+    this.index = saved;
+    this.token = this.tokens[saved];
+  }
+
+  /** primary_with_suffix = primary {'.' name | '[' slice ']' | '(' args ')'} */
+  private parsePrimaryWithSuffix(): Expr {
+    let x = this.parsePrimary();
     for (;;) {
-      if (kk() === ".") {
-        const dot = next();
-        const id = parseIdent();
-        x = { t: "dot", x, name: id.name, line: dot.line, col: dot.col };
-      } else if (kk() === "[") {
-        x = parseSliceSuffix(x);
-      } else if (kk() === "(") {
-        const lp = next();
-        const args = kk() !== ")" ? parseArgs() : [];
-        consume(")");
-        x = { t: "call", fn: x, args, line: lp.line, col: lp.col };
+      if (this.kind() === ".") {
+        const dot = this.next();
+        const id = this.parseIdent();
+        x = { kind: "dot", object: x, name: id.name, line: dot.line, col: dot.col };
+      } else if (this.kind() === "[") {
+        x = this.parseSliceSuffix(x);
+      } else if (this.kind() === "(") {
+        const lparen = this.next();
+        const args = this.kind() !== ")" ? this.parseArgs() : [];
+        this.consume(")");
+        x = { kind: "call", callee: x, args, line: lparen.line, col: lparen.col };
       } else {
         return x;
       }
     }
   }
 
-  function parseSliceSuffix(x: Expr): Expr {
-    const lb = next();
-    let lo: Expr | undefined, hi: Expr | undefined, step: Expr | undefined;
-    if (kk() !== ":") {
-      const y = parseExpr(false);
-      if (kk() === "]") {
-        next();
-        return { t: "index", x, i: y, line: lb.line, col: lb.col };
+  /** An index `x[i]` or slice `x[lo:hi:step]`, at the `[`. */
+  private parseSliceSuffix(object: Expr): Expr {
+    const lbracket = this.next();
+    let low: Expr | undefined, high: Expr | undefined, step: Expr | undefined;
+    if (this.kind() !== ":") {
+      const y = this.parseExpr(false);
+      if (this.kind() === "]") {
+        this.next();
+        return { kind: "index", object, index: y, line: lbracket.line, col: lbracket.col };
       }
-      lo = y;
+      low = y;
     }
-    if (kk() === ":") {
-      next();
-      if (kk() !== ":" && kk() !== "]") hi = parseTest();
+    if (this.kind() === ":") {
+      this.next();
+      if (this.kind() !== ":" && this.kind() !== "]") high = this.parseTest();
     }
-    if (kk() === ":") {
-      next();
-      if (kk() !== "]") step = parseTest();
+    if (this.kind() === ":") {
+      this.next();
+      if (this.kind() !== "]") step = this.parseTest();
     }
-    consume("]");
-    return { t: "slice", x, lo, hi, step, line: lb.line, col: lb.col };
+    this.consume("]");
+    return { kind: "slice", object, low, high, step, line: lbracket.line, col: lbracket.col };
   }
 
-  function parseArgs(): Arg[] {
+  /** Call arguments, up to `)`. */
+  private parseArgs(): Arg[] {
     const args: Arg[] = [];
-    while (kk() !== ")" && kk() !== "eof") {
-      if (args.length > 0) consume(",");
-      if (kk() === ")") break;
-      const t = tok;
-      if (kk() === "*" || kk() === "**") {
-        next();
-        args.push({
-          kind: t.k === "*" ? "star" : "starstar",
-          v: parseTest(),
-          line: t.line,
-          col: t.col,
-        });
-        continue;
-      }
-      const x = parseTest();
-      if (kk() === "=") {
-        if (x.t !== "ident") fail("keyword argument must have form name=expr");
-        next();
-        args.push({
-          kind: "named",
-          name: (x as Ident).name,
-          v: parseTest(),
-          line: t.line,
-          col: t.col,
-        });
-        continue;
-      }
-      args.push({ kind: "pos", v: x, line: t.line, col: t.col });
+    while (this.kind() !== ")" && this.kind() !== "eof") {
+      if (args.length > 0) this.consume(",");
+      if (this.kind() === ")") break;
+      args.push(this.parseArg());
     }
     return args;
   }
 
-  function parsePrimary(): Expr {
-    const t = tok;
-    switch (t.k) {
+  /** arg = test | name '=' test | '*' test | '**' test */
+  private parseArg(): Arg {
+    const t = this.token;
+    if (t.kind === "*" || t.kind === "**") {
+      this.next();
+      const kind = t.kind === "*" ? "star" : "starstar";
+      return { kind, value: this.parseTest(), line: t.line, col: t.col };
+    }
+    const x = this.parseTest();
+    if (this.kind() === "=") {
+      if (x.kind !== "ident") this.fail("keyword argument must have form name=expr");
+      this.next();
+      const name = (x as Ident).name;
+      return { kind: "named", name, value: this.parseTest(), line: t.line, col: t.col };
+    }
+    return { kind: "positional", value: x, line: t.line, col: t.col };
+  }
+
+  /** primary = name | literal | list | dict | '(' [expr] ')' | ('-' | '+' | '~') primary */
+  private parsePrimary(): Expr {
+    const t = this.token;
+    switch (t.kind) {
       case "ident":
-        return parseIdent();
+        return this.parseIdent();
       case "int":
       case "float":
       case "string":
       case "bytes":
-        next();
+        this.next();
         return {
-          t: "lit",
-          v: t.v as string | number | bigint,
-          kind: t.k,
+          kind: "literal",
+          token: t.kind,
+          value: t.value as string | number | bigint,
           line: t.line,
           col: t.col,
         };
-      case "[": {
-        next();
-        if (kk() === "]") {
-          next();
-          return { t: "list", elems: [], line: t.line, col: t.col };
-        }
-        const x = parseTest();
-        if (kk() === "for") return parseComprehension(t, x, "]", false);
-        const elems = [x];
-        if (kk() === ",") {
-          const tup = parseExprs(elems, true, x) as { elems: Expr[] };
-          consume("]");
-          return { t: "list", elems: tup.elems, line: t.line, col: t.col };
-        }
-        consume("]");
-        return { t: "list", elems, line: t.line, col: t.col };
-      }
-      case "{": {
-        next();
-        if (kk() === "}") {
-          next();
-          return { t: "dict", entries: [], line: t.line, col: t.col };
-        }
-        const e = parseDictEntry();
-        if (kk() === "for") return parseComprehension(t, e, "}", true);
-        const entries = [e];
-        while (kk() === ",") {
-          next();
-          if (kk() === "}") break;
-          entries.push(parseDictEntry());
-        }
-        consume("}");
-        return { t: "dict", entries, line: t.line, col: t.col };
-      }
-      case "(": {
-        next();
-        if (kk() === ")") {
-          next();
-          return { t: "tuple", elems: [], line: t.line, col: t.col, paren: true };
-        }
-        const e = parseExpr(true);
-        consume(")");
-        if (e.t === "tuple" && !e.paren) {
-          return { ...e, paren: true, line: t.line, col: t.col };
-        }
-        return { t: "paren", x: e, line: t.line, col: t.col };
-      }
+      case "[":
+        return this.parseList(t);
+      case "{":
+        return this.parseDict(t);
+      case "(":
+        return this.parseParen(t);
       case "-":
       case "+":
       case "~": {
-        next();
-        const x = parsePrimaryWithSuffix();
-        return { t: "unary", op: t.k, x, line: t.line, col: t.col };
+        this.next();
+        const operand = this.parsePrimaryWithSuffix();
+        return { kind: "unary", operator: t.kind, operand, line: t.line, col: t.col };
       }
     }
-    return fail(`got ${quoted(t.k)}, want primary expression`);
+    return this.fail(`got ${quoted(t.kind)}, want primary expression`);
   }
 
-  function parseDictEntry(): { k: Expr; v: Expr } {
-    const k = parseTest();
-    consume(":");
-    return { k, v: parseTest() };
+  /** A list display or list comprehension, at the `[`. */
+  private parseList(lbracket: Token): Expr {
+    const { line, col } = lbracket;
+    this.next();
+    if (this.kind() === "]") {
+      this.next();
+      return { kind: "list", elements: [], line, col };
+    }
+    const x = this.parseTest();
+    if (this.kind() === "for") return this.parseComprehension(lbracket, x, "]", false);
+    const elements = [x];
+    if (this.kind() === ",") {
+      const tuple = this.parseExprs(elements, true, x) as { elements: Expr[] };
+      this.consume("]");
+      return { kind: "list", elements: tuple.elements, line, col };
+    }
+    this.consume("]");
+    return { kind: "list", elements, line, col };
   }
 
-  function parseComprehension(
+  /** A dict display or dict comprehension, at the `{`. */
+  private parseDict(lbrace: Token): Expr {
+    const { line, col } = lbrace;
+    this.next();
+    if (this.kind() === "}") {
+      this.next();
+      return { kind: "dict", entries: [], line, col };
+    }
+    const entry = this.parseDictEntry();
+    if (this.kind() === "for") return this.parseComprehension(lbrace, entry, "}", true);
+    const entries = [entry];
+    while (this.kind() === ",") {
+      this.next();
+      if (this.kind() === "}") break;
+      entries.push(this.parseDictEntry());
+    }
+    this.consume("}");
+    return { kind: "dict", entries, line, col };
+  }
+
+  /** A parenthesized expression or tuple, at the `(`. */
+  private parseParen(lparen: Token): Expr {
+    const { line, col } = lparen;
+    this.next();
+    if (this.kind() === ")") {
+      this.next();
+      return { kind: "tuple", elements: [], line, col, parenthesized: true };
+    }
+    const e = this.parseExpr(true);
+    this.consume(")");
+    if (e.kind === "tuple" && !e.parenthesized) {
+      return { ...e, parenthesized: true, line, col };
+    }
+    return { kind: "paren", inner: e, line, col };
+  }
+
+  /** entry = test ':' test */
+  private parseDictEntry(): DictEntry {
+    const key = this.parseTest();
+    this.consume(":");
+    return { key, value: this.parseTest() };
+  }
+
+  /** The clauses of a comprehension whose body is parsed; ends at `end`. */
+  private parseComprehension(
     open: Token,
-    body: Expr | { k: Expr; v: Expr },
+    body: Expr | DictEntry,
     end: string,
     dict: boolean,
-  ): Expr {
+  ): Comprehension {
     const clauses: Clause[] = [];
     for (;;) {
-      if (kk() === "for") {
-        const f = next();
-        const vars = parseForLoopVariables();
-        consume("in");
-        const x = parseTestPrec(0);
-        clauses.push({ t: "for", vars, x, line: f.line, col: f.col });
-      } else if (kk() === "if") {
-        const f = next();
-        clauses.push({ t: "if", cond: parseTestNoCond(), line: f.line, col: f.col });
-      } else if (kk() === end) {
+      if (this.kind() === "for") {
+        const f = this.next();
+        const vars = this.parseForLoopVariables();
+        this.consume("in");
+        const iterable = this.parseTestPrec(0);
+        clauses.push({ kind: "for", vars, iterable, line: f.line, col: f.col });
+      } else if (this.kind() === "if") {
+        const f = this.next();
+        const condition = this.parseTestNoCond();
+        clauses.push({ kind: "if", condition, line: f.line, col: f.col });
+      } else if (this.kind() === end) {
         break;
       } else {
-        fail(`got ${quoted(kk())}, want '${end}', for, or if`);
+        this.fail(`got ${quoted(this.kind())}, want '${end}', for, or if`);
       }
     }
-    next();
-    return { t: "comp", dict, body, clauses, line: open.line, col: open.col };
+    this.next();
+    return { kind: "comprehension", dict, body, clauses, line: open.line, col: open.col };
   }
 
-  function parseForLoopVariables(): Expr {
-    const v = parsePrimaryWithSuffix();
-    if (kk() !== ",") return v;
+  /** loop_variables = primary_with_suffix {',' primary_with_suffix} */
+  private parseForLoopVariables(): Expr {
+    const v = this.parsePrimaryWithSuffix();
+    if (this.kind() !== ",") return v;
     const list = [v];
-    while (kk() === ",") {
-      next();
-      if (TERMINATORS.has(kk())) break;
-      list.push(parsePrimaryWithSuffix());
+    while (this.kind() === ",") {
+      this.next();
+      if (TERMINATORS.has(this.kind())) break;
+      list.push(this.parsePrimaryWithSuffix());
     }
-    return { t: "tuple", elems: list, line: v.line, col: v.col, paren: false };
+    return { kind: "tuple", elements: list, line: v.line, col: v.col, parenthesized: false };
   }
-
-  const stmts = parseStmts("eof");
-  return { filename, stmts };
 }

@@ -14,10 +14,13 @@ function parseError(src: string): string {
 
 Deno.test("parser builds statements with operator precedence", () => {
   const f = parseFile("x = 1 + 2 * 3\n", "t");
-  const s = f.stmts[0] as { t: string; rhs: { op: string; y: { op: string } } };
-  assert.equal(s.t, "assign");
-  assert.equal(s.rhs.op, "+");
-  assert.equal(s.rhs.y.op, "*");
+  const s = f.stmts[0] as {
+    kind: string;
+    rhs: { operator: string; right: { operator: string } };
+  };
+  assert.equal(s.kind, "assign");
+  assert.equal(s.rhs.operator, "+");
+  assert.equal(s.rhs.right.operator, "*");
 });
 
 Deno.test("parser reports errors at the end of the offending token, like starlark-go", () => {

@@ -44,6 +44,6 @@ Deno.test("resolver accepts predeclared names and reports non-local uses in star
 Deno.test("resolver turns captured locals into cells", () => {
   const f = parseFile("def f():\n  x = 1\n  return lambda: x\n", "t");
   assert.deepEqual(resolveFile(f, { isPredeclared: () => false, isUniversal: () => false }), []);
-  const def = f.stmts[0] as { fn: { locals: { name: string; scope: string }[] } };
-  assert.equal(def.fn.locals.find((b) => b.name === "x")?.scope, "cell");
+  const def = f.stmts[0] as { function: { locals: { name: string; scope: string }[] } };
+  assert.equal(def.function.locals.find((b) => b.name === "x")?.scope, "cell");
 });
