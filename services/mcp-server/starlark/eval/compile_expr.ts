@@ -237,7 +237,7 @@ export function load(c: CompilerContext, b: Binding, P: number): CompiledExpr {
 }
 
 /** Compile a binary operation on compiled operands (`P`: the packed operator position). */
-export function binaryExpr(
+function binaryExpr(
   op: string,
   x: CompiledExpr,
   y: CompiledExpr,
@@ -359,7 +359,7 @@ export function binaryExpr(
 }
 
 /** Compile a call (`P`: the packed position of its `(`); method calls bind no method value. */
-export function callExpr(
+function callExpr(
   c: CompilerContext,
   fnExpr: Expr,
   args: Arg[],
@@ -460,7 +460,7 @@ export function callExpr(
 }
 
 /** Compile a list or dict comprehension. */
-export function comprehension(c: CompilerContext, e: Comprehension): CompiledExpr {
+function comprehension(c: CompilerContext, e: Comprehension): CompiledExpr {
   let emit: (fr: Frame, out: Value[] | Dict) => void;
   if (e.dict) {
     const b = e.body as DictEntry;
@@ -495,7 +495,7 @@ export function comprehension(c: CompilerContext, e: Comprehension): CompiledExp
 }
 
 /** Compile comprehension clauses `cs[i:]` around `emit` (which adds one element). */
-export function clauses(
+function clauses(
   c: CompilerContext,
   cs: Clause[],
   i: number,

@@ -48,7 +48,7 @@ export function stmts(c: CompilerContext, list: Stmt[]): CompiledStmt {
 }
 
 /** Compile one statement. */
-export function stmt(c: CompilerContext, s: Stmt): CompiledStmt {
+function stmt(c: CompilerContext, s: Stmt): CompiledStmt {
   switch (s.kind) {
     case "expr": {
       const x = expr(c, s.expr);
@@ -133,7 +133,7 @@ export function stmt(c: CompilerContext, s: Stmt): CompiledStmt {
 }
 
 /** Compile an assignment or augmented assignment (`x op= y` evaluates `x`'s parts once). */
-export function assignStmt(c: CompilerContext, s: AssignStmt): CompiledStmt {
+function assignStmt(c: CompilerContext, s: AssignStmt): CompiledStmt {
   const rhs = expr(c, s.rhs);
   if (s.operator === "=") {
     const set = assignTo(c, s.lhs);

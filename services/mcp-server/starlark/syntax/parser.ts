@@ -76,7 +76,7 @@ export function parseFile(src: string, filename: string): File {
 }
 
 /** Parser state: the scanned tokens and the current one. */
-export class Parser {
+class Parser {
   private readonly filename: string;
   private readonly tokens: Token[];
   /** Index of the current token in `tokens`. */

@@ -99,7 +99,7 @@ function startOf(e: Expr): Position {
 }
 
 /** Resolver state for one file. */
-export class Resolver {
+class Resolver {
   private readonly filename: string;
   private readonly opts: ResolveOptions;
   private readonly errors: StarlarkError[] = [];

@@ -223,7 +223,7 @@ class LiteralText {
  * Scanner state over one source text: the read position (index, line, column), the bracket
  * depth (no NEWLINE/INDENT inside brackets) and the stack of indentation levels.
  */
-export class Scanner {
+class Scanner {
   private readonly src: string;
   private readonly filename: string;
   private readonly tokens: Token[];
