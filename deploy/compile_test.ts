@@ -1,4 +1,28 @@
 import assert from "node:assert/strict";
+import { existingServices } from "./services.ts";
+
+/**
+ * The metadata `deno compile` embeds in a binary (Deno 2.9: a JSON document right after its
+ * 8-byte little-endian length, in the section the runtime reads at start).
+ */
+function embeddedMetadata(binary: Uint8Array): {
+  permissions: Record<string, string[] | null>;
+  v8_flags: string[];
+} {
+  const at = new TextDecoder("latin1").decode(binary).indexOf('{"argv":');
+  assert.ok(at >= 8, "no embedded metadata");
+  const length = Number(new DataView(binary.buffer, binary.byteOffset).getBigUint64(at - 8, true));
+  return JSON.parse(new TextDecoder().decode(binary.subarray(at, at + length)));
+}
+
+/** `--allow-env=A,B` → `allow_env: ["A", "B"]`, `--allow-net` → `allow_net: []`. */
+function grants(flags: readonly string[]): Record<string, string[]> {
+  return Object.fromEntries(flags.map((flag) => {
+    const m = /^--allow-([a-z-]+)(?:=(.*))?$/.exec(flag);
+    assert.ok(m, `not a permission flag: ${flag}`);
+    return [`allow_${m[1].replaceAll("-", "_")}`, m[2] === undefined ? [] : m[2].split(",")];
+  }));
+}
 
 // deno compile cannot run here for real (no denort runtime can be downloaded), but with any
 // executable as DENORT_BIN it resolves, checks and embeds everything a binary needs: this catches
@@ -41,6 +65,28 @@ Deno.test({
         /─┬ execute \([^)]*\)(?:\n[^\n┬]*\.ts \([^)]*\))*\n[^\n┬]*worker\.ts/,
         "mcp-server's execute worker (execute/worker.ts) is embedded",
       );
+      // Each binary carries exactly its service's grants from deploy/services.ts (nothing more)
+      // and its V8 flags, as the runtime will read them.
+      const services = existingServices(new URL("../", import.meta.url));
+      assert.deepEqual(services.map((s) => s.name).sort(), [
+        "image-proxy",
+        "mcp-server",
+        "mock-oidc",
+        "runner-ctl",
+        "todo-api",
+      ]);
+      for (const svc of services) {
+        const meta = embeddedMetadata(await Deno.readFile(`${out}/${svc.name}`));
+        const embedded = Object.fromEntries(
+          Object.entries(meta.permissions).filter(([k, v]) =>
+            k.startsWith("allow_") && k !== "allow_import" && v !== null
+          ),
+        );
+        assert.deepEqual(embedded, grants(svc.permissions), svc.name);
+        assert.ok(!svc.permissions.includes("-A") && !("allow_all" in meta.permissions), svc.name);
+        const v8 = svc.v8Flags ?? [];
+        assert.deepEqual(meta.v8_flags.slice(meta.v8_flags.length - v8.length), v8, svc.name);
+      }
     } finally {
       await Deno.remove(out, { recursive: true });
     }

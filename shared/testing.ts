@@ -24,6 +24,7 @@ export {
   seededRandom,
   sendFuzzCase,
 } from "./raw_http_fuzz.ts";
+export { concurrentSteps, type ConcurrentStepsOptions } from "./concurrent_steps.ts";
 export { SKIPPED_PREFIX, skipSuite, type SkipSuiteOptions } from "./skip_suite.ts";
 export { nextTurn, waitUntil, type WaitUntilOptions } from "./wait_until.ts";
 

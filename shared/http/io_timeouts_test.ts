@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { concurrentSteps } from "../concurrent_steps.ts";
 import { readUntilClosed } from "../hostile.ts";
+import { waitUntil } from "../wait_until.ts";
 import { createLogger } from "../log.ts";
 import { HttpError } from "../problem.ts";
 import { startServer } from "../server.ts";
@@ -109,6 +111,7 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
   const CHUNK = new Uint8Array(64 * 1024);
   const TOTAL = 512 * 1024 * 1024; // far more than loopback socket buffers hold
   const BYTES = 48 * 1024 * 1024; // one in-memory chunk, still far more than they hold
+  let streamsCut = 0;
   const app = withErrors((req) => {
     const path = new URL(req.url).pathname;
     if (path === "/echo") return req.text().then((text) => new Response(text));
@@ -121,6 +124,9 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
           if (sent >= TOTAL) return c.close();
           sent += CHUNK.byteLength;
           c.enqueue(CHUNK);
+        },
+        cancel() {
+          streamsCut++; // the write timeout gave up on this body
         },
       }, { highWaterMark: 0 }),
       { headers: { "content-length": String(TOTAL) } },
@@ -148,27 +154,32 @@ Deno.test("startServer() enforces the read and write timeouts on real connection
       const res = await fetch(`${server.urls.api}/echo`, { method: "POST", body: "hello" });
       assert.equal(await res.text(), "hello");
     });
-    await t.step("a client that does not read is cut off at the write timeout", async () => {
-      const conn = await connect();
-      await conn.write(enc.encode("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"));
-      // Nobody reads for ten times the bound; the server must give up meanwhile.
-      // real clock: the server's write timeout is a real timer; stay silent past it
-      await new Promise((r) => setTimeout(r, 3_000));
-      const { head, bytes } = await readUntilClosed(conn);
-      conn.close();
-      assert.match(head, /^HTTP\/1\.1 200 /);
-      assert.ok(bytes < TOTAL, `the whole body arrived (${bytes} bytes)`);
-    });
-    await t.step("one big in-memory body is cut for a client that does not read", async () => {
-      const conn = await connect();
-      await conn.write(enc.encode("GET /bytes HTTP/1.1\r\nHost: x\r\n\r\n"));
-      // real clock: as above
-      await new Promise((r) => setTimeout(r, 3_000));
-      const { head, bytes } = await readUntilClosed(conn);
-      conn.close();
-      assert.match(head, /content-length: 50331648/i);
-      assert.ok(bytes < BYTES, `the whole body arrived (${bytes} bytes)`);
-    });
+    // Two clients that do not read, on connections of their own: side by side.
+    const stalled: [string, () => Promise<void>][] = [
+      ["a client that does not read is cut off at the write timeout", async () => {
+        const conn = await connect();
+        await conn.write(enc.encode("GET /big HTTP/1.1\r\nHost: x\r\n\r\n"));
+        // Nobody reads until the server has given up on the stream (it cancels it).
+        await waitUntil(() => streamsCut === 1, { what: "the write timeout", timeoutMs: 20_000 });
+        const { head, bytes } = await readUntilClosed(conn);
+        conn.close();
+        assert.match(head, /^HTTP\/1\.1 200 /);
+        assert.ok(bytes < TOTAL, `the whole body arrived (${bytes} bytes)`);
+      }],
+      ["one big in-memory body is cut for a client that does not read", async () => {
+        const conn = await connect();
+        await conn.write(enc.encode("GET /bytes HTTP/1.1\r\nHost: x\r\n\r\n"));
+        // Nobody reads for ten times the bound; the server must give up meanwhile.
+        // real clock: the server's write timeout is a real timer, and an in-memory body gives
+        // no event when it is cut; stay silent past it
+        await new Promise((r) => setTimeout(r, 3_000));
+        const { head, bytes } = await readUntilClosed(conn);
+        conn.close();
+        assert.match(head, /content-length: 50331648/i);
+        assert.ok(bytes < BYTES, `the whole body arrived (${bytes} bytes)`);
+      }],
+    ];
+    await concurrentSteps(t, stalled, { concurrency: 2, name: ([name]) => name }, ([, fn]) => fn());
     await t.step("and arrives whole, with Content-Length, for a client that reads", async () => {
       // Its own server with a bound no transfer on loopback comes near, however loaded.
       const patient = await startServer([{ name: "api", addr: "127.0.0.1:0", handler: app }], {

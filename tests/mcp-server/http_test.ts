@@ -197,6 +197,15 @@ Deno.test("http: a client that disconnects cancels its execute and frees the wor
   ]);
   try {
     const token = await stack.token("alice");
+    // One call first, so the issuer's keys are fetched and the worker is up: the client below
+    // then leaves while its program runs, not while its token is being verified.
+    const warm = await connectHttp(stack.mcpUrl, token);
+    try {
+      const r = await warm.call("execute", { source: "def main():\n  return 'warm'\n" });
+      assert.deepEqual(r.structuredContent, { result: "warm" });
+    } finally {
+      await warm.close();
+    }
     const spin = "def main():\n  x = 0\n  for i in range(1 << 40):\n    x += i\n  return x\n";
     const body = JSON.stringify({
       jsonrpc: "2.0",
@@ -229,6 +238,11 @@ Deno.test("http: a client that disconnects cancels its execute and frees the wor
     } finally {
       await session.close();
     }
+    // The abandoned request ended (logged as 499): it does not hold the shutdown for its grace.
+    assert.equal(await stack.server.stop(), 0);
+    const out = stack.server.output();
+    assert.match(out, /"msg":"request"[^\n]*"path":"\/mcp"[^\n]*"status":499/, out.slice(-3000));
+    assert.doesNotMatch(out, /shutdown_forced|grace period over/, out.slice(-3000));
   } finally {
     await stack.stop();
   }

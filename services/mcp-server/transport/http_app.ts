@@ -97,6 +97,8 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 }
 
 const MALFORMED = Symbol("malformed");
+/** The status logged for a request whose client went away (nginx's 499; never delivered). */
+const CLIENT_CLOSED_REQUEST = 499;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -168,11 +170,25 @@ export function createHttpApp(options: HttpAppOptions): Handler {
     });
     await server.connect(transport);
     // The client went away: close the server, which aborts its in-flight tool calls (a running
-    // execute ends as `context canceled` and its worker is freed, as Go's request context does).
-    const disconnected = () => void server.close().catch(() => {});
-    req.signal.addEventListener("abort", disconnected, { once: true });
+    // execute ends as `context canceled` and its worker is freed, as Go's request context does),
+    // and end the request at once: the SDK's transport never settles a request whose server was
+    // closed, and a request left open holds a graceful shutdown for its whole grace period.
+    let disconnected = () => {};
+    const gone = new Promise<Response>((resolve) => {
+      disconnected = () => {
+        void server.close().catch(() => {});
+        resolve(new Response(null, { status: CLIENT_CLOSED_REQUEST }));
+      };
+    });
+    // It may have left while its token was verified or its body read, before this listener.
+    if (req.signal.aborted) disconnected();
+    else req.signal.addEventListener("abort", disconnected, { once: true });
     try {
-      return await transport.handleRequest(req, { authInfo: auth, parsedBody });
+      if (req.signal.aborted) return await gone;
+      return await Promise.race([
+        transport.handleRequest(req, { authInfo: auth, parsedBody }),
+        gone,
+      ]);
     } finally {
       req.signal.removeEventListener("abort", disconnected);
       await server.close();

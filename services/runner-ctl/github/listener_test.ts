@@ -227,8 +227,10 @@ Deno.test("listener sends X-ScaleSetMaxCapacity and lastMessageId", async () => 
 });
 
 Deno.test("message_poll_timeout cuts a poll the service does not wake (no-wake mode)", async () => {
-  for (const pollTimeoutMs of [0, 1000]) {
-    await withListener({ longPollMs: 10_000, pollTimeoutMs }, async ({ g, jobs }) => {
+  // The fake holds a poll 4 s (a long poll scaled down for the test); the listener's own timeout of
+  // 500 ms must cut it well before that, and without one the poll is held to its end.
+  for (const pollTimeoutMs of [0, 500]) {
+    await withListener({ longPollMs: 4_000, pollTimeoutMs }, async ({ g, jobs }) => {
       g.fake.faults.noWake = true;
       await waitFor("a poll", () => g.fake.count("GET", /^\/queue\//) >= 1);
       const polls = g.fake.count("GET", /^\/queue\//);
@@ -241,8 +243,8 @@ Deno.test("message_poll_timeout cuts a poll the service does not wake (no-wake m
       await waitFor("JobStarted", () => types(jobs).includes("JobStarted"), 30_000);
       const latency = Date.now() - t0;
       assert.equal(g.fake.jobs.get(job.runnerRequestId)?.state, "running");
-      if (pollTimeoutMs === 0) assert.ok(latency > 5000, `upstream poll holds (${latency} ms)`);
-      else assert.ok(latency < 8000, `cut at 1 s (${latency} ms)`);
+      if (pollTimeoutMs === 0) assert.ok(latency > 2000, `upstream poll holds (${latency} ms)`);
+      else assert.ok(latency < 3000, `cut at 500 ms (${latency} ms)`);
       assert.ok(g.fake.count("GET", /^\/queue\//) > polls);
     });
   }

@@ -3,7 +3,7 @@ import { IncusError } from "./transport.ts";
 import { TAG } from "./instances.ts";
 import { waitOperation } from "./operation_wait.ts";
 import { incusSetup } from "./_test_support.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { concurrentSteps, waitUntil } from "@svc/shared/testing";
 
 const spec = (name: string, owner = "ctl-a") => ({
   name,
@@ -85,29 +85,30 @@ Deno.test("instance lifecycle over the Unix socket", async (t) => {
 });
 
 Deno.test("operation waits in both flavours", async (t) => {
-  for (const flavour of ["6.0", "7.x"] as const) {
-    await t.step(`${flavour}: success, failure and timeout`, async () => {
-      const x = await incusSetup({ operationMs: 1500 });
-      x.fake.operations.flavour = flavour;
-      try {
-        const op = async (body: unknown) => {
-          const env = await x.transport.call("create", "POST", "/1.0/instances", { body });
-          return (env.metadata as { id: string }).id;
-        };
-        const ok = await op(post("w1"));
-        assert.deepEqual((await waitOperation(x.transport, ok, 10_000)).kind, "success");
-        const bad = await op(post("w1"));
-        const out = await waitOperation(x.transport, bad, 10_000);
-        assert.equal(out.kind, "failure");
-        assert.match((out as { error: string }).error, /UNIQUE constraint/);
-        const slow = await op(post("w2"));
-        assert.equal((await waitOperation(x.transport, slow, 500)).kind, "timeout");
-        assert.equal((await waitOperation(x.transport, slow, 10_000)).kind, "success");
-      } finally {
-        await x.close();
-      }
-    });
-  }
+  // Each flavour has its own fake and waits on its 1.5 s operations: both at once.
+  const flavours = ["6.0", "7.x"] as const;
+  const named = { concurrency: 2, name: (f: string) => `${f}: success, failure and timeout` };
+  await concurrentSteps(t, flavours, named, async (flavour) => {
+    const x = await incusSetup({ operationMs: 1500 });
+    x.fake.operations.flavour = flavour;
+    try {
+      const op = async (body: unknown) => {
+        const env = await x.transport.call("create", "POST", "/1.0/instances", { body });
+        return (env.metadata as { id: string }).id;
+      };
+      const ok = await op(post("w1"));
+      assert.deepEqual((await waitOperation(x.transport, ok, 10_000)).kind, "success");
+      const bad = await op(post("w1"));
+      const out = await waitOperation(x.transport, bad, 10_000);
+      assert.equal(out.kind, "failure");
+      assert.match((out as { error: string }).error, /UNIQUE constraint/);
+      const slow = await op(post("w2"));
+      assert.equal((await waitOperation(x.transport, slow, 500)).kind, "timeout");
+      assert.equal((await waitOperation(x.transport, slow, 10_000)).kind, "success");
+    } finally {
+      await x.close();
+    }
+  });
   await t.step("a vanished operation is unknown (404 after retention)", async () => {
     const x = await incusSetup({ retainMs: 0 });
     try {
@@ -125,6 +126,7 @@ Deno.test("operation waits in both flavours", async (t) => {
 
 Deno.test("per-operation timeout and parallelism bound", async (t) => {
   await t.step("an operation longer than timeouts.incus_operation fails with 504", async () => {
+    // 3 s: longer than the 1 s wait plus the 1 s cancel grace (whole seconds on the wire).
     const x = await incusSetup({ operationMs: 3000, operationTimeoutMs: 1000 });
     try {
       await assert.rejects(
@@ -132,8 +134,8 @@ Deno.test("per-operation timeout and parallelism bound", async (t) => {
         (e: unknown) => e instanceof IncusError && e.status === 504,
       );
     } finally {
-      // real clock: the fake's 3 s operation outlives the 1 s timeout; let it end before the fake closes
-      await new Promise((r) => setTimeout(r, 2500));
+      // The fake's operation outlives the timeout; it ends before the fake closes.
+      await waitUntil(() => x.fake.operations.running === 0, { what: "the slow operation" });
       await x.close();
     }
   });
