@@ -81,37 +81,6 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-// A name JSON.stringify writes in place, in the order given: not an array index (an object puts
-// those first) nor `__proto__` (which an assignment does not add as a field). Bounded memo.
-const plainNames = new Map<string, boolean>();
-
-function isPlainName(name: string): boolean {
-  let plain = plainNames.get(name);
-  if (plain === undefined) {
-    plain = name !== "__proto__" && !/^(?:0|[1-9]\d*)$/.test(name);
-    if (plainNames.size < 1024) plainNames.set(name, plain);
-  }
-  return plain;
-}
-
-/**
- * `extra`'s fields (redacted) as `,"name":value` text, as `copyRedacted` + `JSON.stringify`
- * would place them after the fields already `taken`; undefined when one of them could not be
- * placed that way (then the caller builds the object).
- */
-function extraJson(extra: Record<string, unknown>, taken: ReadonlySet<string>): string | undefined {
-  let out = "";
-  for (const k in extra) {
-    if (!Object.hasOwn(extra, k)) continue;
-    if (taken.has(k) || !isPlainName(k)) return undefined;
-    const v = extra[k];
-    const json = isSecretName(k) ? '"[redacted]"' : JSON.stringify(redact(v, 1));
-    if (json === undefined) continue; // undefined, a function, a symbol: JSON leaves it out
-    out += `,${JSON.stringify(k)}:${json}`;
-  }
-  return out;
-}
-
 function copyRedacted(out: Record<string, unknown>, from: Record<string, unknown>, depth: number) {
   for (const k in from) {
     if (!Object.hasOwn(from, k)) continue;
@@ -235,16 +204,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   for (const k in own) if (!IDENTITY.has(k)) fixed[k] = own[k];
   let lastMs = NaN;
   let lastTime = "";
-  // JSON lines are written as text: the fixed fields serialised once, here, and each extra field
-  // appended as `,"name":value`, with no object per line to build and collect (an access log
-  // writes one per request). A line whose extra fields would land elsewhere in an object (a name
-  // that repeats an earlier one, an array index, `__proto__`) takes the object path instead.
-  let fixedJson = "";
-  for (const k in fixed) {
-    const v = JSON.stringify(fixed[k]);
-    if (v !== undefined) fixedJson += `,${JSON.stringify(k)}:${v}`;
-  }
-  const taken = new Set(["time", "level", "msg", ...Object.keys(fixed)]);
   function emit(lvl: LogLevel, msg: string, extra?: Record<string, unknown>) {
     if (RANK[lvl] < min) return;
     const ms = now();
@@ -253,16 +212,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       lastTime = new Date(ms).toISOString();
     }
     const time = lastTime;
-    if (format === "json") {
-      const text = extra ? extraJson(extra, taken) : "";
-      if (text !== undefined) {
-        write(
-          `{"time":"${time}","level":"${lvl}","msg":${JSON.stringify(msg)}${fixedJson}${text}}`,
-          lvl,
-        );
-        return;
-      }
-    }
     // One object, in the order time, level, msg, fields, extra (a later key wins, as a spread).
     const line: Record<string, unknown> = { time, level: lvl, msg };
     for (const k in fixed) line[k] = fixed[k];

@@ -181,8 +181,7 @@ Deno.test("the default writer loses no line when the process ends", async (t) =>
 });
 
 Deno.test("createLogger() JSON lines are what JSON.stringify of the merged object gives", () => {
-  // Lines are written as text (no object per line); the ones whose fields an object would place
-  // differently (a repeated name, an array index, `__proto__`) take the object path.
+  // A later key wins in the earlier place; an array index goes first; `__proto__` is a field.
   const reference = (extra: Record<string, unknown>) => {
     const line: Record<string, unknown> = {
       time: new Date(0).toISOString(),
