@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { bufferedWriter, createLogger, flushLogs } from "./log.ts";
 import { waitUntil } from "./wait_until.ts";
+import type { ServiceIdentity } from "./build_info.ts";
 
 function capture(opts: Parameters<typeof createLogger>[0] = {}) {
   const lines: string[] = [];
@@ -177,4 +178,42 @@ Deno.test("the default writer loses no line when the process ends", async (t) =>
       assert.deepEqual(lines.map((l) => JSON.parse(l).i), [0, 1, 2]);
     });
   }
+});
+
+Deno.test("createLogger() JSON lines are what JSON.stringify of the merged object gives", () => {
+  // A later key wins in the earlier place; an array index goes first; `__proto__` is a field.
+  const reference = (extra: Record<string, unknown>) => {
+    const line: Record<string, unknown> = {
+      time: new Date(0).toISOString(),
+      level: "info",
+      msg: 'say "hi"\n',
+      "service.name": "svc",
+      "service.version": "1.2.3",
+      region: "eu",
+    };
+    for (const [k, v] of Object.entries(extra)) line[k] = v;
+    return line;
+  };
+  const service = { name: "svc", build: { version: "1.2.3" } } as ServiceIdentity;
+  const cases: Record<string, unknown>[] = [
+    {},
+    { method: "GET", status: 200, durationMs: 1.25, route: undefined, aborted: true, n: null },
+    { fn: () => 1, sym: Symbol("s"), nan: NaN, nested: { a: [1, "x", { b: undefined }] } },
+    { 'quote"d': "a\u2028b", emoji: "\u{1F600}", lone: "\uD800" },
+    { msg: "replaced", region: "us" }, // later key wins, in the earlier place
+    { "7": "index first", after: 1 },
+    JSON.parse('{"__proto__":{"x":1},"y":2}'),
+  ];
+  for (const extra of cases) {
+    const { log, lines } = capture({ service, fields: { region: "eu" } });
+    log.info('say "hi"\n', extra);
+    assert.equal(lines[0], JSON.stringify(reference(extra)), JSON.stringify(Object.keys(extra)));
+  }
+  const secret = capture();
+  secret.log.info("m", { apiKey: "k", deep: { token: "t", ok: 1 } });
+  assert.equal(
+    secret.lines[0],
+    '{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":"m","apiKey":"[redacted]",' +
+      '"deep":{"token":"[redacted]","ok":1}}',
+  );
 });

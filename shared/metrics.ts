@@ -9,6 +9,7 @@ import {
   Counter,
   Gauge,
   Histogram,
+  type Labels,
   mergeSnapshots,
   Metric,
   type MetricSnapshot,
@@ -117,6 +118,17 @@ export function withHttpMetrics(
   metrics: Metrics,
   options: { route: (req: Request) => string },
 ): Handler {
+  // The label objects of each (route, method) and (route, method, status), made once: all three
+  // come from bounded vocabularies (the table's labels, methodLabel's, HTTP statuses).
+  type L = Labels<"method" | "route" | "status">;
+  const byRoute = new Map<string, Map<string, { labels: L; byStatus: Map<number, L> }>>();
+  function labelsOf(route: string, method: string) {
+    let byMethod = byRoute.get(route);
+    if (!byMethod) byRoute.set(route, byMethod = new Map());
+    let entry = byMethod.get(method);
+    if (!entry) byMethod.set(method, entry = { labels: { method, route }, byStatus: new Map() });
+    return entry;
+  }
   return async function httpMetrics(req, info) {
     const start = performance.now();
     const route = options.route(req);
@@ -126,9 +138,13 @@ export function withHttpMetrics(
       status = res.status;
       return res;
     } finally {
-      const labels = { method: methodLabel(req.method), route };
-      metrics.httpDuration.observe(labels, (performance.now() - start) / 1000);
-      metrics.httpRequests.inc({ ...labels, status: String(status) });
+      const entry = labelsOf(route, methodLabel(req.method));
+      let withStatus = entry.byStatus.get(status);
+      if (!withStatus) {
+        entry.byStatus.set(status, withStatus = { ...entry.labels, status: String(status) });
+      }
+      metrics.httpDuration.observe(entry.labels, (performance.now() - start) / 1000);
+      metrics.httpRequests.inc(withStatus);
     }
   };
 }

@@ -46,18 +46,20 @@ export function withAccessLog(
       const method = req.method;
       const label = route?.(req);
       const requestId = requestIdOf(req) || undefined;
+      const status = res.status;
       const write = (aborted: boolean) => {
+        const fields: Record<string, unknown> = {
+          method,
+          path,
+          route: label,
+          status,
+          durationMs: Math.round((now() - start) * 100) / 100,
+          requestId,
+          remote,
+        };
+        if (aborted) fields.aborted = true;
         try {
-          logger.info("request", {
-            method,
-            path,
-            route: label,
-            status: res.status,
-            durationMs: Math.round((now() - start) * 100) / 100,
-            requestId,
-            remote,
-            ...(aborted ? { aborted } : {}),
-          });
+          logger.info("request", fields);
         } catch {
           // the logger failed: nothing left to report it with
         }

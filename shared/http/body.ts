@@ -86,11 +86,14 @@ export async function readBody(
     await req.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  if (req.body === null) return new Uint8Array(0);
   const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  // Before `req.body`: on a `Deno.serve` request that getter builds a ReadableStream, after which
+  // `arrayBuffer()` collects it chunk by chunk instead of taking the body whole (≈ 20 µs and a
+  // dozen objects per request; an absent body reads as empty either way).
   if (size !== undefined && size <= DECLARED_WHOLE_MAX && !releaseChunks && !pageBacked) {
     return await declaredBody(req, { limit, timeoutMs, tooLarge });
   }
+  if (req.body === null) return new Uint8Array(0);
   const reader = req.body.getReader();
   // On time out the stream is cancelled, which ends the pending read: no race per read.
   let timedOut = false;

@@ -130,6 +130,39 @@ Deno.test("readBody() reads a declared length into one buffer of exactly that si
   });
 });
 
+Deno.test("readBody() takes a declared body whole, without making the request's body stream", async (t) => {
+  // On a `Deno.serve` request the `body` getter builds a stream, and `arrayBuffer()` then reads
+  // it chunk by chunk: a declared body must not ask for it.
+  function watched(req: Request) {
+    let touched = 0;
+    const body = Object.getOwnPropertyDescriptor(Request.prototype, "body")!.get!;
+    Object.defineProperty(req, "body", {
+      get() {
+        touched++;
+        return body.call(req);
+      },
+    });
+    return { req, touched: () => touched };
+  }
+  await t.step("declared length: the stream is never asked for", async () => {
+    const w = watched(post("12345", { "content-length": "5" }));
+    assert.equal(new TextDecoder().decode(await readBody(w.req, { limit: 10 })), "12345");
+    assert.equal(w.touched(), 0);
+  });
+  await t.step("declared 0 and no body at all: empty, still without the stream", async () => {
+    const w = watched(
+      new Request("http://x/", { method: "POST", headers: { "content-length": "0" } }),
+    );
+    assert.equal((await readBody(w.req, { limit: 10 })).byteLength, 0);
+    assert.equal(w.touched(), 0);
+  });
+  await t.step("no declared length: the stream is read", async () => {
+    const w = watched(post(streamOf(["ab", "c"])));
+    assert.equal(new TextDecoder().decode(await readBody(w.req, { limit: 10 })), "abc");
+    assert.ok(w.touched() > 0);
+  });
+});
+
 Deno.test("withBodyBytes() hands readBody the same bytes, without a copy", async (t) => {
   const original = post("a=1&b=2", { "content-type": "application/x-www-form-urlencoded" });
   const bytes = await readBody(original, { limit: 100 });

@@ -96,5 +96,14 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
   if (metrics) h = withHttpMetrics(h, metrics, { route: router.routeOf });
   if (options.outer) h = options.outer(h);
   if (options.cors) h = withCors(h, options.cors);
-  return withRequestId(withValidTarget(h, { render: options.renderInvalidTarget }));
+  // The table's match parses the URL (and keeps it for every layer): the target check uses it.
+  const parses = (req: Request) => {
+    try {
+      router.match(req);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return withRequestId(withValidTarget(h, { render: options.renderInvalidTarget, parses }));
 }

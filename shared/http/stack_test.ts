@@ -145,6 +145,29 @@ Deno.test("the default stack answers 400 invalid_host to a URL Deno built from a
   }
 });
 
+Deno.test("the default stack parses a request's URL once, for the target check and every layer", async () => {
+  const router = createRouter([{
+    method: "GET",
+    pattern: "/x/:id",
+    handler: () => new Response(),
+  }]);
+  const handler = withDefaultStack(router, {
+    logger: createLogger({ write: () => {} }),
+    metrics: createMetrics({ service: "t" }),
+  });
+  const req = new Request("http://ok/x/1");
+  let reads = 0;
+  Object.defineProperty(req, "url", {
+    get: () => {
+      reads++;
+      return "http://ok/x/1";
+    },
+  });
+  const res = await handler(req, localInfo());
+  assert.equal(res.status, 200);
+  assert.equal(reads, 1);
+});
+
 Deno.test("withDefaultStack() with renderInvalidTarget draws the invalid_host 400 itself", async () => {
   const router = createRouter([{ method: "GET", pattern: "/x", handler: () => new Response() }]);
   const handler = withDefaultStack(router, {

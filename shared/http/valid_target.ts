@@ -23,11 +23,17 @@ export function withValidTarget(
   options: {
     /** Renders the 400 `invalid_host` error. @default the kit's problem response */
     render?: (req: Request, err: HttpError) => Response | Promise<Response>;
+    /**
+     * Whether the URL parses; a route table passes its own match (`() => router.match(req)`
+     * inside a try), so the URL is parsed once for both. @default `URL.canParse(req.url)`
+     */
+    parses?: (req: Request) => boolean;
   } = {},
 ): Handler {
   const render = options.render ?? ((_req: Request, err: HttpError) => errorResponse(err));
+  const parses = options.parses ?? ((req: Request) => URL.canParse(req.url));
   return function validTarget(req, info) {
-    if (URL.canParse(req.url)) return handler(req, info);
+    if (parses(req)) return handler(req, info);
     return render(
       req,
       new HttpError(

@@ -7,9 +7,9 @@
  * per request. A key changed through this process's API drops the cache at once (the shared
  * {@linkcode KeyChanges} generation); one revoked elsewhere stops working within the TTL. An
  * expired key is refused from the moment its `expiresAt` passes by the injected clock, cached or
- * not. Known keys and unknown
- * digests live in two separate least-recently-used caches of `cacheSize` entries each, so a flood
- * of random keys only evicts other unknown digests and never the keys real callers use.
+ * not. Known keys (by the key itself: no digest to compute on a hit) and unknown digests live in
+ * two separate least-recently-used caches of `cacheSize` entries each, so a flood of random keys
+ * only evicts other unknown digests and never the keys real callers use.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
@@ -70,21 +70,26 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   return async function authenticate(req: Request): Promise<Principal> {
     const key = presentedKey(req);
     if (key === undefined) throw unauthorized("missing API key");
-    const digest = keyDigest(key);
     if (changes && changes.current() !== generation) {
       generation = changes.current();
       known = createLruCache<Principal>(size);
       unknown = createLruCache<true>(size);
     }
     const at = now();
-    let principal = known.get(digest, at);
-    if (principal === undefined && unknown.get(digest, at) === undefined) {
-      const seen = generation;
-      principal = await options.findByDigest(digest);
-      // A lookup that raced a key change may have read the old row: not cached.
-      if (ttl > 0 && seen === (changes?.current() ?? 0)) {
-        if (principal) known.set(digest, principal, at + ttl);
-        else unknown.set(digest, true, at + ttl);
+    // Known keys are cached by the key itself, so a caller's repeated key costs no SHA-256 (the
+    // largest single cost of a request once its lookup is cached). Only keys that exist get in,
+    // so the cache holds no more than the key table does; unknown ones are cached by digest.
+    let principal = known.get(key, at);
+    if (principal === undefined) {
+      const digest = keyDigest(key);
+      if (unknown.get(digest, at) === undefined) {
+        const seen = generation;
+        principal = await options.findByDigest(digest);
+        // A lookup that raced a key change may have read the old row: not cached.
+        if (ttl > 0 && seen === (changes?.current() ?? 0)) {
+          if (principal) known.set(key, principal, at + ttl);
+          else unknown.set(digest, true, at + ttl);
+        }
       }
     }
     // Revoked and expired keys get the same answer as unknown ones: nothing about which exist.

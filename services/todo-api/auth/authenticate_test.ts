@@ -139,3 +139,38 @@ Deno.test("a moved key-change generation drops the cache at once; expiry is judg
   await assert.rejects(authenticate(req({ "x-api-key": "e" })), HttpError);
   assert.equal(calls, 3, "the expiry is checked on the cached entry");
 });
+
+Deno.test("a cached key is found by the key itself: same key any header, other keys by digest", async () => {
+  let now = 0;
+  const lookups: string[] = [];
+  const known = new Map<string, Principal>([
+    [keyDigest("k1"), { subject: "one", roles: ["user"] }],
+    [keyDigest("k2"), { subject: "two", roles: ["admin"], expiresAtMs: 50 }],
+  ]);
+  const authenticate = createAuthenticator({
+    findByDigest: (d) => {
+      lookups.push(d);
+      return Promise.resolve(known.get(d));
+    },
+    cacheTtlMs: 1000,
+    now: () => now,
+  });
+  assert.equal((await authenticate(req({ "x-api-key": "k1" }))).subject, "one");
+  assert.equal((await authenticate(req({ authorization: "Bearer k1" }))).subject, "one");
+  assert.equal((await authenticate(req({ "x-api-key": " k1 " }))).subject, "one");
+  assert.deepEqual(lookups, [keyDigest("k1")], "one lookup, by digest, for every form of k1");
+  assert.equal((await authenticate(req({ "x-api-key": "k2" }))).subject, "two");
+  await assert.rejects(authenticate(req({ "x-api-key": "k1x" })), HttpError);
+  await assert.rejects(authenticate(req({ "x-api-key": "k1x" })), HttpError);
+  assert.deepEqual(lookups, [keyDigest("k1"), keyDigest("k2"), keyDigest("k1x")]);
+  now = 49;
+  assert.equal((await authenticate(req({ "x-api-key": "k2" }))).subject, "two");
+  now = 50; // expired while cached: refused without a lookup
+  await assert.rejects(authenticate(req({ "x-api-key": "k2" })), HttpError);
+  now = 999; // k1's entry at the last moment of its TTL, then past it: looked up again
+  assert.equal((await authenticate(req({ "x-api-key": "k1" }))).subject, "one");
+  assert.equal(lookups.length, 3);
+  now = 1000;
+  assert.equal((await authenticate(req({ "x-api-key": "k1" }))).subject, "one");
+  assert.equal(lookups.length, 4);
+});

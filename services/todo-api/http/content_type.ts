@@ -17,6 +17,7 @@ function unsupported(detail: string): HttpError {
 
 /** Why `value` (a `Content-Type` header, or null) is not acceptable, or undefined. */
 export function jsonContentTypeProblem(value: string | null): string | undefined {
+  if (value === "application/json") return undefined; // what nearly every client sends
   if (value === null || value.trim() === "") return "expected Content-Type: application/json";
   const media = MEDIA.exec(value);
   if (!media) return "expected application/json";

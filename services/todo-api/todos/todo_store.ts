@@ -65,34 +65,48 @@ function tidy(row: Todo): Todo {
 /** SQL for todos; the same statements run on Postgres and PGlite (`kind` defaults to postgres). */
 export function createTodoStore(db: Queryable & { readonly kind?: "postgres" | "pglite" }) {
   const COLUMNS = columnsFor(db.kind ?? "postgres");
+  // Statement texts made once: a text built per call is a new string each time, which the
+  // driver's prepared-statement cache has to hash again before it finds the statement.
+  const INSERT = `insert into todos (owner, title) values ($1, $2) returning ${COLUMNS}`;
+  const GET_ANY = `select ${COLUMNS} from todos where id = $1`;
+  const GET_OWN = `select ${COLUMNS} from todos where id = $1 and owner = $2`;
+  const COMPLETE =
+    `update todos set status = 'completed', completed_at = coalesce(completed_at, now())
+         where id = $1 and ($2::text is null or owner = $2::text) returning ${COLUMNS}`;
+  const pageSql = (scoped: boolean, after: boolean) => {
+    const where: string[] = [];
+    if (scoped) where.push("owner = $2");
+    // `::text` first: postgres.js would otherwise serialize a timestamptz parameter through a JS
+    // Date and drop the microseconds (the precision trap the cursor exists to avoid).
+    const at = scoped ? 3 : 2;
+    if (after) where.push(`(created_at, id) > ($${at}::text::timestamptz, $${at + 1}::uuid)`);
+    // ORDER BY names the table's columns: a bare `id` would mean the text alias and defeat the
+    // (owner, created_at, id) index.
+    return `select ${COLUMNS} from todos ${where.length ? "where " + where.join(" and ") : ""}
+         order by todos.created_at, todos.id limit $1`;
+  };
+  const PAGE = [[pageSql(false, false), pageSql(false, true)], [
+    pageSql(true, false),
+    pageSql(true, true),
+  ]];
   return {
     async create(owner: string, title: string): Promise<Todo> {
-      const [row] = await db.query<Todo>(
-        `insert into todos (owner, title) values ($1, $2) returning ${COLUMNS}`,
-        [owner, title],
-      );
+      const [row] = await db.query<Todo>(INSERT, [owner, title]);
       return tidy(row);
     },
 
     async get(id: string, scope: OwnerScope): Promise<Todo | undefined> {
       if (!isTodoId(id)) return undefined;
       const rows = scope === null
-        ? await db.query<Todo>(`select ${COLUMNS} from todos where id = $1`, [id])
-        : await db.query<Todo>(`select ${COLUMNS} from todos where id = $1 and owner = $2`, [
-          id,
-          scope,
-        ]);
+        ? await db.query<Todo>(GET_ANY, [id])
+        : await db.query<Todo>(GET_OWN, [id, scope]);
       return rows[0] && tidy(rows[0]);
     },
 
     /** Idempotent: completing a completed todo keeps its first `completedAt`. */
     async complete(id: string, scope: OwnerScope): Promise<Todo | undefined> {
       if (!isTodoId(id)) return undefined;
-      const rows = await db.query<Todo>(
-        `update todos set status = 'completed', completed_at = coalesce(completed_at, now())
-         where id = $1 and ($2::text is null or owner = $2::text) returning ${COLUMNS}`,
-        [id, scope],
-      );
+      const rows = await db.query<Todo>(COMPLETE, [id, scope]);
       return rows[0] && tidy(rows[0]);
     },
 
@@ -105,24 +119,10 @@ export function createTodoStore(db: Queryable & { readonly kind?: "postgres" | "
       options: { limit: number; after?: Position },
     ): Promise<{ todos: Todo[]; more: boolean }> {
       const params: unknown[] = [options.limit + 1];
-      const where: string[] = [];
-      if (scope !== null) {
-        params.push(scope);
-        where.push(`owner = $${params.length}`);
-      }
-      if (options.after) {
-        params.push(options.after.createdAt, options.after.id);
-        // `::text` first: postgres.js would otherwise serialize a timestamptz parameter through
-        // a JS Date and drop the microseconds (the precision trap the cursor exists to avoid).
-        where.push(
-          `(created_at, id) > ($${params.length - 1}::text::timestamptz, $${params.length}::uuid)`,
-        );
-      }
-      // ORDER BY names the table's columns: a bare `id` would mean the text alias and defeat
-      // the (owner, created_at, id) index.
+      if (scope !== null) params.push(scope);
+      if (options.after) params.push(options.after.createdAt, options.after.id);
       const rows = await db.query<Todo>(
-        `select ${COLUMNS} from todos ${where.length ? "where " + where.join(" and ") : ""}
-         order by todos.created_at, todos.id limit $1`,
+        PAGE[scope === null ? 0 : 1][options.after ? 1 : 0],
         params,
       );
       const more = rows.length > options.limit;

@@ -1,0 +1,158 @@
+/**
+ * CPU per request of todo-api's whole HTTP path next to the HTTP floor's, with the database
+ * answering from memory (run on demand, not a test):
+ *
+ *   deno run -A tests/bench/todo_api/http_mem.ts [--seconds 3] [--rounds 3] [--case create|list]
+ *
+ * `handler.ts` calls the handlers in-process and so misses what `Deno.serve` does with what they
+ * return (fast paths for string bodies, `info.completed`, request bodies as streams); `cpu.ts`
+ * includes postgres.js and a Postgres server, whose costs are the same for both but whose noise
+ * is not. Here each side is a `Deno.serve` process of its own (`--serve api`: `createApp` in the
+ * kit's `startServer` with the access log written to stdout (`/dev/null`), as deployed;
+ * `--serve floor`: `floor_server.ts`'s handler), on the same canned rows as `handler.ts`, and
+ * wrk (1 thread, 16 connections) drives them in alternating rounds; each process's
+ * utime + stime is divided by the requests wrk completed.
+ */
+import { parseArgs } from "node:util";
+import { createLifecycle } from "@svc/shared/lifecycle";
+import { createLogger } from "@svc/shared/log";
+import { createMetrics } from "@svc/shared/metrics";
+import { startServer } from "@svc/shared/server";
+import { createApp } from "@svc/todo-api";
+import type { Db, Row } from "../../../services/todo-api/store/db.ts";
+import { floorHandler } from "./statements.ts";
+import { wrk } from "./wrk.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    serve: { type: "string" },
+    seconds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "3" },
+    case: { type: "string" },
+  },
+});
+
+const todo = (i: number) => ({
+  id: `0190a8b4-7c1e-7d2a-9f00-${String(i).padStart(12, "0")}`,
+  title: `benchmark todo ${i}`,
+  status: "open",
+  createdAt: `2026-11-24T01:02:03.${String(100000 + i).slice(1)}Z`,
+  completedAt: null,
+});
+const PAGE = Array.from({ length: 21 }, (_, i) => todo(i));
+const KEY = "todo_benchmarkkeybenchmarkkeybenchmarkkey0000";
+
+/** Answers todo-api's statements from memory, as postgres.js would hand rows over. */
+const db: Db = {
+  kind: "postgres",
+  query<T extends Row>(text: string): Promise<T[]> {
+    let rows: Row[] = [];
+    if (text.includes("from api_keys")) rows = [{ subject: "bench", roles: "user" }];
+    else if (text.includes("from server_secrets")) rows = [{ value: "ab".repeat(32) }];
+    else if (text.startsWith("insert into todos")) rows = [{ ...todo(1) }];
+    else if (text.startsWith("select")) rows = PAGE.map((r) => ({ ...r }));
+    return Promise.resolve(rows as T[]);
+  },
+  exec: () => Promise.resolve(),
+  session: (fn) => fn(db),
+  ping: () => Promise.resolve(),
+  close: () => Promise.resolve(),
+};
+
+function announce(url: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(url + "\n"));
+}
+
+if (values.serve === "floor") {
+  Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => announce(`http://127.0.0.1:${port}`),
+  }, floorHandler((text, params) => db.query(text, params)));
+} else if (values.serve === "api") {
+  const logger = createLogger(); // stdout, buffered, info level: the access log as deployed
+  const lifecycle = createLifecycle({ logger, handleSignals: true });
+  const metrics = createMetrics({ service: "todo-api" });
+  const api = createApp({ db, migrator: { pending: () => Promise.resolve([]) }, logger, metrics });
+  const server = await startServer([{ name: "api", addr: "127.0.0.1:0", handler: api }], {
+    logger,
+    lifecycle,
+  });
+  announce(server.urls.api);
+} else {
+  const SECONDS = Number(values.seconds);
+  const ROUNDS = Number(values.rounds);
+  const start = async (side: string) => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(import.meta.url).pathname, "--serve", side],
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`${side} did not start: ${text}`);
+      text += value;
+    }
+    reader.releaseLock();
+    return { child, url: text.trim().split("\n").at(-1)! };
+  };
+  const ticks = (pid: number) => {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]);
+  };
+  const api = await start("api");
+  const floor = await start("floor");
+  const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
+    `wrk.headers["Content-Type"] = "application/json"\n`;
+  const cases = [
+    { name: "create", path: "/v1/todos", lua: post },
+    { name: "list", path: "/v1/todos?limit=20", lua: "" },
+  ].filter((c) => !values.case || c.name === values.case);
+  const run = async (side: { child: Deno.ChildProcess; url: string }, c: typeof cases[0]) => {
+    const before = ticks(side.child.pid);
+    const r = await wrk(side.url + c.path, {
+      key: KEY,
+      lua: c.lua,
+      seconds: SECONDS,
+      connections: 16,
+    });
+    return ((ticks(side.child.pid) - before) * 10_000) / r.requests;
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rows: string[] = [];
+  try {
+    for (const c of cases) {
+      await run(api, c); // warm-up
+      await run(floor, c);
+      const a: number[] = [];
+      const f: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) a.push(await run(api, c)), f.push(await run(floor, c));
+      rows.push(
+        `| ${c.name} | ${median(a).toFixed(0)} | ${median(f).toFixed(0)} | ${
+          (median(a) / median(f)).toFixed(2)
+        } |`,
+      );
+    }
+  } finally {
+    for (const side of [api, floor]) {
+      side.child.kill("SIGINT");
+      await side.child.status;
+    }
+  }
+  Deno.stdout.writeSync(
+    new TextEncoder().encode(
+      `Memory database, median of ${ROUNDS} alternating rounds of ${SECONDS} s, wrk 1 thread, 16 connections; load average ${
+        Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
+      }.
+
+| request | API CPU µs/request | floor CPU µs/request | API / floor |
+| --- | --- | --- | --- |
+${rows.join("\n")}
+`,
+    ),
+  );
+}
