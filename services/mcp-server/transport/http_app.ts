@@ -11,7 +11,6 @@
  * ```
  * @module
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import {
   createRouter,
@@ -28,7 +27,8 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { type BearerVerifier, InvalidToken } from "../auth/bearer.ts";
 import type { ExecutePool } from "../execute/pool.ts";
 import type { Limits } from "../limits.ts";
-import { createServerFactory, type ToolContext } from "../tools/server.ts";
+import type { ToolContext } from "../tools/server.ts";
+import type { McpRoute } from "./mcp_route.ts";
 import {
   hasScopes,
   insufficientScopeResponse,
@@ -115,23 +115,35 @@ async function readJson(
   }
 }
 
+/** The HTTP handler, and a way to load what `/mcp` needs before its first request. */
+export type HttpApp = Handler & {
+  /** Loads the MCP SDK and builds the tools' shared state; `/mcp` does it itself otherwise. */
+  prepare(): Promise<void>;
+};
+
 /** Builds the HTTP handler. */
-export function createHttpApp(options: HttpAppOptions): Handler {
+export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { verifier, logger, maxBodyBytes = 4 << 20, bodyTimeoutMs = 10_000 } = options;
   const originOf = (url: URL) => options.publicOrigin ?? url.origin;
   const scopes = options.scopes ?? [];
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   if (options.publicOrigin) allowedOrigins.add(options.publicOrigin);
-  // what every request's server shares (search index, execute, handlers) is built once, here
-  const newServer = createServerFactory({
-    registry: options.registry,
-    resolver: bearerResolver,
-    authorizer: options.authorizer,
-    limits: options.limits,
-    pool: options.pool,
-    logger,
-    observe: options.observe,
-  });
+  // What every request's server shares (search index, execute, handlers) is built once, on the
+  // first `/mcp` request or by `prepare()` right after listening: the MCP SDK, zod and ajv are
+  // most of this server's module loading, and the health routes need none of them.
+  let route: Promise<McpRoute> | undefined;
+  const prepare = () =>
+    route ??= import("./mcp_route.ts").then(({ createMcpRoute }) =>
+      createMcpRoute({
+        registry: options.registry,
+        resolver: bearerResolver,
+        authorizer: options.authorizer,
+        limits: options.limits,
+        pool: options.pool,
+        logger,
+        observe: options.observe,
+      })
+    );
 
   const authenticate = async (req: Request, origin: string): Promise<AuthInfo | Response> => {
     const header = req.headers.get("authorization");
@@ -161,22 +173,7 @@ export function createHttpApp(options: HttpAppOptions): Handler {
     }
     const parsedBody = await readJson(req, { limit: maxBodyBytes, timeoutMs: bodyTimeoutMs });
     if (parsedBody === MALFORMED) return jsonRpcError(400, -32700, "Parse error: malformed JSON");
-    const server = newServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    // The client went away: close the server, which aborts its in-flight tool calls (a running
-    // execute ends as `context canceled` and its worker is freed, as Go's request context does).
-    const disconnected = () => void server.close().catch(() => {});
-    req.signal.addEventListener("abort", disconnected, { once: true });
-    try {
-      return await transport.handleRequest(req, { authInfo: auth, parsedBody });
-    } finally {
-      req.signal.removeEventListener("abort", disconnected);
-      await server.close();
-    }
+    return (await prepare())(req, auth, parsedBody);
   };
 
   const metadata = (_req: Request, ctx: { url: URL }) =>
@@ -187,7 +184,7 @@ export function createHttpApp(options: HttpAppOptions): Handler {
     { method: ["GET", "HEAD"], pattern: `${METADATA_PATH}${MCP_PATH}`, handler: metadata },
     { method: "POST", pattern: MCP_PATH, handler: (req, ctx) => mcp(req, ctx.url) },
   ];
-  return withDefaultStack(createRouter(routes), {
+  const handler = withDefaultStack(createRouter(routes), {
     logger,
     metrics: options.metrics,
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
@@ -201,4 +198,5 @@ export function createHttpApp(options: HttpAppOptions): Handler {
       maxAge: 600,
     },
   });
+  return Object.assign(handler, { prepare: () => prepare().then(() => {}) });
 }
