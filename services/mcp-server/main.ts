@@ -132,10 +132,6 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       });
     }
     const server = await startServer(listeners, { logger });
-    // Load the MCP SDK now that the health routes answer, so the first `/mcp` need not wait.
-    handler.prepare().catch((err) =>
-      logger.error("cannot load the MCP tools", { error: (err as Error).message })
-    );
     logger.info("serving MCP over Streamable HTTP", {
       url: `${server.urls.api}/mcp`,
       issuer: values.issuer,

@@ -115,22 +115,16 @@ async function readJson(
   }
 }
 
-/** The HTTP handler, and a way to load what `/mcp` needs before its first request. */
-export type HttpApp = Handler & {
-  /** Loads the MCP SDK and builds the tools' shared state; `/mcp` does it itself otherwise. */
-  prepare(): Promise<void>;
-};
-
 /** Builds the HTTP handler. */
-export function createHttpApp(options: HttpAppOptions): HttpApp {
+export function createHttpApp(options: HttpAppOptions): Handler {
   const { verifier, logger, maxBodyBytes = 4 << 20, bodyTimeoutMs = 10_000 } = options;
   const originOf = (url: URL) => options.publicOrigin ?? url.origin;
   const scopes = options.scopes ?? [];
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   if (options.publicOrigin) allowedOrigins.add(options.publicOrigin);
   // What every request's server shares (search index, execute, handlers) is built once, on the
-  // first `/mcp` request or by `prepare()` right after listening: the MCP SDK, zod and ajv are
-  // most of this server's module loading, and the health routes need none of them.
+  // first `/mcp` request or after the first answer: the MCP SDK, zod and ajv are most of this
+  // server's module loading, and the health routes need none of them.
   let route: Promise<McpRoute> | undefined;
   const prepare = () =>
     route ??= import("./mcp_route.ts").then(({ createMcpRoute }) =>
@@ -198,5 +192,15 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       maxAge: 600,
     },
   });
-  return Object.assign(handler, { prepare: () => prepare().then(() => {}) });
+  // The first answer (a health probe, usually) starts loading what `/mcp` needs, in the
+  // background: loading it any earlier would hold that first answer back.
+  let started = false;
+  return async (req, ctx) => {
+    const res = await handler(req, ctx);
+    if (!started) {
+      started = true;
+      setTimeout(() => prepare().catch(() => {}), 0); // a failure answers the first /mcp
+    }
+    return res;
+  };
 }
