@@ -235,3 +235,22 @@ export function hmacSha256(key: Uint8Array): (message: Uint8Array | string) => U
     return finish(outer, 64, innerDigest, 32, new Uint8Array(32));
   };
 }
+
+/**
+ * Whether two MACs are equal, in time that depends on their length only (not on where they first
+ * differ), as node:crypto's `timingSafeEqual` — without loading Node's crypto module.
+ *
+ * @example Usage
+ * ```ts
+ * import { macEqual } from "@svc/shared/sha256";
+ * if (!macEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2]))) throw new Error("equal");
+ * if (macEqual(new Uint8Array([1, 2]), new Uint8Array([1, 3]))) throw new Error("differ");
+ * if (macEqual(new Uint8Array([1]), new Uint8Array([1, 2]))) throw new Error("lengths differ");
+ * ```
+ */
+export function macEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}

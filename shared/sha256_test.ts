@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
-import { hmacSha256, sha256, sha256Hex } from "./sha256.ts";
+import { hmacSha256, macEqual, sha256, sha256Hex } from "./sha256.ts";
 
 const nodeSha = (d: Uint8Array | string) => createHash("sha256").update(d).digest("hex");
 const nodeHmac = (k: Uint8Array, m: Uint8Array | string) =>
@@ -84,4 +84,17 @@ Deno.test("sha256() hashes texts longer than its scratch buffer, and short ones 
     assert.equal(sha256Hex(text), nodeSha(text), `length ${n}`);
     assert.equal(sha256Hex("abc"), nodeSha("abc"));
   }
+});
+
+Deno.test("macEqual: equal, one bit apart at either end, other lengths, empty", () => {
+  const a = sha256("x");
+  assert.equal(macEqual(a, a.slice()), true);
+  for (const at of [0, 31]) {
+    const b = a.slice();
+    b[at] ^= 1;
+    assert.equal(macEqual(a, b), false);
+  }
+  assert.equal(macEqual(a, a.subarray(0, 31)), false);
+  assert.equal(macEqual(a.subarray(0, 31), a), false);
+  assert.equal(macEqual(new Uint8Array(0), new Uint8Array(0)), true);
 });

@@ -21,7 +21,7 @@ import { s3EndpointOf, SETTINGS } from "./settings.ts";
 import { permissionOf } from "./store/errors.ts";
 import { checkStorageGrant, netGrantHint } from "./store/permission.ts";
 import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
-import { createS3Store } from "./store/s3_store.ts";
+import { lazyStore } from "./store/lazy_store.ts";
 import { createStreamLimiter, type StreamLimiter } from "./stream/limiter.ts";
 import { NO_TELEMETRY, type Telemetry } from "./telemetry.ts";
 
@@ -76,15 +76,18 @@ export async function startProxy(
     handleSignals: options.handleSignals ?? true,
   });
   const prefix = normalizePrefix(values.prefix);
-  const store = createS3Store({
-    bucket: values.bucket,
-    region: values.region,
-    endpoint,
-    forcePathStyle: values["s3.force_path_style"],
-    timeoutMs: values["proxy.upstream_idle_timeout"],
-    credentials: options.credentials,
-    observe: (event) => telemetry.storeRequest(event),
-  });
+  // The AWS SDK loads right after listening, before the readiness probe starts (`lazy_store.ts`).
+  const store = lazyStore(async () =>
+    (await import("./store/s3_store.ts")).createS3Store({
+      bucket: values.bucket,
+      region: values.region,
+      endpoint,
+      forcePathStyle: values["s3.force_path_style"],
+      timeoutMs: values["proxy.upstream_idle_timeout"],
+      credentials: options.credentials,
+      observe: (event) => telemetry.storeRequest(event),
+    })
+  );
   const limiter = createStreamLimiter(values["proxy.max_streams"]);
   // A probe denied by the permissions says which host and how to grant it (once per text, not
   // on every probe); readiness itself reports s3_misconfigured.
@@ -158,7 +161,12 @@ export async function startProxy(
       await options.onShutdown?.();
     },
   });
-  lifecycle.spawn("readiness", probe.run);
+  // The probe starts once the SDK has loaded: its timeout bounds storage, not module loading
+  // (which, on a busy machine, holds the event loop longer than a probe interval).
+  lifecycle.spawn("readiness", async (signal) => {
+    await store.load().catch(() => {}); // a failure shows in the probe's own first call
+    await probe.run(signal);
+  });
   serverLog.info("server_listening", { listener: "api", url: server.urls.api });
   const finished = server.finished.then((report) => {
     serverLog.info(report.forced ? "shutdown_forced" : "shutdown_completed", {

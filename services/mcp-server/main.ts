@@ -16,9 +16,8 @@ import { createBearerVerifier } from "./auth/bearer.ts";
 import { createDemoRegistry, demoAuthorizer } from "./demo/host.ts";
 import { ApiError, apiSpecs, registerOpenApis } from "./openapi/host.ts";
 import { limitsOf, SETTINGS } from "./settings.ts";
-import { createExecutePool } from "./tools/server.ts";
+import { createExecutePool } from "./execute/pool.ts";
 import { createHttpApp } from "./transport/http_app.ts";
-import { serveStdio } from "./transport/stdio.ts";
 import { toolMetrics } from "./tool_metrics.ts";
 
 const USAGE = `Usage: mcp-server [--transport stdio|http] [flags]
@@ -94,6 +93,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   try {
     if (values.transport === "stdio") {
       logger.info("serving MCP on stdio", { subject: values.subject });
+      const { serveStdio } = await import("./transport/stdio.ts");
       await serveStdio({ registry, authorizer, limits, pool, logger, subject: values.subject });
       return 0;
     }

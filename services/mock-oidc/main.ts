@@ -66,9 +66,6 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
     );
   }
   const signer = signerOf(values);
-  // Worker threads start beside the listeners (JWKS needs no signing); closed at shutdown.
-  const signerReady = signer.ready();
-  signerReady.catch(() => {}); // awaited below
   const state = createAppState(createMetrics({ service: "mock-oidc" }), {
     captureMaxBytes: values.capture_max_bytes,
   });
@@ -139,8 +136,10 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
     },
   });
   api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
+  // The signing thread starts once the listeners are up (discovery and JWKS need no signing;
+  // a token request waits for it); closed at shutdown.
   try {
-    await signerReady;
+    await signer.ready();
   } catch (err) {
     await server.shutdown();
     throw configError("--signer", (err as Error).message);

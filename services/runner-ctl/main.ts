@@ -11,9 +11,7 @@ import { type MainIo, runMain } from "@svc/shared/main";
 import { type EnvLookup, helpRequested } from "@svc/shared/settings";
 import { loadConfig } from "./config/load_config.ts";
 import { settings } from "./config/settings.ts";
-import { proofCommand } from "./proof/verify_command.ts";
 import { runController } from "./run.ts";
-import { validateCommand } from "./validate/validate_command.ts";
 import { IDENTITY } from "./version.ts";
 
 const USAGE = `Usage: runner-ctl [flags]    run the controller
@@ -26,8 +24,16 @@ Flags, variables and configuration keys (flag > variable > file > default):
 
 /** The entry point: resolves the exit code. */
 export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
-  if (args[0] === "proof") return await proofCommand(args.slice(1), io);
-  if (args[0] === "validate") return await validateCommand(args.slice(1), io);
+  // The subcommands load with their use: the controller's start needs neither (nor node:util).
+  if (args[0] === "proof") {
+    return await (await import("./proof/verify_command.ts")).proofCommand(args.slice(1), io);
+  }
+  if (args[0] === "validate") {
+    return await (await import("./validate/validate_command.ts")).validateCommand(
+      args.slice(1),
+      io,
+    );
+  }
   if (helpRequested(args)) {
     io.out(USAGE + settings.help());
     return 0;

@@ -4,7 +4,7 @@
  * JSON tag names elsewhere (quoted in type strings when they are not identifiers).
  * @module
  */
-import { KEYWORDS, RESERVED } from "@svc/starlark";
+import { KEYWORDS, RESERVED } from "@svc/starlark/keywords";
 
 /** Starlark keywords and reserved words (not usable as identifiers), as the interpreter has them. */
 export const STARLARK_KEYWORDS: ReadonlySet<string> = new Set([...KEYWORDS, ...RESERVED]);

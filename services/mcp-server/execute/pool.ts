@@ -18,6 +18,7 @@ import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { createReplySignal, type ReplyReceiver, sendReply } from "./channel.ts";
 import type { CallMessage, CallReply, DoneMessage, JobMessage } from "./protocol.ts";
 import { DeadlineError, ErrorText, ToolError } from "../tools/errors.ts";
+import type { Limits } from "../limits.ts";
 
 /** Options of {@linkcode ExecutePool}. */
 export interface ExecutePoolOptions {
@@ -288,4 +289,17 @@ export class ExecutePool {
 /** Young-generation limit of a worker, MiB: an eighth of its heap, at least 4. */
 export function youngGenerationMb(heapMb: number): number {
   return Math.max(4, Math.floor(heapMb / 8));
+}
+
+/**
+ * Creates the pool a capability server would create for these limits. Here, not beside the
+ * server, so that the entry point makes one without loading the MCP SDK.
+ */
+export function createExecutePool(limits: Limits): ExecutePool {
+  return new ExecutePool({
+    size: limits.maxConcurrentExecutions,
+    heapMb: limits.workerHeapMb,
+    queueMs: limits.executionQueueMs,
+    maxQueued: limits.maxQueuedExecutions,
+  });
 }

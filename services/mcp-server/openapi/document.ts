@@ -6,8 +6,7 @@
  * with local references only.
  * @module
  */
-import SwaggerParser from "@apidevtools/swagger-parser";
-import { parseYaml } from "@svc/shared/yaml";
+import { loadAjv } from "./ajv_classes.ts";
 
 /** A loaded document and where it came from. */
 export interface LoadedDocument {
@@ -59,8 +58,12 @@ export async function loadDocument(source: string, options: LoadOptions = {}): P
   const location = sourceLocation(source);
   const text = await readText(location, options);
   let parsed: unknown;
+  const json = /^\s*[{[]/.test(text);
+  // The YAML parser and swagger-parser load with the first document that needs them: a server
+  // without --openapi documents starts without them.
+  const yaml = json ? undefined : await import("@svc/shared/yaml");
   try {
-    parsed = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+    parsed = yaml ? yaml.parseYaml(text, { maxAliasCount: 100 }) : JSON.parse(text);
   } catch (err) {
     throw new DocumentError(`not JSON or YAML (${firstLine(err)})`);
   }
@@ -78,7 +81,10 @@ export async function loadDocument(source: string, options: LoadOptions = {}): P
     if (doc.paths !== undefined) throw new DocumentError("paths is not an object");
     doc.paths = {};
   }
+  // Every loaded document gets response validators: ajv loads with the first one.
+  await loadAjv();
   if (!hasExternalRef(doc)) return { doc, location };
+  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   try {
     // swagger-parser resolves relative references against the document's own path or URL
     const bundled = await SwaggerParser.bundle(

@@ -5,8 +5,8 @@
  * from the document.
  * @module
  */
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv } from "ajv";
+import { ajvClasses } from "./ajv_classes.ts";
 import type { CapabilityRegistry } from "../capabilities/registry.ts";
 import { capabilityNameProblem } from "../capabilities/names.ts";
 import { type Credential, operationHandler } from "./call.ts";
@@ -285,6 +285,7 @@ function lazyValidators(doc: Record<string, unknown>) {
       if (compiled === undefined) {
         try {
           if (!ajv) {
+            const { Ajv, Ajv2020 } = ajvClasses();
             const opts = { strict: false, validateFormats: false, allErrors: false } as const;
             ajv = is31 ? new Ajv2020(opts) : new Ajv(opts);
             ajv.addSchema(doc as object, "doc");

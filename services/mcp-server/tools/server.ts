@@ -27,7 +27,9 @@ import type { CapabilityRegistry, Subject } from "../capabilities/registry.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import { type Limits, resolveLimits } from "../limits.ts";
 import type { Logger } from "@svc/shared/log";
-import { ExecutePool } from "../execute/pool.ts";
+import { createExecutePool, type ExecutePool } from "../execute/pool.ts";
+
+export { createExecutePool };
 import { createSearch } from "./search_api.ts";
 import { describeCapability } from "./describe_api.ts";
 import { createExecute } from "./execute.ts";
@@ -98,16 +100,6 @@ const executeOutput = z.strictObject({
     z.record(z.string(), z.unknown()),
   ]),
 });
-
-/** Creates the pool {@linkcode createCapabilityServer} would create for these limits. */
-export function createExecutePool(limits: Limits): ExecutePool {
-  return new ExecutePool({
-    size: limits.maxConcurrentExecutions,
-    heapMb: limits.workerHeapMb,
-    queueMs: limits.executionQueueMs,
-    maxQueued: limits.maxQueuedExecutions,
-  });
-}
 
 /** Builds the MCP server with the three capability tools. */
 export function createCapabilityServer(options: CapabilityServerOptions): McpServer {

@@ -11,7 +11,6 @@
  * ```
  * @module
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import {
   createRouter,
@@ -28,7 +27,8 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { type BearerVerifier, InvalidToken } from "../auth/bearer.ts";
 import type { ExecutePool } from "../execute/pool.ts";
 import type { Limits } from "../limits.ts";
-import { createServerFactory, type ToolContext } from "../tools/server.ts";
+import type { ToolContext } from "../tools/server.ts";
+import type { McpRoute } from "./mcp_route.ts";
 import {
   hasScopes,
   insufficientScopeResponse,
@@ -97,8 +97,6 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 }
 
 const MALFORMED = Symbol("malformed");
-/** The status logged for a request whose client went away (nginx's 499; never delivered). */
-const CLIENT_CLOSED_REQUEST = 499;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -124,16 +122,22 @@ export function createHttpApp(options: HttpAppOptions): Handler {
   const scopes = options.scopes ?? [];
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   if (options.publicOrigin) allowedOrigins.add(options.publicOrigin);
-  // what every request's server shares (search index, execute, handlers) is built once, here
-  const newServer = createServerFactory({
-    registry: options.registry,
-    resolver: bearerResolver,
-    authorizer: options.authorizer,
-    limits: options.limits,
-    pool: options.pool,
-    logger,
-    observe: options.observe,
-  });
+  // What every request's server shares (search index, execute, handlers) is built once, on the
+  // first `/mcp` request or after the first answer: the MCP SDK, zod and ajv are most of this
+  // server's module loading, and the health routes need none of them.
+  let route: Promise<McpRoute> | undefined;
+  const prepare = () =>
+    route ??= import("./mcp_route.ts").then(({ createMcpRoute }) =>
+      createMcpRoute({
+        registry: options.registry,
+        resolver: bearerResolver,
+        authorizer: options.authorizer,
+        limits: options.limits,
+        pool: options.pool,
+        logger,
+        observe: options.observe,
+      })
+    );
 
   const authenticate = async (req: Request, origin: string): Promise<AuthInfo | Response> => {
     const header = req.headers.get("authorization");
@@ -163,36 +167,7 @@ export function createHttpApp(options: HttpAppOptions): Handler {
     }
     const parsedBody = await readJson(req, { limit: maxBodyBytes, timeoutMs: bodyTimeoutMs });
     if (parsedBody === MALFORMED) return jsonRpcError(400, -32700, "Parse error: malformed JSON");
-    const server = newServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    // The client went away: close the server, which aborts its in-flight tool calls (a running
-    // execute ends as `context canceled` and its worker is freed, as Go's request context does),
-    // and end the request at once: the SDK's transport never settles a request whose server was
-    // closed, and a request left open holds a graceful shutdown for its whole grace period.
-    let disconnected = () => {};
-    const gone = new Promise<Response>((resolve) => {
-      disconnected = () => {
-        void server.close().catch(() => {});
-        resolve(new Response(null, { status: CLIENT_CLOSED_REQUEST }));
-      };
-    });
-    // It may have left while its token was verified or its body read, before this listener.
-    if (req.signal.aborted) disconnected();
-    else req.signal.addEventListener("abort", disconnected, { once: true });
-    try {
-      if (req.signal.aborted) return await gone;
-      return await Promise.race([
-        transport.handleRequest(req, { authInfo: auth, parsedBody }),
-        gone,
-      ]);
-    } finally {
-      req.signal.removeEventListener("abort", disconnected);
-      await server.close();
-    }
+    return (await prepare())(req, auth, parsedBody);
   };
 
   const metadata = (_req: Request, ctx: { url: URL }) =>
@@ -203,7 +178,7 @@ export function createHttpApp(options: HttpAppOptions): Handler {
     { method: ["GET", "HEAD"], pattern: `${METADATA_PATH}${MCP_PATH}`, handler: metadata },
     { method: "POST", pattern: MCP_PATH, handler: (req, ctx) => mcp(req, ctx.url) },
   ];
-  return withDefaultStack(createRouter(routes), {
+  const handler = withDefaultStack(createRouter(routes), {
     logger,
     metrics: options.metrics,
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
@@ -217,4 +192,15 @@ export function createHttpApp(options: HttpAppOptions): Handler {
       maxAge: 600,
     },
   });
+  // The first answer (a health probe, usually) starts loading what `/mcp` needs, in the
+  // background: loading it any earlier would hold that first answer back.
+  let started = false;
+  return async (req, ctx) => {
+    const res = await handler(req, ctx);
+    if (!started) {
+      started = true;
+      setTimeout(() => prepare().catch(() => {}), 0); // a failure answers the first /mcp
+    }
+    return res;
+  };
 }

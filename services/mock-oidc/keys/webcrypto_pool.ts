@@ -41,7 +41,10 @@ export function defaultPoolSize(): number {
   return Math.max(1, navigator.hardwareConcurrency || 1);
 }
 
-/** Create the pool; no thread starts until a key is bound or `ready()` is called. */
+/**
+ * Create the pool; no thread starts until `ready()` is called or the first signature is asked
+ * for (keys bound before are handed to each thread as it starts).
+ */
 export function createWebCryptoPool(options: WebCryptoPoolOptions = {}): Signer {
   const size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
   const url = options.workerUrl ?? new URL("./sign_worker.ts", import.meta.url);
@@ -117,7 +120,8 @@ export function createWebCryptoPool(options: WebCryptoPoolOptions = {}): Signer 
         signParams: spec.signParams,
       };
       keys.push(message);
-      for (const slot of started()) if (!slot.failed) slot.worker.postMessage(message);
+      // Threads already started get the key now; later ones get every key as they start.
+      for (const slot of slots ?? []) if (!slot.failed) slot.worker.postMessage(message);
       return (data) => request((id) => ({ op: "sign", id, key, data }));
     },
     async ready() {

@@ -8,7 +8,6 @@
  */
 import type { KeyObject } from "node:crypto";
 import { type EnvLookup, SettingsError } from "@svc/shared/settings";
-import { loadAppKey } from "../github/app_jwt.ts";
 import type { GithubCredentials } from "../github/auth.ts";
 import { type ConfigUrl, ConfigUrlError, parseConfigUrl } from "../github/config_url.ts";
 import { type RunnerCtlValues, settings } from "./settings.ts";
@@ -98,6 +97,8 @@ async function credentialsOf(
       v["github.app.private_key_file"]!,
       read,
     );
+    // node:crypto: loaded only when App credentials are configured.
+    const { loadAppKey } = await import("../github/app_jwt.ts");
     let key: KeyObject;
     try {
       key = loadAppKey(pem);

@@ -1,10 +1,12 @@
 /**
  * The GitHub App JWT: RS256, `iss` = client ID, `iat` = now − 60 s (clock skew), `exp` = iat +
- * 9 min (GitHub allows 10). Accepts PKCS#1 (what GitHub hands out) and PKCS#8 PEM keys.
+ * 9 min (GitHub allows 10). Accepts PKCS#1 (what GitHub hands out) and PKCS#8 PEM keys. Loaded
+ * only with App credentials (`load_config.ts`, `auth.ts` import it when they need it): it holds
+ * node:crypto, which a token-credential start need not load.
  *
  * @module
  */
-import { decodeBase64, encodeBase64 } from "@svc/shared/base64";
+import { encodeBase64 } from "@svc/shared/base64";
 import { createPrivateKey, type KeyObject, sign } from "node:crypto";
 
 function b64url(data: Uint8Array | string): string {
@@ -38,17 +40,4 @@ export function appJwt(key: KeyObject, clientId: string, nowMs: number): string 
   const input = `${header}.${payload}`;
   const sig = sign("sha256", new TextEncoder().encode(input), key);
   return `${input}.${b64url(new Uint8Array(sig))}`;
-}
-
-/** The `exp` claim (seconds) of a JWT, decoded without verifying; undefined when absent. */
-export function jwtExp(token: string): number | undefined {
-  const part = token.split(".")[1];
-  if (!part) return undefined;
-  try {
-    const json = new TextDecoder().decode(decodeBase64(part, { url: true }));
-    const exp = JSON.parse(json).exp;
-    return typeof exp === "number" ? exp : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { KeyObject } from "node:crypto";
-import { appJwt, jwtExp } from "./app_jwt.ts";
+import { jwtExp } from "./jwt_exp.ts";
 import type { ConfigUrl } from "./config_url.ts";
 import { ActionsError } from "./errors.ts";
 import { call, type HttpDeps, jsonOf } from "./http.ts";
@@ -64,6 +64,7 @@ export class ActionsAuth {
   async #githubToken(signal?: AbortSignal): Promise<string> {
     const { credentials, configUrl, http } = this.#opts;
     if (credentials.kind === "token") return credentials.token;
+    const { appJwt } = await import("./app_jwt.ts"); // node:crypto: only App credentials need it
     const jwt = appJwt(credentials.key, credentials.clientId, this.#now());
     const what = "get a GitHub App installation token";
     const res = await call(http, {

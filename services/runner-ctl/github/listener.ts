@@ -11,7 +11,7 @@
  */
 import type { Logger } from "@svc/shared/log";
 import type { ActionsClient } from "./actions.ts";
-import { jwtExp } from "./app_jwt.ts";
+import { jwtExp } from "./jwt_exp.ts";
 import { ActionsError } from "./errors.ts";
 import { abortableSleep, backoffMs, type HttpDeps, jittered } from "./http.ts";
 import { deleteMessage, getMessage, jobMessagesOf } from "./message_queue.ts";

@@ -3,7 +3,7 @@
  * paired and ordered by version.
  * @module
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@svc/shared/sha256";
 import { MIGRATION_FILES } from "../migrations/mod.ts";
 
 /** One numbered migration with both directions. */
@@ -53,7 +53,7 @@ export function loadMigrations(
       name: half.name,
       up: half.up,
       down: half.down,
-      checksum: createHash("sha256").update(half.up).digest("hex"),
+      checksum: sha256Hex(half.up),
     });
   }
   return migrations.sort((a, b) => a.version - b.version);

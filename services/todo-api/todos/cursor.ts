@@ -6,8 +6,7 @@
  * @module
  */
 import { decodeBase64, encodeBase64 } from "@svc/shared/base64";
-import { timingSafeEqual } from "node:crypto";
-import { hmacSha256 } from "@svc/shared/sha256";
+import { hmacSha256, macEqual } from "@svc/shared/sha256";
 import type { OwnerScope, Position } from "./todo_store.ts";
 
 /** Thrown for any cursor we did not mint for this scope. */
@@ -70,7 +69,7 @@ export function createCursorCodec(secret: Uint8Array): Promise<CursorCodec> {
         throw new InvalidCursorError();
       }
       const expected = mac(parts[0], scope);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (!macEqual(given, expected)) {
         throw new InvalidCursorError();
       }
       let body: { v?: unknown; t?: unknown; i?: unknown };

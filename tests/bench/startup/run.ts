@@ -12,6 +12,22 @@
  * - runner-ctl (no listener of its own): the first request it sends, its Incus preflight, arriving
  *   at a Unix socket this process serves.
  *
+ * Like for like: every target, the bare server included, is spawned the same way, `deno run` from
+ * the repository root, so each pays the same for reading the workspace's `deno.json`, its
+ * lockfile and `node_modules` (the bare server ≈ 15 ms CPU more than outside the workspace; its
+ * remaining ≈ 100 ms CPU on this machine is Deno's own runtime start). The shipped form is a
+ * `deno compile` binary, which cannot be built here (no `denort`); `deno run` with the service's
+ * permission and V8 flags from `deploy/services.ts` stands in for it. Not the compile task's
+ * `--node-modules-dir=none`: under `deno run` that serves npm packages from the global cache,
+ * outside todo-api's read grant (PGlite reads its data files), where a binary embeds them. A
+ * binary skips the config and lockfile discovery, the module graph's resolution and the reading
+ * and transpiling of each module file (≈ 0.7 ms CPU per local module here), so its starts are
+ * shorter than these, the more so the more modules a service loads.
+ *
+ * Two figures per start: the wall time, and the CPU time the process has used by its first answer
+ * (all its threads, from `/proc`). On the shared 2-core machine the wall time mostly measures the
+ * queue for the cores; the CPU time and its ratio to the bare server's hardly move with the load.
+ *
  * Settings given beyond the defaults are only those a service cannot start without (image-proxy's
  * bucket, mcp-server's issuer, runner-ctl's GitHub and Incus names) and a free port. todo-api runs
  * on its default embedded PGlite (migrated once before the rounds), and on Postgres as well when
@@ -234,8 +250,35 @@ function incusSocket(): { arrived: () => Promise<number>; close: () => Promise<v
   };
 }
 
-/** Milliseconds from spawn to the first answered request. */
-async function startTime(target: Target, incus: ReturnType<typeof incusSocket>): Promise<number> {
+/**
+ * CPU time the process has used so far, ms: the sum over its live threads of the time each ran on
+ * a CPU (Linux `/proc/<pid>/task/<tid>/schedstat`, ns). Unlike the wall time it hardly depends on
+ * how many other processes wait for the two cores; NaN where `/proc` is missing.
+ */
+function cpuTime(pid: number): number {
+  let ns = 0;
+  try {
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(
+          Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0],
+        );
+      } catch { /* the thread ended meanwhile */ }
+    }
+  } catch {
+    return NaN;
+  }
+  return ns / 1e6;
+}
+
+/** One start: milliseconds from spawn to the first answered request, and CPU ms used by then. */
+interface Sample {
+  wall: number;
+  cpu: number;
+}
+
+/** Measures one start of `target`. */
+async function startTime(target: Target, incus: ReturnType<typeof incusSocket>): Promise<Sample> {
   const port = freePort();
   const { cmd, args, env } = target.command(port);
   const arrival = "socket" in target.probe ? incus.arrived() : undefined;
@@ -255,7 +298,8 @@ async function startTime(target: Target, incus: ReturnType<typeof incusSocket>):
         timer = setTimeout(() => reject(new Error(`${target.name} did not start`)), 60_000);
       });
       try {
-        return (await Promise.race([arrival, timeout])) - started;
+        const wall = (await Promise.race([arrival, timeout])) - started;
+        return { wall, cpu: cpuTime(child.pid) };
       } finally {
         clearTimeout(timer);
       }
@@ -265,7 +309,8 @@ async function startTime(target: Target, incus: ReturnType<typeof incusSocket>):
       try {
         const res = await fetch(url);
         await res.body?.cancel();
-        return performance.now() - started;
+        const wall = performance.now() - started;
+        return { wall, cpu: cpuTime(child.pid) };
       } catch { /* not listening yet */ }
       // Polling interval of the probe, not a wait for time to pass: the next connection attempt.
       await new Promise((r) => setTimeout(r, 2));
@@ -341,7 +386,7 @@ async function run(): Promise<void> {
   await prepare();
   const list = targets(await ensurePeer());
   const incus = incusSocket();
-  const samples = new Map<string, number[]>(list.map((t) => [t.name, []]));
+  const samples = new Map<string, Sample[]>(list.map((t) => [t.name, []]));
   try {
     for (const t of list) await startTime(t, incus); // warm-up: module caches, discarded
     for (let round = 0; round < ROUNDS; round++) {
@@ -352,22 +397,29 @@ async function run(): Promise<void> {
   } finally {
     await incus.close();
   }
-  const floor = median(samples.get(list[0].name)!);
+  const wall = (name: string) => samples.get(name)!.map((x) => x.wall);
+  const cpu = (name: string) => samples.get(name)!.map((x) => x.cpu);
+  const floor = median(wall(list[0].name));
+  const floorCpu = median(cpu(list[0].name));
   const peerName = list.find((t) => t.kind === "peer")!.name;
-  const peer = median(samples.get(peerName)!);
+  const peer = median(wall(peerName));
+  const peerCpu = median(cpu(peerName));
   const load = Deno.loadavg().map((v) => v.toFixed(1)).join(" ");
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16)}Z, ${ROUNDS} alternating rounds after one ` +
     `warm-up, medians; Deno ${Deno.version.deno}, node ${await nodeVersion()}. Load average at ` +
     `the end: ${load}.`,
     "",
-    "| target | median start | rounds (ms) | vs bare Deno.serve | vs peer |",
-    "| --- | --- | --- | --- | --- |",
+    "| target | median start | rounds (ms) | vs bare | vs peer | CPU by then | CPU vs bare | " +
+    "CPU vs peer |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ...list.map((t) => {
-      const v = samples.get(t.name)!;
-      const m = median(v);
-      return `| ${t.name} | ${m.toFixed(0)} ms | ${v.map((x) => x.toFixed(0)).join(", ")} | ` +
-        `${(m / floor).toFixed(2)}× | ${(m / peer).toFixed(2)}× |`;
+      const m = median(wall(t.name));
+      const c = median(cpu(t.name));
+      return `| ${t.name} | ${m.toFixed(0)} ms | ${
+        wall(t.name).map((x) => x.toFixed(0)).join(", ")
+      } | ${(m / floor).toFixed(2)}× | ${(m / peer).toFixed(2)}× | ${c.toFixed(0)} ms | ` +
+        `${(c / floorCpu).toFixed(2)}× | ${(c / peerCpu).toFixed(2)}× |`;
     }),
   ];
   const text = lines.join("\n");
