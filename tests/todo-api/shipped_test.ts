@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
 import { runCommand } from "@svc/shared/testing";
 import { ROOT, runShipped, shippedForm, startShipped, takenPort } from "../_shipped.ts";
+import { migratedTarget } from "./_test_support.ts";
 
 const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
 const URL_SETTING = "--database-url / TODOAPI_DATABASE_URL";
@@ -86,54 +87,27 @@ Deno.test({
   async fn(t) {
     const server = new URL(TEST_DATABASE_URL!);
     const hostPort = `${server.hostname}:${server.port || 5432}`;
+    // Every case's process starts now, side by side; each step then reads its own outcome.
+    const started = <T>(p: Promise<T>) => {
+      p.catch(() => {}); // a failure surfaces in its step, never as an unhandled rejection
+      return p;
+    };
     const status = (env: Record<string, string>) =>
-      runShipped("todo-api", { args: ["migrate", "status"], env });
-    await t.step("connection refused, URL without a user", async () => {
-      const out = await status({ TODOAPI_DATABASE_URL: "postgres://127.0.0.1:1/todo" });
-      assert.equal(
-        out.stderr,
-        `migrate status: cannot connect to the database server (ECONNREFUSED): check the host ` +
-          `and port of ${URL_SETTING}\n`,
-      );
-      assert.equal(out.code, 1);
-    });
-    await t.step("no user anywhere: the client's default (the OS user) is refused", async () => {
-      const out = await status({ TODOAPI_DATABASE_URL: `postgres://${hostPort}/postgres` });
-      assert.match(
-        out.stderr,
-        new RegExp(
-          `^migrate status: the database server refused the login \\(.*"[^"]+".*\\): check the ` +
-            `user and password of ${URL_SETTING} \\(or PGUSER / PGPASSWORD when the URL has ` +
-            `none\\)\\n$`,
-        ),
-      );
-      assert.equal(out.code, 1);
-    });
-    await t.step("wrong password", async () => {
-      const out = await status({
+      started(runShipped("todo-api", { args: ["migrate", "status"], env }));
+    const missing = new URL(TEST_DATABASE_URL!);
+    missing.pathname = "/todo_shipped_no_such_db";
+    const form = await shippedForm("todo-api");
+    const outcomes = {
+      refused: status({ TODOAPI_DATABASE_URL: "postgres://127.0.0.1:1/todo" }),
+      noUser: status({ TODOAPI_DATABASE_URL: `postgres://${hostPort}/postgres` }),
+      wrongPassword: status({
         TODOAPI_DATABASE_URL: `postgres://${hostPort}/postgres`,
         PGUSER: decodeURIComponent(server.username),
         PGPASSWORD: "not-the-password",
-      });
-      assert.match(out.stderr, /^migrate status: the database server refused the login \(/);
-      assert.doesNotMatch(out.stderr, /not-the-password/);
-      assert.equal(out.code, 1);
-    });
-    await t.step("database missing", async () => {
-      const missing = new URL(TEST_DATABASE_URL!);
-      missing.pathname = "/todo_shipped_no_such_db";
-      const out = await status({ TODOAPI_DATABASE_URL: missing.href });
-      assert.equal(
-        out.stderr,
-        `migrate status: the database does not exist (database "todo_shipped_no_such_db" does ` +
-          `not exist): create it, or change the database name of ${URL_SETTING}\n`,
-      );
-      assert.equal(out.code, 1);
-    });
-    await t.step("without the sys grant: the missing permission, not a parse error", async () => {
+      }),
+      missing: status({ TODOAPI_DATABASE_URL: missing.href }),
       // An older deployment's flags: the client cannot default the user name (the OS user's).
-      const form = await shippedForm("todo-api");
-      const out = await runCommand(
+      noSysGrant: started(runCommand(
         Deno.execPath(),
         [
           "run",
@@ -147,7 +121,47 @@ Deno.test({
           clearEnv: true,
           cwd: ROOT,
         },
+      )),
+      malformed: status({ TODOAPI_DATABASE_URL: "postgres://u:Pa#ss@h/db" }),
+    };
+    await t.step("connection refused, URL without a user", async () => {
+      const out = await outcomes.refused;
+      assert.equal(
+        out.stderr,
+        `migrate status: cannot connect to the database server (ECONNREFUSED): check the host ` +
+          `and port of ${URL_SETTING}\n`,
       );
+      assert.equal(out.code, 1);
+    });
+    await t.step("no user anywhere: the client's default (the OS user) is refused", async () => {
+      const out = await outcomes.noUser;
+      assert.match(
+        out.stderr,
+        new RegExp(
+          `^migrate status: the database server refused the login \\(.*"[^"]+".*\\): check the ` +
+            `user and password of ${URL_SETTING} \\(or PGUSER / PGPASSWORD when the URL has ` +
+            `none\\)\\n$`,
+        ),
+      );
+      assert.equal(out.code, 1);
+    });
+    await t.step("wrong password", async () => {
+      const out = await outcomes.wrongPassword;
+      assert.match(out.stderr, /^migrate status: the database server refused the login \(/);
+      assert.doesNotMatch(out.stderr, /not-the-password/);
+      assert.equal(out.code, 1);
+    });
+    await t.step("database missing", async () => {
+      const out = await outcomes.missing;
+      assert.equal(
+        out.stderr,
+        `migrate status: the database does not exist (database "todo_shipped_no_such_db" does ` +
+          `not exist): create it, or change the database name of ${URL_SETTING}\n`,
+      );
+      assert.equal(out.code, 1);
+    });
+    await t.step("without the sys grant: the missing permission, not a parse error", async () => {
+      const out = await outcomes.noSysGrant;
       assert.equal(
         out.stderr,
         `migrate: Cannot open datastore: the Postgres client needs a permission to default a ` +
@@ -157,7 +171,7 @@ Deno.test({
       assert.equal(out.code, 1);
     });
     await t.step("URL malformed (exit 2, the value never printed)", async () => {
-      const out = await status({ TODOAPI_DATABASE_URL: "postgres://u:Pa#ss@h/db" });
+      const out = await outcomes.malformed;
       assert.match(
         out.stderr,
         /^todo-api: Cannot read setting "database_url" from environment variable TODOAPI_DATABASE_URL: expected postgres:/,
@@ -172,7 +186,10 @@ Deno.test({
   name: "todo-api as shipped: an address in use names the setting to change",
   sanitizeResources: false,
   async fn(t) {
-    await withDataDir(async (dir) => {
+    // A migrated directory inside the grant: serve opens it before it listens (no initdb here).
+    const db = await migratedTarget("pglite", { parent: `${ROOT}.data` });
+    const dir = db.env.TODOAPI_DATA_DIR;
+    try {
       const cases: [string, string, string, string[]][] = [
         ["api", "--addr", "TODOAPI_ADDR", ["--metrics-addr", "127.0.0.1:0"]],
         ["metrics", "--metrics-addr", "TODOAPI_METRICS_ADDR", ["--addr", "127.0.0.1:0"]],
@@ -196,6 +213,8 @@ Deno.test({
           }
         });
       }
-    });
+    } finally {
+      await db.cleanup();
+    }
   },
 });

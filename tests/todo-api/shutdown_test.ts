@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { startKeepAliveClients, startService } from "@svc/shared/testing";
-import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
+import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
 import { waitUntil } from "@svc/shared/testing";
 
 for (const paceMs of [0, 30]) {
@@ -15,9 +15,8 @@ for (const paceMs of [0, 30]) {
     } with 503 + Connection: close, never a reset [pglite]`,
     sanitizeResources: false,
     async fn() {
-      const t = await target("pglite");
+      const t = await migratedTarget("pglite");
       try {
-        assert.equal((await run(["migrate", "up"], t.env)).code, 0);
         const created = await run(["keys", "create", "--subject", "ka", "--role", "user"], t.env);
         const key = created.stdout.trim();
         const svc = await startService({
