@@ -35,6 +35,12 @@ export interface Target {
 export interface TargetOptions {
   /** Where the PGlite directory goes (e.g. under `./.data` for the deployed grant). */
   parent?: string;
+  /**
+   * PGlite: start from a copy of a directory initdb already ran in (made once by `migrate
+   * status`, which migrates nothing), for tests of what happens before `migrate up`, not of
+   * creating a directory. @default {false}
+   */
+  initdb?: boolean;
 }
 
 /** An empty database: a new PGlite directory, or a new database on the Postgres server. */
@@ -45,6 +51,7 @@ export async function target(
   if (backend === "pglite") {
     if (options.parent) await Deno.mkdir(options.parent, { recursive: true });
     const dir = await Deno.makeTempDir({ dir: options.parent, prefix: "todo_api_e2e_" });
+    if (options.initdb) await cp(await pgliteTemplate("initdb"), `${dir}/db`, { recursive: true });
     return {
       env: { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" },
       cleanup: () => Deno.remove(dir, { recursive: true }),
@@ -57,7 +64,7 @@ export async function target(
 
 /**
  * A database every migration is applied to. PGlite: a copy of the directory `main.ts migrate up`
- * made (see {@linkcode migratedPgliteDir}); Postgres: a new database migrated in-process (cheap
+ * made (see {@linkcode pgliteTemplate}); Postgres: a new database migrated in-process (cheap
  * there: no initdb, no process).
  */
 export async function migratedTarget(
@@ -73,12 +80,12 @@ export async function migratedTarget(
     }
     return { env: { TODOAPI_DATABASE_URL: test.url! }, cleanup: () => test.drop() };
   }
-  const t = await target("pglite", options);
-  await cp(await migratedPgliteDir(), t.env.TODOAPI_DATA_DIR, { recursive: true });
+  const t = await target("pglite", { ...options, initdb: false });
+  await cp(await pgliteTemplate("migrated"), t.env.TODOAPI_DATA_DIR, { recursive: true });
   return t;
 }
 
-/** Every file the migrated directory depends on besides PGlite: migrations and their runner. */
+/** Every file the template directories depend on besides PGlite: migrations and their runner. */
 const TEMPLATE_INPUTS = [
   "../../services/todo-api/migrations/",
   "../../services/todo-api/migrate/migrator.ts",
@@ -86,26 +93,31 @@ const TEMPLATE_INPUTS = [
   "../../services/todo-api/store/durable_fs.ts",
 ];
 
-let migratedDir: Promise<string> | undefined;
+const templates = new Map<string, Promise<string>>();
+/** The command that makes each template directory. */
+const TEMPLATE_COMMANDS = { initdb: ["migrate", "status"], migrated: ["migrate", "up"] };
 
 /**
- * A PGlite directory the real `migrate up` command made, kept in the temp dir under a name that
- * hashes the PGlite version and {@linkcode TEMPLATE_INPUTS}, so test files and runs share it and
- * a changed migration makes a new one. Made aside and renamed into place: parallel files never
- * copy half a directory.
+ * A PGlite directory the real `main.ts` made (`migrate status` on a new directory: initdb only;
+ * `migrate up`: every migration), kept in the temp dir under a name that hashes the PGlite
+ * version and {@linkcode TEMPLATE_INPUTS}, so test files and runs share it and a changed
+ * migration makes a new one. Made aside and renamed into place: parallel files never copy half a
+ * directory.
  */
-function migratedPgliteDir(): Promise<string> {
-  return migratedDir ??= (async () => {
+function pgliteTemplate(kind: keyof typeof TEMPLATE_COMMANDS): Promise<string> {
+  let made = templates.get(kind);
+  if (made) return made;
+  made = (async () => {
     const hash = await inputsHash();
-    const path = `${tmpdir()}/todo-api-test-migrated-${hash}`;
+    const path = `${tmpdir()}/todo-api-test-${kind}-${hash}`;
     if (await exists(`${path}/db/PG_VERSION`)) return `${path}/db`;
     const part = await mkdtemp(`${path}.part-`);
     try {
-      const up = await run(["migrate", "up"], {
+      const out = await run(TEMPLATE_COMMANDS[kind], {
         TODOAPI_DATA_DIR: `${part}/db`,
         TODOAPI_DATABASE_URL: "",
       });
-      if (up.code !== 0) throw new Error(`Cannot make the migrated template: ${up.stderr}`);
+      if (out.code !== 0) throw new Error(`Cannot make the ${kind} template: ${out.stderr}`);
       await rm(`${part}/db.lock`, { force: true });
       await rename(part, path).catch(async (err) => {
         // Another file renamed its copy first: use that one.
@@ -116,6 +128,8 @@ function migratedPgliteDir(): Promise<string> {
     }
     return `${path}/db`;
   })();
+  templates.set(kind, made);
+  return made;
 }
 
 async function inputsHash(): Promise<string> {

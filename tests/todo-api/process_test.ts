@@ -1,7 +1,7 @@
 /**
  * End-to-end: the real `main.ts` processes (migrate, keys, serve) driven with fetch, on PGlite
- * and on a Postgres server. `migrate up` runs here on the first test's database (serve does not
- * migrate; an operator migrates while it runs); the others start from a migrated copy
+ * and on a Postgres server. `migrate up` runs here on the first test's Postgres database (serve
+ * does not migrate; an operator migrates while it runs); the others start from a migrated copy
  * (`migratedTarget`, made by the same command).
  */
 import assert from "node:assert/strict";
@@ -21,7 +21,8 @@ for (const backend of ["pglite", "postgres"] as const) {
     ignore,
     sanitizeResources: false,
     async fn() {
-      const t = await target(backend);
+      // PGlite: a directory initdb already ran in, no migration applied.
+      const t = await target(backend, { initdb: true });
       try {
         const svc = await startService({
           entry: ENTRY,
