@@ -87,27 +87,56 @@ Deno.test({
   async fn(t) {
     const server = new URL(TEST_DATABASE_URL!);
     const hostPort = `${server.hostname}:${server.port || 5432}`;
-    // Every case's process starts now, side by side; each step then reads its own outcome.
-    const started = <T>(p: Promise<T>) => {
-      p.catch(() => {}); // a failure surfaces in its step, never as an unhandled rejection
-      return p;
-    };
+    // One process at a time: stderr is compared whole, and deno processes started together can
+    // print "Blocking waiting for file lock on node_modules directory" first.
     const status = (env: Record<string, string>) =>
-      started(runShipped("todo-api", { args: ["migrate", "status"], env }));
-    const missing = new URL(TEST_DATABASE_URL!);
-    missing.pathname = "/todo_shipped_no_such_db";
-    const form = await shippedForm("todo-api");
-    const outcomes = {
-      refused: status({ TODOAPI_DATABASE_URL: "postgres://127.0.0.1:1/todo" }),
-      noUser: status({ TODOAPI_DATABASE_URL: `postgres://${hostPort}/postgres` }),
-      wrongPassword: status({
+      runShipped("todo-api", { args: ["migrate", "status"], env });
+    await t.step("connection refused, URL without a user", async () => {
+      const out = await status({ TODOAPI_DATABASE_URL: "postgres://127.0.0.1:1/todo" });
+      assert.equal(
+        out.stderr,
+        `migrate status: cannot connect to the database server (ECONNREFUSED): check the host ` +
+          `and port of ${URL_SETTING}\n`,
+      );
+      assert.equal(out.code, 1);
+    });
+    await t.step("no user anywhere: the client's default (the OS user) is refused", async () => {
+      const out = await status({ TODOAPI_DATABASE_URL: `postgres://${hostPort}/postgres` });
+      assert.match(
+        out.stderr,
+        new RegExp(
+          `^migrate status: the database server refused the login \\(.*"[^"]+".*\\): check the ` +
+            `user and password of ${URL_SETTING} \\(or PGUSER / PGPASSWORD when the URL has ` +
+            `none\\)\\n$`,
+        ),
+      );
+      assert.equal(out.code, 1);
+    });
+    await t.step("wrong password", async () => {
+      const out = await status({
         TODOAPI_DATABASE_URL: `postgres://${hostPort}/postgres`,
         PGUSER: decodeURIComponent(server.username),
         PGPASSWORD: "not-the-password",
-      }),
-      missing: status({ TODOAPI_DATABASE_URL: missing.href }),
+      });
+      assert.match(out.stderr, /^migrate status: the database server refused the login \(/);
+      assert.doesNotMatch(out.stderr, /not-the-password/);
+      assert.equal(out.code, 1);
+    });
+    await t.step("database missing", async () => {
+      const missing = new URL(TEST_DATABASE_URL!);
+      missing.pathname = "/todo_shipped_no_such_db";
+      const out = await status({ TODOAPI_DATABASE_URL: missing.href });
+      assert.equal(
+        out.stderr,
+        `migrate status: the database does not exist (database "todo_shipped_no_such_db" does ` +
+          `not exist): create it, or change the database name of ${URL_SETTING}\n`,
+      );
+      assert.equal(out.code, 1);
+    });
+    await t.step("without the sys grant: the missing permission, not a parse error", async () => {
       // An older deployment's flags: the client cannot default the user name (the OS user's).
-      noSysGrant: started(runCommand(
+      const form = await shippedForm("todo-api");
+      const out = await runCommand(
         Deno.execPath(),
         [
           "run",
@@ -121,47 +150,7 @@ Deno.test({
           clearEnv: true,
           cwd: ROOT,
         },
-      )),
-      malformed: status({ TODOAPI_DATABASE_URL: "postgres://u:Pa#ss@h/db" }),
-    };
-    await t.step("connection refused, URL without a user", async () => {
-      const out = await outcomes.refused;
-      assert.equal(
-        out.stderr,
-        `migrate status: cannot connect to the database server (ECONNREFUSED): check the host ` +
-          `and port of ${URL_SETTING}\n`,
       );
-      assert.equal(out.code, 1);
-    });
-    await t.step("no user anywhere: the client's default (the OS user) is refused", async () => {
-      const out = await outcomes.noUser;
-      assert.match(
-        out.stderr,
-        new RegExp(
-          `^migrate status: the database server refused the login \\(.*"[^"]+".*\\): check the ` +
-            `user and password of ${URL_SETTING} \\(or PGUSER / PGPASSWORD when the URL has ` +
-            `none\\)\\n$`,
-        ),
-      );
-      assert.equal(out.code, 1);
-    });
-    await t.step("wrong password", async () => {
-      const out = await outcomes.wrongPassword;
-      assert.match(out.stderr, /^migrate status: the database server refused the login \(/);
-      assert.doesNotMatch(out.stderr, /not-the-password/);
-      assert.equal(out.code, 1);
-    });
-    await t.step("database missing", async () => {
-      const out = await outcomes.missing;
-      assert.equal(
-        out.stderr,
-        `migrate status: the database does not exist (database "todo_shipped_no_such_db" does ` +
-          `not exist): create it, or change the database name of ${URL_SETTING}\n`,
-      );
-      assert.equal(out.code, 1);
-    });
-    await t.step("without the sys grant: the missing permission, not a parse error", async () => {
-      const out = await outcomes.noSysGrant;
       assert.equal(
         out.stderr,
         `migrate: Cannot open datastore: the Postgres client needs a permission to default a ` +
@@ -171,7 +160,7 @@ Deno.test({
       assert.equal(out.code, 1);
     });
     await t.step("URL malformed (exit 2, the value never printed)", async () => {
-      const out = await outcomes.malformed;
+      const out = await status({ TODOAPI_DATABASE_URL: "postgres://u:Pa#ss@h/db" });
       assert.match(
         out.stderr,
         /^todo-api: Cannot read setting "database_url" from environment variable TODOAPI_DATABASE_URL: expected postgres:/,
