@@ -132,14 +132,18 @@ function pgliteTemplate(kind: keyof typeof TEMPLATE_COMMANDS): Promise<string> {
   return made;
 }
 
+/** A hash of the PGlite version and of the inputs' names and contents (not of where they are). */
 async function inputsHash(): Promise<string> {
-  const parts: string[] = [import.meta.resolve("@electric-sql/pglite")];
+  const pglite = import.meta.resolve("@electric-sql/pglite");
+  const parts: string[] = [/pglite@[\w.-]+/.exec(pglite)?.[0] ?? pglite];
   for (const input of TEMPLATE_INPUTS) {
     const url = new URL(input, import.meta.url);
-    const files = input.endsWith("/")
-      ? (await Array.fromAsync(Deno.readDir(url))).map((e) => new URL(e.name, url).href).sort()
-      : [url.href];
-    for (const file of files) parts.push(file, await Deno.readTextFile(new URL(file)));
+    const names = input.endsWith("/")
+      ? (await Array.fromAsync(Deno.readDir(url))).map((e) => e.name).sort()
+      : [""];
+    for (const name of names) {
+      parts.push(input + name, await Deno.readTextFile(new URL(name, url)));
+    }
   }
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(parts.join("\0")));
   return [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0"))
