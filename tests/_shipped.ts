@@ -20,14 +20,32 @@ export interface ShippedForm {
   flags: string[];
 }
 
+const forms = new Map<string, Promise<ShippedForm>>();
+
 /**
  * The flags of `name` as `deploy/services.ts` computes them for a compile run with
  * `compileEnv` (image-proxy reads `IMGPROXY_ALLOW_NET` there). Read in a child process, as the
- * compile task does, because the list is computed once, when the module loads.
+ * compile task does, because the list is computed once, when the module loads; for the same
+ * reason one read per name and `compileEnv` serves the whole test file.
  */
 export async function shippedForm(
   name: string,
   compileEnv: Record<string, string> = {},
+): Promise<ShippedForm> {
+  const key = JSON.stringify([name, Object.entries(compileEnv).sort()]);
+  let form = forms.get(key);
+  if (!form) {
+    form = readShippedForm(name, compileEnv);
+    forms.set(key, form);
+    form.catch(() => forms.delete(key));
+  }
+  const { entry, flags } = await form;
+  return { entry, flags: [...flags] };
+}
+
+async function readShippedForm(
+  name: string,
+  compileEnv: Record<string, string>,
 ): Promise<ShippedForm> {
   const services = new URL("../deploy/services.ts", import.meta.url).href;
   const out = await runCommand(Deno.execPath(), [

@@ -3,8 +3,14 @@
  * when TEST_DATABASE_URL is set (ignored otherwise). Each backend gets its own database for the
  * whole file (PGlite: one in-memory instance; Postgres: a uniquely named database dropped at the
  * end), so parallel test files never collide; tables are emptied before every case.
+ *
+ * A PGlite test database is loaded from a tarball of a freshly initdb'd one instead of running
+ * initdb again (about 3.5 s instead of 8.5 s of CPU in a fresh test isolate, most of the cost of
+ * an in-process suite). The tarball is made once per PGlite version and kept in the temp dir, so
+ * every test file of every run shares it.
  */
 import postgres from "postgres";
+import { tmpdir } from "node:os";
 import {
   createApiKeyStore,
   createApp,
@@ -40,10 +46,55 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** Where the initdb'd PGlite tarball is kept: one per PGlite version (its format follows it). */
+function pgliteTemplatePath(): string {
+  const resolved = import.meta.resolve("@electric-sql/pglite");
+  const version = /pglite@[\w.-]+/.exec(resolved)?.[0] ?? resolved.replace(/\W+/g, "_");
+  return `${tmpdir()}/todo-api-test-initdb-${version}.tar`;
+}
+
+let pgliteTemplate: Promise<Blob> | undefined;
+
+/**
+ * The tarball of an empty, initdb'd PGlite database (for `loadDataDir`), read from the temp dir
+ * or made there.
+ */
+export function emptyPgliteTarball(): Promise<Blob> {
+  return pgliteTemplate ??= (async () => {
+    const path = pgliteTemplatePath();
+    try {
+      return new Blob([await Deno.readFile(path)]);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    const db = await openPgliteDb({ dataDir: "memory://" });
+    const tarball = await db.dump();
+    await db.close();
+    // Written aside and renamed: a file running in parallel never reads half a tarball.
+    const part = `${path}.${crypto.randomUUID()}.part`;
+    await Deno.writeFile(part, new Uint8Array(await tarball.arrayBuffer()));
+    await Deno.rename(part, path);
+    return tarball;
+  })();
+}
+
+/** Opens an empty in-memory PGlite database from the initdb'd tarball. */
+async function openEmptyPglite(): Promise<Db> {
+  const tarball = await emptyPgliteTarball();
+  try {
+    return await openPgliteDb({ dataDir: "memory://", loadDataDir: tarball });
+  } catch {
+    // A tarball this PGlite cannot load (damaged on disk): drop it, run initdb instead.
+    await Deno.remove(pgliteTemplatePath()).catch(() => {});
+    pgliteTemplate = undefined;
+    return await openPgliteDb({ dataDir: "memory://" });
+  }
+}
+
 /** Creates an empty private database (not migrated). */
 export async function createTestDatabase(backend: "pglite" | "postgres"): Promise<TestDatabase> {
   if (backend === "pglite") {
-    const db = await openPgliteDb({ dataDir: "memory://" });
+    const db = await openEmptyPglite();
     return { backend, db, drop: () => db.close() };
   }
   const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });

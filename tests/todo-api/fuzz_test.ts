@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { type FuzzReport, runCommand, runFuzz, startService } from "@svc/shared/testing";
 import { SERVICES } from "../../deploy/services.ts";
-import { ENTRY, LISTEN } from "./_test_support.ts";
+import { ENTRY, LISTEN, migratedTarget } from "./_test_support.ts";
 
 const PERMISSIONS = SERVICES.find((s) => s.name === "todo-api")!.permissions;
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -20,13 +20,12 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const scratch = `./.data/fuzz-test-${crypto.randomUUID()}`;
-    const env = { TODOAPI_DATA_DIR: `${scratch}/todo-api`, TODOAPI_DATABASE_URL: "" };
+    // A migrated copy under ./.data (`migrate up` with this grant is shipped_test.ts's subject).
+    const scratch = await migratedTarget("pglite", { parent: `${ROOT}.data` });
+    const env = scratch.env;
     const cli = (args: string[]) =>
       runCommand(Deno.execPath(), ["run", ...PERMISSIONS, ENTRY, ...args], { env, cwd: ROOT });
     try {
-      const migrated = await cli(["migrate", "up"]);
-      assert.equal(migrated.code, 0, migrated.stderr);
       const created = await cli(["keys", "create", "--subject", "fuzz", "--role", "user"]);
       assert.equal(created.code, 0, created.stderr);
       const key = created.stdout.trim();
@@ -66,7 +65,7 @@ Deno.test({
       assert.equal(code, 0, tail);
       assert.doesNotMatch(svc.output(), /unhandled rejection|uncaught exception/, tail);
     } finally {
-      await Deno.remove(`${ROOT}${scratch}`, { recursive: true }).catch(() => {});
+      await scratch.cleanup();
     }
   },
 });

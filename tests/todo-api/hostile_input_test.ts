@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { type HostileCase, hostileCases, sendRaw } from "@svc/shared/hostile";
 import { startService } from "@svc/shared/testing";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
-import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
+import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
 
 const ID = "00000000-0000-4000-8000-000000000000";
 const ROUTES: [string, string][] = [
@@ -169,12 +169,8 @@ for (const backend of ["pglite", "postgres"] as const) {
     sanitizeResources: false,
     sanitizeOps: false,
     async fn(t) {
-      const db = await target(backend);
+      const db = await migratedTarget(backend);
       try {
-        assert.equal((await run(["migrate", "up"], db.env)).code, 0);
-        const created = await run(["keys", "create", "--subject", "eve", "--role", "user"], db.env);
-        assert.equal(created.code, 0, created.stderr);
-        const key = created.stdout.trim();
         const root = await run(["keys", "create", "--subject", "root", "--role", "admin"], db.env);
         assert.equal(root.code, 0, root.stderr);
         const admin = root.stdout.trim();
@@ -185,6 +181,14 @@ for (const backend of ["pglite", "postgres"] as const) {
           timeoutMs: 60_000,
         });
         try {
+          // The user key through the API (a second `keys create` would be a second process).
+          const eve = await fetch(`${svc.url}/v1/keys`, {
+            method: "POST",
+            headers: { "x-api-key": admin, "content-type": "application/json" },
+            body: JSON.stringify({ subject: "eve", roles: ["user"] }),
+          });
+          assert.equal(eve.status, 201);
+          const key: string = (await eve.json()).key;
           const host = new URL(svc.url).host;
           for (const [path, bodyMethod] of ROUTES) {
             await t.step(path, async () => {

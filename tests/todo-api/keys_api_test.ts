@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { startService } from "@svc/shared/testing";
 import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
 import { SERVICES } from "../../deploy/services.ts";
-import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
+import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
 
 const DEPLOYED = {
   permissions: SERVICES.find((s) => s.name === "todo-api")!.permissions,
@@ -47,13 +47,8 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     // Under ./.data: the deployed permissions grant the service nothing else to write.
-    const dir = `${DEPLOYED.cwd}.data/keys-api-test-${crypto.randomUUID()}`;
-    const t = {
-      env: { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" },
-      cleanup: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
-    };
+    const t = await migratedTarget("pglite", { parent: `${DEPLOYED.cwd}.data` });
     try {
-      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
       const boot = await run(["keys", "create", "--subject", "ops", "--role", "admin"], t.env);
       assert.equal(boot.code, 0, boot.stderr);
       const admin = boot.stdout.trim();
@@ -111,13 +106,12 @@ Deno.test({
         assert.equal(revoked.stdout.trim(), `revoked ${bobId}`);
         assert.equal((await fresh(`${svc.url}/v1/todos`, { headers })).status, 401);
 
-        const noKey = await run(["keys", "list", "--url", svc.url], t.env);
+        const [noKey, asUser] = await Promise.all([
+          run(["keys", "list", "--url", svc.url], t.env),
+          run(["keys", "list", "--url", svc.url], { ...t.env, TODOAPI_API_KEY: made.key }),
+        ]);
         assert.equal(noKey.code, 2);
         assert.match(noKey.stderr, /TODOAPI_API_KEY/);
-        const asUser = await run(["keys", "list", "--url", svc.url], {
-          ...t.env,
-          TODOAPI_API_KEY: made.key,
-        });
         assert.equal(asUser.code, 1);
         assert.match(asUser.stderr, /403 the key's roles do not permit keys\.list/);
         assert.equal(svc.output().includes(bob), false, "no key in the server's log");
@@ -138,9 +132,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const t = await target("postgres");
+    const t = await migratedTarget("postgres");
     try {
-      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
       const boot = await run(["keys", "create", "--subject", "ops", "--role", "admin"], t.env);
       assert.equal(boot.code, 0, boot.stderr);
       const admin = { "x-api-key": boot.stdout.trim(), "content-type": "application/json" };
@@ -202,9 +195,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const t = await target("postgres");
+    const t = await migratedTarget("postgres");
     try {
-      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
       const boot = await run(["keys", "create", "--subject", "ops", "--role", "admin"], t.env);
       assert.equal(boot.code, 0, boot.stderr);
       const admin = { "x-api-key": boot.stdout.trim(), "content-type": "application/json" };
@@ -216,8 +208,7 @@ Deno.test({
           env: t.env,
           timeoutMs: 60_000,
         });
-      const a = await start();
-      const b = await start();
+      const [a, b] = await Promise.all([start(), start()]);
       try {
         /** Requests to `url` until it answers 401; the time it took, bounded by `limitMs`. */
         const until401 = async (url: string, key: string, limitMs: number) => {

@@ -1,6 +1,8 @@
 /**
  * End-to-end: the real `main.ts` processes (migrate, keys, serve) driven with fetch, on PGlite
- * and on a Postgres server.
+ * and on a Postgres server. `migrate up` runs here on the first test's Postgres database (serve
+ * does not migrate; an operator migrates while it runs); the others start from a migrated copy
+ * (`migratedTarget`, made by the same command).
  */
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
@@ -9,7 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { startService, waitUntil } from "@svc/shared/testing";
 import { schemaViolations } from "@svc/shared/schema-check";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
-import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
+import { ENTRY, LISTEN, migratedTarget, run, target } from "./_test_support.ts";
 
 for (const backend of ["pglite", "postgres"] as const) {
   const ignore = backend === "postgres" && withoutPostgres(import.meta.url, "postgres backend");
@@ -19,7 +21,8 @@ for (const backend of ["pglite", "postgres"] as const) {
     ignore,
     sanitizeResources: false,
     async fn() {
-      const t = await target(backend);
+      // PGlite: a directory initdb already ran in, no migration applied.
+      const t = await target(backend, { initdb: true });
       try {
         const svc = await startService({
           entry: ENTRY,
@@ -66,9 +69,8 @@ for (const backend of ["pglite", "postgres"] as const) {
     ignore,
     sanitizeResources: false,
     async fn() {
-      const t = await target(backend);
+      const t = await migratedTarget(backend);
       try {
-        assert.equal((await run(["migrate", "up"], t.env)).code, 0);
         const created = await run(
           ["keys", "create", "--subject", "alice", "--role", "user"],
           t.env,
@@ -194,9 +196,8 @@ Deno.test({
   name: "a second process on the same PGlite directory fails clearly instead of corrupting it",
   sanitizeResources: false,
   async fn() {
-    const t = await target("pglite");
+    const t = await migratedTarget("pglite");
     try {
-      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
       const svc = await startService({
         entry: ENTRY,
         args: ["serve", ...LISTEN],
@@ -204,9 +205,11 @@ Deno.test({
         timeoutMs: 60_000,
       });
       try {
-        for (const args of [["migrate", "status"], ["keys", "list"], ["serve", ...LISTEN]]) {
-          const second = await run(args, t.env);
-          assert.equal(second.code, 1, args.join(" "));
+        // Three would-be second processes at once: each is refused on its own.
+        const attempts = [["migrate", "status"], ["keys", "list"], ["serve", ...LISTEN]];
+        const seconds = await Promise.all(attempts.map((args) => run(args, t.env)));
+        for (const [i, second] of seconds.entries()) {
+          assert.equal(second.code, 1, attempts[i].join(" "));
           assert.match(second.stderr, /in use by another process \(pid \d+\)/);
         }
         const ready = await fetch(`${svc.url}/readyz`);
@@ -229,12 +232,12 @@ Deno.test({
     "after SIGTERM serve keeps serving for --shutdown-delay with /readyz draining, then exits 0",
   sanitizeResources: false,
   async fn() {
-    const t = await target("pglite");
+    const t = await migratedTarget("pglite");
     try {
-      assert.equal((await run(["migrate", "up"], t.env)).code, 0);
+      // Long enough for the three requests below, which start as soon as /readyz turns.
       const svc = await startService({
         entry: ENTRY,
-        args: ["serve", ...LISTEN, "--shutdown-delay", "5s"],
+        args: ["serve", ...LISTEN, "--shutdown-delay", "2s"],
         env: t.env,
         timeoutMs: 60_000,
       });
@@ -250,20 +253,22 @@ Deno.test({
         await draining.body?.cancel();
         return false;
       }, { what: "/readyz to answer 503" });
+      const [health, api] = await Promise.all([
+        fetch(`${svc.url}/healthz`),
+        fetch(`${svc.url}/v1/todos`),
+      ]);
       assert.equal(draining.status, 503);
       assert.deepEqual(await draining.json(), {
         status: "not_ready",
         reason: "draining",
         checks: {},
       });
-      const health = await fetch(`${svc.url}/healthz`);
       assert.equal(health.status, 200, "liveness holds during the delay");
       await health.body?.cancel();
-      const api = await fetch(`${svc.url}/v1/todos`);
       assert.equal(api.status, 401, "the API is still served during the delay");
       await api.body?.cancel();
       assert.equal(await exit, 0);
-      assert.match(svc.output(), /"msg":"shutdown_started".*"delay_ms":5000/);
+      assert.match(svc.output(), /"msg":"shutdown_started".*"delay_ms":2000/);
       assert.match(svc.output(), /"msg":"datastore closed"/);
     } finally {
       await t.cleanup();

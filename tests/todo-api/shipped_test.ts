@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
 import { runCommand } from "@svc/shared/testing";
 import { ROOT, runShipped, shippedForm, startShipped, takenPort } from "../_shipped.ts";
+import { migratedTarget } from "./_test_support.ts";
 
 const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
 const URL_SETTING = "--database-url / TODOAPI_DATABASE_URL";
@@ -86,6 +87,8 @@ Deno.test({
   async fn(t) {
     const server = new URL(TEST_DATABASE_URL!);
     const hostPort = `${server.hostname}:${server.port || 5432}`;
+    // One process at a time: stderr is compared whole, and deno processes started together can
+    // print "Blocking waiting for file lock on node_modules directory" first.
     const status = (env: Record<string, string>) =>
       runShipped("todo-api", { args: ["migrate", "status"], env });
     await t.step("connection refused, URL without a user", async () => {
@@ -172,7 +175,10 @@ Deno.test({
   name: "todo-api as shipped: an address in use names the setting to change",
   sanitizeResources: false,
   async fn(t) {
-    await withDataDir(async (dir) => {
+    // A migrated directory inside the grant: serve opens it before it listens (no initdb here).
+    const db = await migratedTarget("pglite", { parent: `${ROOT}.data` });
+    const dir = db.env.TODOAPI_DATA_DIR;
+    try {
       const cases: [string, string, string, string[]][] = [
         ["api", "--addr", "TODOAPI_ADDR", ["--metrics-addr", "127.0.0.1:0"]],
         ["metrics", "--metrics-addr", "TODOAPI_METRICS_ADDR", ["--addr", "127.0.0.1:0"]],
@@ -196,6 +202,8 @@ Deno.test({
           }
         });
       }
-    });
+    } finally {
+      await db.cleanup();
+    }
   },
 });

@@ -1,48 +1,49 @@
 /**
  * End-to-end: SIGTERM while keep-alive clients keep sending to the real `main.ts serve`. Every
  * client gets its answers and then one `Connection: close` (a 503 once accepting has stopped),
- * never a reset or a connection closed without an answer, and the process exits 0.
+ * never a reset or a connection closed without an answer, and the process exits 0. Both paces
+ * run on one database and key, one serve process each (the clients only read).
  */
 import assert from "node:assert/strict";
 import { startKeepAliveClients, startService } from "@svc/shared/testing";
-import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
+import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
 import { waitUntil } from "@svc/shared/testing";
 
-for (const paceMs of [0, 30]) {
-  Deno.test({
-    name: `SIGTERM answers keep-alive clients ${
-      paceMs ? "pacing their requests" : "hammering"
-    } with 503 + Connection: close, never a reset [pglite]`,
-    sanitizeResources: false,
-    async fn() {
-      const t = await target("pglite");
-      try {
-        assert.equal((await run(["migrate", "up"], t.env)).code, 0);
-        const created = await run(["keys", "create", "--subject", "ka", "--role", "user"], t.env);
-        const key = created.stdout.trim();
-        const svc = await startService({
-          entry: ENTRY,
-          args: ["serve", ...LISTEN],
-          env: t.env,
-          timeoutMs: 60_000,
+Deno.test({
+  name: "SIGTERM answers keep-alive clients with 503 + Connection: close, never a reset [pglite]",
+  sanitizeResources: false,
+  async fn(t) {
+    const db = await migratedTarget("pglite");
+    try {
+      const created = await run(["keys", "create", "--subject", "ka", "--role", "user"], db.env);
+      assert.equal(created.code, 0, created.stderr);
+      const key = created.stdout.trim();
+      for (const paceMs of [0, 30]) {
+        await t.step(paceMs ? "clients pacing their requests" : "clients hammering", async () => {
+          const svc = await startService({
+            entry: ENTRY,
+            args: ["serve", ...LISTEN],
+            env: db.env,
+            timeoutMs: 60_000,
+          });
+          const clients = startKeepAliveClients(svc.url, {
+            clients: 12,
+            paceMs,
+            path: "/v1/todos?limit=5",
+            headers: [`X-API-Key: ${key}`],
+          });
+          await waitUntil(() => clients.answered() >= 48, { what: "48 answered requests" });
+          assert.equal(await svc.stop("SIGTERM"), 0, svc.output());
+          const records = await clients.ended;
+          for (const [i, record] of records.entries()) {
+            assert.equal(record.failure, undefined, `client ${i}`);
+            assert.ok(record.answers.every((a) => a.status === 200 || a.status === 503));
+            assert.equal(record.answers.at(-1)?.close, true, `client ${i} was told to close`);
+          }
         });
-        const clients = startKeepAliveClients(svc.url, {
-          clients: 12,
-          paceMs,
-          path: "/v1/todos?limit=5",
-          headers: [`X-API-Key: ${key}`],
-        });
-        await waitUntil(() => clients.answered() >= 48, { what: "48 answered requests" });
-        assert.equal(await svc.stop("SIGTERM"), 0, svc.output());
-        const records = await clients.ended;
-        for (const [i, record] of records.entries()) {
-          assert.equal(record.failure, undefined, `client ${i}`);
-          assert.ok(record.answers.every((a) => a.status === 200 || a.status === 503));
-          assert.equal(record.answers.at(-1)?.close, true, `client ${i} was told to close`);
-        }
-      } finally {
-        await t.cleanup();
       }
-    },
-  });
-}
+    } finally {
+      await db.cleanup();
+    }
+  },
+});

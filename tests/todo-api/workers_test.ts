@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { startKeepAliveClients, startService } from "@svc/shared/testing";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { SERVICES } from "../../deploy/services.ts";
-import { ENTRY, LISTEN, run, target } from "./_test_support.ts";
+import { ENTRY, LISTEN, migratedTarget, run, target } from "./_test_support.ts";
 
 const WORKERS = ["--workers", "2"];
 /** The deployed permission set (workers load their modules from source under read grants). */
@@ -51,8 +51,7 @@ function sample(text: string, name: string, match: Record<string, string> = {}) 
 }
 
 async function setUp() {
-  const t = await target("postgres");
-  assert.equal((await run(["migrate", "up"], t.env)).code, 0);
+  const t = await migratedTarget("postgres");
   const created = await run(["keys", "create", "--subject", "w", "--role", "user"], t.env);
   assert.equal(created.code, 0, created.stderr);
   return { t, key: created.stdout.trim() };
@@ -216,9 +215,11 @@ Deno.test({
   ignore: withoutPostgres(import.meta.url),
   sanitizeResources: false,
   async fn() {
-    const { t } = await setUp();
+    // No key needed: the start fails before any request.
+    const t = await migratedTarget("postgres");
     try {
-      for (const reusePort of [false, true]) {
+      // The three starts are independent (each has its own held port): run them at once.
+      const apiInUse = [false, true].map(async (reusePort) => {
         // another process's listener, plain or one that would share the port (SO_REUSEPORT)
         const holder = Deno.listen({ hostname: "127.0.0.1", port: 0, reusePort });
         const addr = `127.0.0.1:${(holder.addr as Deno.NetAddr).port}`;
@@ -237,24 +238,27 @@ Deno.test({
         } finally {
           holder.close();
         }
-      }
+      });
       // the metrics address in use: the workers had started and are ended with the process
-      const holder = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-      const addr = `127.0.0.1:${(holder.addr as Deno.NetAddr).port}`;
-      try {
-        const out = await run([
-          "serve",
-          "--addr",
-          "127.0.0.1:0",
-          "--metrics-addr",
-          addr,
-          ...WORKERS,
-        ], t.env);
-        assert.equal(out.code, 2, out.stderr);
-        assert.match(out.stderr, new RegExp(`todo-api: Cannot listen on ${addr} \\(metrics\\)`));
-      } finally {
-        holder.close();
-      }
+      const metricsInUse = (async () => {
+        const holder = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+        const addr = `127.0.0.1:${(holder.addr as Deno.NetAddr).port}`;
+        try {
+          const out = await run([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--metrics-addr",
+            addr,
+            ...WORKERS,
+          ], t.env);
+          assert.equal(out.code, 2, out.stderr);
+          assert.match(out.stderr, new RegExp(`todo-api: Cannot listen on ${addr} \\(metrics\\)`));
+        } finally {
+          holder.close();
+        }
+      })();
+      await Promise.all([...apiInUse, metricsInUse]);
     } finally {
       await t.cleanup();
     }
@@ -268,13 +272,11 @@ Deno.test({
   async fn() {
     const t = await target("pglite");
     try {
-      for (
-        const [args, env] of [
-          [["serve", ...LISTEN, ...WORKERS], t.env],
-          [["serve", ...LISTEN], { ...t.env, TODOAPI_WORKERS: "2" }],
-        ] as const
-      ) {
-        const out = await run([...args], env);
+      const outs = await Promise.all([
+        run(["serve", ...LISTEN, ...WORKERS], t.env),
+        run(["serve", ...LISTEN], { ...t.env, TODOAPI_WORKERS: "2" }),
+      ]);
+      for (const out of outs) {
         assert.equal(out.code, 2, out.stderr);
         assert.match(out.stderr, /^todo-api: Cannot serve on more than one worker: [^\n]*PGlite/m);
         assert.doesNotMatch(out.stdout + out.stderr, /"server_listening"/);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { migrateCommand } from "./migrate.ts";
 import { loadConfig } from "../config.ts";
-import { openPgliteDb } from "../store/pglite_db.ts";
+import { createTestDatabase } from "../_test_support.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator, MigrationFailedError } from "../migrate/migrator.ts";
 
@@ -25,7 +25,8 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
-    const db = await openPgliteDb({ dataDir: "memory://" });
+    const test = await createTestDatabase("pglite");
+    const db = test.db;
     try {
       await t.step("the migrator throws MigrationFailedError with the applied ones", async () => {
         const migrator = createMigrator(db, loadMigrations(FILES));
@@ -64,7 +65,7 @@ Deno.test({
         },
       );
     } finally {
-      await db.close();
+      await test.drop();
     }
   },
 });

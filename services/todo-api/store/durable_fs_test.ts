@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { PGlite } from "@electric-sql/pglite";
 import { DURABLE_START_PARAMS, DurableNodeFS } from "./durable_fs.ts";
 import { openPgliteDb } from "./pglite_db.ts";
+import { emptyPgliteTarball } from "../_test_support.ts";
+
+// Each database starts from the initdb'd tarball the in-process suites share (initdb on a durable
+// directory costs seconds of fsyncs; what is tested here is how commits reach the disk).
 
 Deno.test({
   name: "durable PGlite runs with fsync on and calls the host's fsync for every commit",
@@ -11,7 +15,11 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     try {
       const fs = new DurableNodeFS(`${dir}/db`);
-      const pg = await PGlite.create({ fs, startParams: [...DURABLE_START_PARAMS] });
+      const pg = await PGlite.create({
+        fs,
+        startParams: [...DURABLE_START_PARAMS],
+        loadDataDir: await emptyPgliteTarball(),
+      });
       assert.equal((await pg.query<{ fsync: string }>("show fsync")).rows[0].fsync, "on");
       const method = await pg.query<{ wal_sync_method: string }>("show wal_sync_method");
       assert.equal(method.rows[0].wal_sync_method, "fsync");
@@ -33,10 +41,11 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir();
     try {
-      const durable = await openPgliteDb({ dataDir: `${dir}/a` });
+      const loadDataDir = await emptyPgliteTarball();
+      const durable = await openPgliteDb({ dataDir: `${dir}/a`, loadDataDir });
       assert.deepEqual(await durable.query("show fsync"), [{ fsync: "on" }]);
       await durable.close();
-      const fast = await openPgliteDb({ dataDir: `${dir}/b`, durable: false });
+      const fast = await openPgliteDb({ dataDir: `${dir}/b`, durable: false, loadDataDir });
       assert.deepEqual(await fast.query("show fsync"), [{ fsync: "off" }]);
       await fast.close();
       // Reopening a durable directory keeps its data.

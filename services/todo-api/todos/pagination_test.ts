@@ -37,22 +37,30 @@ const STAMPS = [
   "2026-01-01T00:00:00.124Z",
 ];
 
+/**
+ * Rows of the long walk: 250 on each of the 4 timestamps, so at both page sizes (100 and 7)
+ * whole pages fall inside one timestamp and only the id tiebreaker orders them; a last page of
+ * 1000 % 7 = 6 rows. (It was 3000; more rows only walked more pages of the same kind.)
+ */
+const ROWS = 1000;
+
 backendSuite(import.meta.url, "todo pagination", {
-  "3000 rows on 4 timestamps page without skips or repeats, oldest first": async (env) => {
-    await seed(env, "alice", 3000, STAMPS);
+  [`${ROWS} rows on 4 timestamps page without skips or repeats, oldest first`]: async (env) => {
+    await seed(env, "alice", ROWS, STAMPS);
     const app = env.app();
     const key = await env.key("alice", ["user"]);
     const expected = (await env.db.query<{ id: string }>(
       "select id::text as id from todos order by created_at, id",
     )).map((r) => r.id);
     const { ids, pages } = await walk(app, key, 100);
-    assert.equal(ids.length, 3000);
-    assert.equal(new Set(ids).size, 3000);
+    assert.equal(ids.length, ROWS);
+    assert.equal(new Set(ids).size, ROWS);
     assert.deepEqual(ids, expected);
-    assert.equal(pages.length, 30); // 3000/100: the last full page carries no cursor
+    assert.equal(pages.length, ROWS / 100); // the last full page carries no cursor
     const odd = await walk(app, key, 7);
     assert.deepEqual(odd.ids, expected);
-    assert.equal(odd.pages.at(-1), 3000 % 7);
+    assert.equal(odd.pages.at(-1), ROWS % 7);
+    assert.ok(ROWS % 7 > 0 && ROWS / STAMPS.length > 2 * 100, "the walk covers what it claims");
   },
 
   "createdAt keeps microseconds across pages": async (env) => {
