@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MAIN, PERMISSIONS, ROOT, startHttpStack } from "./_test_support.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { concurrentSteps, skipSuite } from "@svc/shared/testing";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 
@@ -51,14 +51,15 @@ const ignore = skipSuite({ module: import.meta.url, needs: why });
 
 const stdioServer = [Deno.execPath(), "run", ...PERMISSIONS, MAIN, "--"];
 
-Deno.test({
-  name: "Inspector CLI lists and calls the tools over stdio",
-  ignore,
-  async fn() {
+/** The cases: each its own Inspector run against its own server process, so side by side. */
+const CASES: [string, () => Promise<void>][] = [
+  ["stdio: tools/list names the three tools", async () => {
     const list = await inspector([...stdioServer, "--method", "tools/list"]);
     assert.equal(list.code, 0, list.stderr);
     const names = JSON.parse(list.stdout).tools.map((t: { name: string }) => t.name).sort();
     assert.deepEqual(names, ["describe_api", "execute", "search_api"]);
+  }],
+  ["stdio: tools/call runs execute", async () => {
     const call = await inspector([
       ...stdioServer,
       "--method",
@@ -72,6 +73,8 @@ Deno.test({
     ]);
     assert.equal(call.code, 0, call.stderr);
     assert.deepEqual(JSON.parse(call.stdout).result.structuredContent, { result: [0, 2, 4] });
+  }],
+  ["stdio: a tool error exits 5 with the tool's text", async () => {
     const err = await inspector([
       ...stdioServer,
       "--method",
@@ -87,13 +90,8 @@ Deno.test({
     assert.deepEqual(JSON.parse(err.stdout).result.content, [
       { type: "text", text: "capability not found" },
     ]);
-  },
-});
-
-Deno.test({
-  name: "Inspector CLI calls the tools over Streamable HTTP with a bearer token",
-  ignore,
-  async fn() {
+  }],
+  ["Streamable HTTP with a bearer token: tools/call runs search_api", async () => {
     const stack = await startHttpStack();
     try {
       const token = await stack.token("inspector");
@@ -118,5 +116,14 @@ Deno.test({
     } finally {
       await stack.stop();
     }
+  }],
+];
+
+Deno.test({
+  name: "Inspector CLI lists and calls the tools over stdio and over Streamable HTTP",
+  ignore,
+  sanitizeResources: false,
+  async fn(t) {
+    await concurrentSteps(t, CASES, { concurrency: 4, name: ([n]) => n }, ([, fn]) => fn());
   },
 });

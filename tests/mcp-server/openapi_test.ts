@@ -6,7 +6,7 @@
  * API errors with the spec's texts. No host code is involved.
  */
 import assert from "node:assert/strict";
-import { startService } from "@svc/shared/testing";
+import { concurrentSteps, startService } from "@svc/shared/testing";
 import { MAIN, PERMISSIONS, ROOT, startStdio } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";
 
@@ -46,9 +46,12 @@ def b64url(s):
 Deno.test({
   name: "OpenAPI host: todo-api via /openapi.yaml and mock-oidc's control plane via /openapi.json",
   sanitizeResources: false,
-  async fn() {
+  async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "mcp_openapi_" });
     const env = { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" };
+    // What needs no API starts meanwhile: the --help run and mock-oidc beside todo-api's set-up.
+    const helped = runMcp(["--help"]);
+    const oidcStarted = startMock();
     try {
       await todoCli(["migrate", "up"], env);
       const key = await todoCli(["keys", "create", "--subject", "agent", "--role", "user"], env);
@@ -59,7 +62,7 @@ Deno.test({
         listeners: ["api", "metrics"],
         timeoutMs: 60_000,
       });
-      const oidc = await startMock();
+      const oidc = await oidcStarted;
       try {
         const apis = [
           "--openapi",
@@ -68,20 +71,25 @@ Deno.test({
           `oidc=${oidc.url}/openapi.json`,
         ];
         const auth = ["--openapi-auth", "todos=header:X-API-Key:MCP_TODO_API_KEY"];
-        const s = await startStdio([...apis, ...auth], { MCP_TODO_API_KEY: key });
-        try {
-          const found = await s.call("search_api", { query: "create a todo" });
-          assert.equal(
-            (found.structuredContent as { results: Array<{ name: string }> }).results[0].name,
-            "todos.create_todo",
-          );
-          const described = await s.call("describe_api", { name: "todos.list_todos" });
-          assert.deepEqual(
-            (described.structuredContent as { signature: string }).signature,
-            "todos.list_todos(*, limit: int | None, cursor: str | None)",
-          );
-          const ran = await s.call("execute", {
-            source: `def main():
+        // Independent runs of mcp-server (each its own process) side by side.
+        const cases: [string, () => Promise<void>][] = [
+          [
+            "an agent uses both APIs; API errors carry the spec's texts",
+            async () => {
+              const s = await startStdio([...apis, ...auth], { MCP_TODO_API_KEY: key });
+              try {
+                const found = await s.call("search_api", { query: "create a todo" });
+                assert.equal(
+                  (found.structuredContent as { results: Array<{ name: string }> }).results[0].name,
+                  "todos.create_todo",
+                );
+                const described = await s.call("describe_api", { name: "todos.list_todos" });
+                assert.deepEqual(
+                  (described.structuredContent as { signature: string }).signature,
+                  "todos.list_todos(*, limit: int | None, cursor: str | None)",
+                );
+                const ran = await s.call("execute", {
+                  source: `def main():
   a = todos.create_todo(title="write the report")
   b = todos.create_todo(title="ship it")
   done = todos.complete_todo(id=a["id"])
@@ -94,37 +102,37 @@ Deno.test({
     "more": "nextCursor" in page,
   }
 `,
-          });
-          assert.deepEqual(ran.structuredContent, {
-            result: {
-              titles: ["write the report", "ship it"],
-              done: ["completed", true],
-              open: ["open", false],
-              more: false,
-            },
-          }, text(ran));
-          const missing = await s.call("execute", {
-            source:
-              'def main():\n  return todos.get_todo(id="00000000-0000-0000-0000-000000000000")\n',
-          });
-          assert.equal(missing.isError, true);
-          assert.match(text(missing), /^capability failed: 404 Not Found: \S/);
-          const invalid = await s.call("execute", {
-            source: "def main():\n  return todos.list_todos(limit=1000)\n",
-          });
-          assert.equal(
-            text(invalid),
-            "capability failed: 422 Unprocessable Content: validation failed",
-          );
-          const badType = await s.call("execute", {
-            source: 'def main():\n  return todos.list_todos(limit="ten")\n',
-          });
-          assert.equal(
-            text(badType),
-            "invalid capability arguments: limit: got string, want int",
-          );
-          const minted = await s.call("execute", {
-            source: `${B64}
+                });
+                assert.deepEqual(ran.structuredContent, {
+                  result: {
+                    titles: ["write the report", "ship it"],
+                    done: ["completed", true],
+                    open: ["open", false],
+                    more: false,
+                  },
+                }, text(ran));
+                const missing = await s.call("execute", {
+                  source:
+                    'def main():\n  return todos.get_todo(id="00000000-0000-0000-0000-000000000000")\n',
+                });
+                assert.equal(missing.isError, true);
+                assert.match(text(missing), /^capability failed: 404 Not Found: \S/);
+                const invalid = await s.call("execute", {
+                  source: "def main():\n  return todos.list_todos(limit=1000)\n",
+                });
+                assert.equal(
+                  text(invalid),
+                  "capability failed: 422 Unprocessable Content: validation failed",
+                );
+                const badType = await s.call("execute", {
+                  source: 'def main():\n  return todos.list_todos(limit="ten")\n',
+                });
+                assert.equal(
+                  text(badType),
+                  "invalid capability arguments: limit: got string, want int",
+                );
+                const minted = await s.call("execute", {
+                  source: `${B64}
 def main():
   m = oidc.mint_token(issuer="default", subject="agent-7", audience=["mcp"], expirySeconds=600)
   parts = m["token"].split(".")
@@ -134,63 +142,90 @@ def main():
   return {"sub": payload["sub"], "aud": payload["aud"], "alg": header["alg"],
           "ttl": payload["exp"] - payload["iat"], "kid": m["kid"]}
 `,
-          });
-          assert.deepEqual(minted.structuredContent, {
-            result: { sub: "agent-7", aud: "mcp", alg: "RS256", ttl: 600, kid: "default" },
-          }, text(minted));
-          const badIssuer = await s.call("execute", {
-            source: 'def main():\n  return oidc.mint_token(issuer="_mock")\n',
-          });
-          assert.match(text(badIssuer), /^capability failed: 4\d\d /);
-          const disabled = await s.call("describe_api", { name: "oidc.docs" });
-          assert.equal(text(disabled), "capability not found");
-        } finally {
-          await s.close();
-        }
-        // without credentials the API answers 401, surfaced with the spec's text
-        const noKey = await startStdio(apis);
-        try {
-          const r = await noKey.call("execute", {
-            source: "def main():\n  return todos.list_todos()\n",
-          });
-          assert.match(text(r), /^capability failed: 401 Unauthorized/);
-        } finally {
-          await noKey.close();
-        }
-        // --list-capabilities: enabled signatures and disabled operations with their reasons
-        const listed = await runMcp([...apis, "--list-capabilities"]);
-        assert.equal(listed.code, 0, listed.stderr);
-        assert.match(listed.stdout, /^todos\.create_todo\(\*, title: str\)$/m);
-        assert.match(
-          listed.stdout,
-          /^oidc\.docs \(disabled: response 200 is not JSON \(text\/html\)\)$/m,
-        );
-        assert.match(
-          listed.stderr,
-          /"msg":"OpenAPI operation disabled".*"capability":"oidc\.docs"/,
-        );
-        const help = await runMcp(["--help"]);
-        for (const flag of ["openapi", "openapi-base-url", "openapi-auth", "list-capabilities"]) {
-          assert.match(help.stdout, new RegExp(`^  --${flag} `, "m"));
-        }
-        // start-up errors: one line naming the API and the setting
-        const unset = await runMcp([...apis, ...auth, "--list-capabilities"]);
-        assert.equal(unset.code, 2, unset.stderr);
-        assert.match(
-          unset.stderr.trim(),
-          /^.*Cannot use --openapi-auth for "todos": MCP_TODO_API_KEY is not set \(MCP_OPENAPI_AUTH\).*$/,
-        );
-        const gone = await runMcp(["--openapi", `todos=${todo.url}/nope.yaml`]);
-        assert.notEqual(gone.code, 0);
-        assert.match(
-          gone.stderr,
-          /Cannot load OpenAPI API "todos": cannot fetch http:\/\/127\.0\.0\.1:\d+\/nope\.yaml \(HTTP 404\)/,
-        );
+                });
+                assert.deepEqual(minted.structuredContent, {
+                  result: { sub: "agent-7", aud: "mcp", alg: "RS256", ttl: 600, kid: "default" },
+                }, text(minted));
+                const badIssuer = await s.call("execute", {
+                  source: 'def main():\n  return oidc.mint_token(issuer="_mock")\n',
+                });
+                assert.match(text(badIssuer), /^capability failed: 4\d\d /);
+                const disabled = await s.call("describe_api", { name: "oidc.docs" });
+                assert.equal(text(disabled), "capability not found");
+              } finally {
+                await s.close();
+              }
+            },
+          ],
+          [
+            "without credentials the API answers 401",
+            async () => {
+              // without credentials the API answers 401, surfaced with the spec's text
+              const noKey = await startStdio(apis);
+              try {
+                const r = await noKey.call("execute", {
+                  source: "def main():\n  return todos.list_todos()\n",
+                });
+                assert.match(text(r), /^capability failed: 401 Unauthorized/);
+              } finally {
+                await noKey.close();
+              }
+            },
+          ],
+          [
+            "--list-capabilities lists enabled signatures and disabled operations",
+            async () => {
+              // --list-capabilities: enabled signatures and disabled operations with their reasons
+              const listed = await runMcp([...apis, "--list-capabilities"]);
+              assert.equal(listed.code, 0, listed.stderr);
+              assert.match(listed.stdout, /^todos\.create_todo\(\*, title: str\)$/m);
+              assert.match(
+                listed.stdout,
+                /^oidc\.docs \(disabled: response 200 is not JSON \(text\/html\)\)$/m,
+              );
+              assert.match(
+                listed.stderr,
+                /"msg":"OpenAPI operation disabled".*"capability":"oidc\.docs"/,
+              );
+            },
+          ],
+          [
+            "--help names the OpenAPI flags",
+            async () => {
+              const help = await helped;
+              for (
+                const flag of ["openapi", "openapi-base-url", "openapi-auth", "list-capabilities"]
+              ) {
+                assert.match(help.stdout, new RegExp(`^  --${flag} `, "m"));
+              }
+            },
+          ],
+          [
+            "start-up errors: one line naming the API and the setting",
+            async () => {
+              // start-up errors: one line naming the API and the setting
+              const unset = await runMcp([...apis, ...auth, "--list-capabilities"]);
+              assert.equal(unset.code, 2, unset.stderr);
+              assert.match(
+                unset.stderr.trim(),
+                /^.*Cannot use --openapi-auth for "todos": MCP_TODO_API_KEY is not set \(MCP_OPENAPI_AUTH\).*$/,
+              );
+              const gone = await runMcp(["--openapi", `todos=${todo.url}/nope.yaml`]);
+              assert.notEqual(gone.code, 0);
+              assert.match(
+                gone.stderr,
+                /Cannot load OpenAPI API "todos": cannot fetch http:\/\/127\.0\.0\.1:\d+\/nope\.yaml \(HTTP 404\)/,
+              );
+            },
+          ],
+        ];
+        await concurrentSteps(t, cases, { concurrency: 3, name: ([n]) => n }, ([, fn]) => fn());
       } finally {
-        await oidc.stop();
         await todo.stop();
       }
     } finally {
+      await helped.catch(() => {});
+      await oidcStarted.then((o) => o.stop()).catch(() => {});
       await Deno.remove(dir, { recursive: true });
     }
   },

@@ -1,11 +1,16 @@
 import assert from "node:assert/strict";
 import { createRemoteJWKSet, jwtVerify } from "jose";
+import { concurrentSteps } from "@svc/shared/testing";
 import { startOidc } from "./_test_support.ts";
 
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"];
 
-for (const alg of ALGORITHMS) {
-  Deno.test(`jose verifies ${alg} tokens against the remote JWKS`, async () => {
+// One service per algorithm (the setting is global); the services start side by side.
+Deno.test("jose verifies tokens of every algorithm against the remote JWKS", async (t) => {
+  await concurrentSteps(t, ALGORITHMS, {
+    concurrency: 4,
+    name: (alg) => `jose verifies ${alg} tokens against the remote JWKS`,
+  }, async (alg) => {
     const service = await startOidc({ tokenProvider: { keyProvider: { algorithm: alg } } });
     try {
       const issuer = `${service.url}/jose`;
@@ -32,4 +37,4 @@ for (const alg of ALGORITHMS) {
       await service.stop();
     }
   });
-}
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as client from "openid-client";
-import { withOidc } from "./_test_support.ts";
+import { concurrentSteps, type ServiceProcess } from "@svc/shared/testing";
+import { startOidc, withOidc } from "./_test_support.ts";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
 
@@ -22,157 +23,197 @@ async function authorize(url: URL): Promise<URL> {
   return new URL(res.headers.get("location")!);
 }
 
-Deno.test("openid-client: discovery, code flow with PKCE and nonce, userinfo, refresh", async () => {
-  await withOidc({}, async ({ url }) => {
-    const config = await discover(url);
-    assert.equal(config.serverMetadata().issuer, `${url}/default`);
-    const verifier = client.randomPKCECodeVerifier();
-    const nonce = client.randomNonce();
-    const state = client.randomState();
-    const callback = await authorize(client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: "openid profile api",
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-      nonce,
-      state,
-      max_age: "300",
-    }));
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: verifier,
-      expectedNonce: nonce,
-      expectedState: state,
-      maxAge: 300,
-    });
-    const claims = tokens.claims()!;
-    assert.equal(claims.nonce, nonce);
-    assert.equal(claims.aud, "app");
-    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-    assert.equal(info.sub, claims.sub);
-    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
-    assert.equal(refreshed.claims()!.sub, claims.sub);
-    assert.equal(refreshed.refresh_token, tokens.refresh_token);
-  });
-});
+/** The service of the cases that need no configuration of their own (started by the test). */
+let shared: ServiceProcess | undefined;
+function withShared(fn: (service: ServiceProcess) => Promise<void>): Promise<void> {
+  return fn(shared!);
+}
 
-Deno.test("openid-client: a replayed code is rejected with invalid_grant", async () => {
-  await withOidc({}, async ({ url }) => {
-    const config = await discover(url);
-    const callback = await authorize(client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: "openid",
-    }));
-    await client.authorizationCodeGrant(config, callback, { expectedState: client.skipStateCheck });
-    await assert.rejects(
-      client.authorizationCodeGrant(config, callback, { expectedState: client.skipStateCheck }),
-      (err: client.ResponseBodyError) => err.error === "invalid_grant",
-    );
-  });
-});
+/**
+ * The cases: each uses its own clients, codes and tokens, so those on the default configuration
+ * share one service and all run side by side.
+ */
+const CASES: [string, () => Promise<void>][] = [
+  [
+    "openid-client: discovery, code flow with PKCE and nonce, userinfo, refresh",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url);
+        assert.equal(config.serverMetadata().issuer, `${url}/default`);
+        const verifier = client.randomPKCECodeVerifier();
+        const nonce = client.randomNonce();
+        const state = client.randomState();
+        const callback = await authorize(client.buildAuthorizationUrl(config, {
+          redirect_uri: REDIRECT,
+          scope: "openid profile api",
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+          nonce,
+          state,
+          max_age: "300",
+        }));
+        const tokens = await client.authorizationCodeGrant(config, callback, {
+          pkceCodeVerifier: verifier,
+          expectedNonce: nonce,
+          expectedState: state,
+          maxAge: 300,
+        });
+        const claims = tokens.claims()!;
+        assert.equal(claims.nonce, nonce);
+        assert.equal(claims.aud, "app");
+        const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+        assert.equal(info.sub, claims.sub);
+        const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+        assert.equal(refreshed.claims()!.sub, claims.sub);
+        assert.equal(refreshed.refresh_token, tokens.refresh_token);
+      });
+    },
+  ],
+  [
+    "openid-client: a replayed code is rejected with invalid_grant",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url);
+        const callback = await authorize(client.buildAuthorizationUrl(config, {
+          redirect_uri: REDIRECT,
+          scope: "openid",
+        }));
+        await client.authorizationCodeGrant(config, callback, {
+          expectedState: client.skipStateCheck,
+        });
+        await assert.rejects(
+          client.authorizationCodeGrant(config, callback, { expectedState: client.skipStateCheck }),
+          (err: client.ResponseBodyError) => err.error === "invalid_grant",
+        );
+      });
+    },
+  ],
+  [
+    "openid-client: client credentials, introspection, revocation",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url);
+        const tokens = await client.clientCredentialsGrant(config, { scope: "api" });
+        const active = await client.tokenIntrospection(config, tokens.access_token);
+        assert.equal(active.active, true);
+        assert.equal(active.sub, "app");
+        assert.equal(active.aud, "api");
+        await client.tokenRevocation(config, tokens.access_token);
+        const revoked = await client.tokenIntrospection(config, tokens.access_token);
+        assert.equal(revoked.active, false);
+        await client.tokenRevocation(config, "never-issued");
+      });
+    },
+  ],
+  [
+    "openid-client: end session redirects to post_logout_redirect_uri with state",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url);
+        const endUrl = client.buildEndSessionUrl(config, {
+          post_logout_redirect_uri: "http://127.0.0.1:1/bye?x=1",
+          state: "s1",
+        });
+        const res = await fetch(endUrl, { redirect: "manual" });
+        await res.body?.cancel();
+        assert.equal(res.status, 302);
+        assert.equal(res.headers.get("location"), "http://127.0.0.1:1/bye?x=1&state=s1");
+      });
+    },
+  ],
+  [
+    "openid-client: device authorization flow",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url, "devices");
+        const device = await client.initiateDeviceAuthorization(config, { scope: "openid api" });
+        assert.match(device.user_code, /^[A-Z]{4}-[A-Z]{4}$/);
+        const tokens = await client.pollDeviceAuthorizationGrant(config, device);
+        assert.equal(tokens.claims()!.aud, "app");
+        assert.ok(tokens.access_token);
+      });
+    },
+  ],
+  [
+    "openid-client: interactive device flow approved through the page",
+    async () => {
+      await withOidc({ interactiveLogin: true }, async ({ url }) => {
+        const config = await discover(url);
+        const device = await client.initiateDeviceAuthorization(config, { scope: "openid" });
+        const polling = client.pollDeviceAuthorizationGrant(config, device);
+        const approve = await fetch(device.verification_uri, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ user_code: device.user_code, username: "tv-user" }),
+        });
+        assert.equal(approve.status, 200);
+        await approve.body?.cancel();
+        const tokens = await polling;
+        assert.equal(tokens.claims()!.sub, "tv-user");
+      });
+    },
+  ],
+  [
+    "openid-client: private_key_jwt client authentication",
+    async () => {
+      await withShared(async ({ url }) => {
+        const { privateKey } = await crypto.subtle.generateKey(
+          { name: "ECDSA", namedCurve: "P-256" },
+          false,
+          ["sign", "verify"],
+        );
+        const config = await client.discovery(
+          new URL(`${url}/default`),
+          "pkjwt-client",
+          undefined,
+          client.PrivateKeyJwt(privateKey),
+          { execute: [client.allowInsecureRequests] },
+        );
+        const tokens = await client.clientCredentialsGrant(config, { scope: "api" });
+        const introspected = await client.tokenIntrospection(config, tokens.access_token);
+        assert.equal(introspected.sub, "pkjwt-client");
+      });
+    },
+  ],
+  [
+    "openid-client: password, jwt-bearer and token exchange via genericGrantRequest",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url);
+        const password = await client.genericGrantRequest(config, "password", {
+          username: "alice",
+          password: "x",
+          scope: "openid api",
+        });
+        assert.equal(password.claims()!.sub, "alice");
+        const exchanged = await client.genericGrantRequest(
+          config,
+          "urn:ietf:params:oauth:grant-type:token-exchange",
+          {
+            subject_token: password.access_token,
+            subject_token_type: "urn:ietf:params:oauth:token-type:access_token",
+            audience: "downstream",
+          },
+        );
+        const info = await client.tokenIntrospection(config, exchanged.access_token);
+        assert.equal(info.sub, "alice");
+        assert.equal(info.aud, "downstream");
+        const obo = await client.genericGrantRequest(
+          config,
+          "urn:ietf:params:oauth:grant-type:jwt-bearer",
+          { assertion: password.access_token, scope: "api2" },
+        );
+        assert.equal((await client.tokenIntrospection(config, obo.access_token)).sub, "alice");
+      });
+    },
+  ],
+];
 
-Deno.test("openid-client: client credentials, introspection, revocation", async () => {
-  await withOidc({}, async ({ url }) => {
-    const config = await discover(url);
-    const tokens = await client.clientCredentialsGrant(config, { scope: "api" });
-    const active = await client.tokenIntrospection(config, tokens.access_token);
-    assert.equal(active.active, true);
-    assert.equal(active.sub, "app");
-    assert.equal(active.aud, "api");
-    await client.tokenRevocation(config, tokens.access_token);
-    const revoked = await client.tokenIntrospection(config, tokens.access_token);
-    assert.equal(revoked.active, false);
-    await client.tokenRevocation(config, "never-issued");
-  });
-});
-
-Deno.test("openid-client: end session redirects to post_logout_redirect_uri with state", async () => {
-  await withOidc({}, async ({ url }) => {
-    const config = await discover(url);
-    const endUrl = client.buildEndSessionUrl(config, {
-      post_logout_redirect_uri: "http://127.0.0.1:1/bye?x=1",
-      state: "s1",
-    });
-    const res = await fetch(endUrl, { redirect: "manual" });
-    await res.body?.cancel();
-    assert.equal(res.status, 302);
-    assert.equal(res.headers.get("location"), "http://127.0.0.1:1/bye?x=1&state=s1");
-  });
-});
-
-Deno.test("openid-client: device authorization flow", async () => {
-  await withOidc({}, async ({ url }) => {
-    const config = await discover(url, "devices");
-    const device = await client.initiateDeviceAuthorization(config, { scope: "openid api" });
-    assert.match(device.user_code, /^[A-Z]{4}-[A-Z]{4}$/);
-    const tokens = await client.pollDeviceAuthorizationGrant(config, device);
-    assert.equal(tokens.claims()!.aud, "app");
-    assert.ok(tokens.access_token);
-  });
-});
-
-Deno.test("openid-client: interactive device flow approved through the page", async () => {
-  await withOidc({ interactiveLogin: true }, async ({ url }) => {
-    const config = await discover(url);
-    const device = await client.initiateDeviceAuthorization(config, { scope: "openid" });
-    const polling = client.pollDeviceAuthorizationGrant(config, device);
-    const approve = await fetch(device.verification_uri, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ user_code: device.user_code, username: "tv-user" }),
-    });
-    assert.equal(approve.status, 200);
-    await approve.body?.cancel();
-    const tokens = await polling;
-    assert.equal(tokens.claims()!.sub, "tv-user");
-  });
-});
-
-Deno.test("openid-client: private_key_jwt client authentication", async () => {
-  await withOidc({}, async ({ url }) => {
-    const { privateKey } = await crypto.subtle.generateKey(
-      { name: "ECDSA", namedCurve: "P-256" },
-      false,
-      ["sign", "verify"],
-    );
-    const config = await client.discovery(
-      new URL(`${url}/default`),
-      "pkjwt-client",
-      undefined,
-      client.PrivateKeyJwt(privateKey),
-      { execute: [client.allowInsecureRequests] },
-    );
-    const tokens = await client.clientCredentialsGrant(config, { scope: "api" });
-    const introspected = await client.tokenIntrospection(config, tokens.access_token);
-    assert.equal(introspected.sub, "pkjwt-client");
-  });
-});
-
-Deno.test("openid-client: password, jwt-bearer and token exchange via genericGrantRequest", async () => {
-  await withOidc({}, async ({ url }) => {
-    const config = await discover(url);
-    const password = await client.genericGrantRequest(config, "password", {
-      username: "alice",
-      password: "x",
-      scope: "openid api",
-    });
-    assert.equal(password.claims()!.sub, "alice");
-    const exchanged = await client.genericGrantRequest(
-      config,
-      "urn:ietf:params:oauth:grant-type:token-exchange",
-      {
-        subject_token: password.access_token,
-        subject_token_type: "urn:ietf:params:oauth:token-type:access_token",
-        audience: "downstream",
-      },
-    );
-    const info = await client.tokenIntrospection(config, exchanged.access_token);
-    assert.equal(info.sub, "alice");
-    assert.equal(info.aud, "downstream");
-    const obo = await client.genericGrantRequest(
-      config,
-      "urn:ietf:params:oauth:grant-type:jwt-bearer",
-      { assertion: password.access_token, scope: "api2" },
-    );
-    assert.equal((await client.tokenIntrospection(config, obo.access_token)).sub, "alice");
-  });
+Deno.test("openid-client against mock-oidc", async (t) => {
+  shared = await startOidc({});
+  try {
+    await concurrentSteps(t, CASES, { concurrency: 4, name: ([name]) => name }, ([, fn]) => fn());
+  } finally {
+    await shared.stop();
+  }
 });

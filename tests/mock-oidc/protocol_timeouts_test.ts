@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { readUntilClosed } from "@svc/shared/hostile";
-import { MAIN, startMock, withLoopbackAddrs } from "./_test_support.ts";
+import { MAIN, PERMISSIONS, startMock, withLoopbackAddrs } from "./_test_support.ts";
 
 const enc = new TextEncoder();
 
@@ -69,22 +69,22 @@ Deno.test("--read-timeout and --write-timeout hold on real connections", async (
 });
 
 Deno.test("--read-header-timeout and --idle-timeout stop startup with the reason", async () => {
-  for (
-    const [args, env, key] of [
-      [["--idle-timeout=2m"], {}, "idle_timeout"],
-      [[], { MOCK_OIDC_READ_HEADER_TIMEOUT: "5s" }, "read_header_timeout"],
-    ] as const
-  ) {
+  const cases = [
+    [["--idle-timeout=2m"], {}, "idle_timeout"],
+    [[], { MOCK_OIDC_READ_HEADER_TIMEOUT: "5s" }, "read_header_timeout"],
+  ] as const;
+  // Both start-ups side by side; each case's assertions name its key.
+  await Promise.all(cases.map(async ([args, env, key]) => {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, ...withLoopbackAddrs(args)],
+      args: ["run", ...PERMISSIONS, MAIN, ...withLoopbackAddrs(args)],
       env: { JSON_CONFIG: "{}", ...env },
       stdout: "piped",
       stderr: "piped",
     }).output();
     const lines = new TextDecoder().decode(out.stderr).split("\n")
       .filter((line) => line.startsWith("mock-oidc:"));
-    assert.equal(out.code, 2);
+    assert.equal(out.code, 2, key);
     assert.equal(lines.length, 1, lines.join("\n"));
     assert.match(lines[0], new RegExp(`"${key}" .* is not supported: Deno\\.serve \\(2\\.9\\)`));
-  }
+  }));
 });

@@ -4,6 +4,7 @@
  * fails, so a new README command cannot go untested unnoticed.
  */
 import assert from "node:assert/strict";
+import { concurrentSteps } from "@svc/shared/testing";
 import {
   allBlocks,
   commandsOf,
@@ -130,12 +131,17 @@ Deno.test("runBlock: fills placeholders, serves, stops like Ctrl-C; fails on any
   );
 });
 
-for (const block of blocks) {
-  if (block.mark?.kind !== "run") continue;
-  Deno.test({
-    name: `README command runs: ${where(block)} ${block.commands[0].split("\n")[0]}`,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    fn: async () => void await runBlock(block),
-  });
-}
+// Each block runs in its own processes on its own ports and scratch directory, so side by side.
+const runBlocks = blocks.filter((b) => b.mark?.kind === "run");
+Deno.test({
+  name: "README commands run",
+  ignore: runBlocks.length === 0,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await concurrentSteps(t, runBlocks, {
+      concurrency: 3,
+      name: (block) => `${where(block)} ${block.commands[0].split("\n")[0]}`,
+    }, async (block) => void await runBlock(block));
+  },
+});

@@ -1,7 +1,8 @@
 /**
- * Test support: runner-ctl as a real process (`deno run services/runner-ctl/main.ts`) against
- * the linked fakes, with its JSON log lines collected; or its controller in process on an
- * injected clock (scenarios that test time bounds to the millisecond).
+ * Test support: runner-ctl as a real process against the linked fakes, started as shipped (`deno
+ * run` with exactly the permission and V8 flags of `deploy/services.ts`, from the repository
+ * root), with its JSON log lines collected; or its controller in process on an injected clock
+ * (scenarios that test time bounds to the millisecond).
  *
  * @module
  */
@@ -17,8 +18,10 @@ import { InstanceClient } from "../../services/runner-ctl/incus/instances.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
 import { waitUntil } from "@svc/shared/testing";
+import { ROOT, shippedForm } from "../_shipped.ts";
 
-const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
+/** runner-ctl's entry and flags as `deploy/services.ts` ships them (read once per file). */
+const SHIPPED = await shippedForm("runner-ctl");
 
 /** A running controller process. */
 export interface ControllerProcess {
@@ -29,15 +32,19 @@ export interface ControllerProcess {
   exited: Promise<number>;
 }
 
-/** Starts runner-ctl with `args` and the simulation's environment. */
+/**
+ * Starts runner-ctl as shipped with `args` and the simulation's environment (nothing of the test
+ * runner's; `DENO_CERT` makes the runtime trust the fake GitHub's CA, which needs no grant).
+ */
 export function startController(
   sim: Simulation,
   o: { args?: string[]; env?: Record<string, string> } = {},
 ): ControllerProcess {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...(o.args ?? [])],
+    args: ["run", ...SHIPPED.flags, SHIPPED.entry, ...(o.args ?? [])],
     env: sim.env(o.env),
     clearEnv: true,
+    cwd: ROOT,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

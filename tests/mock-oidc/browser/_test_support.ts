@@ -3,7 +3,7 @@
  * `CHROMIUM_PATH`) driven by `puppeteer-core`, bounded in time, always closed; suites skip
  * loudly with the reason when no browser starts here; screenshots for the README.
  */
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
 import { type ServiceProcess, skipSuite } from "@svc/shared/testing";
 import { startMock } from "../_test_support.ts";
 
@@ -30,34 +30,49 @@ async function launchBrowser(): Promise<Browser> {
   });
 }
 
-async function probeBrowser(): Promise<string | undefined> {
+/** The file's one browser (launched by the probe), or why none starts here. */
+type Probe = { browser: Browser; why?: undefined } | { browser?: undefined; why: string };
+
+async function probeBrowser(): Promise<Probe> {
   try {
     await Deno.stat(CHROMIUM_PATH);
   } catch {
-    return `no browser at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`;
+    return {
+      why: `no browser at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`,
+    };
   }
   try {
-    const browser = await launchBrowser();
-    await browser.close();
-    return undefined;
+    return { browser: await launchBrowser() };
   } catch (err) {
-    return `${CHROMIUM_PATH} does not start: ${(err as Error).message.split("\n")[0]}`;
+    return { why: `${CHROMIUM_PATH} does not start: ${(err as Error).message.split("\n")[0]}` };
   }
 }
 
-/** Why no browser starts on this machine, or undefined when one does (probed once). */
-const browserUnavailable: string | undefined = await probeBrowser();
+/**
+ * One browser per test file, launched once (a launch costs seconds on a loaded machine); each
+ * test gets its own incognito context (its own cookies and storage), closed after it. The
+ * browser closes when the file's last browser test ends, and is killed when the process unloads
+ * (a filtered run, a test that never ran).
+ */
+const probe: Probe = await probeBrowser();
+const browserUnavailable: string | undefined = probe.why;
+let browserTestsLeft = 0;
+if (probe.browser) {
+  const shared = probe.browser;
+  globalThis.addEventListener("unload", () => shared.process()?.kill("SIGKILL"));
+}
 
 /**
- * A browser test: skipped loudly (a warning naming the reason) where no browser starts; the
- * browser is closed afterwards whatever happens, and closed early (failing the test) when the
- * test runs past its bound.
+ * A browser test: skipped loudly (a warning naming the reason) where no browser starts; it runs
+ * in a fresh incognito context of the file's browser, closed afterwards whatever happens, and
+ * closed early (failing the test) when the test runs past its bound.
  */
 export function browserTest(
   name: string,
-  fn: (browser: Browser, t: Deno.TestContext) => Promise<void>,
+  fn: (browser: BrowserContext, t: Deno.TestContext) => Promise<void>,
   options: { timeoutMs?: number } = {},
 ): void {
+  if (!browserUnavailable) browserTestsLeft++;
   Deno.test({
     name,
     ignore: skipSuite({
@@ -70,20 +85,25 @@ export function browserTest(
     sanitizeOps: false,
     async fn(t) {
       const limit = options.timeoutMs ?? TEST_TIMEOUT_MS;
-      const browser = await launchBrowser();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        browser.close().catch(() => {});
-      }, limit);
+      const browser = probe.browser!;
       try {
-        await fn(browser, t);
-      } catch (err) {
-        if (timedOut) throw new Error(`Cannot finish "${name}": it ran past ${limit} ms`);
-        throw err;
+        const context = await browser.createBrowserContext();
+        let timedOut = false;
+        const timer = setTimeout(() => {
+          timedOut = true;
+          context.close().catch(() => {});
+        }, limit);
+        try {
+          await fn(context, t);
+        } catch (err) {
+          if (timedOut) throw new Error(`Cannot finish "${name}": it ran past ${limit} ms`);
+          throw err;
+        } finally {
+          clearTimeout(timer);
+          await context.close().catch(() => {});
+        }
       } finally {
-        clearTimeout(timer);
-        await browser.close().catch(() => {});
+        if (--browserTestsLeft === 0) await browser.close().catch(() => {});
       }
     },
   });
@@ -91,7 +111,7 @@ export function browserTest(
 
 /** A new tab with bounded waits and a viewport (`width` 360 emulates a phone). */
 export async function openPage(
-  browser: Browser,
+  browser: Browser | BrowserContext,
   options: { width?: number; height?: number } = {},
 ): Promise<Page> {
   const page = await browser.newPage();
