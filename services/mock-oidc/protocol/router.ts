@@ -24,8 +24,8 @@ import { handleRevoke } from "./revoke.ts";
 import { handleToken } from "./token.ts";
 import { handleUserinfo } from "./userinfo.ts";
 import { html, json, ok, protocol, redirect, ref } from "../openapi/openapi_operations.ts";
-import { DEBUGGER_ENDPOINTS } from "../debugger/routes.ts";
-import { newSessionKey } from "../debugger/session.ts";
+import { DEBUGGER_ENDPOINTS } from "../debugger/endpoints.ts";
+import { newSessionKey } from "../debugger/session_key.ts";
 
 export { issuerUrlOf };
 
