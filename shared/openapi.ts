@@ -57,7 +57,8 @@ export interface OpenapiRoutesOptions {
  * The route-table rows of `GET`/`HEAD` `/openapi.json`, `/openapi.yaml`, `/docs` and its assets,
  * and `/favicon.ico` (204, cacheable: the page has no icon, and browsers stop asking).
  * `doc` may be a function, called once on first use, so a document derived from the very table
- * these rows belong to can be passed in.
+ * these rows belong to can be passed in; it may return a promise (a builder loaded on first use).
+ * A rejected build answers that request with an error and is tried again by the next one.
  *
  * @example Usage
  * ```ts
@@ -72,11 +73,17 @@ export interface OpenapiRoutesOptions {
  * ```
  */
 export function openapiRoutes(
-  doc: object | (() => object),
+  doc: object | (() => object | Promise<object>),
   options: OpenapiRoutesOptions,
 ): Route[] {
-  let resolved: object | undefined;
-  const documentOf = () => resolved ??= typeof doc === "function" ? (doc as () => object)() : doc;
+  let resolved: Promise<object> | undefined;
+  const documentOf = () =>
+    resolved ??= typeof doc === "function"
+      ? Promise.resolve((doc as () => object | Promise<object>)()).catch((err) => {
+        resolved = undefined;
+        throw err;
+      })
+      : Promise.resolve(doc);
   let json: string | undefined;
   let yaml: string | undefined;
   const cache = new Map<string, string>();
@@ -96,13 +103,15 @@ export function openapiRoutes(
     ...(docs[doc] ? { openapi: docs[doc] } : {}),
   });
   return [
-    row("/openapi.json", () => {
-      json ??= JSON.stringify(documentOf());
+    row("/openapi.json", async () => {
+      json ??= JSON.stringify(await documentOf());
       return new Response(json, { headers: { "content-type": "application/json" } });
     }),
     // yaml is loaded on first use: importing it costs tens of ms at every service start.
     row("/openapi.yaml", async () => {
-      yaml ??= (await import("yaml")).stringify(documentOf(), { aliasDuplicateObjects: false });
+      yaml ??= (await import("yaml")).stringify(await documentOf(), {
+        aliasDuplicateObjects: false,
+      });
       return new Response(yaml, { headers: { "content-type": "application/yaml" } });
     }),
     row("/docs", () => html(options.title)),

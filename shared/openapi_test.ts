@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
-import { openapiHandler } from "./openapi.ts";
+import { openapiHandler, openapiRoutes } from "./openapi.ts";
+import { createRouter, localInfo } from "./http/mod.ts";
 
 const doc = {
   openapi: "3.0.3",
@@ -54,4 +55,17 @@ Deno.test("openapiHandler() leaves other paths and methods to the caller", () =>
   assert.equal(handler(new Request("http://svc/docs/../../etc/passwd")), undefined);
   assert.equal(handler(new Request("http://svc/docs/package.json")), undefined);
   assert.equal(handler(new Request("http://svc/openapi.json", { method: "POST" })), undefined);
+});
+
+Deno.test("openapiRoutes() builds a document from an async builder once; a failed build is retried", async () => {
+  let builds = 0;
+  const router = createRouter(openapiRoutes(() => {
+    builds++;
+    return builds === 1 ? Promise.reject(new Error("builder did not load")) : Promise.resolve(doc);
+  }, { title: "t" }));
+  const get = (path: string) => router.handler(new Request("http://svc" + path), localInfo());
+  await assert.rejects(async () => await get("/openapi.json"), /builder did not load/);
+  assert.deepEqual(await (await get("/openapi.json")).json(), doc);
+  assert.deepEqual(parse(await (await get("/openapi.yaml")).text()), doc);
+  assert.equal(builds, 2);
 });

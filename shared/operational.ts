@@ -17,7 +17,7 @@ export interface OperationalRoutesOptions {
   /** Serves `/metrics` on this table (a service with no dedicated metrics listener). */
   metrics?: Metrics;
   /** Serves `/openapi.*` and `/docs`: the document (or a function building it once) and title. */
-  openapi?: { document: object | (() => object); title: string };
+  openapi?: { document: object | (() => object | Promise<object>); title: string };
   /** OpenAPI operations by path (`/healthz`, `/docs`, …); paths without one are undocumented. */
   docs?: Readonly<Record<string, Record<string, unknown>>>;
 }

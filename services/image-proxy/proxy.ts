@@ -76,7 +76,7 @@ export async function startProxy(
     handleSignals: options.handleSignals ?? true,
   });
   const prefix = normalizePrefix(values.prefix);
-  // The AWS SDK loads right after listening, before the readiness probe starts (`lazy_store.ts`).
+  // The AWS SDK loads just after listening, before the readiness probe starts (`lazy_store.ts`).
   const store = lazyStore(async () =>
     (await import("./store/s3_store.ts")).createS3Store({
       bucket: values.bucket,
@@ -162,8 +162,11 @@ export async function startProxy(
     },
   });
   // The probe starts once the SDK has loaded: its timeout bounds storage, not module loading
-  // (which, on a busy machine, holds the event loop longer than a probe interval).
+  // (which, on a busy machine, holds the event loop longer than a probe interval). The load
+  // starts on the next macrotask, so requests already waiting when the listener opened are
+  // answered first rather than behind the whole load (measured: tests/bench/RESULTS.md).
   lifecycle.spawn("readiness", async (signal) => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await store.load().catch(() => {}); // a failure shows in the probe's own first call
     await probe.run(signal);
   });

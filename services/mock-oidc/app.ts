@@ -40,7 +40,6 @@ import {
 } from "./control/mod.ts";
 import type { Core } from "./provider_state.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./serving/mock_metrics.ts";
-import { openapiDocument } from "./openapi/openapi_doc.ts";
 import { operationalRoutes } from "./serving/operational_routes.ts";
 import { staticRoute } from "./serving/static_files.ts";
 import type { Tracing } from "@svc/shared/tracing";
@@ -179,7 +178,12 @@ export function createApp(deps: AppDeps): App {
       version: options.version ?? "0.0.0",
       metrics,
       shutdownSignal: options.shutdownSignal,
-      document: (): object => openapiDocument(options.version ?? "0.0.0", documentedRoutes),
+      // Its builder and schemas load on the first /openapi.* request, not at start.
+      document: async (): Promise<object> =>
+        (await import("./openapi/openapi_doc.ts")).openapiDocument(
+          options.version ?? "0.0.0",
+          documentedRoutes,
+        ),
     });
   // The document describes what this process serves: no `/_mock` when the control plane is off.
   // `/metrics` is in it only when the API listener serves it (not with --metrics-addr), and

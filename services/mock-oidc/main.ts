@@ -11,6 +11,7 @@ import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
+import type { Handler } from "@svc/shared/http";
 import { runMain, type ServiceMain } from "@svc/shared/main";
 import { helpRequested } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
@@ -114,8 +115,9 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
     },
   });
   // --addr wins over SERVER_HOSTNAME/SERVER_PORT/PORT, so it is the one to name.
+  const first = firstAnswer(app.api);
   const listeners: ListenerSpec[] = [
-    { name: "api", addr: plan.api, handler: app.api, tls, setting: SETTINGS.names("addr") },
+    { name: "api", addr: plan.api, handler: first.handler, tls, setting: SETTINGS.names("addr") },
   ];
   if (plan.metrics) {
     const setting = SETTINGS.names("metrics_addr");
@@ -136,22 +138,64 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
     },
   });
   api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
-  // The signing thread starts once the listeners are up (discovery and JWKS need no signing;
-  // a token request waits for it); closed at shutdown.
-  try {
-    await signer.ready();
-  } catch (err) {
-    await server.shutdown();
-    throw configError("--signer", (err as Error).message);
+  // The signing thread starts once the first request has been answered (so that answer does not
+  // share the cores with the thread's start; discovery and JWKS need no signing, and a token
+  // request that comes first starts it itself), or SIGNER_START_AFTER_MS after listening when no
+  // request comes; closed at shutdown.
+  await firstOf(first.answered, lifecycle.signal, SIGNER_START_AFTER_MS);
+  // Shut down before it started: nothing to start.
+  if (!lifecycle.signal.aborted) {
+    try {
+      await signer.ready();
+    } catch (err) {
+      await server.shutdown();
+      throw configError("--signer", (err as Error).message);
+    }
+    logger.info("mock-oidc ready", {
+      signer: core.signer,
+      signerThreads: values.signer_threads || navigator.hardwareConcurrency,
+      algorithm: config.algorithm,
+    });
   }
-  logger.info("mock-oidc ready", {
-    signer: core.signer,
-    signerThreads: values.signer_threads || navigator.hardwareConcurrency,
-    algorithm: config.algorithm,
-  });
   await server.finished;
   return 0;
 };
+
+/** How long after listening the signing thread starts when no request has been answered. */
+const SIGNER_START_AFTER_MS = 1000;
+
+/** `handler`, and a promise settled once it has answered (or failed) its first request. */
+function firstAnswer(handler: Handler): { handler: Handler; answered: Promise<void> } {
+  const answered = Promise.withResolvers<void>();
+  return {
+    answered: answered.promise,
+    handler: async (req, info) => {
+      try {
+        return await handler(req, info);
+      } finally {
+        answered.resolve();
+      }
+    },
+  };
+}
+
+/** Resolves when `event` settles, `signal` aborts or `ms` pass, whichever comes first. */
+async function firstOf(event: Promise<void>, signal: AbortSignal, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const aborted = Promise.withResolvers<void>();
+  const onAbort = () => aborted.resolve();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    await Promise.race([
+      event,
+      aborted.promise,
+      new Promise<void>((resolve) => timer = setTimeout(resolve, ms)),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
+}
 
 function signerOf(
   values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },

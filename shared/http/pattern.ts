@@ -72,9 +72,27 @@ export function compilePathname(
     return (url) =>
       url.pathname.startsWith(prefix) ? pattern.exec(url.href)?.pathname.groups : undefined;
   }
+  return fastMatcher(pattern.pathname, fast);
+}
+
+/**
+ * The matcher of a pathname pattern string that needs no `URLPattern` at all: one in the fast
+ * form whose characters `URLPattern` keeps as written (ASCII path characters, no `.`/`..` segment),
+ * or `undefined`. Constructing a `URLPattern` costs ≈ 0.4 ms in Deno 2.9 (7 ms for the first), a
+ * route table's worth of them tens of ms at every start.
+ */
+export function plainPathname(pathname: string): PathMatcher | undefined {
+  if (!PLAIN.test(pathname) || DOT_SEGMENT.test(pathname)) return undefined;
+  const fast = fastPathname(pathname);
+  return fast && fastMatcher(pathname, fast);
+}
+
+const PLAIN = /^\/[A-Za-z0-9\-._~!$&'*,;=:@/]*$/;
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+
+function fastMatcher(literal: string, fast: { regexp: RegExp; names: string[] }): PathMatcher {
   const { regexp, names } = fast;
   if (names.length === 0) {
-    const literal = pattern.pathname;
     return (url) => url.pathname === literal ? {} : undefined;
   }
   return (url) => {

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { compilePathname, fastPathname, labelOfPathname, literalPrefix } from "./pattern.ts";
+import {
+  compilePathname,
+  fastPathname,
+  labelOfPathname,
+  literalPrefix,
+  plainPathname,
+} from "./pattern.ts";
 
 const PATTERNS = [
   "/healthz",
@@ -97,4 +103,59 @@ Deno.test("literalPrefix() stops before the first group and leaves a group's `/`
   const match = compilePathname(new URLPattern({ pathname: "/a/:x?" }), { caseSensitive: true });
   assert.deepEqual(match(new URL("http://h/a")), { x: undefined });
   assert.equal(match(new URL("http://h/b/1")), undefined);
+});
+
+Deno.test("plainPathname: a string URLPattern keeps as written matches as compilePathname does", () => {
+  const plain = [
+    "/healthz",
+    "/_mock/clock/advance",
+    "/:issuer/.well-known/openid-configuration",
+    "/.well-known/oauth-authorization-server/:issuer",
+    "/:issuer/register/:client",
+    "/v1/todos/:id",
+    "/static/*",
+    "/a-b_c~d!$&'*,;=@x",
+    "/",
+  ];
+  const urls = [
+    "/healthz",
+    "/_mock/clock/advance",
+    "/default/.well-known/openid-configuration",
+    "/.well-known/oauth-authorization-server/default",
+    "/x/register/c1",
+    "/v1/todos/42",
+    "/v1/todos/4%2F2",
+    "/static/a/b.css",
+    "/a-b_c~d!$&'*,;=@x",
+    "/",
+    "/HEALTHZ",
+    "/other",
+  ].map((p) => new URL(p, "http://x"));
+  for (const pathname of plain) {
+    const pattern = new URLPattern({ pathname });
+    assert.equal(pattern.pathname, pathname, "URLPattern keeps it as written");
+    const matcher = plainPathname(pathname);
+    assert.ok(matcher, pathname);
+    const reference = compilePathname(pattern, { caseSensitive: true });
+    for (const url of urls) assert.deepEqual(matcher(url), reference(url), `${pathname} ${url}`);
+  }
+  // Needs URLPattern: groups, modifiers, escapes, non-ASCII, spaces, dot segments, no leading /.
+  for (
+    const pathname of [
+      "/_mock{/*}?",
+      "/:id(\\d+)",
+      "/a+",
+      "/ä",
+      "/a b",
+      "/a/../b",
+      "/a/./b",
+      "/a/.",
+      "relative",
+      "/%7e",
+      "/a#b",
+      "/a?b",
+    ]
+  ) {
+    assert.equal(plainPathname(pathname), undefined, pathname);
+  }
 });

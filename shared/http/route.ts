@@ -13,7 +13,13 @@
 import { createContextKey, getContext, setContext } from "./context.ts";
 import type { Handler } from "./handler.ts";
 import { HttpError } from "../problem.ts";
-import { compilePathname, labelOfPathname, openapiPathOf, type PathMatcher } from "./pattern.ts";
+import {
+  compilePathname,
+  labelOfPathname,
+  openapiPathOf,
+  type PathMatcher,
+  plainPathname,
+} from "./pattern.ts";
 
 /** What a route handler gets besides the request. */
 export interface RouteContext {
@@ -109,16 +115,22 @@ interface Group {
 function groupsOf(routes: readonly Route[]): Group[] {
   const groups = new Map<string, Group>();
   for (const route of routes) {
-    const pattern = typeof route.pattern === "string"
+    // A plain pathname string needs no URLPattern (pattern.ts): same key, matcher and label.
+    const plain = typeof route.pattern === "string" ? plainPathname(route.pattern) : undefined;
+    const pattern = plain
+      ? undefined
+      : typeof route.pattern === "string"
       ? new URLPattern({ pathname: route.pattern })
       : route.pattern;
-    const key = patternKey(pattern);
+    const pathname = pattern ? pattern.pathname : route.pattern as string;
+    const key = pattern ? patternKey(pattern) : pathOnlyKey(pathname);
     let group = groups.get(key);
     if (!group) {
       group = {
         // URLPattern made here from a string is case-sensitive; one given may not be
-        matcher: compilePathname(pattern, { caseSensitive: typeof route.pattern === "string" }),
-        label: labelOfPathname(pattern.pathname),
+        matcher: plain ??
+          compilePathname(pattern!, { caseSensitive: typeof route.pattern === "string" }),
+        label: labelOfPathname(pathname),
         methods: new Map(),
         labels: new Map(),
       };
@@ -148,6 +160,11 @@ function groupsOf(routes: readonly Route[]): Group[] {
 function patternKey(p: URLPattern): string {
   return [p.protocol, p.username, p.password, p.hostname, p.port, p.pathname, p.search, p.hash]
     .join("\u0000");
+}
+
+/** The {@linkcode patternKey} of `new URLPattern({ pathname })`: every other component `*`. */
+function pathOnlyKey(pathname: string): string {
+  return ["*", "*", "*", "*", "*", pathname, "*", "*"].join("\u0000");
 }
 
 /**

@@ -13,23 +13,16 @@ import {
   type Route,
 } from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
-import { advanceClock, getClock, putClock } from "./clock_routes.ts";
 import { checkControlToken } from "./control_token.ts";
 import type { ControlDeps } from "./control_deps.ts";
-import { mintToken } from "./mint.ts";
-import {
-  clearRequests,
-  listRequests,
-  MAX_CHANGES_TIMEOUT_MS,
-  requestChanges,
-  takeRequest,
-} from "./request_routes.ts";
-import { resetMock } from "./reset.ts";
-import { clearClients, listClients } from "./client_routes.ts";
+import { MAX_CHANGES_TIMEOUT_MS } from "./request_log.ts";
 import { ClientRegistry } from "../protocol/client_registry.ts";
-import { enqueueScenario, flushScenarios, listScenarios } from "./scenario_routes.ts";
 import { control, CONTROL_ERRORS, ok, ref } from "../openapi/openapi_operations.ts";
 import { consoleRoutes, isConsolePage } from "../console/console_routes.ts";
+import { lazyModule } from "../serving/lazy_module.ts";
+
+// The rows' handlers load on the first control request (see control_handlers.ts).
+const handlers = lazyModule(() => import("./control_handlers.ts"));
 
 const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];
 
@@ -43,13 +36,13 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "GET",
       pattern: "/_mock/clock",
-      handler: () => getClock(deps.clock),
+      handler: async () => (await handlers()).getClock(deps.clock),
       openapi: control("getClock", "Read the clock", { "200": ok("ClockState") }),
     },
     {
       method: "PUT",
       pattern: "/_mock/clock",
-      handler: (req) => putClock(req, deps.clock),
+      handler: async (req) => await (await handlers()).putClock(req, deps.clock),
       openapi: control(
         "setClock",
         "Freeze at an instant or unfreeze",
@@ -60,7 +53,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "POST",
       pattern: "/_mock/clock/advance",
-      handler: (req) => advanceClock(req, deps.clock),
+      handler: async (req) => await (await handlers()).advanceClock(req, deps.clock),
       openapi: control(
         "advanceClock",
         "Freeze, then move forward",
@@ -71,7 +64,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "POST",
       pattern: "/_mock/mint",
-      handler: (req) => mintToken(req, deps),
+      handler: async (req) => await (await handlers()).mintToken(req, deps),
       openapi: {
         ...control("mintToken", "Mint a token like the token endpoint grants", {
           "200": ok("MintResponse"),
@@ -87,7 +80,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "POST",
       pattern: "/_mock/scenarios",
-      handler: (req) => enqueueScenario(req, deps.scenarios),
+      handler: async (req) => await (await handlers()).enqueueScenario(req, deps.scenarios),
       openapi: control("enqueueScenario", "Enqueue a one-shot scenario", {
         "200": ok("ScenarioEnqueued"),
       }, "Scenario"),
@@ -95,19 +88,19 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "GET",
       pattern: "/_mock/scenarios",
-      handler: () => listScenarios(deps.scenarios),
+      handler: async () => (await handlers()).listScenarios(deps.scenarios),
       openapi: control("listScenarios", "List queued scenarios", { "200": ok("ScenarioList") }),
     },
     {
       method: "DELETE",
       pattern: "/_mock/scenarios",
-      handler: () => flushScenarios(deps.scenarios),
+      handler: async () => (await handlers()).flushScenarios(deps.scenarios),
       openapi: control("flushScenarios", "Flush the queue", { "200": ok("ScenariosFlushed") }),
     },
     {
       method: "GET",
       pattern: "/_mock/requests",
-      handler: (req) => listRequests(req, deps.requests),
+      handler: async (req) => (await handlers()).listRequests(req, deps.requests),
       openapi: {
         ...control("listRequests", "List captured requests", {
           "200": ok("CapturedRequestList"),
@@ -126,13 +119,13 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "DELETE",
       pattern: "/_mock/requests",
-      handler: () => clearRequests(deps.requests),
+      handler: async () => (await handlers()).clearRequests(deps.requests),
       openapi: control("clearRequests", "Clear the request log", { "200": ok("RequestsCleared") }),
     },
     {
       method: "POST",
       pattern: "/_mock/requests/take",
-      handler: (req) => takeRequest(req, deps.requests),
+      handler: async (req) => await (await handlers()).takeRequest(req, deps.requests),
       openapi: control("takeRequest", "Remove and return the oldest matching request (long-poll)", {
         "200": ok("CapturedRequest"),
       }, "TakeRequest"),
@@ -140,7 +133,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "GET",
       pattern: "/_mock/requests/changes",
-      handler: (req) => requestChanges(req, deps.requests),
+      handler: async (req) => await (await handlers()).requestChanges(req, deps.requests),
       openapi: {
         ...control("requestChanges", "Wait until the request log changes (non-destructive)", {
           "200": ok("RequestLogVersion"),
@@ -164,7 +157,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "GET",
       pattern: "/_mock/clients",
-      handler: () => listClients(clients),
+      handler: async () => (await handlers()).listClients(clients),
       openapi: control("listClients", "List dynamically registered clients (no secrets)", {
         "200": ok("ClientList"),
       }),
@@ -172,7 +165,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "DELETE",
       pattern: "/_mock/clients",
-      handler: () => clearClients(clients),
+      handler: async () => (await handlers()).clearClients(clients),
       openapi: control("clearClients", "Forget every registered client", {
         "200": ok("ClientsCleared"),
       }),
@@ -180,12 +173,12 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     {
       method: "POST",
       pattern: "/_mock/reset",
-      handler: (req) => resetMock(req, deps),
+      handler: async (req) => await (await handlers()).resetMock(req, deps),
       openapi: control("reset", "Flush queue and log, unfreeze the clock; keys are kept", {
         "200": ok("ResetResult"),
       }),
     },
-    ...consoleRoutes(),
+    ...consoleRoutes(async (req) => (await handlers()).consolePage(req)),
     {
       method: "*",
       pattern: CONTROL_PATTERN,

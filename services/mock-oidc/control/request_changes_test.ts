@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createControlHandler } from "./control_plane.ts";
 import { fakeDeps, jsonRequest } from "./_test_support.ts";
-import { MAX_CHANGES_TIMEOUT_MS } from "./request_routes.ts";
+import { MAX_CHANGES_TIMEOUT_MS } from "./request_log.ts";
 
 function captured(id: string) {
   const receivedAt = new Date(0).toISOString();

@@ -20,6 +20,12 @@ export const ENDPOINTS = [
 ] as const;
 export type Endpoint = typeof ENDPOINTS[number];
 
+/**
+ * Longest accepted `timeoutMs` of a changes wait (one minute: a console re-asks anyway). Here, not
+ * in request_routes.ts, because the route table documents it before that module loads.
+ */
+export const MAX_CHANGES_TIMEOUT_MS = 60_000;
+
 /** A captured request, as the control plane returns it (docs/mock-oidc.md#control-plane). */
 export interface CapturedRequest {
   id: string;

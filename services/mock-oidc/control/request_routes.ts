@@ -10,6 +10,7 @@ import {
   type CapturedRequest,
   type Endpoint,
   ENDPOINTS,
+  MAX_CHANGES_TIMEOUT_MS,
   type RequestFilter,
   type RequestLog,
 } from "./request_log.ts";
@@ -132,9 +133,6 @@ export function clearRequests(log: RequestLog): Response {
   log.clear();
   return controlJson({ cleared: true });
 }
-
-/** Longest accepted `timeoutMs` of a changes wait (one minute: a console re-asks anyway). */
-export const MAX_CHANGES_TIMEOUT_MS = 60_000;
 
 function queryInteger(params: URLSearchParams, name: string, max: number, fallback: number) {
   const raw = params.get(name);

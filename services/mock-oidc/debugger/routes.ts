@@ -1,6 +1,6 @@
 /**
- * The debugger's rows of the issuer namespace (upstream's `/{issuer}/debugger`):
- * `GET debugger` shows the form, `POST debugger` seals its parameters into the
+ * The debugger's handlers (upstream's `/{issuer}/debugger`; their rows are in endpoints.ts, which
+ * loads this module on the first debugger request): `GET debugger` shows the form, `POST debugger` seals its parameters into the
  * `debugger-session` cookie and redirects to this issuer's authorize endpoint, and
  * `GET|POST debugger/callback` redeems the code at this issuer's token endpoint and shows the
  * raw exchange and every token decoded and verified. Every failure is a 4xx page.
@@ -8,11 +8,10 @@
  * @module
  */
 
-import type { Endpoint, IssuerContext } from "../protocol/deps.ts";
+import type { IssuerContext } from "../protocol/deps.ts";
 import { readForm } from "../protocol/form.ts";
 import { issuerSegment } from "../protocol/issuer_id.ts";
 import { redirectResponse } from "../protocol/responses.ts";
-import { html, protocol, redirect } from "../openapi/openapi_operations.ts";
 import { exchangeCode } from "./exchange.ts";
 import { authorizeUrl, DEBUGGER_DEFAULTS, readDebuggerForm } from "./form.ts";
 import { inspectTokens } from "./inspect.ts";
@@ -51,12 +50,12 @@ function keyOf(ctx: IssuerContext): Uint8Array {
 }
 
 /** `GET /{issuer}/debugger`: the form with upstream's defaults. */
-function showDebugger(ctx: IssuerContext): Response {
+export function showDebugger(ctx: IssuerContext): Response {
   return formPage(ctx.issuerId, callbackUri(ctx), { ...DEBUGGER_DEFAULTS });
 }
 
 /** `POST /{issuer}/debugger`: validate, seal the session into the cookie, go to authorize. */
-async function startDebugger(ctx: IssuerContext): Promise<Response> {
+export async function startDebugger(ctx: IssuerContext): Promise<Response> {
   const redirectUri = callbackUri(ctx);
   const result = readDebuggerForm(await readForm(ctx.req), {
     issuerId: ctx.issuerId,
@@ -80,7 +79,7 @@ async function startDebugger(ctx: IssuerContext): Promise<Response> {
 }
 
 /** `GET|POST /{issuer}/debugger/callback`: redeem the code and show everything. */
-async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
+export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
   const params = ctx.req.method === "POST"
     ? await readForm(ctx.req)
     : new URL(ctx.req.url).searchParams;
@@ -122,52 +121,3 @@ async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
     headers: { "Set-Cookie": cookie(ctx, "", 0) },
   });
 }
-
-const PAGE = { description: "Debugger page", content: html };
-const ERROR_PAGE = { description: "Debugger error page", content: html };
-
-function operation(
-  operationId: string,
-  summary: string,
-  responses: Record<string, unknown>,
-  body = false,
-): Record<string, unknown> {
-  const op = protocol(operationId, summary, responses, body);
-  return { ...op, tags: ["debugger"], responses: { ...op.responses, "400": ERROR_PAGE } };
-}
-
-/** The debugger's rows, appended to the protocol table. */
-export const DEBUGGER_ENDPOINTS: readonly Endpoint[] = [
-  {
-    suffix: "debugger",
-    method: "GET",
-    handle: showDebugger,
-    openapi: operation("debugger", "Debugger form (upstream defaults)", { "200": PAGE }),
-  },
-  {
-    suffix: "debugger",
-    method: "POST",
-    handle: startDebugger,
-    openapi: operation("debuggerStart", "Seal the parameters in a cookie, go to authorize", {
-      "302": redirect,
-    }, true),
-  },
-  {
-    suffix: "debugger/callback",
-    method: "GET",
-    handle: debuggerCallback,
-    openapi: operation("debuggerCallback", "Redeem the code here, show the exchange", {
-      "200": PAGE,
-      "401": ERROR_PAGE,
-    }),
-  },
-  {
-    suffix: "debugger/callback",
-    method: "POST",
-    handle: debuggerCallback,
-    openapi: operation("debuggerCallbackPost", "Callback of response_mode=form_post", {
-      "200": PAGE,
-      "401": ERROR_PAGE,
-    }, true),
-  },
-];

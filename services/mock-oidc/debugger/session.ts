@@ -49,11 +49,6 @@ const STRING_FIELDS = [
   "redirectUri",
 ] as const;
 
-/** A fresh per-process key (16 bytes for A128GCM). */
-export function newSessionKey(): Uint8Array {
-  return crypto.getRandomValues(new Uint8Array(16));
-}
-
 /** Encrypt `session` into a cookie value. */
 export async function sealSession(session: DebuggerSession, key: Uint8Array): Promise<string> {
   return await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(session)))

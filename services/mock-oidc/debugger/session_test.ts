@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import {
   type DebuggerSession,
-  newSessionKey,
   openSession,
   sealSession,
   SESSION_COOKIE_MAX_CHARS,
   sessionCookieOf,
   setSessionCookie,
 } from "./session.ts";
+import { newSessionKey } from "./session_key.ts";
 
 const SESSION: DebuggerSession = {
   issuerId: "default",

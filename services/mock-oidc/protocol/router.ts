@@ -9,25 +9,42 @@
 
 import { type FallbackContext, notFoundError, type Route } from "@svc/shared/http";
 import { errorResponse, problemResponse } from "@svc/shared/problem";
-import { handleAuthorize } from "./authorize.ts";
-import type { Endpoint, IssuerContext, ProtocolDeps } from "./deps.ts";
-import { handleDeviceAuthorization, handleDeviceVerification } from "./device_authorization.ts";
+import type { Endpoint, EndpointHandler, IssuerContext, ProtocolDeps } from "./deps.ts";
 import { handleDiscovery } from "./discovery.ts";
-import { handleEndSession } from "./endsession.ts";
-import { handleIntrospect } from "./introspect.ts";
 import { issuerUrlOf } from "./issuer_url.ts";
 import { issuerIdProblem, RESERVED_PREFIX } from "./issuer_id.ts";
 import { handleJwks } from "./jwks.ts";
 import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
 import { handleReadRegistration, handleRegister } from "./registration.ts";
-import { handleRevoke } from "./revoke.ts";
 import { handleToken } from "./token.ts";
-import { handleUserinfo } from "./userinfo.ts";
 import { html, json, ok, protocol, redirect, ref } from "../openapi/openapi_operations.ts";
-import { DEBUGGER_ENDPOINTS } from "../debugger/routes.ts";
-import { newSessionKey } from "../debugger/session.ts";
+import { DEBUGGER_ENDPOINTS } from "../debugger/endpoints.ts";
+import { newSessionKey } from "../debugger/session_key.ts";
+import { lazyModule } from "../serving/lazy_module.ts";
 
 export { issuerUrlOf };
+
+// Discovery, JWKS and the token endpoint (and registration, which discovery names) load with the
+// table; the other endpoints on their first request, so a start-up reads fewer modules.
+const authorize = lazyModule(() => import("./authorize.ts"));
+const device = lazyModule(() => import("./device_authorization.ts"));
+const endSession = lazyModule(() => import("./endsession.ts"));
+const introspect = lazyModule(() => import("./introspect.ts"));
+const revoke = lazyModule(() => import("./revoke.ts"));
+const userinfo = lazyModule(() => import("./userinfo.ts"));
+
+/** A handler that loads its module on first use, then calls the handler `pick` names in it. */
+function onFirstUse<M>(load: () => Promise<M>, pick: (m: M) => EndpointHandler): EndpointHandler {
+  return async (ctx) => await pick(await load())(ctx);
+}
+
+const handleAuthorize = onFirstUse(authorize, (m) => m.handleAuthorize);
+const handleDeviceAuthorization = onFirstUse(device, (m) => m.handleDeviceAuthorization);
+const handleDeviceVerification = onFirstUse(device, (m) => m.handleDeviceVerification);
+const handleEndSession = onFirstUse(endSession, (m) => m.handleEndSession);
+const handleIntrospect = onFirstUse(introspect, (m) => m.handleIntrospect);
+const handleRevoke = onFirstUse(revoke, (m) => m.handleRevoke);
+const handleUserinfo = onFirstUse(userinfo, (m) => m.handleUserinfo);
 
 const TOKEN_401 = { description: "invalid_client", content: json("OAuthError") };
 const USERINFO_401 = { description: "invalid_token" };

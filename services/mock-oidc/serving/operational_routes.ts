@@ -16,7 +16,7 @@ export interface OperationalOptions {
   /** Serve `/metrics` here (when `--metrics-addr` is empty). */
   metrics?: Metrics;
   /** The OpenAPI document, built on first request. */
-  document: () => object;
+  document: () => object | Promise<object>;
   /** The lifecycle's shutdown-started signal (`/readyz` turns `draining`). */
   shutdownSignal?: AbortSignal;
 }

@@ -34,7 +34,9 @@
  * `TEST_DATABASE_URL` is set.
  *
  * Usage: deno run -A tests/bench/startup/run.ts [--rounds 7] [--write] [--label NAME]
- *        [--baseline DIR]
+ *        [--baseline DIR] [--only NAME]
+ * `--only NAME` measures only the services whose label starts with NAME (the bare server and the
+ * peer always run, as the baselines of the ratios).
  * `--baseline DIR` also runs every service from the checkout in DIR (e.g. `git worktree add` or
  * `git archive` of the commit before a change, with `node_modules` linked), each right before
  * the current one, so before/after figures come from the same run.
@@ -338,8 +340,9 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-async function prepare(): Promise<void> {
+async function prepare(list: Target[]): Promise<void> {
   // todo-api's embedded default needs its schema: `migrate up` once, as `deno task dev` does.
+  if (!list.some((t) => t.name.startsWith("todo-api"))) return; // not measured (`--only`)
   for (const cwd of opts.baseline ? [ROOT, opts.baseline] : [ROOT]) {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", ...deployed("todo-api"), "services/todo-api/main.ts", "migrate", "up"],
@@ -383,8 +386,8 @@ async function writeSection(label: string, text: string): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  await prepare();
   const list = targets(await ensurePeer());
+  await prepare(list);
   const incus = incusSocket();
   const samples = new Map<string, Sample[]>(list.map((t) => [t.name, []]));
   try {
