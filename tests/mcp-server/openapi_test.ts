@@ -1,27 +1,21 @@
 /**
  * The OpenAPI host end to end: the real mcp-server process (deployed permissions, stdio, the SDK
- * client) exposes the real todo-api through its own `/openapi.yaml` (embedded PGlite, a real API
+ * client) exposes the real todo-api, as shipped, through its `/openapi.yaml` (embedded PGlite, a real API
  * key from `MCP_TODO_API_KEY`) and mock-oidc's control plane through its `/openapi.json`; an
  * agent creates, completes and lists todos, mints a token and decodes it in Starlark, and sees
  * API errors with the spec's texts. No host code is involved.
  */
 import assert from "node:assert/strict";
-import { concurrentSteps, startService } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/shared/testing";
+import { runShipped, startShipped } from "../_shipped.ts";
 import { MAIN, PERMISSIONS, ROOT, startStdio } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";
 
-const TODO_ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
-
+/** A todo-api command as shipped (its `deploy/services.ts` permissions); fails on a non-zero exit. */
 async function todoCli(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", TODO_ENTRY, ...args],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  if (out.code !== 0) throw new Error(`todo-api ${args.join(" ")}: ${dec.decode(out.stderr)}`);
-  return dec.decode(out.stdout).trim();
+  const out = await runShipped("todo-api", { args, env });
+  if (out.code !== 0) throw new Error(`todo-api ${args.join(" ")}: ${out.stderr}`);
+  return out.stdout.trim();
 }
 
 const text = (r: { content: unknown }) => (r.content as Array<{ text: string }>)[0].text;
@@ -47,7 +41,9 @@ Deno.test({
   name: "OpenAPI host: todo-api via /openapi.yaml and mock-oidc's control plane via /openapi.json",
   sanitizeResources: false,
   async fn(t) {
-    const dir = await Deno.makeTempDir({ prefix: "mcp_openapi_" });
+    // Under ./.data: todo-api's shipped grant reads and writes there only.
+    await Deno.mkdir(`${ROOT}.data`, { recursive: true });
+    const dir = await Deno.makeTempDir({ dir: `${ROOT}.data`, prefix: "mcp_openapi_" });
     const env = { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" };
     // What needs no API starts meanwhile: the --help run and mock-oidc beside todo-api's set-up.
     const helped = runMcp(["--help"]);
@@ -55,12 +51,10 @@ Deno.test({
     try {
       await todoCli(["migrate", "up"], env);
       const key = await todoCli(["keys", "create", "--subject", "agent", "--role", "user"], env);
-      const todo = await startService({
-        entry: TODO_ENTRY,
+      const todo = await startShipped("todo-api", {
         args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
         env,
         listeners: ["api", "metrics"],
-        timeoutMs: 60_000,
       });
       const oidc = await oidcStarted;
       try {
