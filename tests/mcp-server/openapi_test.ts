@@ -1,9 +1,9 @@
 /**
  * The OpenAPI host end to end: the real mcp-server process (deployed permissions, stdio, the SDK
- * client) exposes the real todo-api, as shipped, through its `/openapi.yaml` (embedded PGlite, a real API
- * key from `MCP_TODO_API_KEY`) and mock-oidc's control plane through its `/openapi.json`; an
- * agent creates, completes and lists todos, mints a token and decodes it in Starlark, and sees
- * API errors with the spec's texts. No host code is involved.
+ * client) exposes the real todo-api, as shipped, through its `/openapi.yaml` (embedded PGlite, a
+ * real API key from `MCP_TODO_API_KEY`) and mock-oidc's control plane through its
+ * `/openapi.json`; an agent creates, completes and lists todos, mints a token and decodes it in
+ * Starlark, and sees API errors with the spec's texts. No host code is involved.
  */
 import assert from "node:assert/strict";
 import { concurrentSteps } from "@svc/shared/testing";
