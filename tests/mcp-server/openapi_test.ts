@@ -11,7 +11,7 @@ import { runShipped, startShipped } from "../_shipped.ts";
 import { MAIN, PERMISSIONS, ROOT, startStdio } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";
 
-/** A todo-api command as shipped (its `deploy/services.ts` permissions); fails on a non-zero exit. */
+/** A todo-api command as shipped (`deploy/services.ts` permissions); throws on a non-zero exit. */
 async function todoCli(args: string[], env: Record<string, string>) {
   const out = await runShipped("todo-api", { args, env });
   if (out.code !== 0) throw new Error(`todo-api ${args.join(" ")}: ${out.stderr}`);
