@@ -8,7 +8,7 @@
  * test vectors and on thousands of random inputs of every length around the block boundaries.
  *
  * Nothing here branches or indexes on the data, so timing does not depend on it; comparing a
- * MAC is still the caller's job (`timingSafeEqual`).
+ * MAC is {@linkcode macEqual}'s job.
  * @module
  */
 

@@ -225,7 +225,7 @@ export function withControlGate(handler: Handler, controlToken: string | undefin
   return async function controlGate(req, info) {
     const path = new URL(req.url).pathname;
     if (isControlPath(path) && !isConsolePage(req.method, path)) {
-      await checkControlToken(req, controlToken);
+      checkControlToken(req, controlToken);
     }
     return await handler(req, info);
   };
