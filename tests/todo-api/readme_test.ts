@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
+import { runShipped } from "../_shipped.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -132,11 +133,8 @@ async function readmeStory(file: string, cwd: string) {
         serve.kill("SIGTERM");
         assert.equal((await serve.status).code, 0, log.join("\n"));
       }
-      // `deno run … main.ts` from the root sees the same database the tasks wrote.
-      const direct = await bash(
-        "deno run -A services/todo-api/main.ts keys list",
-        env,
-      );
+      // `deno run … main.ts` from the root, as shipped, sees the same database the tasks wrote.
+      const direct = await runShipped("todo-api", { args: ["keys", "list"], env });
       assert.equal(direct.code, 0, direct.stderr);
       const subject = /--subject (\S+)/.exec(setup)?.[1];
       assert.match(direct.stdout, new RegExp(`\\t${subject}\\tuser\\t`));
