@@ -46,11 +46,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Where the initdb'd PGlite tarball is kept: one per PGlite version (its format follows it). */
-function pgliteTemplatePath(): string {
+/** The PGlite package as resolved (`pglite@0.5.16`): the data directory format follows it. */
+export function pgliteVersion(): string {
   const resolved = import.meta.resolve("@electric-sql/pglite");
-  const version = /pglite@[\w.-]+/.exec(resolved)?.[0] ?? resolved.replace(/\W+/g, "_");
-  return `${tmpdir()}/todo-api-test-initdb-${version}.tar`;
+  return /pglite@[\w.-]+/.exec(resolved)?.[0] ?? resolved.replace(/\W+/g, "_");
+}
+
+/** Where the initdb'd PGlite tarball is kept: one per PGlite version. */
+function pgliteTemplatePath(): string {
+  return `${tmpdir()}/todo-api-test-initdb-${pgliteVersion()}.tar`;
 }
 
 let pgliteTemplate: Promise<Blob> | undefined;

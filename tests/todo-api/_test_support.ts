@@ -9,7 +9,12 @@
  */
 import { cp, mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { createTestDatabase, type TestDatabase } from "../../services/todo-api/_test_support.ts";
+import { sha256Hex } from "@svc/shared/sha256";
+import {
+  createTestDatabase,
+  pgliteVersion,
+  type TestDatabase,
+} from "../../services/todo-api/_test_support.ts";
 import { createMigrator, loadMigrations } from "../../services/todo-api/mod.ts";
 
 export const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
@@ -134,8 +139,7 @@ function pgliteTemplate(kind: keyof typeof TEMPLATE_COMMANDS): Promise<string> {
 
 /** A hash of the PGlite version and of the inputs' names and contents (not of where they are). */
 async function inputsHash(): Promise<string> {
-  const pglite = import.meta.resolve("@electric-sql/pglite");
-  const parts: string[] = [/pglite@[\w.-]+/.exec(pglite)?.[0] ?? pglite];
+  const parts: string[] = [pgliteVersion()];
   for (const input of TEMPLATE_INPUTS) {
     const url = new URL(input, import.meta.url);
     const names = input.endsWith("/")
@@ -145,9 +149,7 @@ async function inputsHash(): Promise<string> {
       parts.push(input + name, await Deno.readTextFile(new URL(name, url)));
     }
   }
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(parts.join("\0")));
-  return [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
+  return sha256Hex(parts.join("\0")).slice(0, 16);
 }
 
 async function exists(path: string): Promise<boolean> {
