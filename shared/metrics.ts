@@ -126,7 +126,13 @@ export function withHttpMetrics(
     let byMethod = byRoute.get(route);
     if (!byMethod) byRoute.set(route, byMethod = new Map());
     let entry = byMethod.get(method);
-    if (!entry) byMethod.set(method, entry = { labels: { method, route }, byStatus: new Map() });
+    // Frozen: the metrics then find their series by the object's identity (`seriesFor`).
+    if (!entry) {
+      byMethod.set(
+        method,
+        entry = { labels: Object.freeze({ method, route }), byStatus: new Map() },
+      );
+    }
     return entry;
   }
   return async function httpMetrics(req, info) {
@@ -141,7 +147,8 @@ export function withHttpMetrics(
       const entry = labelsOf(route, methodLabel(req.method));
       let withStatus = entry.byStatus.get(status);
       if (!withStatus) {
-        entry.byStatus.set(status, withStatus = { ...entry.labels, status: String(status) });
+        withStatus = Object.freeze({ ...entry.labels, status: String(status) });
+        entry.byStatus.set(status, withStatus);
       }
       metrics.httpDuration.observe(entry.labels, (performance.now() - start) / 1000);
       metrics.httpRequests.inc(withStatus);

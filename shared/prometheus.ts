@@ -82,6 +82,12 @@ export abstract class Metric<L extends string> {
   readonly labelNames: readonly L[];
   /** Series by their label values. */
   protected readonly series: Map<string, Series> = new Map();
+  /**
+   * Series by the identity of a frozen label object: a hot path (HTTP metrics) passes the same
+   * frozen objects on every request, and finds its series without joining the label values into
+   * a key. Only frozen objects: a mutable one could hold other values by the next call.
+   */
+  #byFrozenLabels = new WeakMap<object, Series>();
   /** The `# TYPE` of the metric. */
   abstract readonly type: "counter" | "gauge" | "histogram";
 
@@ -98,6 +104,8 @@ export abstract class Metric<L extends string> {
 
   /** The series of `labels`, created on first use. */
   protected seriesFor(labels: Labels<L> = {}): Series {
+    const known = this.#byFrozenLabels.get(labels);
+    if (known) return known;
     let key = "";
     for (const name of this.labelNames) key += String(labels[name] ?? "") + "\u0001";
     let series = this.series.get(key);
@@ -114,6 +122,7 @@ export abstract class Metric<L extends string> {
       series = this.newSeries(values);
       this.series.set(key, series);
     }
+    if (Object.isFrozen(labels)) this.#byFrozenLabels.set(labels, series);
     return series;
   }
 
@@ -125,6 +134,7 @@ export abstract class Metric<L extends string> {
   /** Forgets every recorded series. */
   reset(): void {
     this.series.clear();
+    this.#byFrozenLabels = new WeakMap();
   }
 
   /** Its state as plain data. */

@@ -134,3 +134,32 @@ Deno.test("mergeSnapshots() adds up the registries of several isolates", async (
     assert.match(await source.metrics(), /^req_total\{route="\/a"\} 1$/m);
   });
 });
+
+Deno.test("a frozen label object finds its series by identity; a mutable one by its values", async () => {
+  const registry = new Registry();
+  const c = new Counter({
+    name: "hits_total",
+    help: "h",
+    labelNames: ["a"],
+    registers: [registry],
+  });
+  const frozen = Object.freeze({ a: "x" });
+  c.inc(frozen);
+  c.inc(frozen);
+  c.inc({ a: "x" }); // an equal object reaches the same series
+  const mutable: { a: string } = { a: "x" };
+  c.inc(mutable);
+  mutable.a = "y"; // mutable: looked up by its values again, so it now counts into "y"
+  c.inc(mutable);
+  assert.equal(
+    await registry.metrics(),
+    '# HELP hits_total h\n# TYPE hits_total counter\nhits_total{a="x"} 4\nhits_total{a="y"} 1\n\n',
+  );
+  c.reset(); // forgets the identity shortcut with the series
+  c.inc(frozen);
+  assert.equal(
+    await registry.metrics(),
+    '# HELP hits_total h\n# TYPE hits_total counter\nhits_total{a="x"} 1\n\n',
+  );
+  assert.throws(() => c.inc(Object.freeze({ b: "x" }) as never), /unknown label "b"/);
+});

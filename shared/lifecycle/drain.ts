@@ -110,8 +110,7 @@ export function createDrain(options: DrainOptions = {}): Drain {
   // `closeNoticeMs` are swept at most once per `closeNoticeMs`, which bounds the map.
   const busy = new Map<string, number>();
 
-  function connectionOf(listener: number, info: Deno.ServeHandlerInfo): string | undefined {
-    const addr = info.remoteAddr as Deno.Addr | undefined;
+  function connectionOf(listener: number, addr: Deno.Addr | undefined): string | undefined {
     // In-process calls (port 0) and unix sockets have no connection to tell apart.
     return addr?.transport === "tcp" && addr.port > 0
       ? `${listener} ${addr.hostname} ${addr.port}`
@@ -128,7 +127,11 @@ export function createDrain(options: DrainOptions = {}): Drain {
     return async function tracked(req, info) {
       const at = now();
       lastArrival = at;
-      const connection = connectionOf(listener, info);
+      // The peer is read once here (each read is a call into the runtime that builds a new
+      // object) and handed on with `completed` in a plain info, which every layer below reads
+      // (the access log's `remote`), even after the response is over.
+      const remoteAddr = info.remoteAddr;
+      const connection = connectionOf(listener, remoteAddr);
       if (draining) {
         if (connection !== undefined) busy.delete(connection);
         await req.body?.cancel().catch(() => {});
@@ -143,8 +146,9 @@ export function createDrain(options: DrainOptions = {}): Drain {
         inFlight--;
       };
       // `completed` settles when the response has been handed over (or the client went away).
-      info.completed.then(done, done);
-      const res = await handler(req, info);
+      const completed = info.completed;
+      completed.then(done, done);
+      const res = await handler(req, { remoteAddr, completed });
       if (!draining) return res;
       if (connection !== undefined) busy.delete(connection);
       return closing(res);

@@ -21,6 +21,8 @@ export class InvalidCursorError extends Error {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const B64URL = /^[A-Za-z0-9_-]+$/;
+const UTF8 = new TextEncoder();
+const UTF8_DECODER = new TextDecoder();
 
 /** Unpadded base64url (RFC 4648 §5), natively. */
 function toBase64Url(bytes: Uint8Array): string {
@@ -53,7 +55,7 @@ export function createCursorCodec(secret: Uint8Array): Promise<CursorCodec> {
   return Promise.resolve({
     encode(position: Position, scope: OwnerScope): Promise<string> {
       const payload = toBase64Url(
-        new TextEncoder().encode(JSON.stringify({ v: 1, t: position.createdAt, i: position.id })),
+        UTF8.encode(JSON.stringify({ v: 1, t: position.createdAt, i: position.id })),
       );
       return Promise.resolve(`${payload}.${toBase64Url(mac(payload, scope))}`);
     },
@@ -74,7 +76,7 @@ export function createCursorCodec(secret: Uint8Array): Promise<CursorCodec> {
       }
       let body: { v?: unknown; t?: unknown; i?: unknown };
       try {
-        body = JSON.parse(new TextDecoder().decode(fromBase64Url(parts[0])));
+        body = JSON.parse(UTF8_DECODER.decode(fromBase64Url(parts[0])));
       } catch {
         throw new InvalidCursorError();
       }

@@ -44,12 +44,44 @@ function wrk(url: string, key: string, lua: string): Promise<number> {
   return runWrk(url, { key, lua, seconds: SECONDS, connections: 16 }).then((r) => r.requests);
 }
 
-/** µs of CPU per request and requests per second, for one wrk run against `pid`. */
+/**
+ * The benchmark database's side: its backends' CPU ticks (all server processes connected to it)
+ * and its committed transactions, read from Postgres's statistics views.
+ */
+async function databaseSide(): Promise<{ ticks: number; xacts: number }> {
+  const [row] = await test.db.query<{ pids: string; xacts: string }>(
+    `select string_agg(pid::text, ' ') as pids,
+       (select xact_commit::text from pg_stat_database where datname = current_database()) as xacts
+     from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  );
+  await test.db.exec("select pg_stat_clear_snapshot()");
+  let ticks = 0;
+  for (const pid of (row.pids ?? "").split(" ").filter(Boolean)) {
+    try {
+      ticks += cpuTicks(Number(pid));
+    } catch {
+      // a backend that ended between the query and the read
+    }
+  }
+  return { ticks, xacts: Number(row.xacts) };
+}
+
+/**
+ * µs of CPU per request and requests per second, for one wrk run against `pid`; and per request,
+ * the CPU of the Postgres backends serving the benchmark database and its transactions.
+ */
 async function measure(pid: number, url: string, key: string, lua: string) {
   const before = cpuTicks(pid);
+  const dbBefore = await databaseSide();
   const requests = await wrk(url, key, lua);
   const ticks = cpuTicks(pid) - before;
-  return { us: (ticks * TICK_US) / requests, rps: requests / SECONDS };
+  const dbAfter = await databaseSide();
+  return {
+    us: (ticks * TICK_US) / requests,
+    rps: requests / SECONDS,
+    dbUs: ((dbAfter.ticks - dbBefore.ticks) * TICK_US) / requests,
+    xacts: (dbAfter.xacts - dbBefore.xacts) / requests,
+  };
 }
 
 /** Deno flags of a process: with `--profile`, a CPU profile into `DIR/<name>` at exit. */
@@ -98,18 +130,32 @@ try {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows: string[] = [];
   for (const c of cases) {
-    const api = { us: [] as number[], rps: [] as number[] };
-    const flo = { us: [] as number[], rps: [] as number[] };
+    const api = {
+      us: [] as number[],
+      rps: [] as number[],
+      dbUs: [] as number[],
+      xacts: [] as number[],
+    };
+    const flo = {
+      us: [] as number[],
+      rps: [] as number[],
+      dbUs: [] as number[],
+      xacts: [] as number[],
+    };
+    const add = (to: typeof api, m: Awaited<ReturnType<typeof measure>>) => {
+      to.us.push(m.us), to.rps.push(m.rps), to.dbUs.push(m.dbUs), to.xacts.push(m.xacts);
+    };
     for (let round = 0; round < ROUNDS; round++) {
-      const a = await measure(svc.pid, svc.url + c.path, key, c.lua);
-      const f = await measure(floor.pid, floor.url + c.path, key, c.lua);
-      api.us.push(a.us), api.rps.push(a.rps), flo.us.push(f.us), flo.rps.push(f.rps);
+      add(api, await measure(svc.pid, svc.url + c.path, key, c.lua));
+      add(flo, await measure(floor.pid, floor.url + c.path, key, c.lua));
     }
     const [au, fu, ar, fr] = [median(api.us), median(flo.us), median(api.rps), median(flo.rps)];
     rows.push(
       `| ${c.name} | ${au.toFixed(0)} | ${fu.toFixed(0)} | ${(au / fu).toFixed(2)} | ${
         ar.toFixed(0)
-      } | ${fr.toFixed(0)} | ${Math.round((ar / fr) * 100)}% |`,
+      } | ${fr.toFixed(0)} | ${Math.round((ar / fr) * 100)}% | ${median(api.dbUs).toFixed(0)} / ${
+        median(flo.dbUs).toFixed(0)
+      } | ${median(api.xacts).toFixed(2)} / ${median(flo.xacts).toFixed(2)} |`,
     );
   }
   const report = `Run ${
@@ -118,8 +164,8 @@ try {
     Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
   }.
 
-| measure | API CPU µs/request | floor CPU µs/request | API / floor | API req/s | floor req/s | API / floor req/s |
-| --- | --- | --- | --- | --- | --- | --- |
+| measure | API CPU µs/request | floor CPU µs/request | API / floor | API req/s | floor req/s | API / floor req/s | Postgres CPU µs/request, API / floor | transactions/request, API / floor |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}`;
   Deno.stdout.writeSync(new TextEncoder().encode(report + "\n"));
 } finally {

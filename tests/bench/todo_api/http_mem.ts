@@ -70,6 +70,8 @@ if (values.serve === "floor") {
     port: 0,
     onListen: ({ port }) => announce(`http://127.0.0.1:${port}`),
   }, floorHandler((text, params) => db.query(text, params)));
+  // Exit through Deno.exit, so that `--cpu-prof` writes its profile.
+  Deno.addSignalListener("SIGINT", () => Deno.exit(0));
 } else if (values.serve === "api") {
   const logger = createLogger(); // stdout, buffered, info level: the access log as deployed
   const lifecycle = createLifecycle({ logger, handleSignals: true });
