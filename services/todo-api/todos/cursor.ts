@@ -22,6 +22,8 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const B64URL = /^[A-Za-z0-9_-]+$/;
 const UTF8 = new TextEncoder();
+/** How many recently minted cursors {@linkcode createCursorCodec} keeps. */
+const MINTED_CURSORS = 256;
 const UTF8_DECODER = new TextDecoder();
 
 /** Unpadded base64url (RFC 4648 §5), natively. */
@@ -52,12 +54,23 @@ export function createCursorCodec(secret: Uint8Array): Promise<CursorCodec> {
   // synchronous, unlike WebCrypto.
   const hmac = hmacSha256(secret);
   const mac = (payload: string, scope: OwnerScope) => hmac(signedText(payload, scope));
+  // A cursor is a pure function of position and scope under one key. Clients that poll a list
+  // ask for the same first page over and over: its `nextCursor` is then taken from here instead
+  // of being signed again (the HMAC is most of a page's cursor work). Bounded; oldest out first.
+  const minted = new Map<string, string>();
   return Promise.resolve({
     encode(position: Position, scope: OwnerScope): Promise<string> {
-      const payload = toBase64Url(
-        UTF8.encode(JSON.stringify({ v: 1, t: position.createdAt, i: position.id })),
-      );
-      return Promise.resolve(`${payload}.${toBase64Url(mac(payload, scope))}`);
+      const key = signedText(`${position.createdAt} ${position.id}`, scope);
+      let cursor = minted.get(key);
+      if (cursor === undefined) {
+        const payload = toBase64Url(
+          UTF8.encode(JSON.stringify({ v: 1, t: position.createdAt, i: position.id })),
+        );
+        cursor = `${payload}.${toBase64Url(mac(payload, scope))}`;
+        if (minted.size >= MINTED_CURSORS) minted.delete(minted.keys().next().value!);
+        minted.set(key, cursor);
+      }
+      return Promise.resolve(cursor);
     },
 
     // deno-lint-ignore require-await

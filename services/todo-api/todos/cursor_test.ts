@@ -48,3 +48,20 @@ Deno.test("a cursor is base64url(JSON) . base64url(HMAC-SHA-256 of it and the sc
     assert.equal(mac, createHmac("sha256", SECRET).update(signed).digest("base64url"));
   }
 });
+
+Deno.test("a cursor minted again (kept or evicted) is the same and still checked per scope", async () => {
+  const codec = await createCursorCodec(SECRET);
+  const first = await codec.encode(POS, "alice");
+  assert.equal(await codec.encode(POS, "alice"), first); // kept
+  assert.notEqual(await codec.encode(POS, "bob"), first); // the scope is part of the key
+  assert.notEqual(await codec.encode(POS, null), first);
+  // More positions than are kept (256): the first is evicted and minted anew, equal to before.
+  for (let i = 0; i < 300; i++) {
+    const id = `0daa1c1c-0db6-47bc-bad6-${String(i).padStart(12, "0")}`;
+    await codec.encode({ createdAt: POS.createdAt, id }, "alice");
+  }
+  const again = await codec.encode(POS, "alice");
+  assert.equal(again, first);
+  assert.deepEqual(await codec.decode(again, "alice"), POS);
+  await assert.rejects(codec.decode(again, "bob"), InvalidCursorError);
+});
