@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { control, MAIN, startMock } from "./_test_support.ts";
+import { control, startMock } from "./_test_support.ts";
+import { runShipped } from "../_shipped.ts";
 
 Deno.test("--control-token gates every /_mock route with 401, flag over MOCK_OIDC_CONTROL_TOKEN", async () => {
   const mock = await startMock({
@@ -106,14 +107,8 @@ Deno.test("--control-addr serves /_mock on its own listener and captures nothing
 });
 
 async function startupFailure(args: string[]): Promise<{ code: number; output: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { JSON_CONFIG: "{}" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, output: decoder.decode(out.stdout) + decoder.decode(out.stderr) };
+  const out = await runShipped("mock-oidc", { args, env: { JSON_CONFIG: "{}" } });
+  return { code: out.code, output: out.stdout + out.stderr };
 }
 
 Deno.test("--control-addr equal to --addr or --metrics-addr is a startup error", async () => {

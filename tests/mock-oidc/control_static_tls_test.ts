@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { MAIN, startMock } from "./_test_support.ts";
+import { startMock } from "./_test_support.ts";
+import { runShipped } from "../_shipped.ts";
 
 Deno.test("/static/* serves staticAssetsPath files; traversal, symlink escape and index are 404", async () => {
   const base = await Deno.makeTempDir({ prefix: "mock-oidc-static-e2e-" });
@@ -96,12 +97,10 @@ Deno.test("--tls-cert-file/--tls-key-file serve the API over HTTPS; the metrics 
 });
 
 Deno.test("a TLS certificate without its key is a startup error", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--tls-cert-file", "/nonexistent.pem"],
+  const out = await runShipped("mock-oidc", {
+    args: ["--addr", "127.0.0.1:0", "--tls-cert-file", "/nonexistent.pem"],
     env: { JSON_CONFIG: "{}" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  });
   assert.notEqual(out.code, 0);
-  assert.match(new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr), /tls/i);
+  assert.match(out.stdout + out.stderr, /tls/i);
 });

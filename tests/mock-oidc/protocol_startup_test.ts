@@ -1,17 +1,13 @@
 import assert from "node:assert/strict";
 import { connect } from "node:tls";
 import { startService } from "@svc/shared/testing";
-import { MAIN, withLoopbackAddrs } from "./_test_support.ts";
+import { MAIN, PERMISSIONS, withLoopbackAddrs } from "./_test_support.ts";
+import { runShipped } from "../_shipped.ts";
 
 async function runInvalid(env: Record<string, string>, args: string[] = []) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...withLoopbackAddrs(args)],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const out = await runShipped("mock-oidc", { args: withLoopbackAddrs(args), env });
   // Deno itself may warn on stderr (e.g. about workspace members); keep our lines only.
-  const stderr = new TextDecoder().decode(out.stderr).split("\n")
+  const stderr = out.stderr.split("\n")
     .filter((line) => line.startsWith("mock-oidc:")).join("\n");
   return { code: out.code, stderr };
 }
@@ -36,7 +32,7 @@ Deno.test("an invalid configuration stops startup with one line naming the key",
 
 Deno.test("httpServer {ssl:{}} serves TLS with a generated localhost certificate", async () => {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+    args: ["run", ...PERMISSIONS, MAIN, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
     env: { JSON_CONFIG: '{"httpServer":{"type":"NettyWrapper","ssl":{}}}' },
     stdout: "piped",
     stderr: "null",
@@ -80,6 +76,7 @@ Deno.test("SERVER_HOSTNAME and PORT set the listen address; LOGBACK_CONFIG is ac
   probe.close();
   const service = await startService({
     entry: MAIN,
+    permissions: [...PERMISSIONS],
     args: ["--metrics-addr", "127.0.0.1:0"],
     env: {
       JSON_CONFIG: "{}",
@@ -112,6 +109,7 @@ function listeningUrl(output: string, listener: string): string | undefined {
 Deno.test("upstream configurations start: a missing JSON_CONFIG_PATH, loginPagePath to a missing file, string scalars", async () => {
   const service = await startService({
     entry: MAIN,
+    permissions: [...PERMISSIONS],
     args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
     env: {
       JSON_CONFIG_PATH: "/nonexistent/mock-oidc.json",
@@ -132,6 +130,7 @@ Deno.test("upstream configurations start: a missing JSON_CONFIG_PATH, loginPageP
   assert.match(service.output(), /"level":"debug"/, "TRACE enables debug logging");
   const login = await startService({
     entry: MAIN,
+    permissions: [...PERMISSIONS],
     args: ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
     env: {
       JSON_CONFIG: JSON.stringify({

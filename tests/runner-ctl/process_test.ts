@@ -1,24 +1,15 @@
 import assert from "node:assert/strict";
 import { startController, waitFor, withSimulation } from "./_test_support.ts";
+import { runShipped } from "../_shipped.ts";
 
 Deno.test("--version prints development build metadata and exits 0", async () => {
   await withSimulation({}, async (sim) => {
     const p = startController(sim, { args: ["--version"] });
     assert.equal(await p.exited, 0);
   });
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname,
-      "--version",
-    ],
-    stdout: "piped",
-  }).output();
-  assert.equal(
-    new TextDecoder().decode(out.stdout),
-    "runner-ctl dev (commit none, built unknown)\n",
-  );
+  const out = await runShipped("runner-ctl", { args: ["--version"] });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, "runner-ctl dev (commit none, built unknown)\n");
 });
 
 Deno.test("startup failures exit 1 with the error on stderr", async (t) => {
