@@ -14,7 +14,7 @@ import type { EnvLookup } from "@svc/shared/settings";
 import { loadPolicy, policyAuthorizer } from "./auth/policy.ts";
 import { createBearerVerifier } from "./auth/bearer.ts";
 import { createDemoRegistry, demoAuthorizer } from "./demo/host.ts";
-import { ApiError, apiSpecs, registerOpenApis } from "./openapi/host.ts";
+import type { ApiReport } from "./openapi/host.ts";
 import { limitsOf, SETTINGS } from "./settings.ts";
 import { createExecutePool } from "./execute/pool.ts";
 import { createHttpApp } from "./transport/http_app.ts";
@@ -45,18 +45,23 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     service: IDENTITY,
   });
   const registry = createDemoRegistry();
-  let apis;
-  try {
-    const specs = apiSpecs(values.openapi, values.openapi_base_url, values.openapi_auth);
-    apis = await registerOpenApis(registry, specs, {
-      env: (name) => env(name),
-      timeoutMs: values.openapi_timeout,
-      maxResponseBytes: values.openapi_max_response_bytes,
-      waitMs: values.openapi_wait,
-    });
-  } catch (err) {
-    if (err instanceof ApiError) throw new SettingsError("openapi", err.message);
-    throw err;
+  let apis: ApiReport[] = [];
+  // The OpenAPI host (document loading, operation mapping, calls) loads only when a setting names
+  // an API: a server without one starts without its modules.
+  if (values.openapi.length + values.openapi_base_url.length + values.openapi_auth.length > 0) {
+    const { ApiError, apiSpecs, registerOpenApis } = await import("./openapi/host.ts");
+    try {
+      const specs = apiSpecs(values.openapi, values.openapi_base_url, values.openapi_auth);
+      apis = await registerOpenApis(registry, specs, {
+        env: (name) => env(name),
+        timeoutMs: values.openapi_timeout,
+        maxResponseBytes: values.openapi_max_response_bytes,
+        waitMs: values.openapi_wait,
+      });
+    } catch (err) {
+      if (err instanceof ApiError) throw new SettingsError("openapi", err.message);
+      throw err;
+    }
   }
   for (const api of apis) {
     logger.info("OpenAPI API registered", {
@@ -81,7 +86,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     authorizer = policyAuthorizer(await loadPolicy(values.policy));
     logger.info("authorization policy loaded", { policy: values.policy });
   } else {
-    const roots = (apis ?? []).map((a) => a.name);
+    const roots = apis.map((a) => a.name);
     authorizer = demoAuthorizer(roots);
     logger.warn(
       "no --policy: the demo host allows its own demo capabilities (records.*, time.*) and the " +

@@ -12,14 +12,7 @@
  * ```
  * @module
  */
-import {
-  createRemoteJWKSet,
-  decodeJwt,
-  decodeProtectedHeader,
-  errors,
-  jwtVerify,
-  type JWTVerifyGetKey,
-} from "jose";
+import type { JWTVerifyGetKey } from "jose";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 
 /** The token is missing, malformed, expired, or not for us (maps to 401 `invalid_token`). */
@@ -56,7 +49,16 @@ export interface BearerVerifier {
   readonly issuer: string;
   /** Throws {@linkcode InvalidToken} unless `aud` holds `resource` or a configured audience. */
   verify(token: string, options?: VerifyOptions): Promise<AuthInfo>;
+  /** Loads the JWT library ahead of the first token (`verify` loads it otherwise). */
+  prepare(): Promise<void>;
 }
+
+/**
+ * The JWT library, imported on first use: the server's start (and its health routes) need none
+ * of it, and its modules would add to the time to the first answer.
+ */
+let jose: Promise<typeof import("jose")> | undefined;
+const loadJose = () => jose ??= import("jose");
 
 /** Creates a verifier; discovery happens on first use and is retried after a failure. */
 export function createBearerVerifier(options: BearerVerifierOptions): BearerVerifier {
@@ -68,6 +70,7 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
   const doFetch = options.fetch ?? fetch;
   let jwks: Promise<JWTVerifyGetKey> | undefined;
   const discover = async (): Promise<JWTVerifyGetKey> => {
+    const { createRemoteJWKSet } = await loadJose();
     const url = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
     const res = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) throw new Error(`Cannot discover issuer: status ${res.status}`);
@@ -77,7 +80,9 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
   };
   return {
     issuer,
+    prepare: () => loadJose().then(() => {}),
     async verify(token, verifyOptions = {}) {
+      const { decodeJwt, decodeProtectedHeader, errors, jwtVerify } = await loadJose();
       try {
         // a token that is not even a JWT is refused without touching the issuer
         decodeProtectedHeader(token);

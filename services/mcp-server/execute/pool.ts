@@ -14,8 +14,8 @@
  * ```
  * @module
  */
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { createReplySignal, type ReplyReceiver, sendReply } from "./channel.ts";
+import type { MessagePort, Worker } from "node:worker_threads";
+import type { ReplyReceiver } from "./channel.ts";
 import type { CallMessage, CallReply, DoneMessage, JobMessage } from "./protocol.ts";
 import { DeadlineError, ErrorText, ToolError } from "../tools/errors.ts";
 import type { Limits } from "../limits.ts";
@@ -54,6 +54,24 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Who the job is for (fair share between callers). @default "" */
   key?: string;
+}
+
+/**
+ * `node:worker_threads` and the reply channel (which imports it), loaded with the first worker:
+ * importing any `node:` module loads Deno's Node compatibility layer, which would otherwise weigh
+ * on the server's start-up although no worker starts before the first execute call.
+ */
+let loading: Promise<void> | undefined;
+let loaded: {
+  threads: typeof import("node:worker_threads");
+  channel: typeof import("./channel.ts");
+} | undefined;
+
+function loadThreads(): Promise<void> {
+  return loading ??= Promise.all([import("node:worker_threads"), import("./channel.ts")])
+    .then(([threads, channel]) => {
+      loaded = { threads, channel };
+    });
 }
 
 interface Waiter {
@@ -156,9 +174,11 @@ export class ExecutePool {
     this.#idle = [];
   }
 
+  /** Starts a worker; `node:worker_threads` is loaded (see {@linkcode loadThreads}). */
   #spawn(): Slot {
+    const { threads: { MessageChannel, Worker }, channel } = loaded!;
     const { port1, port2 } = new MessageChannel();
-    const signal = createReplySignal();
+    const signal = channel.createReplySignal();
     const worker = new Worker(new URL("./worker.ts", import.meta.url), {
       resourceLimits: {
         maxOldGenerationSizeMb: this.#opts.heapMb,
@@ -187,7 +207,17 @@ export class ExecutePool {
     if (this.#closed) return Promise.reject(new Error("Cannot run: the pool is closed"));
     const idle = this.#idle.pop();
     if (idle) return Promise.resolve(idle);
-    if (this.#live < this.#opts.size) return Promise.resolve(this.#spawn());
+    if (this.#live < this.#opts.size) {
+      if (loaded) return Promise.resolve(this.#spawn());
+      this.#live++; // the slot is taken while the module loads
+      return loadThreads().then(() => {
+        this.#live--;
+        return this.#spawn();
+      }, (err) => {
+        this.#live--;
+        throw err;
+      });
+    }
     if (this.#waiters.length >= this.#opts.maxQueued) {
       return Promise.reject(new ToolError(ErrorText.resourceLimit));
     }
@@ -253,6 +283,7 @@ export class ExecutePool {
     options: RunOptions,
   ): Promise<PoolOutcome> {
     const { worker, port, signal } = slot;
+    const { sendReply } = loaded!.channel; // loaded: the slot's worker exists
     const reply = (id: number, value: CallReply) => sendReply(port, signal, id, value);
     return new Promise<PoolOutcome>((resolve) => {
       const finish = (outcome: PoolOutcome) => {

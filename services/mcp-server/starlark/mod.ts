@@ -29,4 +29,4 @@ export { DEFAULT_BUDGETS } from "./budgets.ts";
 export { EvalError, type Frame, LimitError, StarlarkError } from "./errors.ts";
 export { parse, type Program } from "./program.ts";
 export { run } from "./run.ts";
-export { KEYWORDS, RESERVED } from "./syntax/scanner.ts";
+export { KEYWORDS, RESERVED } from "./keywords.ts";

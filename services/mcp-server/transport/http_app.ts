@@ -199,7 +199,10 @@ export function createHttpApp(options: HttpAppOptions): Handler {
     const res = await handler(req, ctx);
     if (!started) {
       started = true;
-      setTimeout(() => prepare().catch(() => {}), 0); // a failure answers the first /mcp
+      setTimeout(() => { // a failure answers the first /mcp
+        prepare().catch(() => {});
+        verifier.prepare().catch(() => {});
+      }, 0);
     }
     return res;
   };

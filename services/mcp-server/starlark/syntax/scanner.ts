@@ -7,6 +7,7 @@
  */
 import { StarlarkError } from "../errors.ts";
 import { utf8Encode } from "../values/bytes_text.ts";
+import { KEYWORDS, RESERVED } from "../keywords.ts";
 
 /** One token. Every token has the same shape (the parser reads them in a hot loop). */
 export interface Token {
@@ -27,44 +28,6 @@ export interface Token {
    * reaches this token. */
   error?: StarlarkError;
 }
-
-/** Starlark's keywords. */
-export const KEYWORDS: ReadonlySet<string> = new Set([
-  "and",
-  "break",
-  "continue",
-  "def",
-  "elif",
-  "else",
-  "for",
-  "if",
-  "in",
-  "lambda",
-  "load",
-  "not",
-  "or",
-  "pass",
-  "return",
-  "while",
-]);
-
-/** Reserved words: scanned as the ILLEGAL token ("illegal token"), so never names. */
-export const RESERVED: ReadonlySet<string> = new Set([
-  "as",
-  "class",
-  "del",
-  "except",
-  "finally",
-  "from",
-  "global",
-  "import",
-  "is",
-  "nonlocal",
-  "raise",
-  "try",
-  "with",
-  "yield",
-]);
 
 /** Human-readable token names, as starlark-go prints them in "got X, want Y". */
 export function tokenName(kind: string): string {

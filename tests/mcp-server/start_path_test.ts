@@ -1,0 +1,84 @@
+/**
+ * mcp-server's start path (the modules `main.ts` imports statically, which load before it can
+ * answer anything) holds no npm package and no `node:` module: the MCP SDK, zod and ajv load
+ * after the first answer, `jose` with the first bearer token, `node:worker_threads` with the first
+ * execute worker, the OpenAPI host only when an `--openapi` setting names an API. Any `node:`
+ * import loads Deno's Node compatibility layer, and each of these packages costs milliseconds of
+ * CPU before the first answer (tests/bench/RESULTS.md, "mcp-server, start path trimmed").
+ */
+import assert from "node:assert/strict";
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: Array<{ code?: { specifier?: string }; isDynamic?: boolean }>;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+const ENTRY = new URL("services/mcp-server/main.ts", ROOT).href;
+
+/** `deno info --json` of the entry: every module, static and dynamic imports alike. */
+async function moduleGraph(): Promise<
+  { modules: Map<string, InfoModule>; redirects: Record<string, string> }
+> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "services/mcp-server/main.ts"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: InfoModule[];
+    redirects?: Record<string, string>;
+  };
+  return {
+    modules: new Map(info.modules.map((m) => [m.specifier, m])),
+    redirects: info.redirects ?? {},
+  };
+}
+
+/** The specifiers reachable from `root` through static imports only. */
+function staticClosure(
+  graph: { modules: Map<string, InfoModule>; redirects: Record<string, string> },
+  root: string,
+): Set<string> {
+  const seen = new Set<string>();
+  const todo = [root];
+  while (todo.length > 0) {
+    const raw = todo.pop()!;
+    const specifier = graph.redirects[raw] ?? raw;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dep of graph.modules.get(specifier)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code?.specifier) todo.push(dep.code.specifier);
+    }
+  }
+  return seen;
+}
+
+const local = (path: string) => new URL(`services/mcp-server/${path}`, ROOT).href;
+
+Deno.test("mcp-server's start path: no npm package, no node: module", async (t) => {
+  const graph = await moduleGraph();
+  const start = staticClosure(graph, ENTRY);
+
+  await t.step("the walk sees the start path and tells dynamic imports apart", () => {
+    for (const path of ["transport/http_app.ts", "execute/pool.ts", "capabilities/names.ts"]) {
+      assert.ok(start.has(local(path)), `${path} is on the start path`);
+    }
+    for (const path of ["transport/mcp_route.ts", "openapi/host.ts", "execute/channel.ts"]) {
+      assert.ok(graph.modules.has(local(path)), `${path} is in the whole graph`);
+      assert.ok(!start.has(local(path)), `${path} loads later`);
+    }
+  });
+
+  await t.step("no npm: or node: specifier among the static imports", () => {
+    const outside = [...start].filter((s) => s.startsWith("npm:") || s.startsWith("node:"));
+    assert.deepEqual(outside, []);
+  });
+
+  await t.step("the Starlark interpreter stays off it (only its keyword list is on it)", () => {
+    const starlark = [...start].filter((s) => s.startsWith(local("starlark/")));
+    assert.deepEqual(starlark, [local("starlark/keywords.ts")]);
+  });
+});
