@@ -130,17 +130,17 @@ export function openapiRoutes(
       handler: () =>
         new Response(INIT, { headers: { "content-type": ASSETS["swagger-ui-bundle.js"] } }),
     },
-    {
+    // One plain row per asset rather than one `/docs/:asset(…|…)` pattern: a regexp group needs
+    // a `URLPattern`, which costs milliseconds at every start (the first one ≈ 7 ms).
+    ...Object.keys(ASSETS).map((name): Route => ({
       method: READ,
-      pattern: "/docs/:asset(swagger-ui\\.css|swagger-ui-bundle\\.js)",
+      pattern: `/docs/${name}`,
       label: "/docs/*",
-      handler: async (_req, ctx) => {
-        const name = ctx.params.asset!;
-        return new Response(await asset(name), {
+      handler: async () =>
+        new Response(await asset(name), {
           headers: { "content-type": ASSETS[name], "cache-control": "public, max-age=86400" },
-        });
-      },
-    },
+        }),
+    })),
   ];
 }
 

@@ -27,7 +27,7 @@ import { HttpError } from "@svc/shared/problem";
 import {
   type ControlDeps,
   controlMethodNotAllowed,
-  controlMissingRoute,
+  controlMissingRoutes,
   controlPlaneElsewhere,
   controlRoutes,
   disabledControlPlane,
@@ -201,7 +201,7 @@ export function createApp(deps: AppDeps): App {
     ...ops(options.metricsOnApi ? state.metrics : undefined),
     ...(colocated
       ? control
-      : [controlMissingRoute(controlEnabled ? controlPlaneElsewhere : disabledControlPlane)]),
+      : controlMissingRoutes(controlEnabled ? controlPlaneElsewhere : disabledControlPlane)),
     ...(options.staticAssetsPath ? [staticFiles] : []),
     FAVICON,
     ...protocol,

@@ -7,8 +7,6 @@
  */
 
 import type { AlgorithmSpec } from "./algorithms.ts";
-import { createOpenSslSigner } from "./openssl.ts";
-import { createWebCryptoPool } from "./webcrypto_pool.ts";
 
 /** Produces a JWS signature over `data` with one bound key. */
 export type SignFunction = (data: Uint8Array) => Promise<Uint8Array>;
@@ -41,13 +39,14 @@ export interface SignerOptions {
 
 /**
  * Open the configured backend. Its `ready()` tells when it can sign (worker threads start
- * beside the rest of the startup).
+ * beside the rest of the startup). Only the chosen backend's module is loaded: the FFI one is
+ * for load tests and stays off a default start.
  *
  * @throws {Error} "Cannot use --signer openssl: …" without `--allow-ffi` or libcrypto.
  */
-export function createSigner(options: SignerOptions): Signer {
+export async function createSigner(options: SignerOptions): Promise<Signer> {
   const threads = options.threads > 0 ? options.threads : navigator.hardwareConcurrency || 1;
   return options.signer === "openssl"
-    ? createOpenSslSigner({ library: options.libcrypto, threads })
-    : createWebCryptoPool({ size: threads });
+    ? (await import("./openssl.ts")).createOpenSslSigner({ library: options.libcrypto, threads })
+    : (await import("./webcrypto_pool.ts")).createWebCryptoPool({ size: threads });
 }
