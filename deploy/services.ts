@@ -62,8 +62,28 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // No --allow-ffi: the default signer is WebCrypto on worker threads. `--signer openssl`
       // (load tests) needs --allow-ffi added by whoever runs it.
     ],
-    // The signing workers' module, loaded by URL at run time.
-    include: ["services/mock-oidc/keys/sign_worker.ts"],
+    // Modules loaded by URL at run time: the signing workers' module, and those imported on first
+    // use (kept out of the start's module graph: services/mock-oidc/serving/lazy_module.ts).
+    include: [
+      "services/mock-oidc/keys/sign_worker.ts",
+      "services/mock-oidc/protocol/discovery.ts",
+      "services/mock-oidc/protocol/jwks.ts",
+      "services/mock-oidc/protocol/token.ts",
+      "services/mock-oidc/protocol/registration.ts",
+      "services/mock-oidc/protocol/authorize.ts",
+      "services/mock-oidc/protocol/device_authorization.ts",
+      "services/mock-oidc/protocol/endsession.ts",
+      "services/mock-oidc/protocol/introspect.ts",
+      "services/mock-oidc/protocol/revoke.ts",
+      "services/mock-oidc/protocol/userinfo.ts",
+      "services/mock-oidc/debugger/routes.ts",
+      "services/mock-oidc/control/control_handlers.ts",
+      "services/mock-oidc/control/control_token.ts",
+      "services/mock-oidc/openapi/openapi_doc.ts",
+      "services/mock-oidc/keys/openssl.ts",
+      "services/mock-oidc/config/self_signed_cert.ts",
+      "shared/telemetry/tracing.ts",
+    ],
     devSetup: [],
     // Plain-http client ID metadata documents on loopback: a local MCP client can serve its own.
     devArgs: [

@@ -22,6 +22,7 @@ import type { TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./provider_state.ts";
 import { createSigner, type Signer } from "./keys/signer.ts";
 import { planListeners } from "./serving/listener_plan.ts";
+import { lazyModuleAt } from "./serving/lazy_module.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
@@ -80,7 +81,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values.tracing_enabled
-    ? (await import("@svc/shared/tracing")).createTracing({
+    ? (await tracingModule()).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
       route: (req) => app.routeOf(req),
@@ -161,6 +162,14 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   return 0;
 };
 
+// By URL, so that a start without them does not even read them (serving/lazy_module.ts).
+const tracingModule = lazyModuleAt<typeof import("@svc/shared/tracing")>(
+  import.meta.resolve("@svc/shared/tracing"),
+);
+const selfSignedCert = lazyModuleAt<typeof import("./config/self_signed_cert.ts")>(
+  import.meta.resolve("./config/self_signed_cert.ts"),
+);
+
 /** How long after listening the signing thread starts when no request has been answered. */
 const SIGNER_START_AFTER_MS = 1000;
 
@@ -236,9 +245,7 @@ async function tlsOf(
   }, { cert: SETTINGS.names("tls_cert_file"), key: SETTINGS.names("tls_key_file") });
   // Its certificate builder loads only when asked for (`selfSignedTls`), not at every start.
   return files ??
-    (selfSigned
-      ? await (await import("./config/self_signed_cert.ts")).selfSignedCertificate()
-      : undefined);
+    (selfSigned ? await (await selfSignedCert()).selfSignedCertificate() : undefined);
 }
 
 const USAGE = `Usage: mock-oidc [flags]

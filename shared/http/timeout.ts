@@ -38,13 +38,14 @@ class Deadline {
     if (at <= this.expiresAt || this.#settled) return;
     this.expiresAt = at;
     this.#leaveQueue(this); // the queue is ordered by the common timeout; this one has its own
-    clearTimeout(this.#timer);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.expire(), ms);
   }
 
   finish(): void {
     this.#settled = true;
-    clearTimeout(this.#timer);
+    // Only when extended: even an empty `clearTimeout` loads the Node timers (see DeadlineQueue).
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#leaveQueue(this);
   }
 }

@@ -18,13 +18,17 @@ import { MAX_CHANGES_TIMEOUT_MS } from "./request_log.ts";
 import { ClientRegistry } from "../protocol/client_registry.ts";
 import { control, CONTROL_ERRORS, ok, ref } from "../openapi/openapi_operations.ts";
 import { consoleRoutes, isConsolePage } from "../console/console_routes.ts";
-import { lazyModule } from "../serving/lazy_module.ts";
+import { lazyModuleAt } from "../serving/lazy_module.ts";
 
 // The rows' handlers load on the first control request (see control_handlers.ts).
-const handlers = lazyModule(() => import("./control_handlers.ts"));
+const handlers = lazyModuleAt<typeof import("./control_handlers.ts")>(
+  import.meta.resolve("./control_handlers.ts"),
+);
 // The token check (and its SHA-256) loads with the first gated request: without
 // --control-token there is nothing to check.
-const tokenCheck = lazyModule(() => import("./control_token.ts"));
+const tokenCheck = lazyModuleAt<typeof import("./control_token.ts")>(
+  import.meta.resolve("./control_token.ts"),
+);
 
 const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];
 

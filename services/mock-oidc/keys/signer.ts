@@ -7,6 +7,10 @@
  */
 
 import type { AlgorithmSpec } from "./algorithms.ts";
+import { lazyModuleAt } from "../serving/lazy_module.ts";
+
+// By URL: a default start does not even read it (serving/lazy_module.ts says why).
+const openSsl = lazyModuleAt<typeof import("./openssl.ts")>(import.meta.resolve("./openssl.ts"));
 
 /** Produces a JWS signature over `data` with one bound key. */
 export type SignFunction = (data: Uint8Array) => Promise<Uint8Array>;
@@ -47,6 +51,6 @@ export interface SignerOptions {
 export async function createSigner(options: SignerOptions): Promise<Signer> {
   const threads = options.threads > 0 ? options.threads : navigator.hardwareConcurrency || 1;
   return options.signer === "openssl"
-    ? (await import("./openssl.ts")).createOpenSslSigner({ library: options.libcrypto, threads })
+    ? (await openSsl()).createOpenSslSigner({ library: options.libcrypto, threads })
     : (await import("./webcrypto_pool.ts")).createWebCryptoPool({ size: threads });
 }

@@ -16,23 +16,37 @@ import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
 import { html, json, ok, protocol, redirect, ref } from "../openapi/openapi_operations.ts";
 import { DEBUGGER_ENDPOINTS } from "../debugger/endpoints.ts";
 import { newSessionKey } from "../debugger/session_key.ts";
-import { lazyModule } from "../serving/lazy_module.ts";
+import { lazyModuleAt } from "../serving/lazy_module.ts";
 
 export { issuerUrlOf };
 
 // Every endpoint's module loads on its first request, not with the table: a start-up reads only
 // the rows (the token endpoint alone brings a dozen modules: client authentication and a module
 // per grant).
-const discovery = lazyModule(() => import("./discovery.ts"));
-const jwks = lazyModule(() => import("./jwks.ts"));
-const token = lazyModule(() => import("./token.ts"));
-const registration = lazyModule(() => import("./registration.ts"));
-const authorize = lazyModule(() => import("./authorize.ts"));
-const device = lazyModule(() => import("./device_authorization.ts"));
-const endSession = lazyModule(() => import("./endsession.ts"));
-const introspect = lazyModule(() => import("./introspect.ts"));
-const revoke = lazyModule(() => import("./revoke.ts"));
-const userinfo = lazyModule(() => import("./userinfo.ts"));
+const discovery = lazyModuleAt<typeof import("./discovery.ts")>(
+  import.meta.resolve("./discovery.ts"),
+);
+const jwks = lazyModuleAt<typeof import("./jwks.ts")>(import.meta.resolve("./jwks.ts"));
+const token = lazyModuleAt<typeof import("./token.ts")>(import.meta.resolve("./token.ts"));
+const registration = lazyModuleAt<typeof import("./registration.ts")>(
+  import.meta.resolve("./registration.ts"),
+);
+const authorize = lazyModuleAt<typeof import("./authorize.ts")>(
+  import.meta.resolve("./authorize.ts"),
+);
+const device = lazyModuleAt<typeof import("./device_authorization.ts")>(
+  import.meta.resolve("./device_authorization.ts"),
+);
+const endSession = lazyModuleAt<typeof import("./endsession.ts")>(
+  import.meta.resolve("./endsession.ts"),
+);
+const introspect = lazyModuleAt<typeof import("./introspect.ts")>(
+  import.meta.resolve("./introspect.ts"),
+);
+const revoke = lazyModuleAt<typeof import("./revoke.ts")>(import.meta.resolve("./revoke.ts"));
+const userinfo = lazyModuleAt<typeof import("./userinfo.ts")>(
+  import.meta.resolve("./userinfo.ts"),
+);
 
 /** A handler that loads its module on first use, then calls the handler `pick` names in it. */
 function onFirstUse<M>(load: () => Promise<M>, pick: (m: M) => EndpointHandler): EndpointHandler {
