@@ -53,7 +53,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // Listen addresses are settings (any host:port); OTLP goes where OTEL_* points.
       "--allow-net",
       // The JSON config, static assets and TLS files are operator-chosen paths (and the signing
-      // workers read their module).
+      // workers read their module, as do the imports by URL of the modules loaded on first use).
       "--allow-read",
       // Exactly the variables its settings read (`--help`), and the OpenTelemetry SDK's.
       "--allow-env=MOCK_OIDC_*,JSON_CONFIG,JSON_CONFIG_PATH,SERVER_HOSTNAME,SERVER_PORT,PORT," +

@@ -11,7 +11,8 @@
  * specifier computed at run time (`import.meta.resolve`) keeps it out of the start; the type
  * stays checked through `typeof import("./x.ts")`. `deno compile` does not see such a module
  * either: each is in mock-oidc's `include` in deploy/services.ts (lazy_module_test.ts checks
- * that every one is).
+ * that every one is). Under `deno run` such an import needs read access to the module, which
+ * mock-oidc's grant (`--allow-read`, any path) gives.
  *
  * @module
  */
