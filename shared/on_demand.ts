@@ -11,7 +11,11 @@
  * @module
  */
 
-/** Kit modules imported by URL, relative to the repository root. */
+/**
+ * Kit modules imported by URL, relative to the repository root. npm packages the kit imports by
+ * URL (`yaml`, which needs no read grant that way) are embedded through the modules here that
+ * import them by name.
+ */
 export const KIT_ON_DEMAND: readonly string[] = [
   "shared/openapi_assets.ts",
 ];
