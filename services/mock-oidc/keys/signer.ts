@@ -8,6 +8,7 @@
 
 import type { AlgorithmSpec } from "./algorithms.ts";
 import { lazyModuleAt } from "../serving/lazy_module.ts";
+import { createWebCryptoPool } from "./webcrypto_pool.ts";
 
 // By URL: a default start does not even read it (serving/lazy_module.ts says why).
 const openSsl = lazyModuleAt<typeof import("./openssl.ts")>(import.meta.resolve("./openssl.ts"));
@@ -43,7 +44,7 @@ export interface SignerOptions {
 
 /**
  * Open the configured backend. Its `ready()` tells when it can sign (worker threads start
- * beside the rest of the startup). Only the chosen backend's module is loaded: the FFI one is
+ * beside the rest of the startup). The FFI backend's module loads only when chosen: it is
  * for load tests and stays off a default start.
  *
  * @throws {Error} "Cannot use --signer openssl: …" without `--allow-ffi` or libcrypto.
@@ -52,5 +53,5 @@ export async function createSigner(options: SignerOptions): Promise<Signer> {
   const threads = options.threads > 0 ? options.threads : navigator.hardwareConcurrency || 1;
   return options.signer === "openssl"
     ? (await openSsl()).createOpenSslSigner({ library: options.libcrypto, threads })
-    : (await import("./webcrypto_pool.ts")).createWebCryptoPool({ size: threads });
+    : createWebCryptoPool({ size: threads });
 }
