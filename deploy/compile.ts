@@ -9,7 +9,8 @@
  * @module
  */
 import { releaseBuildInfo, withBuildInfo } from "./build_info.ts";
-import { existingServices } from "./services.ts";
+import { existingServices, type ServiceDeployment } from "./services.ts";
+import { KIT_ON_DEMAND } from "../shared/on_demand.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -54,7 +55,9 @@ async function main(args: string[]) {
   // One type check of every selected service and the workers it embeds, then compiles that skip
   // their own: the same guarantee as a checking compile per service, with the modules the
   // services share (the kit, npm types) checked once instead of once per service.
-  const roots = services.flatMap((s) => [s.entry, ...s.include.filter((p) => p.endsWith(".ts"))]);
+  // The kit's modules imported by URL on first use go into every binary (shared/on_demand.ts).
+  const includes = (svc: ServiceDeployment) => [...svc.include, ...KIT_ON_DEMAND];
+  const roots = services.flatMap((s) => [s.entry, ...includes(s).filter((p) => p.endsWith(".ts"))]);
   const checked = await new Deno.Command(Deno.execPath(), { args: ["check", ...roots], cwd: root })
     .spawn().status;
   if (!checked.success) {
@@ -70,7 +73,7 @@ async function main(args: string[]) {
       "--exclude-unused-npm",
       ...svc.permissions,
       ...(svc.v8Flags?.length ? [`--v8-flags=${svc.v8Flags.join(",")}`] : []),
-      ...svc.include.flatMap((p) => ["--include", p]),
+      ...includes(svc).flatMap((p) => ["--include", p]),
       "--output",
       output,
       svc.entry,

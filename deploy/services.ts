@@ -53,7 +53,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // Listen addresses are settings (any host:port); OTLP goes where OTEL_* points.
       "--allow-net",
       // The JSON config, static assets and TLS files are operator-chosen paths (and the signing
-      // workers read their module).
+      // workers read their module, as do the imports by URL of the modules loaded on first use).
       "--allow-read",
       // Exactly the variables its settings read (`--help`), and the OpenTelemetry SDK's.
       "--allow-env=MOCK_OIDC_*,JSON_CONFIG,JSON_CONFIG_PATH,SERVER_HOSTNAME,SERVER_PORT,PORT," +
@@ -62,8 +62,28 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // No --allow-ffi: the default signer is WebCrypto on worker threads. `--signer openssl`
       // (load tests) needs --allow-ffi added by whoever runs it.
     ],
-    // The signing workers' module, loaded by URL at run time.
-    include: ["services/mock-oidc/keys/sign_worker.ts"],
+    // Modules loaded by URL at run time: the signing workers' module, and those imported on first
+    // use (kept out of the start's module graph: services/mock-oidc/serving/lazy_module.ts).
+    include: [
+      "services/mock-oidc/keys/sign_worker.ts",
+      "services/mock-oidc/protocol/discovery.ts",
+      "services/mock-oidc/protocol/jwks.ts",
+      "services/mock-oidc/protocol/token.ts",
+      "services/mock-oidc/protocol/registration.ts",
+      "services/mock-oidc/protocol/authorize.ts",
+      "services/mock-oidc/protocol/device_authorization.ts",
+      "services/mock-oidc/protocol/endsession.ts",
+      "services/mock-oidc/protocol/introspect.ts",
+      "services/mock-oidc/protocol/revoke.ts",
+      "services/mock-oidc/protocol/userinfo.ts",
+      "services/mock-oidc/debugger/routes.ts",
+      "services/mock-oidc/control/control_handlers.ts",
+      "services/mock-oidc/control/control_token.ts",
+      "services/mock-oidc/openapi/openapi_doc.ts",
+      "services/mock-oidc/keys/openssl.ts",
+      "services/mock-oidc/config/self_signed_cert.ts",
+      "shared/telemetry/tracing.ts",
+    ],
     devSetup: [],
     // Plain-http client ID metadata documents on loopback: a local MCP client can serve its own.
     devArgs: [

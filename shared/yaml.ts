@@ -9,7 +9,10 @@
  * @module
  */
 import process from "node:process";
-import { parse } from "yaml";
+
+// The package by URL: a literal import would have `deno run` resolve it at the start of every
+// service whose settings can read a file, none of which reads one by default (on_demand.ts).
+const { parse }: typeof import("yaml") = await import(import.meta.resolve("yaml"));
 
 /**
  * Runs `fn` with an empty `process.env` and restores it afterwards, even when `fn` throws.

@@ -27,7 +27,7 @@ import { HttpError } from "@svc/shared/problem";
 import {
   type ControlDeps,
   controlMethodNotAllowed,
-  controlMissingRoute,
+  controlMissingRoutes,
   controlPlaneElsewhere,
   controlRoutes,
   disabledControlPlane,
@@ -42,6 +42,7 @@ import type { Core } from "./provider_state.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./serving/mock_metrics.ts";
 import { operationalRoutes } from "./serving/operational_routes.ts";
 import { staticRoute } from "./serving/static_files.ts";
+import { lazyModuleAt } from "./serving/lazy_module.ts";
 import type { Tracing } from "@svc/shared/tracing";
 import {
   issuerUrlOf,
@@ -118,6 +119,10 @@ export interface App {
   documentedRoutes: readonly Route[];
 }
 
+const openapiDoc = lazyModuleAt<typeof import("./openapi/openapi_doc.ts")>(
+  import.meta.resolve("./openapi/openapi_doc.ts"),
+);
+
 /** `/favicon.ico` answers as upstream's does: 200 with an empty body (browsers stop asking). */
 const FAVICON: Route = {
   method: ["GET", "HEAD"],
@@ -180,10 +185,7 @@ export function createApp(deps: AppDeps): App {
       shutdownSignal: options.shutdownSignal,
       // Its builder and schemas load on the first /openapi.* request, not at start.
       document: async (): Promise<object> =>
-        (await import("./openapi/openapi_doc.ts")).openapiDocument(
-          options.version ?? "0.0.0",
-          documentedRoutes,
-        ),
+        (await openapiDoc()).openapiDocument(options.version ?? "0.0.0", documentedRoutes),
     });
   // The document describes what this process serves: no `/_mock` when the control plane is off.
   // `/metrics` is in it only when the API listener serves it (not with --metrics-addr), and
@@ -201,7 +203,7 @@ export function createApp(deps: AppDeps): App {
     ...ops(options.metricsOnApi ? state.metrics : undefined),
     ...(colocated
       ? control
-      : [controlMissingRoute(controlEnabled ? controlPlaneElsewhere : disabledControlPlane)]),
+      : controlMissingRoutes(controlEnabled ? controlPlaneElsewhere : disabledControlPlane)),
     ...(options.staticAssetsPath ? [staticFiles] : []),
     FAVICON,
     ...protocol,

@@ -18,10 +18,11 @@ import { createApp, createAppState } from "./app.ts";
 import { configError } from "./config/config_error.ts";
 import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
 import { loadJsonConfig } from "./config/load_config.ts";
-import { selfSignedCertificate, type TlsPair } from "./config/self_signed_cert.ts";
+import type { TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./provider_state.ts";
 import { createSigner, type Signer } from "./keys/signer.ts";
 import { planListeners } from "./serving/listener_plan.ts";
+import { lazyModuleAt } from "./serving/lazy_module.ts";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
@@ -66,7 +67,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
         "--cors-allowed-origins, or --control-enabled=false",
     );
   }
-  const signer = signerOf(values);
+  const signer = await signerOf(values);
   const state = createAppState(createMetrics({ service: "mock-oidc" }), {
     captureMaxBytes: values.capture_max_bytes,
   });
@@ -80,7 +81,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values.tracing_enabled
-    ? (await import("@svc/shared/tracing")).createTracing({
+    ? (await tracingModule()).createTracing({
       serviceName: "mock-oidc",
       serviceVersion: service.version,
       route: (req) => app.routeOf(req),
@@ -161,47 +162,70 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   return 0;
 };
 
+// By URL, so that a start without them does not even read them (serving/lazy_module.ts).
+const tracingModule = lazyModuleAt<typeof import("@svc/shared/tracing")>(
+  import.meta.resolve("@svc/shared/tracing"),
+);
+const selfSignedCert = lazyModuleAt<typeof import("./config/self_signed_cert.ts")>(
+  import.meta.resolve("./config/self_signed_cert.ts"),
+);
+
 /** How long after listening the signing thread starts when no request has been answered. */
 const SIGNER_START_AFTER_MS = 1000;
 
-/** `handler`, and a promise settled once it has answered (or failed) its first request. */
+/**
+ * `handler`, and a promise settled once its first answer has been handed to the runtime (or it
+ * failed): one timer turn after the handler returned, so the work that waits for it (the signing
+ * thread's start, ≈ 40 ms of the event loop's CPU) does not hold up the write of that answer.
+ */
 function firstAnswer(handler: Handler): { handler: Handler; answered: Promise<void> } {
   const answered = Promise.withResolvers<void>();
+  let first = true;
   return {
     answered: answered.promise,
     handler: async (req, info) => {
       try {
         return await handler(req, info);
       } finally {
-        answered.resolve();
+        if (first) {
+          first = false;
+          afterTimerTurn(answered.resolve);
+        }
       }
     },
   };
 }
 
+/**
+ * Calls `fn` once a timer turn has passed. `AbortSignal.timeout` rather than `setTimeout`: in
+ * Deno 2.9 the first `setTimeout` of a process loads the Node timers (≈ 20 ms of CPU), which
+ * would land before the first answer.
+ */
+function afterTimerTurn(fn: () => void): void {
+  AbortSignal.timeout(0).addEventListener("abort", () => fn(), { once: true });
+}
+
 /** Resolves when `event` settles, `signal` aborts or `ms` pass, whichever comes first. */
 async function firstOf(event: Promise<void>, signal: AbortSignal, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A timer that cannot be cleared keeps nothing alive that matters: the service exits through
+  // `runMain`'s exit once the server has finished.
+  const over = AbortSignal.any([signal, AbortSignal.timeout(ms)]);
+  if (over.aborted) return;
   const aborted = Promise.withResolvers<void>();
   const onAbort = () => aborted.resolve();
-  signal.addEventListener("abort", onAbort, { once: true });
+  over.addEventListener("abort", onAbort, { once: true });
   try {
-    await Promise.race([
-      event,
-      aborted.promise,
-      new Promise<void>((resolve) => timer = setTimeout(resolve, ms)),
-    ]);
+    await Promise.race([event, aborted.promise]);
   } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort);
+    over.removeEventListener("abort", onAbort);
   }
 }
 
-function signerOf(
+async function signerOf(
   values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },
-): Signer {
+): Promise<Signer> {
   try {
-    return createSigner({
+    return await createSigner({
       signer: values.signer,
       threads: values.signer_threads,
       libcrypto: values.signer_libcrypto,
@@ -219,7 +243,9 @@ async function tlsOf(
     certFile: values.tls_cert_file,
     keyFile: values.tls_key_file,
   }, { cert: SETTINGS.names("tls_cert_file"), key: SETTINGS.names("tls_key_file") });
-  return files ?? (selfSigned ? await selfSignedCertificate() : undefined);
+  // Its certificate builder loads only when asked for (`selfSignedTls`), not at every start.
+  return files ??
+    (selfSigned ? await (await selfSignedCert()).selfSignedCertificate() : undefined);
 }
 
 const USAGE = `Usage: mock-oidc [flags]

@@ -38,13 +38,14 @@ class Deadline {
     if (at <= this.expiresAt || this.#settled) return;
     this.expiresAt = at;
     this.#leaveQueue(this); // the queue is ordered by the common timeout; this one has its own
-    clearTimeout(this.#timer);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.expire(), ms);
   }
 
   finish(): void {
     this.#settled = true;
-    clearTimeout(this.#timer);
+    // Only when extended: even an empty `clearTimeout` loads the Node timers (see DeadlineQueue).
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#leaveQueue(this);
   }
 }
@@ -53,16 +54,23 @@ class Deadline {
  * The deadlines of one `withTimeout`, in arrival order. Every request gets the same timeout, so
  * they also expire in that order: one timer for the oldest replaces a timer per request (whose
  * creation cost more than the rest of the stack together).
+ *
+ * The timer is an `AbortSignal.timeout`, not a `setTimeout`: in Deno 2.9 a process's first
+ * `setTimeout` loads the Node timers (≈ 20 ms of CPU), which would make a service's first request
+ * pay for it. Such a timer cannot be cleared or unref'd; it wakes at most {@linkcode MAX_WAKE_MS}
+ * ahead, so with no request left it keeps a process that would otherwise end up for at most that
+ * long (a service ends through `Deno.exit`, and `deno test` does not wait for it).
  */
 class DeadlineQueue {
   #queue: Deadline[] = [];
   #head = 0;
   #live = 0;
-  #timer?: ReturnType<typeof setTimeout>;
+  /** The armed wake-up; one that fires after being replaced does nothing. */
+  #timer?: AbortSignal;
 
   add(deadline: Deadline): void {
     this.#queue.push(deadline);
-    if (this.#live++ === 0 && this.#timer !== undefined) Deno.refTimer(this.#timer);
+    this.#live++;
     if (this.#timer === undefined) this.#arm(performance.now());
   }
 
@@ -72,11 +80,9 @@ class DeadlineQueue {
     if (--this.#live > 0) return;
     this.#queue.length = 0;
     this.#head = 0;
-    // Nothing left to time: the timer may not keep the process (or a test) alive. It stays
-    // armed, though: clearing it here and arming a new one for the next request would cost a
-    // setTimeout per request whenever requests come one at a time; when it fires with nothing
-    // queued, it simply ends.
-    if (this.#timer !== undefined) Deno.unrefTimer(this.#timer);
+    // The timer stays armed: when it fires with nothing queued, it simply ends. Arming a new one
+    // for the next request instead would cost a timer per request whenever requests come one at
+    // a time.
   };
 
   #tick = (): void => {
@@ -101,9 +107,15 @@ class DeadlineQueue {
   #arm(now: number): void {
     while (this.#head < this.#queue.length && !this.#queue[this.#head].queued) this.#head++;
     const next = this.#queue[this.#head];
-    if (next) this.#timer = setTimeout(this.#tick, Math.max(0, next.expiresAt - now));
+    if (!next) return;
+    const wake = AbortSignal.timeout(Math.min(MAX_WAKE_MS, Math.max(0, next.expiresAt - now)));
+    this.#timer = wake;
+    wake.addEventListener("abort", () => this.#timer === wake && this.#tick(), { once: true });
   }
 }
+
+/** Longest wait of the queue's timer: it wakes and re-arms while requests are in flight. */
+const MAX_WAKE_MS = 1000;
 
 const DEADLINE = createContextKey<Deadline>("deadline");
 

@@ -8,20 +8,14 @@
  *
  * @module
  */
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  parseAllDocuments,
-  type Scalar,
-  type YAMLMap,
-} from "yaml";
+import type { Node, Scalar, YAMLMap } from "yaml";
 import { withoutProcessEnv } from "../yaml.ts";
 import { SettingsError } from "./error.ts";
 import type { SettingRow } from "./convert.ts";
+
+// The package by URL, so that `deno run` does not resolve it at every start (../on_demand.ts).
+const { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments }: typeof import("yaml") =
+  await import(import.meta.resolve("yaml"));
 
 /** What {@linkcode decodeSettingsFile} needs to know about the table. */
 export interface FileSchema {

@@ -3,6 +3,9 @@ import { control, startMock } from "./_test_support.ts";
 
 Deno.test("graceful shutdown ends an in-flight take cleanly and exits 0", async () => {
   const mock = await startMock({ args: ["--shutdown-grace", "5s"] });
+  // The control plane's handlers load on its first request: done before, so that the take below
+  // is waiting within the 200 ms even on a busy machine.
+  assert.equal((await control(mock.url, "GET", "/_mock/requests")).status, 200);
   const take = control(mock.url, "POST", "/_mock/requests/take", { timeoutMs: 8000 });
   // real clock: the take is waiting when SIGTERM arrives
   await new Promise((resolve) => setTimeout(resolve, 200));

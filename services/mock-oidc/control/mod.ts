@@ -4,7 +4,7 @@
  */
 export {
   controlMethodNotAllowed,
-  controlMissingRoute,
+  controlMissingRoutes,
   controlPlaneElsewhere,
   controlRoutes,
   createControlHandler,

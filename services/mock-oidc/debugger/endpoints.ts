@@ -8,9 +8,9 @@
 
 import type { Endpoint, IssuerContext } from "../protocol/deps.ts";
 import { html, protocol, redirect } from "../openapi/openapi_operations.ts";
-import { lazyModule } from "../serving/lazy_module.ts";
+import { lazyModuleAt } from "../serving/lazy_module.ts";
 
-const handlers = lazyModule(() => import("./routes.ts"));
+const handlers = lazyModuleAt<typeof import("./routes.ts")>(import.meta.resolve("./routes.ts"));
 
 const PAGE = { description: "Debugger page", content: html };
 const ERROR_PAGE = { description: "Debugger error page", content: html };

@@ -7,8 +7,11 @@
  */
 
 import type { AlgorithmSpec } from "./algorithms.ts";
-import { createOpenSslSigner } from "./openssl.ts";
+import { lazyModuleAt } from "../serving/lazy_module.ts";
 import { createWebCryptoPool } from "./webcrypto_pool.ts";
+
+// By URL: a default start does not even read it (serving/lazy_module.ts says why).
+const openSsl = lazyModuleAt<typeof import("./openssl.ts")>(import.meta.resolve("./openssl.ts"));
 
 /** Produces a JWS signature over `data` with one bound key. */
 export type SignFunction = (data: Uint8Array) => Promise<Uint8Array>;
@@ -41,13 +44,14 @@ export interface SignerOptions {
 
 /**
  * Open the configured backend. Its `ready()` tells when it can sign (worker threads start
- * beside the rest of the startup).
+ * beside the rest of the startup). The FFI backend's module loads only when chosen: it is
+ * for load tests and stays off a default start.
  *
  * @throws {Error} "Cannot use --signer openssl: …" without `--allow-ffi` or libcrypto.
  */
-export function createSigner(options: SignerOptions): Signer {
+export async function createSigner(options: SignerOptions): Promise<Signer> {
   const threads = options.threads > 0 ? options.threads : navigator.hardwareConcurrency || 1;
   return options.signer === "openssl"
-    ? createOpenSslSigner({ library: options.libcrypto, threads })
+    ? (await openSsl()).createOpenSslSigner({ library: options.libcrypto, threads })
     : createWebCryptoPool({ size: threads });
 }

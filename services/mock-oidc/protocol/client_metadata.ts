@@ -8,7 +8,7 @@
  * @module
  */
 
-import { GRANTS } from "./token.ts";
+import { GRANT_TYPES } from "./grant_types.ts";
 import { OAuthError } from "./oauth_error.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
 
@@ -112,7 +112,7 @@ export function validateClientMetadata(input: unknown): ClientMetadata {
   const grantTypes = body.grant_types === undefined
     ? ["authorization_code"]
     : stringList(body.grant_types, "grant_types");
-  const unknownGrant = grantTypes.find((g) => !Object.hasOwn(GRANTS, g));
+  const unknownGrant = grantTypes.find((g) => !GRANT_TYPES.includes(g));
   if (unknownGrant !== undefined) {
     throw invalidClientMetadata(`grant type ${unknownGrant} is not supported`);
   }

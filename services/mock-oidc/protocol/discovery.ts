@@ -11,7 +11,7 @@ import type { IssuerContext } from "./deps.ts";
 import { jsonResponse } from "./responses.ts";
 import { AUTH_METHODS } from "./client_metadata.ts";
 import { registrationEndpoint } from "./registration.ts";
-import { GRANTS } from "./token.ts";
+import { GRANT_TYPES } from "./grant_types.ts";
 
 /** The discovery document of an issuer URL. */
 function discoveryDocument(issuerUrl: string): Record<string, unknown> {
@@ -28,7 +28,7 @@ function discoveryDocument(issuerUrl: string): Record<string, unknown> {
     registration_endpoint: registrationEndpoint(issuerUrl),
     response_types_supported: ["code"],
     response_modes_supported: ["query", "fragment", "form_post"],
-    grant_types_supported: Object.keys(GRANTS),
+    grant_types_supported: [...GRANT_TYPES],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [...ALGORITHMS],
     token_endpoint_auth_methods_supported: [...AUTH_METHODS],

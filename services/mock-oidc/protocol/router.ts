@@ -10,34 +10,54 @@
 import { type FallbackContext, notFoundError, type Route } from "@svc/shared/http";
 import { errorResponse, problemResponse } from "@svc/shared/problem";
 import type { Endpoint, EndpointHandler, IssuerContext, ProtocolDeps } from "./deps.ts";
-import { handleDiscovery } from "./discovery.ts";
 import { issuerUrlOf } from "./issuer_url.ts";
 import { issuerIdProblem, RESERVED_PREFIX } from "./issuer_id.ts";
-import { handleJwks } from "./jwks.ts";
 import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
-import { handleReadRegistration, handleRegister } from "./registration.ts";
-import { handleToken } from "./token.ts";
 import { html, json, ok, protocol, redirect, ref } from "../openapi/openapi_operations.ts";
 import { DEBUGGER_ENDPOINTS } from "../debugger/endpoints.ts";
 import { newSessionKey } from "../debugger/session_key.ts";
-import { lazyModule } from "../serving/lazy_module.ts";
+import { lazyModuleAt } from "../serving/lazy_module.ts";
 
 export { issuerUrlOf };
 
-// Discovery, JWKS and the token endpoint (and registration, which discovery names) load with the
-// table; the other endpoints on their first request, so a start-up reads fewer modules.
-const authorize = lazyModule(() => import("./authorize.ts"));
-const device = lazyModule(() => import("./device_authorization.ts"));
-const endSession = lazyModule(() => import("./endsession.ts"));
-const introspect = lazyModule(() => import("./introspect.ts"));
-const revoke = lazyModule(() => import("./revoke.ts"));
-const userinfo = lazyModule(() => import("./userinfo.ts"));
+// Every endpoint's module loads on its first request, not with the table: a start-up reads only
+// the rows (the token endpoint alone brings a dozen modules: client authentication and a module
+// per grant).
+const discovery = lazyModuleAt<typeof import("./discovery.ts")>(
+  import.meta.resolve("./discovery.ts"),
+);
+const jwks = lazyModuleAt<typeof import("./jwks.ts")>(import.meta.resolve("./jwks.ts"));
+const token = lazyModuleAt<typeof import("./token.ts")>(import.meta.resolve("./token.ts"));
+const registration = lazyModuleAt<typeof import("./registration.ts")>(
+  import.meta.resolve("./registration.ts"),
+);
+const authorize = lazyModuleAt<typeof import("./authorize.ts")>(
+  import.meta.resolve("./authorize.ts"),
+);
+const device = lazyModuleAt<typeof import("./device_authorization.ts")>(
+  import.meta.resolve("./device_authorization.ts"),
+);
+const endSession = lazyModuleAt<typeof import("./endsession.ts")>(
+  import.meta.resolve("./endsession.ts"),
+);
+const introspect = lazyModuleAt<typeof import("./introspect.ts")>(
+  import.meta.resolve("./introspect.ts"),
+);
+const revoke = lazyModuleAt<typeof import("./revoke.ts")>(import.meta.resolve("./revoke.ts"));
+const userinfo = lazyModuleAt<typeof import("./userinfo.ts")>(
+  import.meta.resolve("./userinfo.ts"),
+);
 
 /** A handler that loads its module on first use, then calls the handler `pick` names in it. */
 function onFirstUse<M>(load: () => Promise<M>, pick: (m: M) => EndpointHandler): EndpointHandler {
   return async (ctx) => await pick(await load())(ctx);
 }
 
+const handleDiscovery = onFirstUse(discovery, (m) => m.handleDiscovery);
+const handleJwks = onFirstUse(jwks, (m) => m.handleJwks);
+const handleToken = onFirstUse(token, (m) => m.handleToken);
+const handleRegister = onFirstUse(registration, (m) => m.handleRegister);
+const handleReadRegistration = onFirstUse(registration, (m) => m.handleReadRegistration);
 const handleAuthorize = onFirstUse(authorize, (m) => m.handleAuthorize);
 const handleDeviceAuthorization = onFirstUse(device, (m) => m.handleDeviceAuthorization);
 const handleDeviceVerification = onFirstUse(device, (m) => m.handleDeviceVerification);

@@ -24,7 +24,7 @@ type Grant = (
   client: ClientAuth,
 ) => Promise<Record<string, unknown>>;
 
-/** Grant handlers by `grant_type`; discovery advertises these keys. */
+/** Grant handlers by `grant_type`: one per name of `GRANT_TYPES` (what discovery advertises). */
 export const GRANTS: Record<string, Grant> = {
   "authorization_code": authorizationCodeGrant,
   "refresh_token": refreshTokenGrant,

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
 import { basic, claimsOf, harness, headerOf } from "./_test_support.ts";
+import { GRANT_TYPES } from "./grant_types.ts";
+import { GRANTS } from "./token.ts";
+
+Deno.test("the token endpoint handles exactly the grant types discovery advertises, in order", () => {
+  assert.deepEqual(Object.keys(GRANTS), [...GRANT_TYPES]);
+});
 
 Deno.test("client_credentials issues an access token with sub = client id", async () => {
   const h = harness();
