@@ -63,7 +63,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // (load tests) needs --allow-ffi added by whoever runs it.
     ],
     // Modules loaded by URL at run time: the signing workers' module, and those imported on first
-    // use (kept out of the start's module graph: services/mock-oidc/serving/lazy_module.ts).
+    // use (kept out of the start's module graph: shared/lazy_module.ts).
     include: [
       "services/mock-oidc/keys/sign_worker.ts",
       "services/mock-oidc/protocol/discovery.ts",
@@ -176,7 +176,16 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // the execute worker's modules. Env: MCP_* (so API credentials live in MCP_* variables); YAML
     // documents parse through the kit's `@svc/shared/yaml`, which needs no grant.
     permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
-    include: ["services/mcp-server/execute/worker.ts"],
+    // Modules loaded by URL at run time: the execute workers' module, and those imported on first
+    // use or after the first answer (kept out of the start's module graph: shared/lazy_module.ts).
+    include: [
+      "services/mcp-server/execute/worker.ts",
+      "services/mcp-server/execute/channel.ts",
+      "services/mcp-server/transport/mcp_route.ts",
+      "services/mcp-server/transport/stdio.ts",
+      "services/mcp-server/openapi/host.ts",
+      "services/mcp-server/auth/jose.ts",
+    ],
     // Each stateless HTTP request leaves its MCP server, transport and parsed body as garbage.
     // A small young generation collects it young instead of V8 growing the new space to 3 × 16
     // MiB; a fixed heap growth of 25 % makes the next full collection come at 1.25 × what the last

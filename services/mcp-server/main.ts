@@ -6,6 +6,7 @@
  */
 import { IDENTITY } from "./identity.ts";
 import { createLogger, stderrWriter } from "@svc/shared/log";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import { type MainIo, runMain } from "@svc/shared/main";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, startServer } from "@svc/shared/server";
@@ -19,6 +20,15 @@ import { limitsOf, SETTINGS } from "./settings.ts";
 import { createExecutePool } from "./execute/pool.ts";
 import { createHttpApp } from "./transport/http_app.ts";
 import { toolMetrics } from "./tool_metrics.ts";
+
+// Loaded by URL only when the settings ask for them, so that a start without them does not even
+// read them (shared/lazy_module.ts says why; each is in mcp-server's `include`).
+const openApiHost = lazyModuleAt<typeof import("./openapi/host.ts")>(
+  import.meta.resolve("./openapi/host.ts"),
+);
+const stdioTransport = lazyModuleAt<typeof import("./transport/stdio.ts")>(
+  import.meta.resolve("./transport/stdio.ts"),
+);
 
 const USAGE = `Usage: mcp-server [--transport stdio|http] [flags]
 
@@ -49,7 +59,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   // The OpenAPI host (document loading, operation mapping, calls) loads only when a setting names
   // an API: a server without one starts without its modules.
   if (values.openapi.length + values.openapi_base_url.length + values.openapi_auth.length > 0) {
-    const { ApiError, apiSpecs, registerOpenApis } = await import("./openapi/host.ts");
+    const { ApiError, apiSpecs, registerOpenApis } = await openApiHost();
     try {
       const specs = apiSpecs(values.openapi, values.openapi_base_url, values.openapi_auth);
       apis = await registerOpenApis(registry, specs, {
@@ -98,7 +108,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   try {
     if (values.transport === "stdio") {
       logger.info("serving MCP on stdio", { subject: values.subject });
-      const { serveStdio } = await import("./transport/stdio.ts");
+      const { serveStdio } = await stdioTransport();
       await serveStdio({ registry, authorizer, limits, pool, logger, subject: values.subject });
       return 0;
     }

@@ -42,7 +42,7 @@ import type { Core } from "./provider_state.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./serving/mock_metrics.ts";
 import { operationalRoutes } from "./serving/operational_routes.ts";
 import { staticRoute } from "./serving/static_files.ts";
-import { lazyModuleAt } from "./serving/lazy_module.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import type { Tracing } from "@svc/shared/tracing";
 import {
   issuerUrlOf,

@@ -22,7 +22,7 @@ import type { TlsPair } from "./config/self_signed_cert.ts";
 import { createCore } from "./provider_state.ts";
 import { createSigner, type Signer } from "./keys/signer.ts";
 import { planListeners } from "./serving/listener_plan.ts";
-import { lazyModuleAt } from "./serving/lazy_module.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import { SETTINGS } from "./settings.ts";
 import service from "./deno.json" with { type: "json" };
 
@@ -162,7 +162,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   return 0;
 };
 
-// By URL, so that a start without them does not even read them (serving/lazy_module.ts).
+// By URL, so that a start without them does not even read them (shared/lazy_module.ts).
 const tracingModule = lazyModuleAt<typeof import("@svc/shared/tracing")>(
   import.meta.resolve("@svc/shared/tracing"),
 );

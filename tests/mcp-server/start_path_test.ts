@@ -4,7 +4,9 @@
  * after the first answer, `jose` with the first bearer token, `node:worker_threads` with the first
  * execute worker, the OpenAPI host only when an `--openapi` setting names an API. Any `node:`
  * import loads Deno's Node compatibility layer, and each of these packages costs milliseconds of
- * CPU before the first answer (tests/bench/RESULTS.md, "mcp-server, start path trimmed").
+ * CPU before the first answer (tests/bench/RESULTS.md, "mcp-server, start path trimmed"). They are
+ * not even in the module graph `deno run` builds at start: they load by URL
+ * (shared/lazy_module.ts), so the whole graph of the entry is its start path.
  */
 import assert from "node:assert/strict";
 
@@ -37,10 +39,15 @@ async function moduleGraph(): Promise<
   };
 }
 
-/** The specifiers reachable from `root` through static imports only. */
+/**
+ * The specifiers reachable from `root` through static imports only, or (`dynamic`) through
+ * literal dynamic imports as well: the code graph `deno run` builds at start (type-only imports,
+ * `typeof import("…")` included, are not in it).
+ */
 function staticClosure(
   graph: { modules: Map<string, InfoModule>; redirects: Record<string, string> },
   root: string,
+  dynamic = false,
 ): Set<string> {
   const seen = new Set<string>();
   const todo = [root];
@@ -50,7 +57,7 @@ function staticClosure(
     if (seen.has(specifier)) continue;
     seen.add(specifier);
     for (const dep of graph.modules.get(specifier)?.dependencies ?? []) {
-      if (!dep.isDynamic && dep.code?.specifier) todo.push(dep.code.specifier);
+      if ((dynamic || !dep.isDynamic) && dep.code?.specifier) todo.push(dep.code.specifier);
     }
   }
   return seen;
@@ -67,9 +74,27 @@ Deno.test("mcp-server's start path: no npm package, no node: module", async (t) 
       assert.ok(start.has(local(path)), `${path} is on the start path`);
     }
     for (const path of ["transport/mcp_route.ts", "openapi/host.ts", "execute/channel.ts"]) {
-      assert.ok(graph.modules.has(local(path)), `${path} is in the whole graph`);
       assert.ok(!start.has(local(path)), `${path} loads later`);
     }
+  });
+
+  await t.step("what loads later is not in the graph at start either (imported by URL)", () => {
+    const built = staticClosure(graph, ENTRY, true);
+    for (
+      const path of [
+        "transport/mcp_route.ts",
+        "transport/stdio.ts",
+        "openapi/host.ts",
+        "execute/channel.ts",
+        "auth/jose.ts",
+      ]
+    ) {
+      assert.ok(!built.has(local(path)), `${path} is outside the graph`);
+    }
+    // but the kit's `node:process`: its settings-file decoder (shared/settings/yaml_file.ts, by a
+    // literal import, for the read grant) loads shared/yaml.ts, which imports it
+    const outside = [...built].filter((s) => /^(npm|node):/.test(s) && s !== "node:process");
+    assert.deepEqual(outside, [], "no npm: or node: module in the whole graph");
   });
 
   await t.step("no npm: or node: specifier among the static imports", () => {

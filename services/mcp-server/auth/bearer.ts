@@ -14,6 +14,7 @@
  */
 import type { JWTVerifyGetKey } from "jose";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 /** The token is missing, malformed, expired, or not for us (maps to 401 `invalid_token`). */
 export class InvalidToken extends Error {
@@ -54,11 +55,11 @@ export interface BearerVerifier {
 }
 
 /**
- * The JWT library, imported on first use: the server's start (and its health routes) need none
- * of it, and its modules would add to the time to the first answer.
+ * The JWT library, imported on first use and by URL (shared/lazy_module.ts says why): the server's
+ * start (and its health routes) need none of it, and its modules would add to the time to the
+ * first answer.
  */
-let jose: Promise<typeof import("jose")> | undefined;
-const loadJose = () => jose ??= import("jose");
+const loadJose = lazyModuleAt<typeof import("./jose.ts")>(import.meta.resolve("./jose.ts"));
 
 /** Creates a verifier; discovery happens on first use and is retried after a failure. */
 export function createBearerVerifier(options: BearerVerifierOptions): BearerVerifier {

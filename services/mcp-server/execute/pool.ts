@@ -16,6 +16,7 @@
  */
 import type { MessagePort, Worker } from "node:worker_threads";
 import type { ReplyReceiver } from "./channel.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import type { CallMessage, CallReply, DoneMessage, JobMessage } from "./protocol.ts";
 import { DeadlineError, ErrorText, ToolError } from "../tools/errors.ts";
 import type { Limits } from "../limits.ts";
@@ -59,7 +60,8 @@ export interface RunOptions {
 /**
  * `node:worker_threads` and the reply channel (which imports it), loaded with the first worker:
  * importing any `node:` module loads Deno's Node compatibility layer, which would otherwise weigh
- * on the server's start-up although no worker starts before the first execute call.
+ * on the server's start-up although no worker starts before the first execute call. By URL
+ * (shared/lazy_module.ts says why; `channel.ts` is in mcp-server's `include`).
  */
 let loading: Promise<void> | undefined;
 let loaded: {
@@ -67,8 +69,15 @@ let loaded: {
   channel: typeof import("./channel.ts");
 } | undefined;
 
+const threadsModule = lazyModuleAt<typeof import("node:worker_threads")>(
+  import.meta.resolve("node:worker_threads"),
+);
+const channelModule = lazyModuleAt<typeof import("./channel.ts")>(
+  import.meta.resolve("./channel.ts"),
+);
+
 function loadThreads(): Promise<void> {
-  return loading ??= Promise.all([import("node:worker_threads"), import("./channel.ts")])
+  return loading ??= Promise.all([threadsModule(), channelModule()])
     .then(([threads, channel]) => {
       loaded = { threads, channel };
     });

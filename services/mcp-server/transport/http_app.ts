@@ -21,6 +21,7 @@ import {
 } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
 import type { Metrics } from "@svc/shared/metrics";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import { operationalRoutes } from "@svc/shared/operational";
 import type { CapabilityRegistry } from "../capabilities/registry.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
@@ -38,6 +39,11 @@ import {
   resourceUri,
   unauthorizedResponse,
 } from "./protected_resource.ts";
+
+/** The MCP route's module (the MCP SDK, zod, ajv, the tools), by URL: shared/lazy_module.ts. */
+const mcpRouteModule = lazyModuleAt<typeof import("./mcp_route.ts")>(
+  import.meta.resolve("./mcp_route.ts"),
+);
 
 /** Options of {@linkcode createHttpApp}. */
 export interface HttpAppOptions {
@@ -127,7 +133,7 @@ export function createHttpApp(options: HttpAppOptions): Handler {
   // server's module loading, and the health routes need none of them.
   let route: Promise<McpRoute> | undefined;
   const prepare = () =>
-    route ??= import("./mcp_route.ts").then(({ createMcpRoute }) =>
+    route ??= mcpRouteModule().then(({ createMcpRoute }) =>
       createMcpRoute({
         registry: options.registry,
         resolver: bearerResolver,

@@ -18,7 +18,7 @@ import { MAX_CHANGES_TIMEOUT_MS } from "./request_log.ts";
 import { ClientRegistry } from "../protocol/client_registry.ts";
 import { control, CONTROL_ERRORS, ok, ref } from "../openapi/openapi_operations.ts";
 import { consoleRoutes, isConsolePage } from "../console/console_routes.ts";
-import { lazyModuleAt } from "../serving/lazy_module.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 // The rows' handlers load on the first control request (see control_handlers.ts).
 const handlers = lazyModuleAt<typeof import("./control_handlers.ts")>(

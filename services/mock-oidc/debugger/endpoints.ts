@@ -8,7 +8,7 @@
 
 import type { Endpoint, IssuerContext } from "../protocol/deps.ts";
 import { html, protocol, redirect } from "../openapi/openapi_operations.ts";
-import { lazyModuleAt } from "../serving/lazy_module.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 const handlers = lazyModuleAt<typeof import("./routes.ts")>(import.meta.resolve("./routes.ts"));
 

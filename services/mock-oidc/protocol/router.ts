@@ -16,7 +16,7 @@ import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
 import { html, json, ok, protocol, redirect, ref } from "../openapi/openapi_operations.ts";
 import { DEBUGGER_ENDPOINTS } from "../debugger/endpoints.ts";
 import { newSessionKey } from "../debugger/session_key.ts";
-import { lazyModuleAt } from "../serving/lazy_module.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 export { issuerUrlOf };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { createRouter, localInfo, withErrors } from "@svc/shared/http";
-import { createLogger } from "@svc/shared/log";
-import { lazyModule } from "./lazy_module.ts";
+import { createRouter, localInfo, withErrors } from "./http/mod.ts";
+import { createLogger } from "./log.ts";
+import { lazyModule, lazyModuleAt } from "./lazy_module.ts";
 
 Deno.test("lazyModule loads once and hands every caller the same module", async () => {
   let loads = 0;
@@ -33,6 +33,20 @@ Deno.test("lazyModule passes a failed dynamic import on as a rejection", async (
   await assert.rejects(load());
 });
 
+Deno.test("lazyModuleAt imports the module at a URL on first use, once", async () => {
+  const url = new URL("./duration.ts", import.meta.url).href;
+  const load = lazyModuleAt<typeof import("./duration.ts")>(url);
+  const [a, b] = await Promise.all([load(), load()]);
+  assert.equal(a, b);
+  assert.equal(a, await import("./duration.ts"), "the same module instance as a static import");
+});
+
+Deno.test("lazyModuleAt rejects on every use while the module is missing", async () => {
+  const load = lazyModuleAt(new URL("./missing_module.ts", import.meta.url).href);
+  await assert.rejects(load(), /missing_module/);
+  await assert.rejects(load(), /missing_module/);
+});
+
 Deno.test("a row whose module fails to load answers a 500 problem, logged; the process serves on", async () => {
   const lines: string[] = [];
   const missing = lazyModule(() =>
@@ -59,32 +73,4 @@ Deno.test("a row whose module fails to load answers a 500 problem, logged; the p
   assert.match(lines[0], /missing_module/);
   const ok = await handler(new Request("http://x/ok"), localInfo());
   assert.equal(await ok.text(), "fine");
-});
-
-Deno.test("every module mock-oidc imports by URL is embedded by deno compile (deploy include)", async () => {
-  const root = new URL("../../../", import.meta.url);
-  const { SERVICES } = await import("../../../deploy/services.ts");
-  const include = new Set(SERVICES.find((s) => s.name === "mock-oidc")!.include);
-  const resolved: string[] = [];
-  const walk = async (dir: URL) => {
-    for await (const e of Deno.readDir(dir)) {
-      const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
-      if (e.isDirectory) await walk(url);
-      else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) {
-        const text = await Deno.readTextFile(url);
-        for (const [, spec] of text.matchAll(/import\.meta\.resolve\("([^"]+)"\)/g)) {
-          const target = spec.startsWith(".") ? new URL(spec, url).href : import.meta.resolve(spec);
-          resolved.push(target.slice(root.href.length));
-        }
-      }
-    }
-  };
-  await walk(new URL("../", import.meta.url));
-  assert.ok(resolved.length >= 17, `found ${resolved.length}`);
-  assert.ok(resolved.includes("shared/telemetry/tracing.ts"), "the kit's tracing, by its export");
-  assert.deepEqual(
-    resolved.filter((p) => !include.has(p)),
-    [],
-    "not in deploy/services.ts include",
-  );
 });
