@@ -1,2 +1,0 @@
-if (Deno.args[1] === "never") await import("node:process");
-Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.args[0]), onListen() {} }, () => new Response("ok"));
