@@ -133,10 +133,9 @@ export function bufferedWriter(
   const { flushMs = 10, maxPending = 65_536 } = options;
   const encoder = new TextEncoder();
   let pending = "";
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let due: AbortSignal | undefined;
   function flush(): void {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
+    due = undefined;
     if (pending === "") return;
     const bytes = encoder.encode(pending);
     pending = "";
@@ -156,9 +155,13 @@ export function bufferedWriter(
   return (line, level = "info") => {
     pending += line + "\n";
     if (level === "warn" || level === "error" || pending.length >= maxPending) flush();
-    else if (timer === undefined) {
-      timer = setTimeout(flush, flushMs);
-      Deno.unrefTimer(timer); // never what keeps a process alive
+    else if (due === undefined) {
+      // Not setTimeout: Deno's first setTimeout loads its Node timers (≈ 25 ms CPU), which the
+      // first log line of a start-up would pay before the first answer. Unlike an unref'd timer,
+      // this one holds a process that is otherwise done for at most `flushMs` (then writes the
+      // lines). A flush that came earlier leaves this signal without effect.
+      const signal = due = AbortSignal.timeout(flushMs);
+      signal.addEventListener("abort", () => due === signal && flush(), { once: true });
     }
   };
 }
