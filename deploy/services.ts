@@ -119,7 +119,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-env=IMGPROXY_*,AWS_*,OTEL_*,HOME,USERPROFILE,HOMEPATH,HOMEDRIVE,_X_AMZN_TRACE_ID",
       "--allow-sys=osRelease,homedir,uid",
       // The --config file, the AWS shared config/credentials files and the web-identity token
-      // are operator-chosen paths. No write: the proxy keeps no state.
+      // are operator-chosen paths; the modules of `include` load by a specifier the module
+      // graph does not see, which needs read access to them. No write: the proxy keeps no state.
       "--allow-read",
     ],
     // Loaded by a specifier the module graph does not see (start-up: services/image-proxy).
