@@ -32,6 +32,8 @@ async function migrateThenServe(env: Record<string, string>): Promise<void> {
     args: ["serve", ...LISTEN],
     env,
     listeners: ["api", "metrics"],
+    // Listening comes first, the datastore opens behind it: up is ready here.
+    healthPath: "/readyz",
   });
   try {
     const ready = await fetch(`${svc.url}/readyz`);

@@ -17,8 +17,10 @@ import { KEY_CHANGES_CHANNEL } from "../auth/api_keys.ts";
 import { createKeyChanges, type KeyChanges } from "../auth/key_changes.ts";
 import { type Config, SETTINGS } from "../config.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
-import { createMigrator } from "../migrate/migrator.ts";
-import { openDb } from "../store/open_db.ts";
+import { createMigrator, type Migrator } from "../migrate/migrator.ts";
+import type { Db } from "../store/db.ts";
+import { reserveDb } from "../store/open_db.ts";
+import { openingDb } from "../store/opening_db.ts";
 import { describeDurability } from "../store/durability.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
@@ -38,10 +40,18 @@ export interface ServeApiOptions {
   keyChanges?: KeyChanges;
 }
 
-/** Starts serving; resolves once it listens. `finished` settles after shutdown. */
+/**
+ * Starts serving; resolves once it listens. The datastore opens behind the listener: `/healthz`
+ * answers at once, `/readyz` is 503 (`the datastore is still opening`) until it is open, and
+ * requests that need it wait for it. `finished` settles after shutdown, and rejects with the open's
+ * error when the datastore cannot be opened (the listeners are closed first).
+ * @throws {SettingsError} for an address that cannot be used; {@linkcode DataDirLockedError} when
+ * another process holds the PGlite directory (both before listening).
+ */
 export async function serveApi(config: Config, options: ServeApiOptions): Promise<RunningServer> {
   const { logger, lifecycle, metrics } = options;
-  const db = await openDb({
+  // The quick part first (URL, PGlite's lock), so a directory in use fails before listening.
+  const reserved = await reserveDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
@@ -50,35 +60,15 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     lifecycle.close();
     throw err;
   });
+  const opening = Promise.withResolvers<Db>();
+  const db = openingDb(reserved.kind, opening.promise);
+  const migrator = createMigrator(db, loadMigrations());
+  // Revocations by other processes on the same Postgres database (another instance, the CLI)
+  // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
+  // worker's). Without the listener, the key cache TTL is the bound.
+  const keyChanges = options.keyChanges ?? createKeyChanges();
+  let server: RunningServer;
   try {
-    const durability = await describeDurability(
-      db,
-      config.pgliteSync && !config.dataDir.startsWith("memory://"),
-    );
-    logger[durability.durable ? "info" : "warn"]("datastore open", {
-      backend: db.kind,
-      acknowledgedWritesDurable: durability.durable,
-      durability: durability.detail,
-    });
-    const migrator = createMigrator(db, loadMigrations());
-    const pending = await migrator.pending().catch(() => []);
-    if (pending.length > 0) {
-      logger.warn("migrations pending; not ready until `migrate up` runs", {
-        pending: pending.map((m) => m.version),
-      });
-    }
-    // Revocations by other processes on the same Postgres database (another instance, the CLI)
-    // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
-    // worker's). Without the listener, the key cache TTL is the bound.
-    const keyChanges = options.keyChanges ?? createKeyChanges();
-    // Not awaited: serving does not wait for (or on) the listening connection.
-    db.listen?.(KEY_CHANGES_CHANNEL, () => keyChanges.bump()).catch((err) => {
-      logger.warn(
-        "cannot listen for key changes; revocations by other processes apply within " +
-          "--key-cache-ttl",
-        { error: err instanceof Error ? err.message : String(err) },
-      );
-    });
     const api = createApp({
       db,
       migrator,
@@ -107,19 +97,77 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       const setting = SETTINGS.names("metrics_addr");
       listeners.push({ name: "metrics", addr: config.metricsAddr, handler: scrape, setting });
     }
-    return await startServer(listeners, {
+    server = await startServer(listeners, {
       logger,
       lifecycle,
       shutdownDelay: config.shutdownDelayMs,
       shutdownGrace: config.shutdownGraceMs,
       onShutdown: async () => {
+        if (!await db.opened.then(() => true, () => false)) return; // nothing was opened
         await db.close();
         logger.info("datastore closed");
       },
     });
   } catch (err) {
     lifecycle.close();
-    await db.close();
+    opening.reject(err);
+    opening.promise.catch(() => {});
+    await reserved.release();
     throw err;
+  }
+  // The open starts on the next macrotask, so requests already waiting when the listener opened
+  // (a liveness probe) are answered first rather than behind the client's module load.
+  setTimeout(() => reserved.open().then(opening.resolve, opening.reject), 0);
+  const failed = Promise.withResolvers<never>();
+  db.opened.then(
+    (open) =>
+      announceOpen(open, { config, logger, migrator, keyChanges }).catch((err) =>
+        logger.warn("cannot describe the datastore", { err })
+      ),
+    (err) => {
+      // A start that cannot complete ends the process with the open's error (`runCli`) at once,
+      // not after --shutdown-delay; the listeners close behind it (nothing was open to drain).
+      lifecycle.shutdown("datastore failed");
+      failed.reject(err);
+    },
+  );
+  const finished = Promise.race([server.finished, failed.promise]);
+  finished.catch(() => {}); // the caller observes it; `shutdown()` returns it too
+  return {
+    urls: server.urls,
+    signal: server.signal,
+    shutdown: () => (server.shutdown(), finished),
+    finished,
+  };
+}
+
+/** Once open: the start-up lines (durability, pending migrations) and the key-change listener. */
+async function announceOpen(
+  db: Db,
+  options: { config: Config; logger: Logger; migrator: Migrator; keyChanges: KeyChanges },
+): Promise<void> {
+  const { config, logger, migrator, keyChanges } = options;
+  // Not awaited: serving does not wait for (or on) the listening connection.
+  db.listen?.(KEY_CHANGES_CHANNEL, () => keyChanges.bump()).catch((err) => {
+    logger.warn(
+      "cannot listen for key changes; revocations by other processes apply within " +
+        "--key-cache-ttl",
+      { error: err instanceof Error ? err.message : String(err) },
+    );
+  });
+  const durability = await describeDurability(
+    db,
+    config.pgliteSync && !config.dataDir.startsWith("memory://"),
+  );
+  logger[durability.durable ? "info" : "warn"]("datastore open", {
+    backend: db.kind,
+    acknowledgedWritesDurable: durability.durable,
+    durability: durability.detail,
+  });
+  const pending = await migrator.pending().catch(() => []);
+  if (pending.length > 0) {
+    logger.warn("migrations pending; not ready until `migrate up` runs", {
+      pending: pending.map((m) => m.version),
+    });
   }
 }

@@ -10,8 +10,11 @@
  * - owns SIGTERM/SIGINT: it tells every worker to shut down (each keeps serving for
  *   `--shutdown-delay` with `/readyz` draining, then drains its requests and closes its pool),
  *   waits for all of them, then closes the metrics listener;
+ * - starts worker 1 first and the others once it listens, so the API answers after one
+ *   isolate's start;
  * - fails the start as a whole when any worker cannot start (its error, as one line), ending
- *   every worker first.
+ *   every worker first; that includes a worker that listened but then could not open its
+ *   datastore (each opens it behind its listener, `serve_api.ts`).
  * @module
  */
 import type { Logger } from "@svc/shared/log";
@@ -69,7 +72,13 @@ function startupError(error: { name: string; message: string; key?: string }): E
 function spawn(
   id: number,
   config: Config,
-  options: { logger: Logger; onCrash(): void; keyChanges: SharedArrayBuffer },
+  options: {
+    logger: Logger;
+    onCrash(): void;
+    /** A worker that listened could not open its datastore: the start fails after all. */
+    onFailure(err: Error): void;
+    keyChanges: SharedArrayBuffer;
+  },
 ): Slot {
   const { logger } = options;
   const worker = new Worker(new URL("./serve_worker.ts", import.meta.url).href, {
@@ -80,6 +89,7 @@ function spawn(
   const stopped = Promise.withResolvers<ShutdownReport>();
   const scrapes = new Map<number, (snapshot: MetricSnapshot[]) => void>();
   let next = 0;
+  let listening = false;
   const slot: Slot = {
     id,
     worker,
@@ -100,9 +110,14 @@ function spawn(
     },
   };
   worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
-    if (data.type === "listening") ready.resolve(data.url);
-    else if (data.type === "failed") ready.reject(startupError(data.error));
-    else if (data.type === "metrics") {
+    if (data.type === "listening") {
+      listening = true;
+      ready.resolve(data.url);
+    } else if (data.type === "failed" && !listening) ready.reject(startupError(data.error));
+    else if (data.type === "failed") {
+      stopped.resolve(forced());
+      options.onFailure(startupError(data.error));
+    } else if (data.type === "metrics") {
       slot.last = data.snapshot;
       scrapes.get(data.id)?.(data.snapshot);
     } else if (data.type === "stopped") {
@@ -166,19 +181,30 @@ export async function serveOnWorkers(
   const lifecycle = createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   const slots: Slot[] = [];
   const scrapeLifecycle = createLifecycle({ handleSignals: false });
+  // A worker that listened but could not open its datastore ends the start with its error.
+  const failed = Promise.withResolvers<never>();
+  failed.promise.catch(() => {}); // observed through `finished`
   let api: string;
   let metricsServer: RunningServer;
   try {
     const addr = probeAddr({ name: "api", addr: config.addr, setting: SETTINGS.names("addr") });
     // One key-change generation for all workers: a key revoked through one is refused by all.
     const keyChanges = new SharedArrayBuffer(4);
-    for (let id = 1; id <= workers; id++) {
+    const start = (id: number) =>
       slots.push(spawn(id, { ...config, addr }, {
         logger,
         keyChanges,
         onCrash: () => lifecycle.shutdown("worker failed"),
+        onFailure(err) {
+          lifecycle.shutdown("worker failed");
+          failed.reject(err);
+        },
       }));
-    }
+    // The first worker starts alone and the others once it listens: the API answers after one
+    // isolate's start, not after N of them sharing the cores (each loads the whole API).
+    start(1);
+    await slots[0].ready;
+    for (let id = 2; id <= workers; id++) start(id);
     [api] = await Promise.all(slots.map((s) => s.ready));
     const scrape = withDefaultStack(
       createRouter([{
@@ -226,7 +252,9 @@ export async function serveOnWorkers(
       },
     };
   }
-  const finished = lifecycle.untilShutdown().then(stop);
+  // A failure rejects at once (`runCli` exits with it); the workers stop behind it.
+  const finished = Promise.race([lifecycle.untilShutdown().then(stop), failed.promise]);
+  finished.catch(() => {});
   return {
     urls: { api, metrics: metricsServer.urls.metrics },
     signal: lifecycle.signal,
