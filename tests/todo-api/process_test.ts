@@ -45,7 +45,7 @@ for (const backend of ["pglite", "postgres"] as const) {
             return false;
           }, { what: "the datastore to open", timeoutMs: 60_000 });
           assert.equal(body.checks.migrations.status, "fail");
-          assert.match(body.checks.migrations.error, /4 pending/);
+          assert.match(body.checks.migrations.error ?? "", /4 pending/);
           assert.equal(body.checks.datastore.status, "ok");
           const early = await fetch(`${svc.url}/v1/todos`, { headers: { "x-api-key": "todo_x" } });
           assert.equal(early.status, 503);
