@@ -40,6 +40,12 @@ export interface ServeApiOptions {
   keyChanges?: KeyChanges;
 }
 
+/** What {@linkcode serveApi} gives: the running server, and when its datastore is open. */
+export interface ApiServer extends RunningServer {
+  /** Resolves once the datastore is open; rejects with the open's error. */
+  opened: Promise<void>;
+}
+
 /**
  * Starts serving; resolves once it listens. The datastore opens behind the listener: `/healthz`
  * answers at once, `/readyz` is 503 (`the datastore is still opening`) until it is open, and
@@ -48,7 +54,7 @@ export interface ServeApiOptions {
  * @throws {SettingsError} for an address that cannot be used; {@linkcode DataDirLockedError} when
  * another process holds the PGlite directory (both before listening).
  */
-export async function serveApi(config: Config, options: ServeApiOptions): Promise<RunningServer> {
+export async function serveApi(config: Config, options: ServeApiOptions): Promise<ApiServer> {
   const { logger, lifecycle, metrics } = options;
   // The quick part first (URL, PGlite's lock), so a directory in use fails before listening.
   const reserved = await reserveDb({
@@ -138,6 +144,7 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     signal: server.signal,
     shutdown: () => (server.shutdown(), finished),
     finished,
+    opened: db.opened.then(() => {}),
   };
 }
 
