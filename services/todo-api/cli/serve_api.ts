@@ -16,8 +16,7 @@ import { createApp } from "../app.ts";
 import { KEY_CHANGES_CHANNEL } from "../auth/api_keys.ts";
 import { createKeyChanges, type KeyChanges } from "../auth/key_changes.ts";
 import { type Config, SETTINGS } from "../config.ts";
-import { loadMigrations } from "../migrate/migration_files.ts";
-import { createMigrator, type Migrator } from "../migrate/migrator.ts";
+import type { Migrator } from "../migrate/migrator.ts";
 import type { Db } from "../store/db.ts";
 import { reserveDb } from "../store/open_db.ts";
 import { openingDb } from "../store/opening_db.ts";
@@ -68,7 +67,7 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
   });
   const opening = Promise.withResolvers<Db>();
   const db = openingDb(reserved.kind, opening.promise);
-  const migrator = createMigrator(db, loadMigrations());
+  const migrator = pendingMigrations(db);
   // Revocations by other processes on the same Postgres database (another instance, the CLI)
   // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
   // worker's). Without the listener, the key cache TTL is the bound.
@@ -151,7 +150,12 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
 /** Once open: the start-up lines (durability, pending migrations) and the key-change listener. */
 async function announceOpen(
   db: Db,
-  options: { config: Config; logger: Logger; migrator: Migrator; keyChanges: KeyChanges },
+  options: {
+    config: Config;
+    logger: Logger;
+    migrator: Pick<Migrator, "pending">;
+    keyChanges: KeyChanges;
+  },
 ): Promise<void> {
   const { config, logger, migrator, keyChanges } = options;
   // Not awaited: serving does not wait for (or on) the listening connection.
@@ -177,4 +181,21 @@ async function announceOpen(
       pending: pending.map((m) => m.version),
     });
   }
+}
+
+/**
+ * The migrator's `pending()`, its modules (the migration files and their checksums) loaded on
+ * first use: readiness and the start-up line need it only once the datastore is open.
+ */
+function pendingMigrations(db: Db): Pick<Migrator, "pending"> {
+  let migrator: Promise<Migrator> | undefined;
+  return {
+    async pending() {
+      migrator ??= Promise.all([
+        import("../migrate/migration_files.ts"),
+        import("../migrate/migrator.ts"),
+      ]).then(([files, m]) => m.createMigrator(db, files.loadMigrations()));
+      return await (await migrator).pending();
+    },
+  };
 }
