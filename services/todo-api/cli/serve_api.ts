@@ -23,6 +23,9 @@ import { openingDb } from "../store/opening_db.ts";
 import { describeDurability } from "../store/durability.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
+/** With no request to answer first, the datastore's open starts this long after listening. */
+const OPEN_AFTER_MS = 50;
+
 /** What {@linkcode serveApi} needs besides the config. */
 export interface ServeApiOptions {
   /** Gets the start-up, access and shutdown lines. */
@@ -72,6 +75,7 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
   // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
   // worker's). Without the listener, the key cache TTL is the bound.
   const keyChanges = options.keyChanges ?? createKeyChanges();
+  const firstRequest = Promise.withResolvers<void>();
   let server: RunningServer;
   try {
     const api = createApp({
@@ -92,7 +96,8 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       {
         name: "api",
         addr: config.addr,
-        handler: api,
+        // The first request to arrive lets the datastore's open start (below).
+        handler: (req, info) => (firstRequest.resolve(), api(req, info)),
         reusePort: options.reusePort,
         setting: SETTINGS.names("addr"),
       },
@@ -120,9 +125,15 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     await reserved.release();
     throw err;
   }
-  // The open starts on the next macrotask, so requests already waiting when the listener opened
-  // (a liveness probe) are answered first rather than behind the client's module load.
-  setTimeout(() => reserved.open().then(opening.resolve, opening.reject), 0);
+  // Loading a datastore client holds the event loop for up to hundreds of ms (the Postgres client
+  // pulls node's net/tls/crypto built-ins in synchronously), so the open starts once the first
+  // request has had its turn, or OPEN_AFTER_MS after listening when none comes: requests that
+  // reach a fresh listener are answered first, not behind the load.
+  const idle = setTimeout(firstRequest.resolve, OPEN_AFTER_MS);
+  firstRequest.promise.then(() => {
+    clearTimeout(idle);
+    setTimeout(() => reserved.open().then(opening.resolve, opening.reject), 0);
+  });
   const failed = Promise.withResolvers<never>();
   db.opened.then(
     (open) =>
