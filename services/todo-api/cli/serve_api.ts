@@ -1,9 +1,11 @@
 /**
- * One isolate's part of `serve`: opens the datastore (never migrates), listens on the API address
- * (and, when asked, the metrics address), and once its lifecycle's shutdown starts keeps serving
+ * One isolate's part of `serve`: listens on the API address (and, when asked, the metrics
+ * address), then opens the datastore behind the listener (never migrates; requests that need it
+ * wait, `/readyz` says it is still opening), and once its lifecycle's shutdown starts keeps serving
  * for `--shutdown-delay` with `/readyz` reporting `draining`, then stops accepting, drains
  * in-flight requests, and closes the pool (PGlite: checkpoints and releases the data-directory
- * lock). `serve.ts` runs it in the main isolate, `serve_worker.ts` in each worker isolate.
+ * lock). `serve.ts` runs it in the main isolate, `serve_workers.ts` as worker 1 and
+ * `serve_worker.ts` in each worker isolate.
  * @module
  */
 import type { Logger } from "@svc/shared/log";
