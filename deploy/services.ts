@@ -122,7 +122,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
     devInfo: {
       url: "http://127.0.0.1:8081",
       open: "/docs (API); a key: deno task keys create --subject me --role user",
-      health: "http://127.0.0.1:8081/healthz",
+      // Readiness, not liveness: serve listens before its datastore is open (docs/todo-api.md).
+      health: "http://127.0.0.1:8081/readyz",
     },
   },
   {
