@@ -58,6 +58,9 @@ Deno.test({
       // Workers load their module by URL at run time: compile only embeds it when included.
       assert.match(text, /sign_worker\.ts/, "mock-oidc's signing worker is embedded");
       assert.match(text, /serve_worker\.ts/, "todo-api's serve worker is embedded");
+      // Modules loaded by a specifier the module graph does not see: embedded only when included.
+      assert.match(text, /s3_store\.ts/, "image-proxy's S3 store is embedded");
+      assert.match(text, /otlp_metrics\.ts/, "image-proxy's OTLP metrics are embedded");
       assert.match(text, /compile: mcp-server -> /);
       assert.match(text, /compile: runner-ctl -> /);
       assert.match(

@@ -12,7 +12,7 @@ import type { Logger } from "@svc/shared/log";
 import { type ShutdownReport, startServer } from "@svc/shared/server";
 import type { EnvLookup } from "@svc/shared/settings";
 import type { S3ClientConfig } from "@aws-sdk/client-s3";
-import { requestIdOf, withRequestId } from "@svc/shared/http";
+import { firstAnswer, requestIdOf, withRequestId } from "@svc/shared/http";
 import { createApp } from "./app.ts";
 import { errorBody, proxyError } from "./errors.ts";
 import { normalizePrefix } from "./object/target.ts";
@@ -24,6 +24,19 @@ import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
 import { lazyStore } from "./store/lazy_store.ts";
 import { createStreamLimiter, type StreamLimiter } from "./stream/limiter.ts";
 import { NO_TELEMETRY, type Telemetry } from "./telemetry.ts";
+
+// A specifier the module graph does not see: under `deno run`, Deno resolves the graph of every
+// literal dynamic import with the entry's before any code runs (≈ 100 ms CPU on each start for the
+// AWS SDK's packages, though the store loads later). `deploy/services.ts` includes the module in
+// the compiled binary.
+const S3_STORE_MODULE = new URL("./store/s3_store.ts", import.meta.url).href;
+type S3StoreModule = typeof import("./store/s3_store.ts");
+
+/**
+ * How long after the listener opens the AWS SDK starts loading when no request has been answered
+ * by then (the first answer starts it sooner).
+ */
+const SDK_LOAD_AFTER_MS = 250;
 
 /** Options of {@linkcode startProxy}. */
 export interface StartProxyOptions {
@@ -76,9 +89,11 @@ export async function startProxy(
     handleSignals: options.handleSignals ?? true,
   });
   const prefix = normalizePrefix(values.prefix);
-  // The AWS SDK loads just after listening, before the readiness probe starts (`lazy_store.ts`).
-  const store = lazyStore(async () =>
-    (await import("./store/s3_store.ts")).createS3Store({
+  // The AWS SDK loads after the first answer (below), or with the first storage request when
+  // that comes first (`lazy_store.ts`).
+  const store = lazyStore(async () => {
+    const { createS3Store } = await import(S3_STORE_MODULE) as S3StoreModule;
+    return createS3Store({
       bucket: values.bucket,
       region: values.region,
       endpoint,
@@ -86,8 +101,8 @@ export async function startProxy(
       timeoutMs: values["proxy.upstream_idle_timeout"],
       credentials: options.credentials,
       observe: (event) => telemetry.storeRequest(event),
-    })
-  );
+    });
+  });
   const limiter = createStreamLimiter(values["proxy.max_streams"]);
   // A probe denied by the permissions says which host and how to grant it (once per text, not
   // on every probe); readiness itself reports s3_misconfigured.
@@ -136,10 +151,11 @@ export async function startProxy(
   }, { once: true });
   // The kit's own lifecycle lines duplicate the contract's records; only its warnings remain.
   const kitLogger = warningsOf(serverLog);
+  const first = firstAnswer(app, { maxWaitMs: SDK_LOAD_AFTER_MS, signal: lifecycle.signal });
   const server = await startServer([{
     name: "api",
     addr: values.listen,
-    handler: app,
+    handler: first.handler,
     setting: SETTINGS.names("listen"),
     netGrant: netGrantHint,
   }], {
@@ -161,12 +177,17 @@ export async function startProxy(
       await options.onShutdown?.();
     },
   });
+  // The AWS SDK is most of the proxy's module loading (≈ 230 ms CPU), and its evaluation holds
+  // the event loop: loaded right after listening, it held back whichever request came first (a
+  // liveness probe, usually) by that much. So it loads once the first answer has gone out, or
+  // SDK_LOAD_AFTER_MS after listening when no request comes; an object request that comes first
+  // loads it itself, through the lazy store, and waits for it. Until the probe's first check has
+  // finished, /readyz answers `starting` (docs/image-proxy.md#readiness-and-shutdown).
   // The probe starts once the SDK has loaded: its timeout bounds storage, not module loading
-  // (which, on a busy machine, holds the event loop longer than a probe interval). The load
-  // starts on the next macrotask, so requests already waiting when the listener opened are
-  // answered first rather than behind the whole load (measured: tests/bench/RESULTS.md).
+  // (which, on a busy machine, holds the event loop longer than a probe interval).
   lifecycle.spawn("readiness", async (signal) => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await first.answered;
+    if (signal.aborted) return;
     await store.load().catch(() => {}); // a failure shows in the probe's own first call
     await probe.run(signal);
   });

@@ -11,7 +11,7 @@ import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
-import type { Handler } from "@svc/shared/http";
+import { firstAnswer } from "@svc/shared/http";
 import { runMain, type ServiceMain } from "@svc/shared/main";
 import { helpRequested } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
@@ -116,7 +116,12 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
     },
   });
   // --addr wins over SERVER_HOSTNAME/SERVER_PORT/PORT, so it is the one to name.
-  const first = firstAnswer(app.api);
+  // The signing thread starts once the first answer has gone out (its start, ≈ 40 ms of the
+  // event loop's CPU, would hold up that answer's write), a second after start without one.
+  const first = firstAnswer(app.api, {
+    maxWaitMs: SIGNER_START_AFTER_MS,
+    signal: lifecycle.signal,
+  });
   const listeners: ListenerSpec[] = [
     { name: "api", addr: plan.api, handler: first.handler, tls, setting: SETTINGS.names("addr") },
   ];
@@ -143,7 +148,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   // share the cores with the thread's start; discovery and JWKS need no signing, and a token
   // request that comes first starts it itself), or SIGNER_START_AFTER_MS after listening when no
   // request comes; closed at shutdown.
-  await firstOf(first.answered, lifecycle.signal, SIGNER_START_AFTER_MS);
+  await first.answered;
   // Shut down before it started: nothing to start.
   if (!lifecycle.signal.aborted) {
     try {
@@ -170,56 +175,8 @@ const selfSignedCert = lazyModuleAt<typeof import("./config/self_signed_cert.ts"
   import.meta.resolve("./config/self_signed_cert.ts"),
 );
 
-/** How long after listening the signing thread starts when no request has been answered. */
+/** How long after start the signing thread starts when no request has been answered. */
 const SIGNER_START_AFTER_MS = 1000;
-
-/**
- * `handler`, and a promise settled once its first answer has been handed to the runtime (or it
- * failed): one timer turn after the handler returned, so the work that waits for it (the signing
- * thread's start, ≈ 40 ms of the event loop's CPU) does not hold up the write of that answer.
- */
-function firstAnswer(handler: Handler): { handler: Handler; answered: Promise<void> } {
-  const answered = Promise.withResolvers<void>();
-  let first = true;
-  return {
-    answered: answered.promise,
-    handler: async (req, info) => {
-      try {
-        return await handler(req, info);
-      } finally {
-        if (first) {
-          first = false;
-          afterTimerTurn(answered.resolve);
-        }
-      }
-    },
-  };
-}
-
-/**
- * Calls `fn` once a timer turn has passed. `AbortSignal.timeout` rather than `setTimeout`: in
- * Deno 2.9 the first `setTimeout` of a process loads the Node timers (≈ 20 ms of CPU), which
- * would land before the first answer.
- */
-function afterTimerTurn(fn: () => void): void {
-  AbortSignal.timeout(0).addEventListener("abort", () => fn(), { once: true });
-}
-
-/** Resolves when `event` settles, `signal` aborts or `ms` pass, whichever comes first. */
-async function firstOf(event: Promise<void>, signal: AbortSignal, ms: number): Promise<void> {
-  // A timer that cannot be cleared keeps nothing alive that matters: the service exits through
-  // `runMain`'s exit once the server has finished.
-  const over = AbortSignal.any([signal, AbortSignal.timeout(ms)]);
-  if (over.aborted) return;
-  const aborted = Promise.withResolvers<void>();
-  const onAbort = () => aborted.resolve();
-  over.addEventListener("abort", onAbort, { once: true });
-  try {
-    await Promise.race([event, aborted.promise]);
-  } finally {
-    over.removeEventListener("abort", onAbort);
-  }
-}
 
 async function signerOf(
   values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },

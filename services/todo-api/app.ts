@@ -33,6 +33,7 @@ import { standaloneSchema } from "./http/schemas.ts";
 import type { Migrator } from "./migrate/migrator.ts";
 import type { Db } from "./store/db.ts";
 import { databaseUnavailable, withSafeReason } from "./store/db_errors.ts";
+import { notOpen } from "./store/opening_db.ts";
 import { createCursorCodec, type CursorCodec } from "./todos/cursor.ts";
 import { loadCursorSecret } from "./todos/cursor_secret.ts";
 import { createTodoRoutes } from "./todos/routes.ts";
@@ -139,7 +140,12 @@ export function createApp(deps: AppDeps): Handler {
     datastore: () => withSafeReason(() => deps.db.ping()),
     migrations: async () => {
       let pending: { version: number }[] = [];
-      await withSafeReason(async () => void (pending = await deps.migrator.pending()));
+      await withSafeReason(async () => {
+        // While `serve` opens the datastore, readiness answers at once instead of waiting.
+        const opening = notOpen(deps.db);
+        if (opening) throw opening;
+        pending = await deps.migrator.pending();
+      });
       if (pending.length > 0) {
         throw new Error(`${pending.length} pending: ${pending.map((m) => m.version).join(", ")}`);
       }

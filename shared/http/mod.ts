@@ -74,3 +74,4 @@ export {
 export { type DefaultStackOptions, type Middleware, withDefaultStack } from "./stack.ts";
 export { methodLabel } from "./method_label.ts";
 export { withValidTarget } from "./valid_target.ts";
+export { type FirstAnswer, firstAnswer, type FirstAnswerOptions } from "./first_answer.ts";

@@ -70,6 +70,8 @@ export interface ProxyProcessOptions {
   waitReady?: boolean;
   /** More hosts the process may reach (a metrics collector). */
   extraHosts?: string[];
+  /** Polled until it answers 200 before returning; `null` sends no request. @default {"/healthz"} */
+  healthPath?: string | null;
 }
 
 /** The proxy process and helpers. */
@@ -108,6 +110,7 @@ export async function startProxyProcess(options: ProxyProcessOptions): Promise<P
       ...options.env,
     },
     timeoutMs: 60_000,
+    healthPath: options.healthPath,
   });
   async function readyz() {
     const res = await fetch(svc.url + "/readyz");

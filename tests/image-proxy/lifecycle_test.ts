@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { BUCKET, faultsFor, startProxyProcess, startStore } from "./_test_support.ts";
 import { DeleteObjectCommand } from "@aws-sdk/client-s3";
+import { waitUntil } from "@svc/shared/testing";
 
 function transitions(records: Record<string, unknown>[]) {
   return records.filter((r) => r.msg === "readiness changed").map((r) =>
@@ -88,6 +89,49 @@ Deno.test("readiness walks the contract's states, each change logged", async (t)
     const msg of ["server_starting", "server_listening", "shutdown_started", "shutdown_completed"]
   ) {
     assert.ok(msgs.includes(msg), msg);
+  }
+});
+
+// The storage client loads after the first answer, or on its own when no request comes
+// (docs/image-proxy.md#readiness-and-shutdown): readiness never waits for a request.
+Deno.test("ready without any request: the storage client loads on its own", async () => {
+  const store = await startStore();
+  const proxy = await startProxyProcess({
+    endpoint: store.s3.endpoint,
+    waitReady: false,
+    healthPath: null,
+  });
+  try {
+    await waitUntil(() => transitions(proxy.records()).includes("ready"), {
+      what: "readiness with no request sent",
+    });
+    assert.equal(proxy.records().filter((r) => r.msg === "request completed").length, 0);
+  } finally {
+    assert.equal(await proxy.stop(), 0);
+    await store.close();
+  }
+});
+
+Deno.test("an object read as the first request loads the storage client and waits for it", async () => {
+  const store = await startStore();
+  await store.put("first.txt", "first bytes");
+  const proxy = await startProxyProcess({
+    endpoint: store.s3.endpoint,
+    waitReady: false,
+    healthPath: null,
+  });
+  try {
+    const res = await fetch(proxy.url + "/first.txt");
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "first bytes");
+    const requests = () => proxy.records().filter((r) => r.msg === "request completed");
+    await waitUntil(() => requests().length > 0, { what: "the request record" });
+    assert.deepEqual(requests().map((r) => [r["http.route"], r["http.response.status_code"]]), [
+      ["object", 200],
+    ]);
+  } finally {
+    assert.equal(await proxy.stop(), 0);
+    await store.close();
   }
 });
 

@@ -34,11 +34,18 @@ for (const backend of ["pglite", "postgres"] as const) {
           const health = await fetch(`${svc.url}/healthz`);
           assert.equal(health.status, 200);
           await health.body?.cancel();
-          const ready = await fetch(`${svc.url}/readyz`);
-          assert.equal(ready.status, 503);
-          const body = await ready.json();
+          // The datastore opens behind the listener; until then readiness says so.
+          let body!: { checks: Record<string, { status: string; error?: string }> };
+          await waitUntil(async () => {
+            const ready = await fetch(`${svc.url}/readyz`);
+            assert.equal(ready.status, 503);
+            body = await ready.json();
+            if (body.checks.datastore.status === "ok") return true;
+            assert.equal(body.checks.datastore.error, "the datastore is still opening");
+            return false;
+          }, { what: "the datastore to open", timeoutMs: 60_000 });
           assert.equal(body.checks.migrations.status, "fail");
-          assert.match(body.checks.migrations.error, /4 pending/);
+          assert.match(body.checks.migrations.error ?? "", /4 pending/);
           assert.equal(body.checks.datastore.status, "ok");
           const early = await fetch(`${svc.url}/v1/todos`, { headers: { "x-api-key": "todo_x" } });
           assert.equal(early.status, 503);
@@ -203,6 +210,7 @@ Deno.test({
         args: ["serve", ...LISTEN],
         env: t.env,
         timeoutMs: 60_000,
+        healthPath: "/readyz", // the datastore opens behind the listener: wait for it
       });
       try {
         // Three would-be second processes at once: each is refused on its own.
@@ -240,6 +248,7 @@ Deno.test({
         args: ["serve", ...LISTEN, "--shutdown-delay", "2s"],
         env: t.env,
         timeoutMs: 60_000,
+        healthPath: "/readyz", // the datastore opens behind the listener: wait for it
       });
       const ready = await fetch(`${svc.url}/readyz`);
       assert.equal(ready.status, 200);

@@ -32,6 +32,8 @@ async function migrateThenServe(env: Record<string, string>): Promise<void> {
     args: ["serve", ...LISTEN],
     env,
     listeners: ["api", "metrics"],
+    // Listening comes first, the datastore opens behind it: up is ready here.
+    healthPath: "/readyz",
   });
   try {
     const ready = await fetch(`${svc.url}/readyz`);
@@ -168,6 +170,46 @@ Deno.test({
       assert.doesNotMatch(out.stderr, /Pa#ss/);
       assert.equal(out.code, 2);
     });
+  },
+});
+
+Deno.test({
+  name: "todo-api as shipped: a datastore that cannot be opened after listening ends serve with " +
+    "its one line, exit 1 (one isolate and workers)",
+  async fn(t) {
+    // An older deployment's flags (no sys grant) and a URL without a user: the Postgres client,
+    // loaded once serve listens, cannot default the user name. No server is contacted.
+    const form = await shippedForm("todo-api");
+    for (const workers of ["1", "2"]) {
+      await t.step(`--workers ${workers}`, async () => {
+        const out = await runCommand(
+          Deno.execPath(),
+          [
+            "run",
+            ...form.flags.filter((f) => !f.startsWith("--allow-sys")),
+            form.entry,
+            "serve",
+            ...LISTEN,
+            "--workers",
+            workers,
+          ],
+          {
+            env: { TODOAPI_DATABASE_URL: "postgres://127.0.0.1:1/postgres" },
+            clearEnv: true,
+            cwd: ROOT,
+          },
+        );
+        assert.match(out.stdout, /"msg":"server_listening"/, "it listened first");
+        assert.equal(
+          out.stderr,
+          `serve: Cannot open datastore: the Postgres client needs a permission to default a ` +
+            `setting the URL leaves out (Requires env access to "USERNAME"): put the user in ` +
+            `TODOAPI_DATABASE_URL, set PGUSER, or grant --allow-sys=uid,gid,userInfo (the OS ` +
+            `user)\n`,
+        );
+        assert.equal(out.code, 1);
+      });
+    }
   },
 });
 

@@ -169,8 +169,11 @@ Deno.test({
           // real clock: the eight creates reach the workers before the signal
           await new Promise((r) => setTimeout(r, 500));
           exit = svc.stop("SIGTERM");
+          // (a worker still opening its pool would say 503 too, without "draining")
           let ready = await fresh(`${svc.url}/readyz`);
-          while (ready.status === 200) ready = await fresh(`${svc.url}/readyz`);
+          while (JSON.parse(ready.body).reason !== "draining") {
+            ready = await fresh(`${svc.url}/readyz`);
+          }
           // from now on every worker says draining while still serving
           for (let i = 0; i < 16; i++) {
             const res = await fresh(`${svc.url}/readyz`);

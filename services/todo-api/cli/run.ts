@@ -10,9 +10,6 @@ import { type EnvLookup, helpRequested, SettingsError } from "@svc/shared/settin
 import { loadConfig, usage } from "../config.ts";
 import { DataDirLockedError } from "../store/data_dir_lock.ts";
 import { openDb } from "../store/open_db.ts";
-import { keysCommand } from "./keys.ts";
-import { keysOverApi, lockedAdvice } from "./keys_api.ts";
-import { migrateCommand } from "./migrate.ts";
 import { serve } from "./serve.ts";
 
 /**
@@ -42,7 +39,11 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
       io.err(`unknown command ${JSON.stringify(command)}\n\n${usage()}`);
       return 2;
     }
-    if (command === "keys" && config.url !== "") return await keysOverApi(rest, { config, io });
+    // The operator commands' modules load only for them, off `serve`'s start.
+    if (command === "keys" && config.url !== "") {
+      const { keysOverApi } = await import("./keys_api.ts");
+      return await keysOverApi(rest, { config, io });
+    }
     const db = await openDb({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
@@ -50,8 +51,8 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
     });
     try {
       return command === "migrate"
-        ? await migrateCommand(db, rest, { config, io })
-        : await keysCommand(db, rest, { config, io });
+        ? await (await import("./migrate.ts")).migrateCommand(db, rest, { config, io })
+        : await (await import("./keys.ts")).keysCommand(db, rest, { config, io });
     } finally {
       await db.close();
     }
@@ -62,7 +63,9 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
     if (err instanceof DataDirLockedError) {
       io.err(err.message);
       // `keys` while `serve` holds the embedded database: the same through the server's API.
-      const advice = command === "keys" ? lockedAdvice(rest, config) : undefined;
+      const advice = command === "keys"
+        ? (await import("./keys_api.ts")).lockedAdvice(rest, config)
+        : undefined;
       if (advice) io.err(advice);
       return 1;
     }

@@ -9,8 +9,6 @@ import type { RunningServer } from "@svc/shared/server";
 import { createLifecycle } from "@svc/shared/lifecycle";
 import { createMetrics } from "@svc/shared/metrics";
 import { type Config, workerCount } from "../config.ts";
-import { serveApi } from "./serve_api.ts";
-import { serveOnWorkers } from "./serve_workers.ts";
 
 /** Options of {@linkcode serve}. */
 export interface ServeOptions {
@@ -23,15 +21,21 @@ export interface ServeOptions {
 }
 
 /**
- * Starts the service; resolves once it listens. `finished` settles after shutdown.
+ * Starts the service; resolves once it listens (the datastore opens behind the listener, see
+ * `serve_api.ts`). `finished` settles after shutdown, or rejects when the start fails after all.
  * @throws {SettingsError} for more than one worker on PGlite, or an address that cannot be used.
  */
 export async function serve(config: Config, options: ServeOptions): Promise<RunningServer> {
   const { logger } = options;
   const workers = workerCount(config, options.cores ?? navigator.hardwareConcurrency);
-  if (workers > 1) return await serveOnWorkers(config, { ...options, workers });
+  // Each form loads only its own modules: with workers, the API's are loaded by the workers alone.
+  if (workers > 1) {
+    const { serveOnWorkers } = await import("./serve_workers.ts");
+    return await serveOnWorkers(config, { ...options, workers });
+  }
   // SIGTERM during startup is kept: the server then stops as soon as it listens.
   const lifecycle = createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   const metrics = createMetrics({ service: "todo-api" });
+  const { serveApi } = await import("./serve_api.ts");
   return await serveApi(config, { logger, lifecycle, metrics, metricsListener: true });
 }

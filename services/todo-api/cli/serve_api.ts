@@ -1,9 +1,11 @@
 /**
- * One isolate's part of `serve`: opens the datastore (never migrates), listens on the API address
- * (and, when asked, the metrics address), and once its lifecycle's shutdown starts keeps serving
+ * One isolate's part of `serve`: listens on the API address (and, when asked, the metrics
+ * address), then opens the datastore behind the listener (never migrates; requests that need it
+ * wait, `/readyz` says it is still opening), and once its lifecycle's shutdown starts keeps serving
  * for `--shutdown-delay` with `/readyz` reporting `draining`, then stops accepting, drains
  * in-flight requests, and closes the pool (PGlite: checkpoints and releases the data-directory
- * lock). `serve.ts` runs it in the main isolate, `serve_worker.ts` in each worker isolate.
+ * lock). `serve.ts` runs it in the main isolate, `serve_workers.ts` as worker 1 and
+ * `serve_worker.ts` in each worker isolate.
  * @module
  */
 import type { Logger } from "@svc/shared/log";
@@ -16,11 +18,15 @@ import { createApp } from "../app.ts";
 import { KEY_CHANGES_CHANNEL } from "../auth/api_keys.ts";
 import { createKeyChanges, type KeyChanges } from "../auth/key_changes.ts";
 import { type Config, SETTINGS } from "../config.ts";
-import { loadMigrations } from "../migrate/migration_files.ts";
-import { createMigrator } from "../migrate/migrator.ts";
-import { openDb } from "../store/open_db.ts";
+import type { Migrator } from "../migrate/migrator.ts";
+import type { Db } from "../store/db.ts";
+import { reserveDb } from "../store/open_db.ts";
+import { openingDb } from "../store/opening_db.ts";
 import { describeDurability } from "../store/durability.ts";
 import denoJson from "../deno.json" with { type: "json" };
+
+/** With no request to answer first, the datastore's open starts this long after listening. */
+const OPEN_AFTER_MS = 50;
 
 /** What {@linkcode serveApi} needs besides the config. */
 export interface ServeApiOptions {
@@ -38,10 +44,24 @@ export interface ServeApiOptions {
   keyChanges?: KeyChanges;
 }
 
-/** Starts serving; resolves once it listens. `finished` settles after shutdown. */
-export async function serveApi(config: Config, options: ServeApiOptions): Promise<RunningServer> {
+/** What {@linkcode serveApi} gives: the running server, and when its datastore is open. */
+export interface ApiServer extends RunningServer {
+  /** Resolves once the datastore is open; rejects with the open's error. */
+  opened: Promise<void>;
+}
+
+/**
+ * Starts serving; resolves once it listens. The datastore opens behind the listener: `/healthz`
+ * answers at once, `/readyz` is 503 (`the datastore is still opening`) until it is open, and
+ * requests that need it wait for it. `finished` settles after shutdown, and rejects with the open's
+ * error when the datastore cannot be opened (the listeners are closed first).
+ * @throws {SettingsError} for an address that cannot be used; {@linkcode DataDirLockedError} when
+ * another process holds the PGlite directory (both before listening).
+ */
+export async function serveApi(config: Config, options: ServeApiOptions): Promise<ApiServer> {
   const { logger, lifecycle, metrics } = options;
-  const db = await openDb({
+  // The quick part first (URL, PGlite's lock), so a directory in use fails before listening.
+  const reserved = await reserveDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
@@ -50,35 +70,16 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     lifecycle.close();
     throw err;
   });
+  const opening = Promise.withResolvers<Db>();
+  const db = openingDb(reserved.kind, opening.promise);
+  const migrator = pendingMigrations(db);
+  // Revocations by other processes on the same Postgres database (another instance, the CLI)
+  // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
+  // worker's). Without the listener, the key cache TTL is the bound.
+  const keyChanges = options.keyChanges ?? createKeyChanges();
+  const firstRequest = Promise.withResolvers<void>();
+  let server: RunningServer;
   try {
-    const durability = await describeDurability(
-      db,
-      config.pgliteSync && !config.dataDir.startsWith("memory://"),
-    );
-    logger[durability.durable ? "info" : "warn"]("datastore open", {
-      backend: db.kind,
-      acknowledgedWritesDurable: durability.durable,
-      durability: durability.detail,
-    });
-    const migrator = createMigrator(db, loadMigrations());
-    const pending = await migrator.pending().catch(() => []);
-    if (pending.length > 0) {
-      logger.warn("migrations pending; not ready until `migrate up` runs", {
-        pending: pending.map((m) => m.version),
-      });
-    }
-    // Revocations by other processes on the same Postgres database (another instance, the CLI)
-    // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
-    // worker's). Without the listener, the key cache TTL is the bound.
-    const keyChanges = options.keyChanges ?? createKeyChanges();
-    // Not awaited: serving does not wait for (or on) the listening connection.
-    db.listen?.(KEY_CHANGES_CHANNEL, () => keyChanges.bump()).catch((err) => {
-      logger.warn(
-        "cannot listen for key changes; revocations by other processes apply within " +
-          "--key-cache-ttl",
-        { error: err instanceof Error ? err.message : String(err) },
-      );
-    });
     const api = createApp({
       db,
       migrator,
@@ -97,7 +98,8 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       {
         name: "api",
         addr: config.addr,
-        handler: api,
+        // The first request to arrive lets the datastore's open start (below).
+        handler: (req, info) => (firstRequest.resolve(), api(req, info)),
         reusePort: options.reusePort,
         setting: SETTINGS.names("addr"),
       },
@@ -107,19 +109,106 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       const setting = SETTINGS.names("metrics_addr");
       listeners.push({ name: "metrics", addr: config.metricsAddr, handler: scrape, setting });
     }
-    return await startServer(listeners, {
+    server = await startServer(listeners, {
       logger,
       lifecycle,
       shutdownDelay: config.shutdownDelayMs,
       shutdownGrace: config.shutdownGraceMs,
       onShutdown: async () => {
+        if (!await db.opened.then(() => true, () => false)) return; // nothing was opened
         await db.close();
         logger.info("datastore closed");
       },
     });
   } catch (err) {
     lifecycle.close();
-    await db.close();
+    opening.reject(err);
+    opening.promise.catch(() => {});
+    await reserved.release();
     throw err;
   }
+  // Loading a datastore client holds the event loop for up to hundreds of ms (the Postgres client
+  // pulls node's net/tls/crypto built-ins in synchronously), so the open starts once the first
+  // request has had its turn, or OPEN_AFTER_MS after listening when none comes: requests that
+  // reach a fresh listener are answered first, not behind the load.
+  const idle = setTimeout(firstRequest.resolve, OPEN_AFTER_MS);
+  firstRequest.promise.then(() => {
+    clearTimeout(idle);
+    setTimeout(() => reserved.open().then(opening.resolve, opening.reject), 0);
+  });
+  const failed = Promise.withResolvers<never>();
+  db.opened.then(
+    (open) =>
+      announceOpen(open, { config, logger, migrator, keyChanges }).catch((err) =>
+        logger.warn("cannot describe the datastore", { err })
+      ),
+    (err) => {
+      // A start that cannot complete ends the process with the open's error (`runCli`) at once,
+      // not after --shutdown-delay; the listeners close behind it (nothing was open to drain).
+      lifecycle.shutdown("datastore failed");
+      failed.reject(err);
+    },
+  );
+  const finished = Promise.race([server.finished, failed.promise]);
+  finished.catch(() => {}); // the caller observes it; `shutdown()` returns it too
+  return {
+    urls: server.urls,
+    signal: server.signal,
+    shutdown: () => (server.shutdown(), finished),
+    finished,
+    opened: db.opened.then(() => {}),
+  };
+}
+
+/** Once open: the start-up lines (durability, pending migrations) and the key-change listener. */
+async function announceOpen(
+  db: Db,
+  options: {
+    config: Config;
+    logger: Logger;
+    migrator: Pick<Migrator, "pending">;
+    keyChanges: KeyChanges;
+  },
+): Promise<void> {
+  const { config, logger, migrator, keyChanges } = options;
+  // Not awaited: serving does not wait for (or on) the listening connection.
+  db.listen?.(KEY_CHANGES_CHANNEL, () => keyChanges.bump()).catch((err) => {
+    logger.warn(
+      "cannot listen for key changes; revocations by other processes apply within " +
+        "--key-cache-ttl",
+      { error: err instanceof Error ? err.message : String(err) },
+    );
+  });
+  const durability = await describeDurability(
+    db,
+    config.pgliteSync && !config.dataDir.startsWith("memory://"),
+  );
+  logger[durability.durable ? "info" : "warn"]("datastore open", {
+    backend: db.kind,
+    acknowledgedWritesDurable: durability.durable,
+    durability: durability.detail,
+  });
+  const pending = await migrator.pending().catch(() => []);
+  if (pending.length > 0) {
+    logger.warn("migrations pending; not ready until `migrate up` runs", {
+      pending: pending.map((m) => m.version),
+    });
+  }
+}
+
+/**
+ * The migrator's `pending()`, its modules (the migration files and their checksums) loaded on
+ * first use: readiness and the start-up line need it only once the datastore is open.
+ */
+function pendingMigrations(db: Db): Pick<Migrator, "pending"> {
+  let migrator: Promise<Migrator> | undefined;
+  return {
+    async pending() {
+      migrator ??= Promise.all([
+        import("../migrate/migration_files.ts"),
+        import("../migrate/migrator.ts"),
+      ]).then(([files, m]) => m.createMigrator(db, files.loadMigrations()));
+      return await (await migrator).pending();
+    },
+  };
 }

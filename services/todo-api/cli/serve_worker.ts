@@ -43,14 +43,22 @@ async function start(worker: number, config: ToWorker & { type: "start" }): Prom
     server.finished.then((report) => {
       flushLogs(); // the main isolate terminates this one once it hears "stopped"
       scope.postMessage({ type: "stopped", report, snapshot: metrics!.registry.snapshot() });
+    }, (err) => {
+      // The datastore could not be opened after listening: the start fails as a whole.
+      flushLogs();
+      scope.postMessage({ type: "failed", error: errorOf(err) });
     });
     scope.postMessage({ type: "listening", url: server.urls.api });
   } catch (err) {
-    const e = err instanceof Error ? err : new Error(String(err));
-    const key = err instanceof SettingsError ? err.key : undefined;
     flushLogs();
-    scope.postMessage({ type: "failed", error: { name: e.name, message: e.message, key } });
+    scope.postMessage({ type: "failed", error: errorOf(err) });
   }
+}
+
+function errorOf(err: unknown): { name: string; message: string; key?: string } {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const key = err instanceof SettingsError ? err.key : undefined;
+  return { name: e.name, message: e.message, key };
 }
 
 scope.onmessage = ({ data }) => {

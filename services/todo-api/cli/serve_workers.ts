@@ -1,9 +1,14 @@
 /**
- * `serve --workers N` (N > 1, Postgres only): N worker isolates (`serve_worker.ts`) serve the API
- * on one port with `SO_REUSEPORT`, so the kernel spreads connections over them (Linux), each with
- * its own pool of `--db-pool-size` connections. The main isolate
+ * `serve --workers N` (N > 1, Postgres only): N isolates serve the API on one port with
+ * `SO_REUSEPORT`, so the kernel spreads connections over them (Linux), each with its own pool of
+ * `--db-pool-size` connections: worker 1 is the main isolate itself, workers 2…N are worker
+ * isolates (`serve_worker.ts`). The main isolate
  * - checks the API address first (a port in use fails as with one isolate; port 0 is resolved
  *   once, so every worker listens on the same port);
+ * - serves the API as worker 1 and starts the other workers once its datastore is open, so the
+ *   API answers after one isolate's start (a worker isolate costs its own runtime start and loads
+ *   the whole API again) and a datastore that cannot be opened fails the start before the
+ *   other isolates exist;
  * - serves `/metrics` on `--metrics-addr`: on each scrape it asks every worker for a snapshot of
  *   its registry and adds them up, plus `http_requests_by_worker_total` (the same counts with a
  *   `worker` label, 1…N) to show how requests spread;
@@ -11,13 +16,15 @@
  *   `--shutdown-delay` with `/readyz` draining, then drains its requests and closes its pool),
  *   waits for all of them, then closes the metrics listener;
  * - fails the start as a whole when any worker cannot start (its error, as one line), ending
- *   every worker first.
+ *   every worker first; that includes a worker that listened but then could not open its
+ *   datastore (each opens it behind its listener, `serve_api.ts`).
  * @module
  */
 import type { Logger } from "@svc/shared/log";
 import { createLifecycle } from "@svc/shared/lifecycle";
+import { createKeyChanges } from "../auth/key_changes.ts";
 import { createRouter, withDefaultStack } from "@svc/shared/http";
-import { Counter, mergeSnapshots, type MetricSnapshot } from "@svc/shared/metrics";
+import { Counter, createMetrics, mergeSnapshots, type MetricSnapshot } from "@svc/shared/metrics";
 import {
   probeAddr,
   type RunningServer,
@@ -43,7 +50,6 @@ const STOP_SLACK_MS = 15_000;
 
 interface Slot {
   id: number;
-  worker: Worker;
   /** Resolves with the URL once listening; rejects with the worker's start-up error. */
   ready: Promise<string>;
   /** Resolves when the worker has shut down (or died). */
@@ -52,6 +58,8 @@ interface Slot {
   last: MetricSnapshot[];
   snapshot(): Promise<MetricSnapshot[]>;
   send(message: ToWorker): void;
+  /** Ends a worker isolate at once (nothing for the main isolate's own server). */
+  terminate(): void;
 }
 
 /** The report of a worker that died or had to be ended: nothing of its own to tell. */
@@ -69,7 +77,13 @@ function startupError(error: { name: string; message: string; key?: string }): E
 function spawn(
   id: number,
   config: Config,
-  options: { logger: Logger; onCrash(): void; keyChanges: SharedArrayBuffer },
+  options: {
+    logger: Logger;
+    onCrash(): void;
+    /** A worker that listened could not open its datastore: the start fails after all. */
+    onFailure(err: unknown): void;
+    keyChanges: SharedArrayBuffer;
+  },
 ): Slot {
   const { logger } = options;
   const worker = new Worker(new URL("./serve_worker.ts", import.meta.url).href, {
@@ -80,9 +94,10 @@ function spawn(
   const stopped = Promise.withResolvers<ShutdownReport>();
   const scrapes = new Map<number, (snapshot: MetricSnapshot[]) => void>();
   let next = 0;
+  let listening = false;
   const slot: Slot = {
     id,
-    worker,
+    terminate: () => worker.terminate(),
     ready: ready.promise,
     stopped: stopped.promise,
     last: [],
@@ -100,9 +115,14 @@ function spawn(
     },
   };
   worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
-    if (data.type === "listening") ready.resolve(data.url);
-    else if (data.type === "failed") ready.reject(startupError(data.error));
-    else if (data.type === "metrics") {
+    if (data.type === "listening") {
+      listening = true;
+      ready.resolve(data.url);
+    } else if (data.type === "failed" && !listening) ready.reject(startupError(data.error));
+    else if (data.type === "failed") {
+      stopped.resolve(forced());
+      options.onFailure(startupError(data.error));
+    } else if (data.type === "metrics") {
       slot.last = data.snapshot;
       scrapes.get(data.id)?.(data.snapshot);
     } else if (data.type === "stopped") {
@@ -123,6 +143,55 @@ function spawn(
   worker.postMessage(
     { type: "start", worker: id, config, keyChanges: options.keyChanges } satisfies ToWorker,
   );
+  return slot;
+}
+
+/**
+ * Worker 1: the API served by the main isolate itself (its own lifecycle, metrics registry and
+ * pool, its lines with `"worker": 1`), so the first answer waits for no isolate start.
+ */
+async function selfSlot(
+  id: number,
+  config: Config,
+  options: { logger: Logger; onFailure(err: unknown): void; keyChanges: SharedArrayBuffer },
+): Promise<Slot & { opened: Promise<void> }> {
+  const logger = options.logger.child({ worker: id });
+  // No signals (the main lifecycle owns them) and no logger: the main lifecycle already reports
+  // this isolate's uncaught errors.
+  const lifecycle = createLifecycle({ handleSignals: false });
+  const metrics = createMetrics({ service: "todo-api" });
+  const { serveApi } = await import("./serve_api.ts");
+  const stopped = Promise.withResolvers<ShutdownReport>();
+  const opened = Promise.withResolvers<void>();
+  opened.promise.catch(() => {}); // a failure is reported through onFailure
+  const ready = serveApi(config, {
+    logger,
+    lifecycle,
+    metrics,
+    metricsListener: false,
+    reusePort: true,
+    keyChanges: createKeyChanges(options.keyChanges),
+  }).then((server) => {
+    server.opened.then(opened.resolve, opened.reject);
+    server.finished.then(stopped.resolve, (err) => {
+      stopped.resolve(forced());
+      options.onFailure(err);
+    });
+    return server.urls.api;
+  });
+  ready.catch(() => {}); // observed by serveOnWorkers
+  const slot: Slot & { opened: Promise<void> } = {
+    id,
+    ready,
+    opened: opened.promise,
+    stopped: stopped.promise,
+    last: [],
+    snapshot: () => Promise.resolve(slot.last = metrics.registry.snapshot()),
+    send(message) {
+      if (message.type === "shutdown") lifecycle.shutdown(message.cause);
+    },
+    terminate() {},
+  };
   return slot;
 }
 
@@ -157,7 +226,7 @@ async function mergedMetrics(slots: Slot[]): Promise<string> {
   return await registry.metrics();
 }
 
-/** Starts N workers and the metrics listener; resolves once all listen. */
+/** Serves as worker 1, starts workers 2…N and the metrics listener; resolves once all listen. */
 export async function serveOnWorkers(
   config: Config,
   options: ServeOnWorkersOptions,
@@ -166,17 +235,33 @@ export async function serveOnWorkers(
   const lifecycle = createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   const slots: Slot[] = [];
   const scrapeLifecycle = createLifecycle({ handleSignals: false });
+  // A worker that listened but could not open its datastore ends the start with its error.
+  const failed = Promise.withResolvers<never>();
+  failed.promise.catch(() => {}); // observed through `finished`
   let api: string;
   let metricsServer: RunningServer;
   try {
     const addr = probeAddr({ name: "api", addr: config.addr, setting: SETTINGS.names("addr") });
     // One key-change generation for all workers: a key revoked through one is refused by all.
     const keyChanges = new SharedArrayBuffer(4);
-    for (let id = 1; id <= workers; id++) {
-      slots.push(spawn(id, { ...config, addr }, {
+    const target = { ...config, addr };
+    const onFailure = (err: unknown) => {
+      lifecycle.shutdown("worker failed");
+      failed.reject(err);
+    };
+    // Worker 1 is this isolate, so the API answers after one isolate's start. The others start
+    // once it has opened its datastore: they do not compete with its first answers, and a
+    // datastore that cannot be opened fails the start before N isolates are started for it.
+    const self = await selfSlot(1, target, { logger, keyChanges, onFailure });
+    slots.push(self);
+    await self.ready;
+    await self.opened;
+    for (let id = 2; id <= workers; id++) {
+      slots.push(spawn(id, target, {
         logger,
         keyChanges,
         onCrash: () => lifecycle.shutdown("worker failed"),
+        onFailure,
       }));
     }
     [api] = await Promise.all(slots.map((s) => s.ready));
@@ -201,7 +286,7 @@ export async function serveOnWorkers(
       { logger, lifecycle: scrapeLifecycle, shutdownGrace: config.shutdownGraceMs },
     );
   } catch (err) {
-    for (const slot of slots) slot.worker.terminate();
+    for (const slot of slots) slot.terminate();
     lifecycle.close();
     scrapeLifecycle.close();
     throw err;
@@ -213,7 +298,7 @@ export async function serveOnWorkers(
     // Each worker bounds its own stop (delay, grace, pool close); this bounds a stuck one.
     const bound = config.shutdownDelayMs + config.shutdownGraceMs + STOP_SLACK_MS;
     const reports = await Promise.all(slots.map((s) => stoppedWithin(s, bound, logger)));
-    for (const slot of slots) slot.worker.terminate();
+    for (const slot of slots) slot.terminate();
     await metricsServer.shutdown();
     lifecycle.close();
     logger.info("workers stopped", { workers, forced: reports.some((r) => r.forced) });
@@ -226,7 +311,9 @@ export async function serveOnWorkers(
       },
     };
   }
-  const finished = lifecycle.untilShutdown().then(stop);
+  // A failure rejects at once (`runCli` exits with it); the workers stop behind it.
+  const finished = Promise.race([lifecycle.untilShutdown().then(stop), failed.promise]);
+  finished.catch(() => {});
   return {
     urls: { api, metrics: metricsServer.urls.metrics },
     signal: lifecycle.signal,

@@ -25,6 +25,7 @@ export type ToWorker =
 /** What a worker answers. */
 export type FromWorker =
   | { type: "listening"; url: string }
+  /** The start failed: before `listening`, or after it when the datastore cannot be opened. */
   | { type: "failed"; error: { name: string; message: string; key?: string } }
   | { type: "metrics"; id: number; snapshot: MetricSnapshot[] }
   | { type: "stopped"; report: ShutdownReport; snapshot: MetricSnapshot[] };

@@ -32,6 +32,12 @@ const UNAVAILABLE_STATES: Record<string, string> = {
   "57014": "the query timed out",
 };
 
+/** Our own codes for a datastore that `serve` is still opening, or failed to open. */
+const OPENING_STATES: Record<string, string> = {
+  DATASTORE_OPENING: "the datastore is still opening",
+  DATASTORE_FAILED: "the datastore could not be opened",
+};
+
 /**
  * Why the database cannot serve, in words safe to show anyone; `undefined` when `err` is not an
  * availability failure (a bug or a constraint violation stays what it is).
@@ -48,7 +54,7 @@ export function unavailableReason(err: unknown): string | undefined {
   if (typeof code !== "string") return undefined;
   if (CONNECTION_CODES.has(code)) return `cannot connect to the database server (${code})`;
   if (code.startsWith("08")) return `the database connection failed (SQLSTATE ${code})`;
-  return UNAVAILABLE_STATES[code];
+  return UNAVAILABLE_STATES[code] ?? OPENING_STATES[code];
 }
 
 /** A 503 problem with `Retry-After` for an availability failure, else `undefined`. */

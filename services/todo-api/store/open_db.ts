@@ -1,5 +1,12 @@
+/**
+ * Opening the configured datastore, in two steps: {@linkcode reserveDb} does what is quick and
+ * must fail before `serve` listens (the URL's shape, PGlite's directory lock); its `open` loads the
+ * client and connects, which `serve` does behind a listener that is already answering.
+ * @module
+ */
 import type { Db } from "./db.ts";
 import { databaseUrlProblem } from "./database_url.ts";
+import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
 
 /** Where the data lives, from the settings. */
 export interface DbConfig {
@@ -13,25 +20,74 @@ export interface DbConfig {
   pgliteSync?: boolean;
 }
 
+/** A datastore reserved by {@linkcode reserveDb}: which backend, and how to open it. */
+export interface ReservedDb {
+  /** The backend `open` opens. */
+  readonly kind: Db["kind"];
+  /** Loads the backend's client and opens it; call once (on failure the reservation is gone). */
+  open(): Promise<Db>;
+  /** Gives the reservation back without opening (PGlite: releases the directory lock). */
+  release(): Promise<void>;
+}
+
+/**
+ * The quick part of opening: checks the URL, and on PGlite takes the data directory's lock, so
+ * a directory in use fails here (`DataDirLockedError`) without loading PGlite.
+ */
+export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
+  const url = config.databaseUrl.trim();
+  if (url === "") {
+    const inMemory = config.dataDir.startsWith("memory://");
+    let lock: DataDirLock | undefined;
+    if (!inMemory) {
+      // PGlite's NodeFS calls mkdir without `recursive`.
+      await Deno.mkdir(dirname(config.dataDir), { recursive: true });
+      lock = await acquireDataDirLock(config.dataDir);
+    }
+    return {
+      kind: "pglite",
+      async open() {
+        const { openPgliteDb } = await import("./pglite_db.ts").catch(async (err) => {
+          await lock?.release();
+          throw err;
+        });
+        return await openPgliteDb({
+          dataDir: config.dataDir,
+          durable: config.pgliteSync ?? true,
+          lock,
+        });
+      },
+      release: async () => await lock?.release(),
+    };
+  }
+  const problem = databaseUrlProblem(url);
+  if (problem) throw new Error(`Cannot open datastore: ${problem}`);
+  return {
+    kind: "postgres",
+    open: () => openPostgres(url, config.poolSize),
+    release: () => Promise.resolve(),
+  };
+}
+
+/** The directory part of a path (`node:path` stays off the start path). */
+function dirname(path: string): string {
+  const cut = path.replace(/\/+$/, "").lastIndexOf("/");
+  return cut <= 0 ? (cut === 0 ? "/" : ".") : path.slice(0, cut);
+}
+
 /**
  * Opens the configured backend: a Postgres server when a URL is set, else PGlite. Each backend's
  * client is loaded only when chosen: a process on Postgres never loads PGlite (megabytes of
  * module and wasm), one on PGlite never loads the Postgres client.
  */
 export async function openDb(config: DbConfig): Promise<Db> {
-  const url = config.databaseUrl.trim();
-  if (url === "") {
-    const { openPgliteDb } = await import("./pglite_db.ts");
-    return await openPgliteDb({
-      dataDir: config.dataDir,
-      durable: config.pgliteSync ?? true,
-    });
-  }
-  const problem = databaseUrlProblem(url);
-  if (problem) throw new Error(`Cannot open datastore: ${problem}`);
+  return await (await reserveDb(config)).open();
+}
+
+async function openPostgres(url: string, poolSize: number | undefined): Promise<Db> {
   const { openPostgresDb } = await import("./postgres_db.ts");
   try {
-    return openPostgresDb(url, { max: config.poolSize });
+    return openPostgresDb(url, { max: poolSize });
   } catch (err) {
     // Defaults the client reads (the OS user name, PG* variables) need their grant; say which,
     // not "cannot be parsed", which sent operators to a URL that was fine.

@@ -16,6 +16,8 @@ export interface PgliteDbOptions {
    * @default {true}
    */
   durable?: boolean;
+  /** The directory's lock, already taken (`reserveDb`); released on close or a failed open. */
+  lock?: DataDirLock;
 }
 
 /** PGlite adds a way to snapshot the whole database. */
@@ -30,8 +32,8 @@ export interface PgliteDb extends Db {
  */
 export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteDb> {
   const inMemory = options.dataDir.startsWith("memory://");
-  let lock: DataDirLock | undefined;
-  if (!inMemory) {
+  let lock = options.lock;
+  if (!inMemory && !lock) {
     // PGlite's NodeFS calls mkdir without `recursive`.
     await Deno.mkdir(dirname(options.dataDir), { recursive: true });
     lock = await acquireDataDirLock(options.dataDir);
