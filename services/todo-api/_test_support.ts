@@ -61,16 +61,26 @@ let pgliteTemplate: Promise<Blob> | undefined;
 
 /**
  * The tarball of an empty, initdb'd PGlite database (for `loadDataDir`), read from the temp dir
- * or made there.
+ * or made there: by one test file, while the others that start at the same time wait on a lock
+ * file instead of each running its own initdb.
  */
 export function emptyPgliteTarball(): Promise<Blob> {
   return pgliteTemplate ??= (async () => {
     const path = pgliteTemplatePath();
-    try {
-      return new Blob([await Deno.readFile(path)]);
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
+    const read = async () => {
+      try {
+        return new Blob([await Deno.readFile(path)]);
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      }
+    };
+    const ready = await read();
+    if (ready) return ready;
+    // The lock goes with the open file: closing it (or this process dying) releases it.
+    using lock = await Deno.open(`${path}.lock`, { create: true, write: true });
+    await lock.lock(true);
+    const madeMeanwhile = await read();
+    if (madeMeanwhile) return madeMeanwhile;
     const db = await openPgliteDb({ dataDir: "memory://" });
     const tarball = await db.dump();
     await db.close();

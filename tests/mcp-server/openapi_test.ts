@@ -10,6 +10,7 @@ import { concurrentSteps } from "@svc/shared/testing";
 import { runShipped, startShipped } from "../_shipped.ts";
 import { MAIN, PERMISSIONS, ROOT, startStdio } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";
+import { migratedTarget, type Target } from "../todo-api/_test_support.ts";
 
 /** A todo-api command as shipped (`deploy/services.ts` permissions); throws on a non-zero exit. */
 async function todoCli(args: string[], env: Record<string, string>) {
@@ -41,15 +42,16 @@ Deno.test({
   name: "OpenAPI host: todo-api via /openapi.yaml and mock-oidc's control plane via /openapi.json",
   sanitizeResources: false,
   async fn(t) {
-    // Under ./.data: todo-api's shipped grant reads and writes there only.
-    await Deno.mkdir(`${ROOT}.data`, { recursive: true });
-    const dir = await Deno.makeTempDir({ dir: `${ROOT}.data`, prefix: "mcp_openapi_" });
-    const env = { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" };
     // What needs no API starts meanwhile: the --help run and mock-oidc beside todo-api's set-up.
     const helped = runMcp(["--help"]);
     const oidcStarted = startMock();
+    // Under ./.data (todo-api's shipped grant reads and writes there only), a copy of a directory
+    // `migrate up` made: migrating is tests/todo-api/shipped_test.ts's subject, not this one's, and
+    // a fresh PGlite directory costs an initdb (about 8 s of CPU).
+    let db: Target | undefined;
     try {
-      await todoCli(["migrate", "up"], env);
+      db = await migratedTarget("pglite", { parent: `${ROOT}.data` });
+      const env = db.env;
       const key = await todoCli(["keys", "create", "--subject", "agent", "--role", "user"], env);
       const todo = await startShipped("todo-api", {
         args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
@@ -220,7 +222,7 @@ def main():
     } finally {
       await helped.catch(() => {});
       await oidcStarted.then((o) => o.stop()).catch(() => {});
-      await Deno.remove(dir, { recursive: true });
+      await db?.cleanup();
     }
   },
 });

@@ -56,7 +56,7 @@ export async function target(
   if (backend === "pglite") {
     if (options.parent) await Deno.mkdir(options.parent, { recursive: true });
     const dir = await Deno.makeTempDir({ dir: options.parent, prefix: "todo_api_e2e_" });
-    if (options.initdb) await cp(await pgliteTemplate("initdb"), `${dir}/db`, { recursive: true });
+    if (options.initdb) await copyInitdbTemplate(`${dir}/db`);
     return {
       env: { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" },
       cleanup: () => Deno.remove(dir, { recursive: true }),
@@ -65,6 +65,14 @@ export async function target(
   const test: TestDatabase = await createTestDatabase("postgres");
   await test.db.close();
   return { env: { TODOAPI_DATABASE_URL: test.url! }, cleanup: () => test.drop() };
+}
+
+/**
+ * Makes `dir` a PGlite directory initdb already ran in, no migration applied (a copy of the
+ * template `migrate status` made on a new directory).
+ */
+export async function copyInitdbTemplate(dir: string): Promise<void> {
+  await cp(await pgliteTemplate("initdb"), dir, { recursive: true });
 }
 
 /**
@@ -104,10 +112,11 @@ const TEMPLATE_COMMANDS = { initdb: ["migrate", "status"], migrated: ["migrate",
 
 /**
  * A PGlite directory the real `main.ts` made (`migrate status` on a new directory: initdb only;
- * `migrate up`: every migration), kept in the temp dir under a name that hashes the PGlite
- * version and {@linkcode TEMPLATE_INPUTS}, so test files and runs share it and a changed
- * migration makes a new one. Made aside and renamed into place: parallel files never copy half a
- * directory.
+ * `migrate up` on a copy of that one: every migration), kept in the temp dir under a name that
+ * hashes the PGlite version and {@linkcode TEMPLATE_INPUTS}, so test files and runs share it and
+ * a changed migration makes a new one. One file makes it while the others wait on a lock file
+ * (the suite starts several of these files at once; each would otherwise run its own initdb,
+ * about 8 s of CPU); made aside and renamed into place, so no file ever copies half a directory.
  */
 function pgliteTemplate(kind: keyof typeof TEMPLATE_COMMANDS): Promise<string> {
   let made = templates.get(kind);
@@ -116,25 +125,42 @@ function pgliteTemplate(kind: keyof typeof TEMPLATE_COMMANDS): Promise<string> {
     const hash = await inputsHash();
     const path = `${tmpdir()}/todo-api-test-${kind}-${hash}`;
     if (await exists(`${path}/db/PG_VERSION`)) return `${path}/db`;
-    const part = await mkdtemp(`${path}.part-`);
-    try {
-      const out = await run(TEMPLATE_COMMANDS[kind], {
-        TODOAPI_DATA_DIR: `${part}/db`,
-        TODOAPI_DATABASE_URL: "",
-      });
-      if (out.code !== 0) throw new Error(`Cannot make the ${kind} template: ${out.stderr}`);
-      await rm(`${part}/db.lock`, { force: true });
-      await rename(part, path).catch(async (err) => {
-        // Another file renamed its copy first: use that one.
-        if (!(await exists(`${path}/db/PG_VERSION`))) throw err;
-      });
-    } finally {
-      await rm(part, { recursive: true, force: true });
-    }
+    // The migrated template starts from the initdb one (taken before the lock: no nested locks).
+    const from = kind === "migrated" ? await pgliteTemplate("initdb") : undefined;
+    await withFileLock(`${path}.lock`, async () => {
+      if (await exists(`${path}/db/PG_VERSION`)) return; // made while this file waited
+      const part = await mkdtemp(`${path}.part-`);
+      try {
+        if (from) await cp(from, `${part}/db`, { recursive: true });
+        const out = await run(TEMPLATE_COMMANDS[kind], {
+          TODOAPI_DATA_DIR: `${part}/db`,
+          TODOAPI_DATABASE_URL: "",
+        });
+        if (out.code !== 0) throw new Error(`Cannot make the ${kind} template: ${out.stderr}`);
+        await rm(`${part}/db.lock`, { force: true });
+        await rename(part, path).catch(async (err) => {
+          // Another run renamed its copy first (one that took no lock): use that one.
+          if (!(await exists(`${path}/db/PG_VERSION`))) throw err;
+        });
+      } finally {
+        await rm(part, { recursive: true, force: true });
+      }
+    });
     return `${path}/db`;
   })();
   templates.set(kind, made);
+  made.catch(() => templates.delete(kind));
   return made;
+}
+
+/**
+ * Runs `fn` holding an exclusive lock on the file at `path` (created if missing). The lock goes
+ * with the open file, so it is released when the file closes, also when this process dies.
+ */
+async function withFileLock(path: string, fn: () => Promise<void>): Promise<void> {
+  using file = await Deno.open(path, { create: true, write: true });
+  await file.lock(true);
+  await fn();
 }
 
 /** A hash of the PGlite version and of the inputs' names and contents (not of where they are). */
