@@ -5,7 +5,7 @@ export type { Db, Queryable, Row } from "./store/db.ts";
 export { type DbConfig, openDb } from "./store/open_db.ts";
 export { openPgliteDb, type PgliteDb, type PgliteDbOptions } from "./store/pglite_db.ts";
 export { openPostgresDb, type PostgresDbOptions } from "./store/postgres_db.ts";
-export { DataDirLockedError } from "./store/data_dir_lock.ts";
+export { type DataDirLock, DataDirLockedError } from "./store/data_dir_lock.ts";
 export { loadMigrations, type Migration } from "./migrate/migration_files.ts";
 export {
   createMigrator,
