@@ -20,9 +20,11 @@ export class DataDirLockedError extends Error {
   }
 }
 
-/** A held lock; `release` unlocks and closes the file. */
+/** A held lock on a data directory. */
 export interface DataDirLock {
+  /** The lock file: `<dir>.lock`, beside the directory. */
   readonly path: string;
+  /** Unlocks and closes the file. */
   release(): Promise<void>;
 }
 
