@@ -116,7 +116,12 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-sys=uid,gid,userInfo",
     ],
     // `serve --workers N` starts its worker isolates from this module, by URL at run time.
-    include: ["services/todo-api/cli/serve_worker.ts"],
+    include: [
+      "services/todo-api/cli/serve_worker.ts",
+      // The datastore clients, imported by URL (store/open_db.ts).
+      "services/todo-api/store/pglite_db.ts",
+      "services/todo-api/store/postgres_db.ts",
+    ],
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
     devInfo: {

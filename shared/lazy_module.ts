@@ -12,10 +12,10 @@
  * the type stays checked through `typeof import("./x.ts")`.
  *
  * What a service that uses it owes: `deno compile` does not see such a module either, so each one
- * goes into the service's `include` in deploy/services.ts (with a test that walks the service's
- * sources for `import.meta.resolve` and checks the list is complete); an npm package loaded this
- * way goes through a module of the service that imports it by name, so that the package is
- * embedded with that module. Under `deno run` such an import needs read access to the module.
+ * goes into the service's `include` in deploy/services.ts (deploy/by_url_include_test.ts walks
+ * each service's sources for `import.meta.resolve` and checks the list is complete); an npm
+ * package loaded this way goes through a module of the service that imports it by name, so that
+ * the package is embedded with that module. Under `deno run` such an import needs read access to the module.
  *
  * @example Usage
  * ```ts ignore

@@ -7,6 +7,17 @@
 import type { Db } from "./db.ts";
 import { databaseUrlProblem } from "./database_url.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// The two clients by URL (shared/lazy_module.ts): a literal `import("./pglite_db.ts")` would
+// have `deno run` resolve both npm packages behind them before the first answer, although the
+// datastore opens after it and only one of them is ever loaded. In deploy/services.ts's include.
+const pgliteDb = lazyModuleAt<typeof import("./pglite_db.ts")>(
+  import.meta.resolve("./pglite_db.ts"),
+);
+const postgresDb = lazyModuleAt<typeof import("./postgres_db.ts")>(
+  import.meta.resolve("./postgres_db.ts"),
+);
 
 /** Where the data lives, from the settings. */
 export interface DbConfig {
@@ -47,7 +58,7 @@ export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
     return {
       kind: "pglite",
       async open() {
-        const { openPgliteDb } = await import("./pglite_db.ts").catch(async (err) => {
+        const { openPgliteDb } = await pgliteDb().catch(async (err) => {
           await lock?.release();
           throw err;
         });
@@ -85,7 +96,7 @@ export async function openDb(config: DbConfig): Promise<Db> {
 }
 
 async function openPostgres(url: string, poolSize: number | undefined): Promise<Db> {
-  const { openPostgresDb } = await import("./postgres_db.ts");
+  const { openPostgresDb } = await postgresDb();
   try {
     return openPostgresDb(url, { max: poolSize });
   } catch (err) {
