@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { createApp } from "@svc/todo-api";
-import type { Db, Row } from "../../../services/todo-api/store/db.ts";
+import { KEY, memoryDb } from "./memory_db.ts";
 import { floorHandler } from "./statements.ts";
 
 const { values } = parseArgs({
@@ -24,32 +24,7 @@ const { values } = parseArgs({
 const N = Number(values.n);
 const ROUNDS = Number(values.rounds);
 
-const todo = (i: number) => ({
-  id: `0190a8b4-7c1e-7d2a-9f00-${String(i).padStart(12, "0")}`,
-  title: `benchmark todo ${i}`,
-  status: "open",
-  createdAt: `2026-11-24T01:02:03.${String(100000 + i).slice(1)}Z`,
-  completedAt: null,
-});
-const PAGE = Array.from({ length: 21 }, (_, i) => todo(i));
-const KEY = "todo_benchmarkkeybenchmarkkeybenchmarkkey0000";
-
-/** Answers todo-api's statements from memory, as postgres.js would hand rows over. */
-const db: Db = {
-  kind: "postgres",
-  query<T extends Row>(text: string): Promise<T[]> {
-    let rows: Row[] = [];
-    if (text.includes("from api_keys")) rows = [{ subject: "bench", roles: "user" }];
-    else if (text.includes("from server_secrets")) rows = [{ value: "ab".repeat(32) }];
-    else if (text.startsWith("insert into todos")) rows = [{ ...todo(1) }];
-    else if (text.startsWith("select")) rows = PAGE.map((r) => ({ ...r }));
-    return Promise.resolve(rows as T[]);
-  },
-  exec: () => Promise.resolve(),
-  session: (fn) => fn(db),
-  ping: () => Promise.resolve(),
-  close: () => Promise.resolve(),
-};
+const db = memoryDb;
 
 const app = createApp({
   db,
