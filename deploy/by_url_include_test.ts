@@ -35,6 +35,7 @@ const KNOWN: Record<string, string[]> = {
     "services/mcp-server/auth/jose.ts",
     "services/mcp-server/execute/channel.ts",
   ],
+  "image-proxy": ["services/image-proxy/store/s3_store.ts", "shared/telemetry/otlp_metrics.ts"],
   "todo-api": ["services/todo-api/store/pglite_db.ts", "services/todo-api/store/postgres_db.ts"],
 };
 

@@ -14,13 +14,14 @@ import { startProxy } from "./proxy.ts";
 import { metricsUrlOf, SETTINGS } from "./settings.ts";
 import { IDENTITY, SERVICE_NAME, VERSION } from "./version.ts";
 import { meteredTelemetry } from "./metrics.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 
-// A specifier the module graph does not see: under `deno run`, Deno resolves the graph of every
-// literal dynamic import with the entry's before any code runs (≈ 40 ms CPU on each start for the
-// OpenTelemetry SDK's packages, though metrics are off by default). `deploy/services.ts` includes
-// the module in the compiled binary.
-const OTLP_METRICS_MODULE = "@svc/shared/otlp-metrics";
-type OtlpMetricsModule = typeof import("@svc/shared/otlp-metrics");
+// By URL (the kit's `lazyModuleAt`): a literal import would have `deno run` resolve the
+// OpenTelemetry SDK's packages on every start (≈ 40 ms CPU), though metrics are off by default.
+// In image-proxy's `include` (deploy/by_url_include_test.ts).
+const otlpMetricsModule = lazyModuleAt<typeof import("@svc/shared/otlp-metrics")>(
+  import.meta.resolve("@svc/shared/otlp-metrics"),
+);
 
 /**
  * Runs the proxy until it is shut down; resolves to the exit code.
@@ -51,7 +52,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
   // No provider at all unless a collector is configured: metrics off costs nothing, not even
   // loading the OpenTelemetry SDK (≈ 8 MB of RSS: tests/bench/image_proxy).
   const metrics = url
-    ? (await import(OTLP_METRICS_MODULE) as OtlpMetricsModule).createOtlpMetrics({
+    ? (await otlpMetricsModule()).createOtlpMetrics({
       url,
       serviceName: SERVICE_NAME,
       serviceVersion: VERSION,

@@ -24,13 +24,14 @@ import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
 import { lazyStore } from "./store/lazy_store.ts";
 import { createStreamLimiter, type StreamLimiter } from "./stream/limiter.ts";
 import { NO_TELEMETRY, type Telemetry } from "./telemetry.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 
-// A specifier the module graph does not see: under `deno run`, Deno resolves the graph of every
-// literal dynamic import with the entry's before any code runs (≈ 100 ms CPU on each start for the
-// AWS SDK's packages, though the store loads later). `deploy/services.ts` includes the module in
-// the compiled binary.
-const S3_STORE_MODULE = new URL("./store/s3_store.ts", import.meta.url).href;
-type S3StoreModule = typeof import("./store/s3_store.ts");
+// By URL (the kit's `lazyModuleAt`): a literal `import("./store/s3_store.ts")` would have
+// `deno run` resolve the AWS SDK's packages on every start (≈ 100 ms CPU), though the store loads
+// later. In image-proxy's `include` (deploy/by_url_include_test.ts).
+const s3StoreModule = lazyModuleAt<typeof import("./store/s3_store.ts")>(
+  import.meta.resolve("./store/s3_store.ts"),
+);
 
 /**
  * How long after the listener opens the AWS SDK starts loading when no request has been answered
@@ -92,7 +93,7 @@ export async function startProxy(
   // The AWS SDK loads after the first answer (below), or with the first storage request when
   // that comes first (`lazy_store.ts`).
   const store = lazyStore(async () => {
-    const { createS3Store } = await import(S3_STORE_MODULE) as S3StoreModule;
+    const { createS3Store } = await s3StoreModule();
     return createS3Store({
       bucket: values.bucket,
       region: values.region,
