@@ -67,6 +67,13 @@ export interface StartServiceOptions {
   timeoutMs?: number;
   /** Deno permission flags. @default {["-A"]} */
   permissions?: string[];
+  /**
+   * Characters of output kept for `output()` and a start-up failure's message: the latest ones.
+   * A benchmark's service writes an access-log line per request, which would otherwise pile up
+   * in the runner (and cost it memory and collection time beside the process it measures).
+   * @default {Infinity}
+   */
+  outputLimit?: number;
 }
 
 const LISTENING = /"?listener"?[:=]"?([\w-]+)"?.*?"?url"?[:=]"?(https?:\/\/[^"\s]+)/;
@@ -98,6 +105,7 @@ export async function startService(options: StartServiceOptions): Promise<Servic
     healthPath = "/healthz",
     timeoutMs = 20_000,
     permissions = ["-A"],
+    outputLimit = Infinity,
   } = options;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...permissions, entry, ...args],
@@ -116,7 +124,12 @@ export async function startService(options: StartServiceOptions): Promise<Servic
     let pending = "";
     for await (const text of stream.pipeThrough(new TextDecoderStream())) {
       out += text;
+      if (out.length > 2 * outputLimit) out = out.slice(-outputLimit);
       pending += text;
+      if (!pending.includes("listening")) { // most chunks: access-log lines, nothing to split
+        pending = pending.slice(pending.lastIndexOf("\n") + 1);
+        continue;
+      }
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
@@ -168,7 +181,14 @@ export async function startService(options: StartServiceOptions): Promise<Servic
   } finally {
     clearTimeout(timer);
   }
-  return { url: urls[listeners[0]], urls, output: () => out, stop, exited, pid: child.pid };
+  return {
+    url: urls[listeners[0]],
+    urls,
+    output: () => out.length > outputLimit ? out.slice(-outputLimit) : out,
+    stop,
+    exited,
+    pid: child.pid,
+  };
 }
 
 /** What {@linkcode runCommand} saw. */

@@ -18,3 +18,16 @@ Deno.test("startService() reports a process that dies at startup with its output
     /Cannot start .*the process exited[\s\S]*asked to crash/,
   );
 });
+
+Deno.test("startService() keeps only the latest outputLimit characters of output", async () => {
+  const svc = await startService({ entry, listeners: ["api", "metrics"], outputLimit: 150 });
+  // the metrics listener announced itself after the api's line: still found while trimming
+  assert.equal(await (await fetch(svc.urls.metrics)).text(), "m 1\n");
+  for (let i = 0; i < 20; i++) await (await fetch(svc.url + "/x")).text();
+  assert.equal(await svc.stop(), 0);
+  const out = svc.output();
+  assert.ok(out.length <= 150, `kept ${out.length} characters`);
+  assert.ok(out.length > 0);
+  assert.match(out, /shutdown_completed/); // the latest line is kept
+  assert.doesNotMatch(out, /server_listening/); // the first ones are not
+});

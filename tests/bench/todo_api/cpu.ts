@@ -7,13 +7,15 @@
  *
  * Throughput on a shared machine moves by tens of percent from run to run; the CPU a process
  * spends per request barely does. For create and first-page list, wrk (1 thread, 16 connections)
- * drives the real `main.ts serve` (one worker, access log on, as deployed) and the floor server
+ * drives the real `main.ts serve` (one worker, access log on, with the flags of
+ * `deploy/services.ts`, as deployed) and the floor server
  * (`floor_server.ts`) in alternating rounds; each process's utime + stime (`/proc/<pid>/stat`)
  * around the run is divided by the requests wrk completed. `--profile DIR` also writes V8 CPU
  * profiles (`--cpu-prof`) of the service and the floor into `DIR/api` and `DIR/floor`.
  */
 import { parseArgs } from "node:util";
 import { startService } from "@svc/shared/testing";
+import { ROOT, shippedForm } from "../../_shipped.ts";
 import { wrk as runWrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
@@ -30,7 +32,6 @@ const { values } = parseArgs({
 });
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
-const ENTRY = new URL("../../../services/todo-api/main.ts", import.meta.url).pathname;
 const FLOOR = new URL("./floor_server.ts", import.meta.url).pathname;
 const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
 
@@ -85,8 +86,10 @@ async function measure(pid: number, url: string, key: string, lua: string) {
 }
 
 /** Deno flags of a process: with `--profile`, a CPU profile into `DIR/<name>` at exit. */
-function profiled(name: string): string[] {
-  return values.profile ? ["-A", "--cpu-prof", `--cpu-prof-dir=${values.profile}/${name}`] : ["-A"];
+function profiled(name: string, flags = ["-A"]): string[] {
+  return values.profile
+    ? [...flags, "--cpu-prof", `--cpu-prof-dir=${values.profile}/${name}`]
+    : flags;
 }
 
 if (!Deno.env.get("TEST_DATABASE_URL")) {
@@ -99,16 +102,19 @@ let floor;
 try {
   await createMigrator(test.db, loadMigrations()).up();
   const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
+  const form = await shippedForm("todo-api"); // the service as deployed: its own flags
   svc = await startService({
-    entry: ENTRY,
+    entry: form.entry,
     args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--workers", "1"],
     env: {
       TODOAPI_DATABASE_URL: test.url!,
       TODOAPI_DB_POOL_SIZE: "10",
       ...Object.fromEntries(values.env.map((kv) => kv.split(/=(.*)/s).slice(0, 2))),
     },
-    permissions: profiled("api"),
+    permissions: profiled("api", form.flags),
+    cwd: ROOT,
     timeoutMs: 60_000,
+    outputLimit: 64 * 1024, // an access-log line per request: read and dropped
   });
   floor = await startService({
     entry: FLOOR,

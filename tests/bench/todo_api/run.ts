@@ -2,16 +2,20 @@
  * todo-api benchmark (run on demand, not a test):
  *
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
- *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 3] \
+ *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 6] \
  *       [--pool 10] [--workers 2]
  *
  * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
- *    `main.ts serve` process, once with `--workers 1` and once with `--workers N`, each worker
+ *    `main.ts serve` process in its shipped form — the permission and V8 flags of
+ *    `deploy/services.ts` — once with `--workers 1` and once with `--workers N`, each worker
  *    with its own pool of `--pool` connections as deployed) next to the same SQL issued directly
  *    with `postgres` from this process (16 concurrent loops on a pool of `--pool`), alternating
  *    in the same run;
  *    and next to the HTTP floor (`floor_server.ts`: `Deno.serve` + postgres.js running the same
- *    statements with none of the service's work), in the same rounds;
+ *    statements with none of the service's work), in the same rounds. API (1 worker) and floor
+ *    run back to back in each round, in turn first (A B, B A, …), and the headline API / floor is
+ *    the median of the rounds' ratios: throughput on this shared 2-core machine drifts by tens of
+ *    percent within minutes, and a ratio of two runs seconds apart drifts far less;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
  * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
  */
@@ -20,6 +24,7 @@ import postgres from "postgres";
 import { FIRST_PAGE, INSERT } from "./statements.ts";
 import { wrk as runWrk } from "./wrk.ts";
 import { startService } from "@svc/shared/testing";
+import { ROOT, shippedForm } from "../../_shipped.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
 
@@ -28,7 +33,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "6" },
     pool: { type: "string", default: "10" },
     workers: { type: "string", default: "2" },
   },
@@ -38,7 +43,6 @@ const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const POOL = Number(values.pool);
 const WORKERS = Number(values.workers);
-const ENTRY = new URL("../../../services/todo-api/main.ts", import.meta.url).pathname;
 const FLOOR = new URL("./floor_server.ts", import.meta.url).pathname;
 
 if (!Deno.env.get("TEST_DATABASE_URL")) {
@@ -96,9 +100,12 @@ const sql = postgres(test.url!, {
 try {
   await createMigrator(test.db, loadMigrations()).up();
   const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
+  const form = await shippedForm("todo-api");
   const serveWith = (workers: number) =>
     startService({
-      entry: ENTRY,
+      entry: form.entry,
+      permissions: form.flags,
+      cwd: ROOT,
       args: [
         "serve",
         "--addr",
@@ -113,7 +120,9 @@ try {
         TODOAPI_DB_POOL_SIZE: String(POOL), // per worker, as deployed
       },
       timeoutMs: 60_000,
-    }); // at the default log level: an access-log line per request, as deployed
+      // at the default log level: an access-log line per request, as deployed; read and dropped
+      outputLimit: 64 * 1024,
+    });
   svc = await serveWith(1);
   svcN = await serveWith(WORKERS);
   floor = await startService({
@@ -131,7 +140,12 @@ try {
   await raw(sql, () => sql.unsafe(INSERT, ["raw", "benchmark todo"], { prepare: true }));
 
   // alternate API and raw several times and keep medians: this 2-core machine is shared
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const mid = Math.floor(s.length / 2);
+    return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  };
+  const ratios = (a: number[], b: number[]) => a.map((x, i) => x / b[i]);
   const runs = {
     apiCreate: [] as number[],
     apiNCreate: [] as number[],
@@ -143,15 +157,27 @@ try {
     floorList: [] as number[],
   };
   for (let round = 0; round < ROUNDS; round++) {
-    runs.apiCreate.push(await wrk(`${svc.url}/v1/todos`, key, post));
+    // API and floor back to back, in turn first: drift hits both alike
+    const pair = async (apiUrl: string, floorUrl: string, lua: string) => {
+      if (round % 2 === 0) return [await wrk(apiUrl, key, lua), await wrk(floorUrl, key, lua)];
+      const floorRps = await wrk(floorUrl, key, lua);
+      return [await wrk(apiUrl, key, lua), floorRps];
+    };
+    const [apiC, floorC] = await pair(`${svc.url}/v1/todos`, `${floor.url}/v1/todos`, post);
+    runs.apiCreate.push(apiC);
+    runs.floorCreate.push(floorC);
     runs.apiNCreate.push(await wrk(`${svcN.url}/v1/todos`, key, post));
-    runs.floorCreate.push(await wrk(`${floor.url}/v1/todos`, key, post));
     runs.rawCreate.push(
       await raw(sql, () => sql.unsafe(INSERT, ["bench", "benchmark todo"], { prepare: true })),
     );
-    runs.apiList.push(await wrk(`${svc.url}/v1/todos?limit=20`, key, ""));
+    const [apiL, floorL] = await pair(
+      `${svc.url}/v1/todos?limit=20`,
+      `${floor.url}/v1/todos?limit=20`,
+      "",
+    );
+    runs.apiList.push(apiL);
+    runs.floorList.push(floorL);
     runs.apiNList.push(await wrk(`${svcN.url}/v1/todos?limit=20`, key, ""));
-    runs.floorList.push(await wrk(`${floor.url}/v1/todos?limit=20`, key, ""));
     runs.rawList.push(
       await raw(sql, () => sql.unsafe(FIRST_PAGE, [21, "bench"], { prepare: true })),
     );
@@ -164,6 +190,9 @@ try {
   const rawList = median(runs.rawList);
   const floorCreate = median(runs.floorCreate);
   const floorList = median(runs.floorList);
+  // the headline: the median of the rounds' API / floor ratios (each pair ran back to back)
+  const createVsFloor = ratios(runs.apiCreate, runs.floorCreate);
+  const listVsFloor = ratios(runs.apiList, runs.floorList);
   const loadAfterThroughput = Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 
   // 100 000 rows for one owner, a tenth of them on one shared timestamp
@@ -205,21 +234,21 @@ try {
   const ms = (n: number) => n.toFixed(2);
   const report = `Run ${
     new Date().toISOString()
-  }, median of ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, pool ${POOL}, Postgres ${
+  }, medians of ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, pool ${POOL}, Postgres ${
     (await sql`show server_version`)[0].server_version
   }, Deno ${Deno.version.deno}.
 
-| measure | API, 1 worker | API, ${WORKERS} workers | HTTP floor | raw SQL (postgres.js, same statement) | 1 worker / raw | ${WORKERS} workers / raw | floor / raw | 1 worker / floor |
+| measure | API, 1 worker | API, ${WORKERS} workers | HTTP floor | raw SQL (postgres.js, same statement) | 1 worker / raw | ${WORKERS} workers / raw | floor / raw | 1 worker / floor (median of the rounds' ratios) |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 | create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(apiNCreate)} | ${f(floorCreate)} | ${
     f(rawCreate)
   } | ${pct(apiCreate, rawCreate)} | ${pct(apiNCreate, rawCreate)} | ${
     pct(floorCreate, rawCreate)
-  } | ${pct(apiCreate, floorCreate)} |
+  } | ${pct(median(createVsFloor), 1)} |
 | list first page, limit 20, req/s | ${f(apiList)} | ${f(apiNList)} | ${f(floorList)} | ${
     f(rawList)
   } | ${pct(apiList, rawList)} | ${pct(apiNList, rawList)} | ${pct(floorList, rawList)} | ${
-    pct(apiList, floorList)
+    pct(median(listVsFloor), 1)
   } |
 
 | list latency, 100 000-row table, limit 20, 2 000 sequential requests each, interleaved | p50 ms | p90 ms | p99 ms |
@@ -234,6 +263,9 @@ try {
 Deep-page throughput under load: ${f(apiDeep)} req/s vs first page ${f(apiList)} req/s (${
     pct(apiDeep, apiList)
   }).
+Per-round API/floor ratios, 1 worker (A B, B A, … order): create ${
+    createVsFloor.map((r) => pct(r, 1)).join(", ")
+  }; list ${listVsFloor.map((r) => pct(r, 1)).join(", ")}.
 Per-round API/raw ratios, 1 worker: create ${
     runs.apiCreate.map((a, i) => pct(a, runs.rawCreate[i])).join(", ")
   }; list ${
