@@ -1,7 +1,7 @@
 /**
  * A message for anything thrown. Libraries do not always throw `Error`s (PGlite's Emscripten file
- * system throws plain objects such as `{ errno: 54 }`), and `String()` of those prints
- * `[object Object]`, which tells an operator nothing.
+ * system throws `ErrnoError` objects: a name and a WASI errno, no message), and `String()` of
+ * those prints `[object Object]`, which tells an operator nothing.
  * @module
  */
 
@@ -14,7 +14,8 @@
  * ```ts
  * import { thrownMessage } from "./thrown.ts";
  * thrownMessage(new Error("boom")); // "boom"
- * thrownMessage({ name: "ErrnoError", errno: 54 }); // "ErrnoError (errno 54)"
+ * thrownMessage({ name: "ErrnoError", errno: 54 });
+ * // "ErrnoError (errno 54: ENOTDIR, not a directory)"
  * ```
  */
 export function thrownMessage(err: unknown): string {
@@ -34,5 +35,24 @@ export function thrownMessage(err: unknown): string {
   const details = ["code", "errno"]
     .filter((k) => typeof value[k] === "string" || typeof value[k] === "number")
     .map((k) => `${k} ${value[k]}`);
+  const wasi = kind === "ErrnoError" ? WASI_ERRNO[value.errno as number] : undefined;
+  if (wasi) details[details.length - 1] += `: ${wasi}`;
   return details.length ? `${kind} (${details.join(", ")})` : `${kind} was thrown`;
 }
+
+/**
+ * Emscripten's `ErrnoError` carries WASI errno numbers (not the host's): the ones a file system
+ * meets, as PGlite's bundle numbers them.
+ */
+const WASI_ERRNO: Record<number, string> = {
+  2: "EACCES, permission denied",
+  10: "EBUSY, device or resource busy",
+  20: "EEXIST, file exists",
+  31: "EISDIR, is a directory",
+  44: "ENOENT, no such file or directory",
+  51: "ENOSPC, no space left on device",
+  54: "ENOTDIR, not a directory",
+  55: "ENOTEMPTY, directory not empty",
+  63: "EPERM, operation not permitted",
+  69: "EROFS, read-only file system",
+};

@@ -12,9 +12,11 @@ Deno.test("thrownMessage: never [object Object] for a value that is not an Error
     constructor(readonly errno: number) {}
   }
   const cases: [unknown, string][] = [
-    // What PGlite's Emscripten file system throws: no message, an errno.
-    [{ name: "ErrnoError", errno: 54 }, "ErrnoError (errno 54)"],
-    [new ErrnoError(44), "ErrnoError (errno 44)"],
+    // What PGlite's Emscripten file system throws (on a data directory that is a file): no
+    // message, a WASI errno.
+    [{ name: "ErrnoError", errno: 54 }, "ErrnoError (errno 54: ENOTDIR, not a directory)"],
+    [new ErrnoError(44), "ErrnoError (errno 44: ENOENT, no such file or directory)"],
+    [{ name: "ErrnoError", errno: 999 }, "ErrnoError (errno 999)"],
     [{ code: "ENOTDIR", errno: -20 }, "a value that is not an Error (code ENOTDIR, errno -20)"],
     [{ message: "first line\nsecond line" }, "first line"],
     [{ message: "" }, "a value that is not an Error was thrown"],

@@ -33,7 +33,7 @@ Deno.test("a data directory that is a regular file: one line naming the setting"
       `Cannot open data directory ${dir}/file: it is not a directory ${CHANGE}`,
     );
     assert.deepEqual(
-      [...Deno.readDirSync(dir)].map((e) => e.name),
+      (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name),
       ["file"],
       "no lock file or directory left beside it",
     );
