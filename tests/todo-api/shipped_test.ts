@@ -252,7 +252,8 @@ Deno.test({
 
 Deno.test({
   name: "todo-api as shipped: a data directory that cannot be one (a file, a path through one, " +
-    "outside the grant) ends every command at once with one line naming the setting, exit 2",
+    "a lock that cannot be opened, outside the grant) ends every command at once with one line " +
+    "naming the setting, exit 2",
   async fn(t) {
     await Deno.mkdir(`${ROOT}.data`, { recursive: true });
     const dir = await Deno.makeTempDir({ dir: `${ROOT}.data`, prefix: "todo_api_data_dir_" });
@@ -261,12 +262,20 @@ Deno.test({
     const change = "(change --data-dir / TODOAPI_DATA_DIR)";
     try {
       await Deno.writeTextFile(`${dir}/file`, "not a directory\n");
+      // A directory where the lock file goes: opening the lock fails, as it does for a user
+      // without write access to the parent (which a test run as root cannot be).
+      await Deno.mkdir(`${dir}/locked.lock`);
       const cases: [string, string, string][] = [
         ["a regular file", `${rel}/file`, "it is not a directory"],
         [
           "a path through a file",
           `${rel}/file/db`,
           "a part of its path is a file, not a directory",
+        ],
+        [
+          "its lock file cannot be opened",
+          `${rel}/locked`,
+          `its lock file ${rel}/locked.lock cannot be opened (it is a directory)`,
         ],
         ...[`${outside}/db`, `${outside}/missing/db`].map((path): [string, string, string] => [
           `outside the ./.data grant: ${path.endsWith("missing/db") ? "parent missing" : "exists"}`,
@@ -300,7 +309,10 @@ Deno.test({
         });
       }
       // Nothing was made beside the file or outside the grant (no lock file, no directory).
-      assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), ["file"]);
+      assert.deepEqual(
+        (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort(),
+        ["file", "locked.lock"],
+      );
       assert.deepEqual(await Array.fromAsync(Deno.readDir(outside)), []);
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -33,7 +33,10 @@ export async function prepareDataDir(dataDir: string): Promise<void> {
   }
 }
 
-/** The one-line error for `dataDir`, with why (a reason, or the error met on the way). */
+/**
+ * The one-line error for `dataDir`, with why: a reason, or the error met on the way (on the
+ * directory or its path; one met on the lock file beside it is {@linkcode lockFileError}).
+ */
 export function dataDirError(dataDir: string, why: unknown): SettingsError {
   const reason = typeof why === "string" ? why : reasonOf(why);
   const error = new SettingsError(
@@ -41,6 +44,14 @@ export function dataDirError(dataDir: string, why: unknown): SettingsError {
     `Cannot open data directory ${dataDir}: ${reason} (change ${SETTINGS.names("data_dir")})`,
   );
   if (typeof why !== "string") error.cause = why;
+  return error;
+}
+
+/** The one-line error for a lock file (`<dir>.lock`, beside `dataDir`) that cannot be opened. */
+export function lockFileError(dataDir: string, lockPath: string, err: unknown): SettingsError {
+  const reason = err instanceof Deno.errors.IsADirectory ? "it is a directory" : reasonOf(err);
+  const error = dataDirError(dataDir, `its lock file ${lockPath} cannot be opened (${reason})`);
+  error.cause = err;
   return error;
 }
 

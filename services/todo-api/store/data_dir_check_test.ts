@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SettingsError } from "@svc/shared/settings";
-import { dataDirError, parentOf, prepareDataDir } from "./data_dir_check.ts";
+import { dataDirError, lockFileError, parentOf, prepareDataDir } from "./data_dir_check.ts";
 
 const CHANGE = "(change --data-dir / TODOAPI_DATA_DIR)";
 
@@ -113,4 +113,22 @@ Deno.test("parentOf: the directory part of a path", () => {
   assert.equal(parentOf("/db"), "/");
   assert.equal(parentOf("db"), ".");
   assert.equal(parentOf("/a/b/c"), "/a/b");
+});
+
+Deno.test("lockFileError: the lock file beside the directory is named, with why", () => {
+  const denied = new Deno.errors.PermissionDenied("Permission denied (os error 13)");
+  const err = lockFileError("/srv/db", "/srv/db.lock", denied);
+  assert.equal(err.key, "data_dir");
+  assert.equal(
+    err.message,
+    "Cannot open data directory /srv/db: its lock file /srv/db.lock cannot be opened " +
+      `(permission denied) ${CHANGE}`,
+  );
+  assert.equal(err.cause, denied);
+  assert.equal(
+    lockFileError("/srv/db", "/srv/db.lock", new Deno.errors.IsADirectory("Is a directory"))
+      .message,
+    `Cannot open data directory /srv/db: its lock file /srv/db.lock cannot be opened (it is a ` +
+      `directory) ${CHANGE}`,
+  );
 });

@@ -6,8 +6,13 @@
  */
 import type { Db } from "./db.ts";
 import { databaseUrlProblem } from "./database_url.ts";
-import { acquireDataDirLock, type DataDirLock, DataDirLockedError } from "./data_dir_lock.ts";
-import { dataDirError, prepareDataDir } from "./data_dir_check.ts";
+import {
+  acquireDataDirLock,
+  type DataDirLock,
+  DataDirLockedError,
+  lockPathFor,
+} from "./data_dir_lock.ts";
+import { lockFileError, prepareDataDir } from "./data_dir_check.ts";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 // The two clients by URL (shared/lazy_module.ts): a literal `import("./pglite_db.ts")` would
@@ -56,7 +61,8 @@ export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
       // A file or a path without write access fails here, in one line, before PGlite loads.
       await prepareDataDir(config.dataDir);
       lock = await acquireDataDirLock(config.dataDir).catch((err) => {
-        throw err instanceof DataDirLockedError ? err : dataDirError(config.dataDir, err);
+        if (err instanceof DataDirLockedError) throw err;
+        throw lockFileError(config.dataDir, lockPathFor(config.dataDir), err);
       });
     }
     return {
