@@ -1,5 +1,8 @@
 /**
- * Helpers of the todo-api end-to-end tests: the real `main.ts`, a fresh database per test.
+ * Helpers of the todo-api end-to-end tests: the real `main.ts` as shipped (the permission flags
+ * of `deploy/services.ts`, from the repository root, through `tests/_shipped.ts`), a fresh
+ * database per test. PGlite directories go under `./.data`, the only place the shipped grant lets
+ * the service read and write; each test removes its own.
  *
  * Running `migrate up` on a new PGlite directory costs a process start, initdb and a few seconds
  * of fsyncs (about 11 s of CPU here, the largest cost of these tests). Tests whose subject is not
@@ -16,11 +19,49 @@ import {
   type TestDatabase,
 } from "../../services/todo-api/_test_support.ts";
 import { createMigrator, loadMigrations } from "../../services/todo-api/mod.ts";
+import type { CommandResult, ServiceProcess } from "@svc/shared/testing";
+import { ROOT, runShipped, startShipped } from "../_shipped.ts";
 
 export const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
 export const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
+/** Where the PGlite directories of these tests go: inside the shipped grant (`./.data`). */
+export const DATA_PARENT = `${ROOT}.data`;
 
-export async function run(args: string[], env: Record<string, string>) {
+/**
+ * Runs one `main.ts` command line as shipped to its end, with `env` as its whole environment.
+ * A process still running after 60 s is killed (the result says so), so a test fails instead of
+ * hanging.
+ */
+export function run(args: string[], env: Record<string, string>): Promise<CommandResult> {
+  return runShipped("todo-api", { args, env });
+}
+
+/** Options of {@linkcode startServe}. */
+export interface StartServeOptions {
+  /** Listener names to wait for. @default {["api"]} */
+  listeners?: string[];
+  /** Polled until it answers 200; `null` skips the poll. @default {"/healthz"} */
+  healthPath?: string | null;
+}
+
+/**
+ * Starts `main.ts serve <args>` as shipped, with `env` as its whole environment; resolves once
+ * it listens and the health path answers.
+ */
+export function startServe(
+  args: string[],
+  env: Record<string, string>,
+  options: StartServeOptions = {},
+): Promise<ServiceProcess> {
+  return startShipped("todo-api", { args: ["serve", ...args], env, ...options });
+}
+
+/**
+ * Runs `main.ts` with every permission, for the template directories only: fixtures kept in the
+ * temp dir (shared by every run and checkout, outside the shipped grant), not a process under
+ * test. The directories the tests use are copies under {@linkcode DATA_PARENT}.
+ */
+async function runFixture(args: string[], env: Record<string, string>): Promise<CommandResult> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ENTRY, ...args],
     env,
@@ -38,7 +79,10 @@ export interface Target {
 
 /** Options of {@linkcode target} and {@linkcode migratedTarget}. */
 export interface TargetOptions {
-  /** Where the PGlite directory goes (e.g. under `./.data` for the deployed grant). */
+  /**
+   * Where the PGlite directory goes; the shipped grant covers `./.data` only.
+   * @default {DATA_PARENT}
+   */
   parent?: string;
   /**
    * PGlite: start from a copy of a directory initdb already ran in (made once by `migrate
@@ -54,8 +98,9 @@ export async function target(
   options: TargetOptions = {},
 ): Promise<Target> {
   if (backend === "pglite") {
-    if (options.parent) await Deno.mkdir(options.parent, { recursive: true });
-    const dir = await Deno.makeTempDir({ dir: options.parent, prefix: "todo_api_e2e_" });
+    const parent = options.parent ?? DATA_PARENT;
+    await Deno.mkdir(parent, { recursive: true });
+    const dir = await Deno.makeTempDir({ dir: parent, prefix: "todo_api_e2e_" });
     if (options.initdb) await copyInitdbTemplate(`${dir}/db`);
     return {
       env: { TODOAPI_DATA_DIR: `${dir}/db`, TODOAPI_DATABASE_URL: "" },
@@ -132,7 +177,7 @@ function pgliteTemplate(kind: keyof typeof TEMPLATE_COMMANDS): Promise<string> {
       const part = await mkdtemp(`${path}.part-`);
       try {
         if (from) await cp(from, `${part}/db`, { recursive: true });
-        const out = await run(TEMPLATE_COMMANDS[kind], {
+        const out = await runFixture(TEMPLATE_COMMANDS[kind], {
           TODOAPI_DATA_DIR: `${part}/db`,
           TODOAPI_DATABASE_URL: "",
         });

@@ -7,12 +7,9 @@
  * `FUZZ_SEED=<n>`.
  */
 import assert from "node:assert/strict";
-import { type FuzzReport, runCommand, runFuzz, startService } from "@svc/shared/testing";
-import { SERVICES } from "../../deploy/services.ts";
-import { ENTRY, LISTEN, migratedTarget } from "./_test_support.ts";
+import { type FuzzReport, runFuzz } from "@svc/shared/testing";
+import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
 
-const PERMISSIONS = SERVICES.find((s) => s.name === "todo-api")!.permissions;
-const ROOT = new URL("../../", import.meta.url).pathname;
 const ID = "00000000-0000-4000-8000-000000000000";
 
 Deno.test({
@@ -21,22 +18,13 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     // A migrated copy under ./.data (`migrate up` with this grant is shipped_test.ts's subject).
-    const scratch = await migratedTarget("pglite", { parent: `${ROOT}.data` });
+    const scratch = await migratedTarget("pglite");
     const env = scratch.env;
-    const cli = (args: string[]) =>
-      runCommand(Deno.execPath(), ["run", ...PERMISSIONS, ENTRY, ...args], { env, cwd: ROOT });
     try {
-      const created = await cli(["keys", "create", "--subject", "fuzz", "--role", "user"]);
+      const created = await run(["keys", "create", "--subject", "fuzz", "--role", "user"], env);
       assert.equal(created.code, 0, created.stderr);
       const key = created.stdout.trim();
-      const svc = await startService({
-        entry: ENTRY,
-        args: ["serve", ...LISTEN, "--body-read-timeout", "1s"],
-        env,
-        cwd: ROOT,
-        permissions: [...PERMISSIONS],
-        timeoutMs: 60_000,
-      });
+      const svc = await startServe([...LISTEN, "--body-read-timeout", "1s"], env);
       let report: FuzzReport;
       let code: number;
       try {

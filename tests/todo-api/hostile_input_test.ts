@@ -4,13 +4,13 @@
  * stalled bodies) on every route (the `/v1/keys` routes with an admin key, so input reaches the
  * validator), plus todo-api's own (NUL, BOM, unpaired surrogates in titles, forged cursors) and
  * the keys corpus (forged ids, a user key on every admin route, huge and hostile key bodies).
- * Never a 5xx, and the server still creates and lists todos afterwards.
+ * Never a 5xx, and the server still creates and lists todos afterwards. The process runs as
+ * shipped (tests/_shipped.ts).
  */
 import assert from "node:assert/strict";
 import { type HostileCase, hostileCases, sendRaw } from "@svc/shared/hostile";
-import { startService } from "@svc/shared/testing";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
-import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
+import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
 
 const ID = "00000000-0000-4000-8000-000000000000";
 const ROUTES: [string, string][] = [
@@ -174,12 +174,7 @@ for (const backend of ["pglite", "postgres"] as const) {
         const root = await run(["keys", "create", "--subject", "root", "--role", "admin"], db.env);
         assert.equal(root.code, 0, root.stderr);
         const admin = root.stdout.trim();
-        const svc = await startService({
-          entry: ENTRY,
-          args: ["serve", ...LISTEN, "--body-read-timeout", "1s"],
-          env: db.env,
-          timeoutMs: 60_000,
-        });
+        const svc = await startServe([...LISTEN, "--body-read-timeout", "1s"], db.env);
         try {
           // The user key through the API (a second `keys create` would be a second process).
           const eve = await fetch(`${svc.url}/v1/keys`, {

@@ -8,15 +8,8 @@
  *   key cache TTL.
  */
 import assert from "node:assert/strict";
-import { startService } from "@svc/shared/testing";
 import { TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
-import { SERVICES } from "../../deploy/services.ts";
-import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
-
-const DEPLOYED = {
-  permissions: SERVICES.find((s) => s.name === "todo-api")!.permissions,
-  cwd: new URL("../../", import.meta.url).pathname,
-};
+import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
 
 async function bash(script: string, env: Record<string, string>) {
   const out = await new Deno.Command("bash", {
@@ -46,19 +39,13 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    // Under ./.data: the deployed permissions grant the service nothing else to write.
-    const t = await migratedTarget("pglite", { parent: `${DEPLOYED.cwd}.data` });
+    // Under ./.data (the default): the deployed permissions grant the service nothing else.
+    const t = await migratedTarget("pglite");
     try {
       const boot = await run(["keys", "create", "--subject", "ops", "--role", "admin"], t.env);
       assert.equal(boot.code, 0, boot.stderr);
       const admin = boot.stdout.trim();
-      const svc = await startService({
-        ...DEPLOYED,
-        entry: ENTRY,
-        args: ["serve", ...LISTEN, "--key-cache-ttl", "1h"],
-        env: t.env,
-        timeoutMs: 60_000,
-      });
+      const svc = await startServe([...LISTEN, "--key-cache-ttl", "1h"], t.env);
       try {
         const addr = new URL(svc.url).host;
         const locked = await run(
@@ -137,14 +124,11 @@ Deno.test({
       const boot = await run(["keys", "create", "--subject", "ops", "--role", "admin"], t.env);
       assert.equal(boot.code, 0, boot.stderr);
       const admin = { "x-api-key": boot.stdout.trim(), "content-type": "application/json" };
-      const svc = await startService({
-        ...DEPLOYED,
-        entry: ENTRY,
-        args: ["serve", ...LISTEN, "--workers", "2", "--key-cache-ttl", "1h"],
-        env: t.env,
-        listeners: ["api", "metrics"],
-        timeoutMs: 60_000,
-      });
+      const svc = await startServe(
+        [...LISTEN, "--workers", "2", "--key-cache-ttl", "1h"],
+        t.env,
+        { listeners: ["api", "metrics"] },
+      );
       try {
         const made = JSON.parse(
           (await fresh(`${svc.url}/v1/keys`, {
@@ -200,14 +184,7 @@ Deno.test({
       const boot = await run(["keys", "create", "--subject", "ops", "--role", "admin"], t.env);
       assert.equal(boot.code, 0, boot.stderr);
       const admin = { "x-api-key": boot.stdout.trim(), "content-type": "application/json" };
-      const start = () =>
-        startService({
-          ...DEPLOYED,
-          entry: ENTRY,
-          args: ["serve", ...LISTEN, "--workers", "1", "--key-cache-ttl", "1h"],
-          env: t.env,
-          timeoutMs: 60_000,
-        });
+      const start = () => startServe([...LISTEN, "--workers", "1", "--key-cache-ttl", "1h"], t.env);
       const [a, b] = await Promise.all([start(), start()]);
       try {
         /** Requests to `url` until it answers 401; the time it took, bounded by `limitMs`. */

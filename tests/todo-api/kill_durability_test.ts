@@ -3,12 +3,12 @@
  * killed with SIGKILL mid-stream, restarted on the same database, and every todo whose creation
  * was acknowledged (201) must be there, on both backends. (A process kill leaves the OS page
  * cache intact; power-loss durability of PGlite is covered by the fsync test in
- * `services/todo-api/store/durable_fs_test.ts`.)
+ * `services/todo-api/store/durable_fs_test.ts`.) The process runs as shipped (tests/_shipped.ts),
+ * its PGlite directory under `./.data`.
  */
 import assert from "node:assert/strict";
-import { startService } from "@svc/shared/testing";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
-import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
+import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
 import { waitUntil } from "@svc/shared/testing";
 
 const WRITERS = 8;
@@ -46,13 +46,7 @@ for (const backend of ["pglite", "postgres"] as const) {
         const made = await run(["keys", "create", "--subject", "w", "--role", "user"], db.env);
         assert.equal(made.code, 0, made.stderr);
         const key = made.stdout.trim();
-        const start = () =>
-          startService({
-            entry: ENTRY,
-            args: ["serve", ...LISTEN],
-            env: db.env,
-            timeoutMs: 60_000,
-          });
+        const start = () => startServe(LISTEN, db.env);
         const svc = await start();
         const acknowledged: string[] = [];
         let stop = false;

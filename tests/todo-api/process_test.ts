@@ -2,16 +2,17 @@
  * End-to-end: the real `main.ts` processes (migrate, keys, serve) driven with fetch, on PGlite
  * and on a Postgres server. `migrate up` runs here on the first test's Postgres database (serve
  * does not migrate; an operator migrates while it runs); the others start from a migrated copy
- * (`migratedTarget`, made by the same command).
+ * (`migratedTarget`, made by the same command). Every process runs as shipped
+ * (tests/_shipped.ts), its PGlite directory under `./.data`.
  */
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import postgres from "postgres";
 import { parse as parseYaml } from "yaml";
-import { startService, waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/shared/testing";
 import { schemaViolations } from "@svc/shared/schema-check";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
-import { ENTRY, LISTEN, migratedTarget, run, target } from "./_test_support.ts";
+import { LISTEN, migratedTarget, run, startServe, target } from "./_test_support.ts";
 
 for (const backend of ["pglite", "postgres"] as const) {
   const ignore = backend === "postgres" && withoutPostgres(import.meta.url, "postgres backend");
@@ -24,12 +25,7 @@ for (const backend of ["pglite", "postgres"] as const) {
       // PGlite: a directory initdb already ran in, no migration applied.
       const t = await target(backend, { initdb: true });
       try {
-        const svc = await startService({
-          entry: ENTRY,
-          args: ["serve", ...LISTEN],
-          env: t.env,
-          timeoutMs: 60_000,
-        });
+        const svc = await startServe(LISTEN, t.env);
         try {
           const health = await fetch(`${svc.url}/healthz`);
           assert.equal(health.status, 200);
@@ -85,13 +81,7 @@ for (const backend of ["pglite", "postgres"] as const) {
         assert.equal(created.code, 0, created.stderr);
         const key = created.stdout.trim();
         assert.match(created.stderr, /shown only now/);
-        const svc = await startService({
-          entry: ENTRY,
-          args: ["serve", ...LISTEN],
-          env: t.env,
-          listeners: ["api", "metrics"],
-          timeoutMs: 60_000,
-        });
+        const svc = await startServe(LISTEN, t.env, { listeners: ["api", "metrics"] });
         let stopped = false;
         let inflight: Promise<Response> | undefined;
         let exit: Promise<number> | undefined;
@@ -205,13 +195,8 @@ Deno.test({
   async fn() {
     const t = await migratedTarget("pglite");
     try {
-      const svc = await startService({
-        entry: ENTRY,
-        args: ["serve", ...LISTEN],
-        env: t.env,
-        timeoutMs: 60_000,
-        healthPath: "/readyz", // the datastore opens behind the listener: wait for it
-      });
+      // The datastore opens behind the listener: wait for it.
+      const svc = await startServe(LISTEN, t.env, { healthPath: "/readyz" });
       try {
         // Three would-be second processes at once: each is refused on its own.
         const attempts = [["migrate", "status"], ["keys", "list"], ["serve", ...LISTEN]];
@@ -243,12 +228,9 @@ Deno.test({
     const t = await migratedTarget("pglite");
     try {
       // Long enough for the three requests below, which start as soon as /readyz turns.
-      const svc = await startService({
-        entry: ENTRY,
-        args: ["serve", ...LISTEN, "--shutdown-delay", "2s"],
-        env: t.env,
-        timeoutMs: 60_000,
-        healthPath: "/readyz", // the datastore opens behind the listener: wait for it
+      // The datastore opens behind the listener: wait for it.
+      const svc = await startServe([...LISTEN, "--shutdown-delay", "2s"], t.env, {
+        healthPath: "/readyz",
       });
       const ready = await fetch(`${svc.url}/readyz`);
       assert.equal(ready.status, 200);

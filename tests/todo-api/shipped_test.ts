@@ -249,3 +249,74 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "todo-api as shipped: a data directory that cannot be one (a file, a path through one, " +
+    "a lock that cannot be opened, outside the grant) ends every command at once with one line " +
+    "naming the setting, exit 2",
+  async fn(t) {
+    await Deno.mkdir(`${ROOT}.data`, { recursive: true });
+    const dir = await Deno.makeTempDir({ dir: `${ROOT}.data`, prefix: "todo_api_data_dir_" });
+    const outside = await Deno.makeTempDir({ prefix: "todo_api_outside_" });
+    const rel = `./.data/${dir.split("/").pop()}`;
+    const change = "(change --data-dir / TODOAPI_DATA_DIR)";
+    try {
+      await Deno.writeTextFile(`${dir}/file`, "not a directory\n");
+      // A directory where the lock file goes: opening the lock fails, as it does for a user
+      // without write access to the parent (which a test run as root cannot be).
+      await Deno.mkdir(`${dir}/locked.lock`);
+      const cases: [string, string, string][] = [
+        ["a regular file", `${rel}/file`, "it is not a directory"],
+        [
+          "a path through a file",
+          `${rel}/file/db`,
+          "a part of its path is a file, not a directory",
+        ],
+        [
+          "its lock file cannot be opened",
+          `${rel}/locked`,
+          `its lock file ${rel}/locked.lock cannot be opened (it is a directory)`,
+        ],
+        ...[`${outside}/db`, `${outside}/missing/db`].map((path): [string, string, string] => [
+          `outside the ./.data grant: ${path.endsWith("missing/db") ? "parent missing" : "exists"}`,
+          path,
+          "the process has no permission to read and write there (the deployed grant: ./.data)",
+        ]),
+      ];
+      for (const [what, path, why] of cases) {
+        await t.step(what, async () => {
+          // serve with the flag, the operator commands with the variable: one process at a time
+          // (stderr is compared whole).
+          const runs: [string, string[], Record<string, string>][] = [
+            ["serve", ["serve", ...LISTEN, "--data-dir", path], {}],
+            ["migrate up", ["migrate", "up"], { TODOAPI_DATA_DIR: path }],
+            ["keys create", ["keys", "create", "--subject", "a", "--role", "user"], {
+              TODOAPI_DATA_DIR: path,
+            }],
+          ];
+          for (const [name, args, env] of runs) {
+            // Bounded: before the fix, PGlite spun for ~10 s on a file, then printed
+            // "[object Object]".
+            const out = await runShipped("todo-api", { args, env, limitMs: 20_000 });
+            assert.equal(
+              out.stderr,
+              `todo-api: Cannot open data directory ${path}: ${why} ${change}\n`,
+              name,
+            );
+            assert.equal(out.code, 2, name);
+            assert.doesNotMatch(out.stdout, /server_listening/, name);
+          }
+        });
+      }
+      // Nothing was made beside the file or outside the grant (no lock file, no directory).
+      assert.deepEqual(
+        (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort(),
+        ["file", "locked.lock"],
+      );
+      assert.deepEqual(await Array.fromAsync(Deno.readDir(outside)), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+      await Deno.remove(outside, { recursive: true });
+    }
+  },
+});

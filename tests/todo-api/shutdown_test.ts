@@ -2,11 +2,12 @@
  * End-to-end: SIGTERM while keep-alive clients keep sending to the real `main.ts serve`. Every
  * client gets its answers and then one `Connection: close` (a 503 once accepting has stopped),
  * never a reset or a connection closed without an answer, and the process exits 0. Both paces
- * run on one database and key, one serve process each (the clients only read).
+ * run on one database and key, one serve process each (the clients only read). The process runs
+ * as shipped (tests/_shipped.ts), its PGlite directory under `./.data`.
  */
 import assert from "node:assert/strict";
-import { startKeepAliveClients, startService } from "@svc/shared/testing";
-import { ENTRY, LISTEN, migratedTarget, run } from "./_test_support.ts";
+import { startKeepAliveClients } from "@svc/shared/testing";
+import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
 import { waitUntil } from "@svc/shared/testing";
 
 Deno.test({
@@ -20,12 +21,7 @@ Deno.test({
       const key = created.stdout.trim();
       for (const paceMs of [0, 30]) {
         await t.step(paceMs ? "clients pacing their requests" : "clients hammering", async () => {
-          const svc = await startService({
-            entry: ENTRY,
-            args: ["serve", ...LISTEN],
-            env: db.env,
-            timeoutMs: 60_000,
-          });
+          const svc = await startServe(LISTEN, db.env);
           const clients = startKeepAliveClients(svc.url, {
             clients: 12,
             paceMs,

@@ -2,20 +2,16 @@
  * End-to-end: `serve --workers 2` on a Postgres server. CRUD through the real process, requests
  * spread over both worker isolates and all counted in the one `/metrics` view, readiness and
  * SIGTERM drain across workers, start-up failures, and PGlite refusing more than one worker.
+ * Every process runs as shipped (tests/_shipped.ts: the workers load their modules from source
+ * under its read grants).
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { startKeepAliveClients, startService } from "@svc/shared/testing";
+import { startKeepAliveClients } from "@svc/shared/testing";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
-import { SERVICES } from "../../deploy/services.ts";
-import { ENTRY, LISTEN, migratedTarget, run, target } from "./_test_support.ts";
+import { LISTEN, migratedTarget, run, startServe, target } from "./_test_support.ts";
 
 const WORKERS = ["--workers", "2"];
-/** The deployed permission set (workers load their modules from source under read grants). */
-const DEPLOYED = {
-  permissions: SERVICES.find((s) => s.name === "todo-api")!.permissions,
-  cwd: new URL("../../", import.meta.url).pathname,
-};
 
 /** One request on a connection of its own, so the kernel picks a worker for each. */
 async function fresh(
@@ -65,13 +61,8 @@ Deno.test({
   async fn() {
     const { t, key } = await setUp();
     try {
-      const svc = await startService({
-        ...DEPLOYED,
-        entry: ENTRY,
-        args: ["serve", ...LISTEN, ...WORKERS],
-        env: t.env,
+      const svc = await startServe([...LISTEN, ...WORKERS], t.env, {
         listeners: ["api", "metrics"],
-        timeoutMs: 60_000,
       });
       try {
         assert.equal(
@@ -139,12 +130,8 @@ Deno.test({
   async fn() {
     const { t, key } = await setUp();
     try {
-      const svc = await startService({
-        entry: ENTRY,
-        args: ["serve", ...LISTEN, ...WORKERS, "--shutdown-delay", "3s"],
-        env: t.env,
+      const svc = await startServe([...LISTEN, ...WORKERS, "--shutdown-delay", "3s"], t.env, {
         listeners: ["api", "metrics"],
-        timeoutMs: 60_000,
       });
       const headers = { "x-api-key": key, "content-type": "application/json" };
       const locker = postgres(t.env.TODOAPI_DATABASE_URL, { max: 1, onnotice: () => {} });

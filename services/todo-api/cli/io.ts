@@ -5,6 +5,7 @@ import type { MainIo } from "@svc/shared/main";
 export type CliIo = MainIo;
 
 import { unavailableReason } from "../store/db_errors.ts";
+import { thrownMessage } from "../thrown.ts";
 
 /** Where the operator fixes the server, user, password or database name. */
 const URL_SETTING = "--database-url / TODOAPI_DATABASE_URL";
@@ -22,7 +23,7 @@ const URL_SETTING = "--database-url / TODOAPI_DATABASE_URL";
  */
 export function explainDbError(err: unknown): string {
   const code = (err as { code?: string })?.code;
-  const said = err instanceof Error ? err.message : String(err);
+  const said = thrownMessage(err);
   if (code === "42P01") return "the database has no schema yet: run `migrate up` first";
   if (code === "28P01" || code === "28000") {
     // The server's words name the user (never the password): "password authentication failed

@@ -11,6 +11,7 @@ import { loadConfig, usage } from "../config.ts";
 import { DataDirLockedError } from "../store/data_dir_lock.ts";
 import { openDb } from "../store/open_db.ts";
 import { serve } from "./serve.ts";
+import { thrownMessage } from "../thrown.ts";
 
 /**
  * Runs one command line; resolves to the process exit code.
@@ -69,7 +70,7 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
       if (advice) io.err(advice);
       return 1;
     }
-    io.err(`${command}: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(`${command}: ${thrownMessage(err)}`);
     return 1;
   }
 }

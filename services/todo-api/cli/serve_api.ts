@@ -23,6 +23,7 @@ import type { Db } from "../store/db.ts";
 import { reserveDb } from "../store/open_db.ts";
 import { openingDb } from "../store/opening_db.ts";
 import { describeDurability } from "../store/durability.ts";
+import { thrownMessage } from "../thrown.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 /** With no request to answer first, the datastore's open starts this long after listening. */
@@ -176,7 +177,7 @@ async function announceOpen(
     logger.warn(
       "cannot listen for key changes; revocations by other processes apply within " +
         "--key-cache-ttl",
-      { error: err instanceof Error ? err.message : String(err) },
+      { error: thrownMessage(err) },
     );
   });
   const durability = await describeDurability(

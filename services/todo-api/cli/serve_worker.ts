@@ -13,6 +13,7 @@ import { createMetrics, type Metrics } from "@svc/shared/metrics";
 import { SettingsError } from "@svc/shared/settings";
 import { createKeyChanges } from "../auth/key_changes.ts";
 import { serveApi } from "./serve_api.ts";
+import { thrownMessage } from "../thrown.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 const scope = self as unknown as {
@@ -56,7 +57,7 @@ async function start(worker: number, config: ToWorker & { type: "start" }): Prom
 }
 
 function errorOf(err: unknown): { name: string; message: string; key?: string } {
-  const e = err instanceof Error ? err : new Error(String(err));
+  const e = err instanceof Error ? err : new Error(thrownMessage(err));
   const key = err instanceof SettingsError ? err.key : undefined;
   return { name: e.name, message: e.message, key };
 }

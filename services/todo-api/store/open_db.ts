@@ -6,7 +6,13 @@
  */
 import type { Db } from "./db.ts";
 import { databaseUrlProblem } from "./database_url.ts";
-import { acquireDataDirLock, type DataDirLock } from "./data_dir_lock.ts";
+import {
+  acquireDataDirLock,
+  type DataDirLock,
+  DataDirLockedError,
+  lockPathFor,
+} from "./data_dir_lock.ts";
+import { lockFileError, prepareDataDir } from "./data_dir_check.ts";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 // The two clients by URL (shared/lazy_module.ts): a literal `import("./pglite_db.ts")` would
@@ -42,8 +48,9 @@ export interface ReservedDb {
 }
 
 /**
- * The quick part of opening: checks the URL, and on PGlite takes the data directory's lock, so
- * a directory in use fails here (`DataDirLockedError`) without loading PGlite.
+ * The quick part of opening: checks the URL, and on PGlite the data directory (a file there or a
+ * path it may not write: `SettingsError`) and takes its lock, so a directory in use fails here
+ * (`DataDirLockedError`) without loading PGlite.
  */
 export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
   const url = config.databaseUrl.trim();
@@ -51,9 +58,12 @@ export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
     const inMemory = config.dataDir.startsWith("memory://");
     let lock: DataDirLock | undefined;
     if (!inMemory) {
-      // PGlite's NodeFS calls mkdir without `recursive`.
-      await Deno.mkdir(dirname(config.dataDir), { recursive: true });
-      lock = await acquireDataDirLock(config.dataDir);
+      // A file or a path without write access fails here, in one line, before PGlite loads.
+      await prepareDataDir(config.dataDir);
+      lock = await acquireDataDirLock(config.dataDir).catch((err) => {
+        if (err instanceof DataDirLockedError) throw err;
+        throw lockFileError(config.dataDir, lockPathFor(config.dataDir), err);
+      });
     }
     return {
       kind: "pglite",
@@ -78,12 +88,6 @@ export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
     open: () => openPostgres(url, config.poolSize),
     release: () => Promise.resolve(),
   };
-}
-
-/** The directory part of a path (`node:path` stays off the start path). */
-function dirname(path: string): string {
-  const cut = path.replace(/\/+$/, "").lastIndexOf("/");
-  return cut <= 0 ? (cut === 0 ? "/" : ".") : path.slice(0, cut);
 }
 
 /**
