@@ -47,7 +47,9 @@ export function withAccessLog(
       const label = route?.(req);
       const requestId = requestIdOf(req) || undefined;
       const status = res.status;
-      const write = (aborted: boolean) => {
+      // One callback for both outcomes: `completed` resolves with nothing, or rejects with why.
+      const write = (failure?: unknown) => {
+        const aborted = failure !== undefined;
         const fields: Record<string, unknown> = {
           method,
           path,
@@ -64,7 +66,7 @@ export function withAccessLog(
           // the logger failed: nothing left to report it with
         }
       };
-      info.completed.then(() => write(false), () => write(true));
+      info.completed.then(write, (err) => write(err ?? "aborted"));
     }
     return res;
   };

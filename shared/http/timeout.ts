@@ -8,14 +8,14 @@ class Deadline {
   /** Still waiting in the queue (not answered, not expired, not extended). */
   queued = true;
   #settled = false;
-  #onExpire: () => void;
+  /** Rejects the request's answer with the 503; set by {@linkcode Deadline.race}. */
+  #reject?: (err: unknown) => void;
   #controller?: AbortController;
   #timer?: ReturnType<typeof setTimeout>;
   #leaveQueue: (d: Deadline) => void;
 
-  constructor(expiresAt: number, onExpire: () => void, leaveQueue: (d: Deadline) => void) {
+  constructor(expiresAt: number, leaveQueue: (d: Deadline) => void) {
     this.expiresAt = expiresAt;
-    this.#onExpire = onExpire;
     this.#leaveQueue = leaveQueue;
   }
 
@@ -24,12 +24,29 @@ class Deadline {
     return (this.#controller ??= new AbortController()).signal;
   }
 
+  /**
+   * The handler's answer, unless the deadline passes first: then the `request_timeout` error. A
+   * late answer or failure settles nothing and is never left unhandled.
+   */
+  race(answer: Promise<Response>): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
+      this.#reject = reject;
+      answer.then((res) => {
+        this.finish();
+        resolve(res);
+      }, (err) => {
+        this.finish();
+        reject(err);
+      });
+    });
+  }
+
   expire(): void {
     if (this.#settled) return;
     this.#settled = true;
     // First, so work waiting on the signal stops before the 503 reaches the client.
     (this.#controller ??= new AbortController()).abort();
-    this.#onExpire();
+    this.#reject?.(timeoutError());
   }
 
   /** Moves the deadline to `ms` from now when that is later than the current one. */
@@ -141,27 +158,24 @@ export function withTimeout(handler: Handler, options: { ms: number }): Handler 
   const { ms } = options;
   if (!(ms > 0)) return handler;
   const queue = new DeadlineQueue();
+  // Per request: one promise for the answer and the two callbacks on the handler's (this runs
+  // for every request of every service; each promise and closure is garbage a request leaves).
   return function timeout(req, info) {
-    return new Promise<Response>((resolve, reject) => {
-      const deadline = new Deadline(
-        performance.now() + ms,
-        () => reject(timeoutError()),
-        queue.leave,
-      );
-      setContext(req, DEADLINE, deadline);
-      queue.add(deadline);
-      // A late result or failure after the timeout settles nothing and is never unhandled.
-      new Promise<Response>((r) => r(handler(req, info))).then(
-        (res) => {
-          deadline.finish();
-          resolve(res);
-        },
-        (err) => {
-          deadline.finish();
-          reject(err);
-        },
-      );
-    });
+    const deadline = new Deadline(performance.now() + ms, queue.leave);
+    setContext(req, DEADLINE, deadline);
+    queue.add(deadline);
+    let answer: Response | Promise<Response>;
+    try {
+      answer = handler(req, info);
+    } catch (err) {
+      deadline.finish();
+      return Promise.reject(err);
+    }
+    if (answer instanceof Response) { // answered at once: no deadline can pass any more
+      deadline.finish();
+      return answer;
+    }
+    return deadline.race(Promise.resolve(answer));
   };
 }
 

@@ -122,6 +122,11 @@ export function createDrain(options: DrainOptions = {}): Drain {
     for (const [key, last] of busy) if (at - last >= closeNoticeMs) busy.delete(key);
   }
 
+  // One callback for every request (a closure per request is garbage each leaves behind).
+  const done = () => {
+    inFlight--;
+  };
+
   function track(handler: Handler): Handler {
     const listener = listeners++;
     return async function tracked(req, info) {
@@ -142,9 +147,6 @@ export function createDrain(options: DrainOptions = {}): Drain {
         if (at - lastSweep >= closeNoticeMs) sweep(at);
       }
       inFlight++;
-      const done = () => {
-        inFlight--;
-      };
       // `completed` settles when the response has been handed over (or the client went away).
       const completed = info.completed;
       completed.then(done, done);
