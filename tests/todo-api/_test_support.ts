@@ -22,10 +22,10 @@ import { createMigrator, loadMigrations } from "../../services/todo-api/mod.ts";
 import type { CommandResult, ServiceProcess } from "@svc/shared/testing";
 import { ROOT, runShipped, startShipped } from "../_shipped.ts";
 
-export const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;
 export const LISTEN = ["--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
 /** Where the PGlite directories of these tests go: inside the shipped grant (`./.data`). */
-export const DATA_PARENT = `${ROOT}.data`;
+const DATA_PARENT = `${ROOT}.data`;
 
 /**
  * Runs one `main.ts` command line as shipped to its end, with `env` as its whole environment.

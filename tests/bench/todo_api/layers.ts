@@ -58,21 +58,21 @@ try {
   await createMigrator(test.db, loadMigrations()).up();
   const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
   const quiet = { healthPath: null, timeoutMs: 60_000, outputLimit: 64 * 1024 };
-  const add = async (name: string, svc: Awaited<ReturnType<typeof startService>>) => {
+  const add = (name: string, svc: Awaited<ReturnType<typeof startService>>) => {
     sides.push({ name, pid: svc.pid, url: svc.url, stop: svc.stop });
   };
-  await add(
+  add(
     "floor: Deno.serve + postgres.js",
     await startService({ entry: FLOOR, args: [test.url!, "10"], ...quiet }),
   );
   for (const layers of ["server", "router", "stack"]) {
-    await add(
+    add(
       `kit ${layers}${layers === "stack" ? " (log, metrics, request id, timeout)" : ""}`,
       await startService({ entry: FLOOR_KIT, args: [test.url!, "10", layers], ...quiet }),
     );
   }
   const form = await shippedForm("todo-api");
-  await add(
+  add(
     "todo-api (shipped form, 1 worker)",
     await startService({
       entry: form.entry,
