@@ -87,7 +87,7 @@ setInterval(() => {
   if (clock && !clock.frozen) renderClock();
 }, 1000);
 
-/** @type {{ header: unknown, claims: { exp?: unknown } } | undefined} */
+/** @type {{ header: unknown, claims: { exp?: unknown, iat?: unknown } } | undefined} */
 let minted;
 
 /** @param {string} part */
@@ -99,7 +99,12 @@ function decodePart(part) {
 
 function renderExpiry() {
   if (!minted || typeof minted.claims.exp !== "number") return;
-  $("minted-expires-in").textContent = String(Math.floor(minted.claims.exp - clockNowMs() / 1000));
+  const { exp, iat } = minted.claims;
+  let left = Math.floor(exp - clockNowMs() / 1000);
+  // The mock's time here is its clock as last read, moved on by this browser's: it lags by that
+  // read's latency, which must not show a token with more time left than it was minted with.
+  if (typeof iat === "number") left = Math.min(left, exp - iat);
+  $("minted-expires-in").textContent = String(left);
 }
 
 bindForm("mint", "POST", "/_mock/mint", readForm, (data) => {
