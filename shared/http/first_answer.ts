@@ -13,6 +13,13 @@ export interface FirstAnswerOptions {
   maxWaitMs: number;
   /** `answered` resolves at once when it aborts (a shutdown before any request). */
   signal?: AbortSignal;
+  /**
+   * What `answered` waits for: the first answer to go out (`"answer"`), or, for start-up work
+   * the first request itself waits on (a datastore's open), that request's arrival plus one turn
+   * of the event loop, so its handler has run up to its first wait (`"arrival"`).
+   * @default {"answer"}
+   */
+  after?: "answer" | "arrival";
 }
 
 /** What {@linkcode firstAnswer} returns. */
@@ -21,8 +28,8 @@ export interface FirstAnswer {
   handler: Handler;
   /**
    * Resolves (never rejects) once the first answer has been handed to the socket and one more
-   * turn of the event loop has let its bytes go out, after `maxWaitMs`, or when `signal` aborts,
-   * whichever comes first.
+   * turn of the event loop has let its bytes go out (with `after: "arrival"`: one turn after the
+   * first request came in), after `maxWaitMs`, or when `signal` aborts, whichever comes first.
    */
   answered: Promise<void>;
 }
@@ -42,7 +49,7 @@ export interface FirstAnswer {
  * ```
  */
 export function firstAnswer(handler: Handler, options: FirstAnswerOptions): FirstAnswer {
-  const { maxWaitMs, signal } = options;
+  const { maxWaitMs, signal, after = "answer" } = options;
   const { promise: answered, resolve } = Promise.withResolvers<void>();
   // Not setTimeout: Deno's first setTimeout loads its Node timers (≈ 25 ms CPU), which a
   // start-up would pay before its first answer.
@@ -61,10 +68,11 @@ export function firstAnswer(handler: Handler, options: FirstAnswerOptions): Firs
     handler(req, info) {
       if (!seen) {
         seen = true;
+        const next = () => AbortSignal.timeout(0).addEventListener("abort", done, { once: true });
         // `completed` settles when the body is handed to the socket (rejects when the client
         // went away); the socket write itself happens on the next turn.
-        const next = () => AbortSignal.timeout(0).addEventListener("abort", done, { once: true });
-        info.completed.then(next, next);
+        if (after === "answer") info.completed.then(next, next);
+        else next();
       }
       return handler(req, info);
     },

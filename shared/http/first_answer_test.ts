@@ -71,3 +71,17 @@ Deno.test("firstAnswer: answered when the signal aborts, at once when it already
   const late = firstAnswer(() => new Response("ok"), { maxWaitMs: 60_000, signal: stop.signal });
   await late.answered;
 });
+
+Deno.test("firstAnswer: after arrival, answered one turn after the first request came in", async () => {
+  let handled = false;
+  const first = firstAnswer(() => {
+    handled = true;
+    return new Promise<Response>(() => {}); // waits on what `answered` starts: never answers here
+  }, { maxWaitMs: 60_000, after: "arrival" });
+  assert.equal(await settled(first.answered), false, "not before any request");
+  const one = info();
+  void first.handler(req(), one.value);
+  assert.equal(handled, true);
+  // `completed` never settles and maxWaitMs is a minute away: the arrival was enough
+  assert.equal(await settled(first.answered), true);
+});

@@ -11,7 +11,7 @@
 import type { Logger } from "@svc/shared/log";
 import { type ListenerSpec, type RunningServer, startServer } from "@svc/shared/server";
 import type { Lifecycle } from "@svc/shared/lifecycle";
-import { createRouter, withDefaultStack } from "@svc/shared/http";
+import { createRouter, firstAnswer, withDefaultStack } from "@svc/shared/http";
 import type { Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
 import { createApp } from "../app.ts";
@@ -26,7 +26,7 @@ import { describeDurability } from "../store/durability.ts";
 import { thrownMessage } from "../thrown.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
-/** With no request to answer first, the datastore's open starts this long after listening. */
+/** With no request to answer first, the datastore's open starts this long into the start. */
 const OPEN_AFTER_MS = 50;
 
 /** What {@linkcode serveApi} needs besides the config. */
@@ -78,8 +78,8 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
   // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
   // worker's). Without the listener, the key cache TTL is the bound.
   const keyChanges = options.keyChanges ?? createKeyChanges();
-  const firstRequest = Promise.withResolvers<void>();
   let server: RunningServer;
+  let opensAfter: Promise<void>;
   try {
     const api = createApp({
       db,
@@ -95,12 +95,17 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       shutdownSignal: lifecycle.signal,
       keyChanges,
     });
+    // Loading a datastore client holds the event loop for up to hundreds of ms (the Postgres
+    // client pulls node's net/tls/crypto built-ins in synchronously), so the open starts once the
+    // first request has had its turn, or OPEN_AFTER_MS into the start when none comes: requests
+    // that reach a fresh listener are answered first, not behind the load.
+    const first = firstAnswer(api, { maxWaitMs: OPEN_AFTER_MS, after: "arrival" });
+    opensAfter = first.answered;
     const listeners: ListenerSpec[] = [
       {
         name: "api",
         addr: config.addr,
-        // The first request to arrive lets the datastore's open start (below).
-        handler: (req, info) => (firstRequest.resolve(), api(req, info)),
+        handler: first.handler,
         reusePort: options.reusePort,
         setting: SETTINGS.names("addr"),
       },
@@ -128,15 +133,7 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     await reserved.release();
     throw err;
   }
-  // Loading a datastore client holds the event loop for up to hundreds of ms (the Postgres client
-  // pulls node's net/tls/crypto built-ins in synchronously), so the open starts once the first
-  // request has had its turn, or OPEN_AFTER_MS after listening when none comes: requests that
-  // reach a fresh listener are answered first, not behind the load.
-  const idle = setTimeout(firstRequest.resolve, OPEN_AFTER_MS);
-  firstRequest.promise.then(() => {
-    clearTimeout(idle);
-    setTimeout(() => reserved.open().then(opening.resolve, opening.reject), 0);
-  });
+  opensAfter.then(() => reserved.open().then(opening.resolve, opening.reject));
   const failed = Promise.withResolvers<never>();
   db.opened.then(
     (open) =>
