@@ -11,6 +11,7 @@
  * the kit's `readBody` looks at `req.body` only when no `Content-Length` is declared.
  */
 import { parseArgs } from "node:util";
+import { cpuTicks, TICK_US } from "./measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -39,11 +40,6 @@ if (values.serve) {
     script,
     `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n`,
   );
-  const ticks = (pid: number) => {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
-  };
   const rows: string[] = [];
   try {
     for (let round = 0; round < Number(values.rounds); round++) {
@@ -58,10 +54,10 @@ if (values.serve) {
           new Deno.Command("wrk", { args: ["-t1", "-c16", `-d${seconds}s`, "-s", script, url] })
             .output();
         await wrk("1"); // warm-up
-        const before = ticks(child.pid);
+        const before = cpuTicks(child.pid);
         const out = new TextDecoder().decode((await wrk(values.seconds!)).stdout);
         const requests = Number(/(\d+) requests in/.exec(out)![1]);
-        const us = ((ticks(child.pid) - before) * 10_000) / requests;
+        const us = ((cpuTicks(child.pid) - before) * TICK_US) / requests;
         rows.push(`| ${round + 1} | ${mode} | ${us.toFixed(1)} | ${requests} |`);
         child.kill("SIGTERM");
         await child.status;

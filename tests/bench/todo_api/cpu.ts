@@ -19,6 +19,7 @@ import { ROOT, shippedForm } from "../../_shipped.ts";
 import { wrk as runWrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
+import { cpuTicks, median, TICK_US } from "./measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -33,13 +34,6 @@ const { values } = parseArgs({
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const FLOOR = new URL("./floor_server.ts", import.meta.url).pathname;
-const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
-
-function cpuTicks(pid: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15)
-}
 
 function wrk(url: string, key: string, lua: string): Promise<number> {
   return runWrk(url, { key, lua, seconds: SECONDS, connections: 16 }).then((r) => r.requests);
@@ -133,7 +127,6 @@ try {
     await wrk(svc.url + c.path, key, c.lua);
     await wrk(floor.url + c.path, key, c.lua);
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows: string[] = [];
   for (const c of cases) {
     const api = {

@@ -16,6 +16,7 @@ import { createMetrics } from "@svc/shared/metrics";
 import { createApp } from "@svc/todo-api";
 import { KEY, memoryDb } from "./memory_db.ts";
 import { floorHandler } from "./statements.ts";
+import { median } from "./measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -83,7 +84,6 @@ function cpuMicros(): number {
   return ns / 1000;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows: string[] = [];
 for (const [name, make] of Object.entries(requests)) {
   await perRequest(app, make); // warm-up (JIT, key cache, cursor key)

@@ -22,6 +22,7 @@ import { createApp } from "@svc/todo-api";
 import { KEY, memoryDb } from "./memory_db.ts";
 import { floorHandler } from "./statements.ts";
 import { wrk } from "./wrk.ts";
+import { cpuTicks, median, TICK_US } from "./measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -76,11 +77,6 @@ if (values.serve === "floor") {
     reader.releaseLock();
     return { child, url: text.trim().split("\n").at(-1)! };
   };
-  const ticks = (pid: number) => {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
-  };
   const api = await start("api");
   const floor = await start("floor");
   const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
@@ -90,16 +86,15 @@ if (values.serve === "floor") {
     { name: "list", path: "/v1/todos?limit=20", lua: "" },
   ].filter((c) => !values.case || c.name === values.case);
   const run = async (side: { child: Deno.ChildProcess; url: string }, c: typeof cases[0]) => {
-    const before = ticks(side.child.pid);
+    const before = cpuTicks(side.child.pid);
     const r = await wrk(side.url + c.path, {
       key: KEY,
       lua: c.lua,
       seconds: SECONDS,
       connections: 16,
     });
-    return ((ticks(side.child.pid) - before) * 10_000) / r.requests;
+    return ((cpuTicks(side.child.pid) - before) * TICK_US) / r.requests;
   };
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows: string[] = [];
   try {
     for (const c of cases) {

@@ -19,6 +19,7 @@ import { ROOT, shippedForm } from "../../_shipped.ts";
 import { wrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
+import { cpuTicks, median, quartile1, TICK_US } from "./measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -37,20 +38,6 @@ if (!Deno.env.get("TEST_DATABASE_URL")) {
   Deno.stderr.writeSync(new TextEncoder().encode("set TEST_DATABASE_URL to a Postgres server\n"));
   Deno.exit(2);
 }
-
-function cpuTicks(pid: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime + stime, in 10 ms ticks
-}
-
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const median = (xs: number[]) => {
-  const s = sorted(xs);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
-const quartile1 = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 4)];
 
 const test = await createTestDatabase("postgres");
 const sides: { name: string; pid: number; url: string; stop: (s?: Deno.Signal) => unknown }[] = [];
@@ -99,7 +86,7 @@ try {
       const before = cpuTicks(sides[i].pid);
       const r = await wrk(sides[i].url + path, { key, lua, seconds: SECONDS, connections: 16 });
       if (round < 0) continue;
-      us[i].push(((cpuTicks(sides[i].pid) - before) * 10_000) / r.requests);
+      us[i].push(((cpuTicks(sides[i].pid) - before) * TICK_US) / r.requests);
       rps[i].push(r.requests / SECONDS);
     }
   }

@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import { createMigrator, loadMigrations, openPgliteDb } from "@svc/todo-api";
 import { createTodoStore } from "../../../services/todo-api/todos/todo_store.ts";
+import { median } from "./measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -40,7 +41,6 @@ async function insertsPerSecond(durable: boolean): Promise<number> {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const on: number[] = [];
 const off: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {

@@ -27,6 +27,7 @@ import { startService } from "@svc/shared/testing";
 import { ROOT, shippedForm } from "../../_shipped.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
+import { median } from "./measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -140,11 +141,6 @@ try {
   await raw(sql, () => sql.unsafe(INSERT, ["raw", "benchmark todo"], { prepare: true }));
 
   // alternate API and raw several times and keep medians: this 2-core machine is shared
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    const mid = Math.floor(s.length / 2);
-    return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  };
   const ratios = (a: number[], b: number[]) => a.map((x, i) => x / b[i]);
   const runs = {
     apiCreate: [] as number[],
