@@ -15,7 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { startService } from "@svc/shared/testing";
-import { ROOT, shippedForm } from "../../_shipped.ts";
+import { startApi } from "./api_process.ts";
 import { wrk as runWrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
@@ -96,19 +96,11 @@ let floor;
 try {
   await createMigrator(test.db, loadMigrations()).up();
   const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
-  const form = await shippedForm("todo-api"); // the service as deployed: its own flags
-  svc = await startService({
-    entry: form.entry,
-    args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--workers", "1"],
-    env: {
-      TODOAPI_DATABASE_URL: test.url!,
-      TODOAPI_DB_POOL_SIZE: "10",
-      ...Object.fromEntries(values.env.map((kv) => kv.split(/=(.*)/s).slice(0, 2))),
-    },
-    permissions: profiled("api", form.flags),
-    cwd: ROOT,
-    timeoutMs: 60_000,
-    outputLimit: 64 * 1024, // an access-log line per request: read and dropped
+  svc = await startApi(test.url!, {
+    workers: 1,
+    pool: 10,
+    env: Object.fromEntries(values.env.map((kv) => kv.split(/=(.*)/s).slice(0, 2))),
+    flags: profiled("api", []),
   });
   floor = await startService({
     entry: FLOOR,

@@ -15,7 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { startService } from "@svc/shared/testing";
-import { ROOT, shippedForm } from "../../_shipped.ts";
+import { startApi } from "./api_process.ts";
 import { wrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
@@ -58,20 +58,8 @@ try {
       await startService({ entry: FLOOR_KIT, args: [test.url!, "10", layers], ...quiet }),
     );
   }
-  const form = await shippedForm("todo-api");
-  add(
-    "todo-api (shipped form, 1 worker)",
-    await startService({
-      entry: form.entry,
-      permissions: form.flags,
-      cwd: ROOT,
-      // one worker, as the floor has one isolate (the default on Postgres is one per core)
-      args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--workers", "1"],
-      env: { TODOAPI_DATABASE_URL: test.url!, TODOAPI_DB_POOL_SIZE: "10" },
-      timeoutMs: 60_000,
-      outputLimit: 64 * 1024,
-    }),
-  );
+  // one worker, as the floor has one isolate (the default on Postgres is one per core)
+  add("todo-api (shipped form, 1 worker)", await startApi(test.url!, { workers: 1, pool: 10 }));
   const lua = values.case === "create"
     ? `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
       `wrk.headers["Content-Type"] = "application/json"\n`

@@ -24,7 +24,7 @@ import postgres from "postgres";
 import { FIRST_PAGE, INSERT } from "./statements.ts";
 import { wrk as runWrk } from "./wrk.ts";
 import { startService } from "@svc/shared/testing";
-import { ROOT, shippedForm } from "../../_shipped.ts";
+import { startApi } from "./api_process.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
 import { median } from "./measure.ts";
@@ -101,29 +101,7 @@ const sql = postgres(test.url!, {
 try {
   await createMigrator(test.db, loadMigrations()).up();
   const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
-  const form = await shippedForm("todo-api");
-  const serveWith = (workers: number) =>
-    startService({
-      entry: form.entry,
-      permissions: form.flags,
-      cwd: ROOT,
-      args: [
-        "serve",
-        "--addr",
-        "127.0.0.1:0",
-        "--metrics-addr",
-        "127.0.0.1:0",
-        "--workers",
-        String(workers),
-      ],
-      env: {
-        TODOAPI_DATABASE_URL: test.url!,
-        TODOAPI_DB_POOL_SIZE: String(POOL), // per worker, as deployed
-      },
-      timeoutMs: 60_000,
-      // at the default log level: an access-log line per request, as deployed; read and dropped
-      outputLimit: 64 * 1024,
-    });
+  const serveWith = (workers: number) => startApi(test.url!, { workers, pool: POOL });
   svc = await serveWith(1);
   svcN = await serveWith(WORKERS);
   floor = await startService({
