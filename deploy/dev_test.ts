@@ -181,6 +181,7 @@ async function mockToken(): Promise<string> {
       grant_type: "client_credentials",
       client_id: "dev-test",
       scope: "mcp",
+      resource: "http://127.0.0.1:8090/mcp",
     }),
   });
   assert.equal(res.status, 200);

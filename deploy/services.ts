@@ -228,7 +228,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
     devInfo: {
       url: "http://127.0.0.1:8090/mcp",
       open: "MCP URL (Streamable HTTP); a bearer token: curl -s -d grant_type=client_credentials " +
-        "-d client_id=me -d scope=mcp http://127.0.0.1:8080/default/token",
+        "-d client_id=me -d scope=mcp -d resource=http://127.0.0.1:8090/mcp " +
+        "http://127.0.0.1:8080/default/token",
       health: "http://127.0.0.1:8090/healthz",
     },
   },

@@ -48,8 +48,10 @@ export const SETTINGS = defineSettings({
     },
     audience: {
       type: "string",
-      default: "mcp",
-      help: "http: audience accepted besides the resource URI <public origin>/mcp (empty: none)",
+      default: "",
+      help: "http: opt-in: an aud accepted besides the resource URI <public origin>/mcp, for an " +
+        "issuer that mints tokens without RFC 8707 resource (never a client's id: its ID tokens " +
+        "carry it); empty: the resource URI only",
     },
     scopes: {
       type: "list",

@@ -71,7 +71,8 @@ export async function startHttpStack(
   mcpUrl: string;
   server: ServiceProcess;
   oidc: ServiceProcess;
-  token(clientId: string, audience?: string): Promise<string>;
+  /** A client-credentials access token with scope `mcp` for `resource` (default: this server). */
+  token(clientId: string, resource?: string): Promise<string>;
   stop(): Promise<void>;
 }> {
   const oidc = await startMock();
@@ -88,8 +89,6 @@ export async function startHttpStack(
         "127.0.0.1:0",
         "--issuer",
         issuer,
-        "--audience",
-        "mcp",
         ...args,
       ],
       env: { NO_COLOR: "1" },
@@ -105,14 +104,16 @@ export async function startHttpStack(
     mcpUrl: `${server.url}/mcp`,
     server,
     oidc,
-    async token(clientId, audience = "mcp") {
+    async token(clientId, resource = `${server.url}/mcp`) {
+      // RFC 8707: the token's aud is the resource, the server's own name
       const res = await fetch(`${issuer}/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({
           grant_type: "client_credentials",
           client_id: clientId,
-          scope: audience,
+          scope: "mcp",
+          resource,
         }),
       });
       if (!res.ok) throw new Error(`token request failed: ${res.status}`);

@@ -28,7 +28,7 @@ Deno.test("http: bearer tokens from mock-oidc, 401 with RFC 9728 metadata, SDK c
       assert.deepEqual(suffixed, meta);
     });
     await t.step("invalid, foreign-audience and garbage tokens: 401 invalid_token", async () => {
-      const wrongAudience = await stack.token("alice", "other");
+      const wrongAudience = await stack.token("alice", "https://other.example/mcp");
       for (const token of ["not-a-jwt", wrongAudience, "a.b.c"]) {
         const res = await fetch(stack.mcpUrl, {
           method: "POST",
@@ -165,8 +165,10 @@ Deno.test("http: hostile input never yields a 5xx and the server stays alive", a
       hostname: "127.0.0.1",
       port: Number(new URL(stack.server.url).port),
     });
+    // the Host of the token's resource URI, so the body is read, not refused with a 401
     await stalled.write(new TextEncoder().encode(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+      `POST /mcp HTTP/1.1\r\nHost: ${new URL(stack.server.url).host}\r\n` +
+        `Authorization: Bearer ${token}\r\n` +
         "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
         "Content-Length: 1000\r\n\r\n{",
     ));
@@ -213,12 +215,14 @@ Deno.test("http: a client that disconnects cancels its execute and frees the wor
       method: "tools/call",
       params: { name: "execute", arguments: { source: spin } },
     });
+    const host = new URL(stack.server.url).host;
     const conn = await Deno.connect({
       hostname: "127.0.0.1",
       port: Number(new URL(stack.server.url).port),
     });
+    // the Host a client of this URL sends: the resource URI, the token's aud, follows it
     await conn.write(new TextEncoder().encode(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+      `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n` +
         "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
         `Content-Length: ${new TextEncoder().encode(body).length}\r\n\r\n${body}`,
     ));

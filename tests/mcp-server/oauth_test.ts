@@ -4,7 +4,8 @@
  * real processes with their deployed permissions: discovery from the 401, registration (RFC 7591,
  * or a client ID metadata document the test serves over https on loopback), authorization code
  * with PKCE S256 and the RFC 8707 resource, token, then `tools/list`. Also the refusals: a token
- * for another resource (401) and one without the scope (403).
+ * for another resource or for the bare audience `mcp` (401) and one without the scope (403); and
+ * `--audience mcp`, the opt-in for tokens minted without a resource.
  */
 import assert from "node:assert/strict";
 import { type ServiceProcess, startService } from "@svc/shared/testing";
@@ -20,7 +21,10 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function startStack(oidcEnv: Record<string, string> = {}): Promise<Stack> {
+async function startStack(
+  oidcEnv: Record<string, string> = {},
+  serverArgs: string[] = [],
+): Promise<Stack> {
   const oidc = await startMock({ env: oidcEnv });
   const issuer = `${oidc.url}/mcp-oauth`;
   let server: ServiceProcess;
@@ -28,7 +32,7 @@ async function startStack(oidcEnv: Record<string, string> = {}): Promise<Stack> 
     server = await startService({
       entry: MAIN,
       cwd: ROOT,
-      args: ["--transport", "http", "--addr", "127.0.0.1:0", "--issuer", issuer],
+      args: ["--transport", "http", "--addr", "127.0.0.1:0", "--issuer", issuer, ...serverArgs],
       env: { NO_COLOR: "1" },
       permissions: [...PERMISSIONS],
       timeoutMs: 30_000,
@@ -226,11 +230,56 @@ Deno.test("a token for another resource is 401, one without the scope 403, each 
       assert.equal(res.status, 200);
       assert.equal((await res.json()).result.tools.length, 3);
     });
-    await t.step("--audience mcp still accepted (a token minted without resource)", async () => {
+    await t.step("a token minted without resource (aud mcp): 401 invalid_token", async () => {
       const res = await list(await token([["scope", "mcp"]]));
-      assert.equal(res.status, 200);
+      assert.equal(res.status, 401);
+      assert.equal(res.headers.get("www-authenticate"), `${challengeBase}, error="invalid_token"`);
       await res.body?.cancel();
     });
+  } finally {
+    await stack.stop();
+  }
+});
+
+Deno.test("--audience mcp opts in to tokens minted without resource; the resource URI still passes", async () => {
+  const stack = await startStack({}, ["--audience", "mcp"]);
+  const token = async (form: Array<[string, string]>) => {
+    const res = await fetch(`${stack.issuer}/token`, {
+      method: "POST",
+      body: new URLSearchParams([
+        ["grant_type", "client_credentials"],
+        ["client_id", "svc"],
+        ...form,
+      ]),
+    });
+    assert.equal(res.status, 200);
+    return (await res.json()).access_token as string;
+  };
+  const list = async (bearer: string) => {
+    const res = await fetch(stack.mcpUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${bearer}`,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  try {
+    const legacy = await token([["scope", "mcp"]]);
+    assert.equal(claimsOf(legacy).aud, "mcp");
+    const byMcp = await list(legacy);
+    assert.equal(byMcp.status, 200);
+    assert.equal(byMcp.body.result.tools.length, 3);
+    const byResource = await list(await token([["scope", "mcp"], ["resource", stack.mcpUrl]]));
+    assert.equal(byResource.status, 200);
+    const other = await list(
+      await token([["scope", "mcp"], ["resource", "https://other.example/mcp"]]),
+    );
+    assert.equal(other.status, 401);
+    assert.equal(other.body.error, "invalid_token");
   } finally {
     await stack.stop();
   }

@@ -47,6 +47,7 @@ Deno.test("mcp-server as shipped serves MCP with its policy file and issuer", as
           grant_type: "client_credentials",
           client_id: "shipped-client",
           scope: "mcp",
+          resource: `${svc.url}/mcp`,
         }),
       });
       const { access_token: token } = await res.json();

@@ -2,12 +2,14 @@
  * OAuth bearer tokens of the Streamable HTTP transport: JWTs verified against the OIDC issuer's
  * JWKS (found through its discovery document), whose `aud` names this server: its canonical
  * resource URI (RFC 8707 / RFC 9728, given per call since it can follow the request's origin) or
- * one of the configured extra audiences. The verified `sub` becomes the subject the invocation
- * resolver hands to the tools.
+ * one of the configured extra audiences (opt-in, for tokens minted without a resource). Only
+ * access tokens: an ID token, or any JWT typed as something else, is refused whatever its `aud`
+ * ({@linkcode notAccessToken}). The verified `sub` becomes the subject the invocation resolver
+ * hands to the tools.
  *
  * @example
  * ```ts ignore
- * const verifier = createBearerVerifier({ issuer: "http://127.0.0.1:8080/demo", audience: "mcp" });
+ * const verifier = createBearerVerifier({ issuer: "http://127.0.0.1:8080/demo" });
  * const authInfo = await verifier.verify(token, { resource: "http://127.0.0.1:8090/mcp" });
  * ```
  * @module
@@ -29,8 +31,8 @@ export interface BearerVerifierOptions {
   /** Issuer URL; tokens must carry exactly this `iss`. */
   issuer: string;
   /**
-   * Audiences accepted besides the resource URI of each call (e.g. `mcp` of deployments that
-   * predate resource indicators). @default {[]}
+   * Audiences accepted besides the resource URI of each call (e.g. `mcp` of deployments whose
+   * issuer mints tokens without a resource indicator). @default {[]}
    */
   audience?: string | readonly string[];
   /** Fetch used for discovery. @default globalThis.fetch */
@@ -48,7 +50,10 @@ export interface VerifyOptions {
 /** Verifies bearer tokens. */
 export interface BearerVerifier {
   readonly issuer: string;
-  /** Throws {@linkcode InvalidToken} unless `aud` holds `resource` or a configured audience. */
+  /**
+   * Throws {@linkcode InvalidToken} unless the token is an access token whose `aud` holds
+   * `resource` or a configured audience.
+   */
   verify(token: string, options?: VerifyOptions): Promise<AuthInfo>;
   /** Loads the JWT library ahead of the first token (`verify` loads it otherwise). */
   prepare(): Promise<void>;
@@ -60,6 +65,49 @@ export interface BearerVerifier {
  * first answer.
  */
 const loadJose = lazyModuleAt<typeof import("./jose.ts")>(import.meta.resolve("./jose.ts"));
+
+/**
+ * Claims OpenID Connect defines for ID tokens only (Core §3.1.3.6, §3.3.2.11; FAPI's `s_hash`):
+ * no access token of a usual issuer carries them. Present at all, even empty, they refuse the
+ * token. (`nonce` also reaches access tokens of issuers that copy the authorization request's
+ * nonce into them, as mock-oidc and Keycloak before 25 do, when the client sent one; MCP clients
+ * send none.)
+ */
+const ID_TOKEN_CLAIMS = ["nonce", "at_hash", "c_hash", "s_hash"] as const;
+
+/**
+ * JOSE `typ` values of access tokens, lowercased and without the optional `application/`
+ * (RFC 7515 §4.1.9): `at+jwt` (RFC 9068) and plain `jwt`, which most issuers put on access and ID
+ * tokens alike (Keycloak, Entra, mock-oidc); no `typ` at all is accepted as well (some issuers
+ * set none).
+ */
+const ACCESS_TOKEN_TYPES = new Set(["jwt", "at+jwt"]);
+
+/**
+ * Why a verified JWT is not an access token, or undefined when nothing says so: a header `typ`
+ * naming another kind of JWT (RFC 8725 §3.11 explicit typing: `logout+jwt`, `dpop+jwt`, ...), an
+ * ID-token claim, or Keycloak's `typ` claim `ID` (its access tokens say `Bearer`). A plain
+ * `typ: JWT` alone says nothing: an ID token typed so and carrying none of these claims cannot be
+ * told from an access token, which is why the resource URI, never a client's id, is the audience
+ * to accept.
+ */
+export function notAccessToken(
+  header: { typ?: unknown },
+  payload: Record<string, unknown>,
+): string | undefined {
+  if (header.typ !== undefined) {
+    const typ = typeof header.typ === "string"
+      ? header.typ.toLowerCase().replace(/^application\//, "")
+      : undefined;
+    if (typ === undefined || !ACCESS_TOKEN_TYPES.has(typ)) {
+      return `typ ${JSON.stringify(header.typ)}`;
+    }
+  }
+  const claim = ID_TOKEN_CLAIMS.find((name) => Object.hasOwn(payload, name));
+  if (claim) return `${claim} claim`;
+  if (typeof payload.typ === "string" && payload.typ.toLowerCase() === "id") return "typ claim ID";
+  return undefined;
+}
 
 /** Creates a verifier; discovery happens on first use and is retried after a failure. */
 export function createBearerVerifier(options: BearerVerifierOptions): BearerVerifier {
@@ -104,7 +152,9 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
         if (verifyOptions.resource !== undefined) audience.push(verifyOptions.resource);
         // no accepted audience at all refuses every token (jose would skip the check)
         if (audience.length === 0) throw new InvalidToken("no accepted audience");
-        const { payload } = await jwtVerify(token, keys, { issuer, audience });
+        const { payload, protectedHeader } = await jwtVerify(token, keys, { issuer, audience });
+        const kind = notAccessToken(protectedHeader, payload);
+        if (kind) throw new InvalidToken(`not an access token: ${kind}`);
         if (typeof payload.sub !== "string" || payload.sub === "") {
           throw new InvalidToken("token has no subject");
         }

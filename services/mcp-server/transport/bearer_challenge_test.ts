@@ -6,6 +6,7 @@ import { createBearerVerifier } from "../auth/bearer.ts";
 import { allowAll } from "../auth/authorizer.ts";
 import { createDemoRegistry } from "../demo/host.ts";
 import { DEFAULT_LIMITS } from "../limits.ts";
+import { SETTINGS } from "../settings.ts";
 import { createExecutePool } from "../tools/server.ts";
 import { createHttpApp } from "./http_app.ts";
 
@@ -22,8 +23,8 @@ async function issuerServer() {
     return new Response("no", { status: 404 });
   });
   const issuer = `http://127.0.0.1:${server.addr.port}/iss`;
-  const sign = (claims: Record<string, unknown>) =>
-    new SignJWT({ sub: "alice", ...claims }).setProtectedHeader({ alg: "ES256", kid: "k1" })
+  const sign = (claims: Record<string, unknown>, typ?: string) =>
+    new SignJWT({ sub: "alice", ...claims }).setProtectedHeader({ alg: "ES256", kid: "k1", typ })
       .setIssuedAt().setIssuer(issuer).setExpirationTime("5m").sign(privateKey);
   return { issuer, sign, close: () => server.shutdown() };
 }
@@ -147,6 +148,114 @@ Deno.test("the resource URI, --audience and the scopes decide: 200, 401 or 403",
       assert.equal(res.status, 200);
       await res.body?.cancel();
     });
+  } finally {
+    pool.close();
+    await iss.close();
+  }
+});
+
+Deno.test("settings' defaults take only tokens for the resource URI; ID tokens never pass", async (t) => {
+  const iss = await issuerServer();
+  const pool = createExecutePool(DEFAULT_LIMITS);
+  /** The app as main.ts builds it from these command-line arguments. */
+  const app = (args: string[]) => {
+    const { values } = SETTINGS.resolve({
+      args: [...args, "--public-origin", ORIGIN],
+      env: () => undefined,
+    });
+    return createHttpApp({
+      registry: createDemoRegistry(),
+      authorizer: allowAll(),
+      limits: DEFAULT_LIMITS,
+      pool,
+      logger: createLogger({ write: () => {} }),
+      verifier: createBearerVerifier({ issuer: iss.issuer, audience: values.audience }),
+      publicOrigin: values.public_origin,
+      scopes: values.scopes,
+    });
+  };
+  const post = async (handler: ReturnType<typeof app>, token: string) => {
+    const res = await handler(
+      new Request(RESOURCE, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${token}`,
+        },
+        body: LIST,
+      }),
+      localInfo(),
+    );
+    return {
+      status: res.status,
+      challenge: res.headers.get("www-authenticate"),
+      body: await res.json(),
+    };
+  };
+  const metadata = `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource"`;
+  /** An ID token as mock-oidc issues one to the client `mcp`: aud = azp = the client, a nonce. */
+  const idToken = (extra: Record<string, unknown> = {}) =>
+    iss.sign({ aud: "mcp", azp: "mcp", nonce: "n-1", tid: "default", ...extra }, "JWT");
+  try {
+    await t.step("the --audience default is empty", () => {
+      assert.equal(SETTINGS.resolve({ args: [], env: () => undefined }).values.audience, "");
+    });
+    const defaults = app([]);
+    await t.step("default: an ID token of the client mcp is 401 invalid_token", async () => {
+      const res = await post(defaults, await idToken());
+      assert.equal(res.status, 401);
+      assert.equal(res.challenge, `Bearer ${metadata}, scope="mcp", error="invalid_token"`);
+      assert.deepEqual(res.body, {
+        error: "invalid_token",
+        error_description: "The access token is invalid or expired",
+      });
+    });
+    await t.step("default: an access token for aud mcp is 401 invalid_token", async () => {
+      const res = await post(defaults, await iss.sign({ aud: "mcp", scope: "mcp" }, "JWT"));
+      assert.equal(res.status, 401);
+      assert.equal(res.challenge, `Bearer ${metadata}, scope="mcp", error="invalid_token"`);
+    });
+    await t.step("default: an access token for the resource URI is served", async () => {
+      for (const typ of [undefined, "JWT", "at+jwt"]) {
+        const res = await post(defaults, await iss.sign({ aud: RESOURCE, scope: "mcp" }, typ));
+        assert.equal(res.status, 200, `typ ${typ}`);
+        assert.equal(res.body.result.tools.length, 3);
+      }
+    });
+    await t.step("default: an ID token naming the resource URI is 401 too", async () => {
+      for (const claims of [{ nonce: "n" }, { at_hash: "h" }, { c_hash: "h" }]) {
+        const res = await post(
+          defaults,
+          await iss.sign({ aud: RESOURCE, scope: "mcp", ...claims }),
+        );
+        assert.equal(res.status, 401, JSON.stringify(claims));
+        assert.equal(res.body.error, "invalid_token");
+      }
+    });
+    const optIn = app(["--audience", "mcp", "--scopes", ""]);
+    await t.step("--audience mcp --scopes '': an access token for aud mcp is served", async () => {
+      const res = await post(optIn, await iss.sign({ aud: "mcp" }, "JWT"));
+      assert.equal(res.status, 200);
+      assert.equal(res.body.result.tools.length, 3);
+    });
+    const idTokens: Array<[string, () => Promise<string>]> = [
+      ["with a nonce", () => idToken()],
+      ["with at_hash", () => idToken({ nonce: undefined, at_hash: "77QmUPtjPfzWtF2AnpK9RQ" })],
+      ["with c_hash", () => idToken({ nonce: undefined, c_hash: "LDktKdoQak3Pk0cnXxCltA" })],
+      ["typed by Keycloak's typ claim ID", () => idToken({ nonce: undefined, typ: "ID" })],
+      ["typed id_token+jwt", () => iss.sign({ aud: "mcp" }, "id_token+jwt")],
+      ["typed logout+jwt", () => iss.sign({ aud: "mcp" }, "logout+jwt")],
+    ];
+    for (const [what, make] of idTokens) {
+      await t.step(`--audience mcp --scopes '': an ID token ${what} is 401`, async () => {
+        const res = await post(optIn, await make());
+        assert.equal(res.status, 401);
+        // no scopes configured: no scope= in the challenge
+        assert.equal(res.challenge, `Bearer ${metadata}, error="invalid_token"`);
+        assert.equal(res.body.error, "invalid_token");
+      });
+    }
   } finally {
     pool.close();
     await iss.close();
