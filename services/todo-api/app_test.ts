@@ -13,6 +13,31 @@ async function problem(res: Response, status: number) {
   return body;
 }
 
+/** The same database, recording every statement's text and parameters. */
+function recording(db: Db): { db: Db; seen: { text: string; params: readonly unknown[] }[] } {
+  const seen: { text: string; params: readonly unknown[] }[] = [];
+  const proxy = new Proxy(db, {
+    get(target, prop) {
+      if (prop === "query") {
+        return (text: string, params: readonly unknown[] = []) => {
+          seen.push({ text, params });
+          return target.query(text, params);
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: proxy, seen };
+}
+
+/** A request whose `req.url` is the raw target, as `Deno.serve` hands it over (no URL parse). */
+function rawCall(method: string, target: string, key: string): Request {
+  const req = call(method, "/", { key });
+  Object.defineProperty(req, "url", { value: `http://127.0.0.1:8080${target}` });
+  return req;
+}
+
 /** Queries of {@linkcode slowed} databases not finished yet. */
 let heldBack = 0;
 
@@ -106,5 +131,68 @@ backendSuite(import.meta.url, "todo-api route table and stack", {
       assert.ok(text.includes(`route="${route}"`), route);
     }
     assert.ok(!text.includes(created.id));
+  },
+
+  "dot segments reach only the route they resolve to, and that route's checks apply": async (
+    env,
+  ) => {
+    const user = await env.key("alice", ["user"]);
+    const admin = await env.key("root", ["admin"]);
+    const app = env.app();
+    for (const target of ["/v1/todos/%2e%2e/keys", "/v1/todos/x/../../keys", "/v1/x/.%2E/keys"]) {
+      const denied = await problem(await app(rawCall("GET", target, user)), 403);
+      assert.equal(denied.detail, "the key's roles do not permit keys.list", target);
+      const listed = await app(rawCall("GET", target, admin));
+      assert.equal(listed.status, 200, target);
+      assert.ok(Array.isArray((await listed.json()).keys), target);
+    }
+  },
+
+  "ids and cursors spelled with .., %2e%2e, %2f or NUL never reach SQL nor another route": async (
+    env,
+  ) => {
+    const user = await env.key("alice", ["user"]);
+    const admin = await env.key("root", ["admin"]);
+    const { db, seen } = recording(env.db);
+    const app = env.app({ db });
+    const ids: [string, string][] = [
+      ["..%2fkeys", "../keys"],
+      ["..%2F..%2Fv1%2Fkeys", "../../v1/keys"],
+      ["%252e%252e", "%2e%2e"],
+      ["..%5c..%5ckeys", "..\\..\\keys"],
+      ["%00", "\0"],
+      ["x%00..%2f", "x\0../"],
+      ["'%20or%201=1--", "' or 1=1--"],
+      ["a".repeat(1_000), "a".repeat(1_000)],
+    ];
+    for (const [raw, id] of ids) {
+      for (
+        const [method, target, key, what] of [
+          ["GET", `/v1/todos/${raw}`, user, "todo"],
+          ["POST", `/v1/todos/${raw}/complete`, user, "todo"],
+          ["GET", `/v1/keys/${raw}`, admin, "key"],
+          ["POST", `/v1/keys/${raw}/revoke`, admin, "key"],
+        ] as const
+      ) {
+        const body = await problem(await app(rawCall(method, target, key)), 404);
+        assert.equal(body.detail, `${what} not found`, target);
+        assert.deepEqual(body.errors, [
+          { location: "path.id", message: `no ${what} with this id`, value: id },
+        ]);
+      }
+    }
+    const cursors = ["..%2f..%2fkeys", "%2e%2e.%2e%2e", "..", "a.b%00", "%2e%2e%2f.x"];
+    for (const cursor of cursors) {
+      const res = await app(rawCall("GET", `/v1/todos?cursor=${cursor}`, user));
+      assert.equal((await problem(res, 400)).detail, "invalid cursor", cursor);
+    }
+    const hostile = [...ids.map(([, id]) => id), ...cursors.map(decodeURIComponent)];
+    assert.ok(seen.length > 0, "the recording saw the key lookups");
+    for (const { text, params } of seen) {
+      for (const value of hostile) {
+        assert.ok(!text.includes(value), `a statement's text carries ${JSON.stringify(value)}`);
+        assert.ok(!params.includes(value), `${JSON.stringify(value)} reached SQL as a parameter`);
+      }
+    }
   },
 });

@@ -72,3 +72,49 @@ Deno.test("normalizePrefix() ends a non-empty prefix with one slash", () => {
   assert.equal(normalizePrefix("/mirror//"), "mirror/");
   assert.equal(normalizePrefix("a/b"), "a/b/");
 });
+
+Deno.test("objectKeyOf() never yields a key outside the prefix, whatever the spelling", () => {
+  // Seeded combinations of every piece a bypass is made of: each path is refused, or its key is
+  // the prefix followed by plain segments (no empty, `.` or `..` one, no `\` or NUL).
+  const pieces = [
+    "a",
+    ".",
+    "..",
+    "/",
+    "%2e",
+    "%2E",
+    "%252e",
+    "%2f",
+    "%252F",
+    "\\",
+    "%5c",
+    "%00",
+    "%",
+    "%C0%AE",
+    "%E0%80%AE",
+    ":",
+    "%3A",
+    "~",
+  ];
+  let seed = 20261;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length;
+  let accepted = 0;
+  for (let i = 0; i < 20_000; i++) {
+    let path = "/";
+    for (let n = 1 + (i % 8); n > 0; n--) path += pieces[next()];
+    let key: string;
+    try {
+      key = objectKeyOf(path, "p/");
+    } catch (e) {
+      assert.ok(e instanceof HttpError && e.status === 400, JSON.stringify(path));
+      continue;
+    }
+    accepted++;
+    assert.ok(key.startsWith("p/"), JSON.stringify(path));
+    for (const segment of key.slice(2).split("/")) {
+      assert.ok(segment !== "" && segment !== "." && segment !== "..", JSON.stringify(path));
+    }
+    assert.ok(!key.includes("\\") && !key.includes("\0"), JSON.stringify(path));
+  }
+  assert.ok(accepted > 1000, `only ${accepted} accepted: the generator must reach legal keys`);
+});

@@ -102,7 +102,10 @@ export function classifyStoreError(err: unknown): StoreErrorKind {
   }
   if (status === 404) return name === "NoSuchBucket" ? "misconfigured" : "not_found";
   if (status === 401 || status === 403 || DENIED_NAMES.has(name)) return "denied";
-  if (status === 301 || status === 307 || name === "PermanentRedirect") return "misconfigured";
+  // Redirects are not followed (fetch_handler.ts): wrong region or endpoint, never retried.
+  if ((status >= 300 && status < 400 && status !== 304) || name === "PermanentRedirect") {
+    return "misconfigured";
+  }
   if (status === 412 || status === 416) return "changed";
   if (status === 504 || name === "RequestTimeout") return "timeout";
   if (status >= 500 || status === 429 || name === "SlowDown") return "unavailable";

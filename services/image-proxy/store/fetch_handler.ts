@@ -3,10 +3,13 @@
  * bodies are web streams with real backpressure (the Node handler's bodies went through a Node
  * stream → web stream bridge that buffered ahead of the client and halved throughput).
  *
- * Two fixes on top of it: a timed-out request is aborted (the SDK's handler only stops waiting,
- * leaving the connection to hang), and Deno's network `TypeError`s become errors with an
- * `ECONNRESET` code, which the SDK's retry strategy treats as transient (it recognises only
- * browsers' wording) and which the store classifies as `unavailable`.
+ * Three fixes on top of it: redirects are never followed (`fetch` follows them by default, so a
+ * store answering `307 Location: <anywhere>` made the proxy fetch that host, forwarding the
+ * `X-Amz-Security-Token` and serving what it answered as the object; the 3xx now reaches the SDK
+ * as an error, classified `misconfigured`); a timed-out request is aborted (the SDK's handler
+ * only stops waiting, leaving the connection to hang); and Deno's network `TypeError`s become
+ * errors with an `ECONNRESET` code, which the SDK's retry strategy treats as transient (it
+ * recognises only browsers' wording) and which the store classifies as `unavailable`.
  *
  * @module
  */
@@ -25,7 +28,11 @@ type Handle = FetchHttpHandler["handle"];
  * ```
  */
 export function storageFetchHandler(options: { timeoutMs: number }): FetchHttpHandler {
-  const inner = new FetchHttpHandler({ requestTimeout: options.timeoutMs });
+  const inner = new FetchHttpHandler({
+    requestTimeout: options.timeoutMs,
+    // Storage's answers never pick a host: the only host reached is the configured endpoint.
+    requestInit: () => ({ redirect: "manual" }),
+  });
   const handle: Handle = async (request, handlerOptions = {}) => {
     const own = new AbortController();
     const given = handlerOptions.abortSignal as AbortSignal | undefined;

@@ -33,9 +33,14 @@ export interface RunnerRecord {
 /** Runners counted toward demand (not finished, not being removed). */
 const ACTIVE: ReadonlySet<RunnerState> = new Set(["creating", "booting", "idle", "busy"]);
 
-/** The target runner count. */
+/**
+ * The target runner count: min(max, min + assigned jobs). `assignedJobs` comes from GitHub's
+ * statistics; anything but a non-negative number counts as 0, so an answer only ever moves the
+ * count within [min, max].
+ */
 export function desiredRunners(min: number, max: number, assignedJobs: number): number {
-  return Math.max(0, Math.min(max, min + Math.max(0, assignedJobs)));
+  const jobs = typeof assignedJobs === "number" && assignedJobs > 0 ? assignedJobs : 0;
+  return Math.max(0, Math.min(max, min + Math.floor(jobs)));
 }
 
 /** The runner table. */

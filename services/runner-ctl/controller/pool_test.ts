@@ -14,6 +14,17 @@ Deno.test("desiredRunners keeps min warm on top of demand, never above max", () 
   assert.equal(desiredRunners(0, 2, -1), 0);
 });
 
+Deno.test("desiredRunners stays within [min, max] whatever the statistics say", () => {
+  for (const jobs of [NaN, -Infinity, "5", null, undefined, {}, "1e9", 1.5] as unknown[]) {
+    const desired = desiredRunners(1, 3, jobs as number);
+    assert.ok(desired >= 1 && desired <= 3, `${String(jobs)} gave ${desired}`);
+  }
+  assert.equal(desiredRunners(1, 3, "5" as unknown as number), 1, "a string is no count");
+  assert.equal(desiredRunners(1, 3, NaN), 1);
+  assert.equal(desiredRunners(1, 3, Infinity), 3);
+  assert.equal(desiredRunners(0, 3, 1.5), 1);
+});
+
 Deno.test("runnerName follows Incus hostname rules", () => {
   const valid = /^(?!-)(?!\d+$)[a-z0-9-]{1,63}(?<!-)$/;
   for (const s of ["linux-x64", "Linux X64", "--", "é", "a".repeat(80), "123", "gpu_box.2"]) {

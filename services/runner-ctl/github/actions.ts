@@ -1,31 +1,19 @@
 /**
  * The Actions-service endpoints the controller uses (relative to the base `runner-registration`
- * returned; the path is appended, never resolved, so `/tenant/…` or `/rest/` survives). Admin calls
- * carry the admin token and `api-version=6.0-preview`; after a 401 the admin connection is renewed
- * and the call is made once more.
+ * returned, built by `service_url.ts`: the path is appended, never resolved, and ids from answers
+ * are whole segments). Admin calls carry the admin token and `api-version=6.0-preview`; after a
+ * 401 the admin connection is renewed and the call is made once more.
  *
  * @module
  */
 import type { ActionsAuth } from "./auth.ts";
 import { ActionsError } from "./errors.ts";
 import { call, type CallResult, type HttpDeps, jsonOf } from "./http.ts";
+import { type PathSegment, serviceUrl } from "./service_url.ts";
 import type { JitConfig, MessageSession, RunnerReference, RunnerScaleSet } from "./types.ts";
 
-/** Joins a base URL and a relative path the way Go's `url.JoinPath` does, adding the API version. */
-export function joinServiceUrl(
-  base: string,
-  path: string,
-  query: Record<string, string> = {},
-): string {
-  const u = new URL(base);
-  const [p, q = ""] = path.split("?");
-  u.pathname = u.pathname.replace(/\/+$/, "") + "/" + p.replace(/^\/+/, "");
-  const params = new URLSearchParams(q);
-  for (const [k, v] of Object.entries(query)) params.set(k, v);
-  if (!params.has("api-version")) params.set("api-version", "6.0-preview");
-  u.search = params.toString();
-  return u.toString();
-}
+const SCALE_SETS = ["_apis", "runtime", "runnerscalesets"] as const;
+const AGENTS = ["_apis", "distributedtask", "pools", 0, "agents"] as const;
 
 interface Collection<T> {
   count: number;
@@ -36,7 +24,8 @@ interface Collection<T> {
 interface AdminRequest {
   what: string;
   method: string;
-  path: string;
+  /** Below the service base; ids from answers are checked as whole segments. */
+  path: readonly PathSegment[];
   query?: Record<string, string>;
   body?: unknown;
   /** Replaces the admin token (AcquireJobs uses the message-queue token). */
@@ -61,7 +50,12 @@ export class ActionsClient {
         return await call(this.http, {
           what: req.what,
           method: req.method,
-          url: joinServiceUrl(conn.url, req.path, req.query),
+          url: serviceUrl(conn.url, {
+            what: req.what,
+            segments: req.path,
+            query: req.query,
+            apiVersion: true,
+          }),
           headers: { Authorization: `Bearer ${req.bearer ?? conn.token}` },
           body: req.body,
           signal: req.signal,
@@ -82,7 +76,7 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "GET",
-      path: "_apis/runtime/runnergroups/",
+      path: ["_apis", "runtime", "runnergroups", ""],
       query: { groupName: name },
       signal,
     });
@@ -104,7 +98,7 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "GET",
-      path: "_apis/runtime/runnerscalesets",
+      path: SCALE_SETS,
       query: { runnerGroupId: String(groupId), name },
       signal,
     });
@@ -125,7 +119,7 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "POST",
-      path: "_apis/runtime/runnerscalesets",
+      path: SCALE_SETS,
       body: set,
       signal,
     });
@@ -142,7 +136,7 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "POST",
-      path: `_apis/runtime/runnerscalesets/${scaleSetId}/sessions`,
+      path: [...SCALE_SETS, scaleSetId, "sessions"],
       body: { ownerName },
       signal,
     });
@@ -159,7 +153,7 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "PATCH",
-      path: `_apis/runtime/runnerscalesets/${scaleSetId}/sessions/${sessionId}`,
+      path: [...SCALE_SETS, scaleSetId, "sessions", sessionId],
       signal,
     });
     return jsonOf<MessageSession>(what, res);
@@ -174,7 +168,7 @@ export class ActionsClient {
     await this.#admin({
       what: "delete the message session",
       method: "DELETE",
-      path: `_apis/runtime/runnerscalesets/${scaleSetId}/sessions/${sessionId}`,
+      path: [...SCALE_SETS, scaleSetId, "sessions", sessionId],
       signal,
     });
   }
@@ -190,7 +184,7 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "POST",
-      path: `_apis/runtime/runnerscalesets/${scaleSetId}/acquirejobs`,
+      path: [...SCALE_SETS, scaleSetId, "acquirejobs"],
       body: ids,
       bearer: queueToken,
       signal,
@@ -208,12 +202,12 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "POST",
-      path: `_apis/runtime/runnerscalesets/${scaleSetId}/generatejitconfig`,
+      path: [...SCALE_SETS, scaleSetId, "generatejitconfig"],
       body: { name, workFolder: "_work" },
       signal,
     });
     const jit = jsonOf<JitConfig>(what, res);
-    if (!jit.encodedJITConfig || typeof jit.runner?.id !== "number") {
+    if (!jit.encodedJITConfig || !Number.isSafeInteger(jit.runner?.id) || jit.runner.id < 1) {
       throw new ActionsError("bad_response", `Cannot ${what}: the response lacks the config`);
     }
     return jit;
@@ -228,7 +222,7 @@ export class ActionsClient {
     const res = await this.#admin({
       what,
       method: "GET",
-      path: "_apis/distributedtask/pools/0/agents",
+      path: AGENTS,
       query: { agentName: name },
       signal,
     });
@@ -243,7 +237,7 @@ export class ActionsClient {
       const res = await this.#admin({
         what,
         method: "GET",
-        path: `_apis/distributedtask/pools/0/agents/${id}`,
+        path: [...AGENTS, id],
         signal,
       });
       return jsonOf<RunnerReference>(what, res);
@@ -264,7 +258,7 @@ export class ActionsClient {
       await this.#admin({
         what: "remove a runner",
         method: "DELETE",
-        path: `_apis/distributedtask/pools/0/agents/${id}`,
+        path: [...AGENTS, id],
         signal,
       });
       return "removed";

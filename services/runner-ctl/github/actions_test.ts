@@ -1,24 +1,15 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { ActionsAuth } from "./auth.ts";
-import { joinServiceUrl } from "./actions.ts";
+import { ActionsClient } from "./actions.ts";
+import { parseConfigUrl } from "./config_url.ts";
+import type { HttpDeps } from "./http.ts";
 import { loadAppKey } from "./app_jwt.ts";
 import { ActionsError } from "./errors.ts";
 import { ensureScaleSet, ScaleSetPolicyError } from "./scale_set.ts";
 import { githubSetup } from "./_test_support.ts";
 
 const isCode = (code: string) => (e: unknown) => e instanceof ActionsError && e.code === code;
-
-Deno.test("joinServiceUrl appends the path to the base path and adds api-version", () => {
-  assert.equal(
-    joinServiceUrl("https://h/tenant/1/", "_apis/runtime/runnerscalesets", { name: "a b" }),
-    "https://h/tenant/1/_apis/runtime/runnerscalesets?name=a+b&api-version=6.0-preview",
-  );
-  assert.equal(
-    joinServiceUrl("https://h/rest", "/x?api-version=7.0"),
-    "https://h/rest/x?api-version=7.0",
-  );
-});
 
 Deno.test("auth chain against the fake service", async (t) => {
   await t.step("PAT → registration token → runner-registration → admin connection", async () => {
@@ -231,4 +222,78 @@ Deno.test("sessions, JIT configs and runner removal", async (t) => {
   } finally {
     await g.close();
   }
+});
+
+/** Clients over a scripted fetch that records every request; `registration` is the service URL. */
+function scripted(registration: string) {
+  const seen: string[] = [];
+  const http: HttpDeps = {
+    userAgent: "t",
+    retry: { initialMs: 1, maximumMs: 1, retries: 0 },
+    fetch: (input, init) => {
+      const u = new URL(String(input));
+      seen.push(`${init?.method} ${u.origin}${u.pathname}`);
+      if (u.pathname.endsWith("/registration-token")) {
+        return Promise.resolve(Response.json({ token: "reg" }, { status: 201 }));
+      }
+      if (u.pathname.endsWith("/runner-registration")) {
+        return Promise.resolve(Response.json({ url: registration, token: "admin" }));
+      }
+      return Promise.resolve(new Response(null, { status: 204 }));
+    },
+  };
+  const auth = new ActionsAuth({
+    configUrl: parseConfigUrl("https://github.com/acme"),
+    credentials: { kind: "token", token: "pat" },
+    http,
+  });
+  return { seen, actions: new ActionsClient(auth, http) };
+}
+
+const REGISTRATION = [
+  "POST https://api.github.com/orgs/acme/actions/runners/registration-token",
+  "POST https://api.github.com/actions/runner-registration",
+];
+
+Deno.test("an Actions-service URL that is not https without credentials never gets the token", async (t) => {
+  for (const url of ["http://evil.example/tenant/", "https://u:p@evil.example/", "file:///x"]) {
+    await t.step(url, async () => {
+      const { seen, actions } = scripted(url);
+      await assert.rejects(actions.getRunner(1), isCode("bad_response"));
+      assert.deepEqual(seen, REGISTRATION, "nothing was sent to the returned URL");
+    });
+  }
+  await t.step("another https host is the service GitHub named: used", async () => {
+    const { seen, actions } = scripted("https://pipelines.actions.githubusercontent.com/abc/");
+    await actions.removeRunner(7);
+    assert.deepEqual(seen.slice(2), [
+      "DELETE https://pipelines.actions.githubusercontent.com/abc/_apis/distributedtask/pools/0/agents/7",
+    ]);
+  });
+});
+
+Deno.test("ids from the service's answers never leave their path segment", async (t) => {
+  const hostile = [
+    "../../../../distributedtask/pools/0/agents/5",
+    "..",
+    "x/../../agents/5",
+    "%2e%2e",
+    "x?api-version=1",
+    "x#y",
+  ];
+  for (const sessionId of hostile) {
+    await t.step(`session id ${sessionId}`, async () => {
+      const { seen, actions } = scripted("https://broker.example/rest/");
+      await assert.rejects(actions.deleteSession(1, sessionId), isCode("bad_response"));
+      await assert.rejects(actions.refreshSession(1, sessionId), isCode("bad_response"));
+      assert.deepEqual(seen, REGISTRATION, "no request was made");
+    });
+  }
+  await t.step("a scale set id that is not an integer", async () => {
+    const { seen, actions } = scripted("https://broker.example/rest/");
+    for (const id of ["1/../../x", -1, 1.5] as unknown as number[]) {
+      await assert.rejects(actions.createSession(id, "host"), isCode("bad_response"));
+    }
+    assert.deepEqual(seen, REGISTRATION);
+  });
 });

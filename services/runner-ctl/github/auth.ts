@@ -10,6 +10,7 @@ import { jwtExp } from "./jwt_exp.ts";
 import type { ConfigUrl } from "./config_url.ts";
 import { ActionsError } from "./errors.ts";
 import { call, type HttpDeps, jsonOf } from "./http.ts";
+import { serviceUrl } from "./service_url.ts";
 
 /** The one credential source. */
 export type GithubCredentials =
@@ -120,6 +121,7 @@ export class ActionsAuth {
     ) {
       throw new ActionsError("bad_response", `Cannot ${what}: the response lacks url or token`);
     }
+    serviceUrl(res.url, { what }); // an https URL without credentials, or the chain fails here
     const exp = jwtExp(res.token);
     this.fetches++;
     this.#conn = {

@@ -186,3 +186,36 @@ Deno.test("backoff is jittered so controllers sharing a scale set do not retry i
     assert.match(src, /random: Math\.random/);
   });
 });
+
+Deno.test("a redirect to another origin does not carry the Authorization header", async () => {
+  // The token bound of service_url.ts relies on fetch dropping Authorization across origins.
+  const seen: (string | null)[] = [];
+  const elsewhere = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    seen.push(req.headers.get("authorization"));
+    return Response.json({ ok: 1 });
+  });
+  const named = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () =>
+      new Response(null, {
+        status: 307,
+        headers: { location: `http://127.0.0.1:${elsewhere.addr.port}/x` },
+      }),
+  );
+  try {
+    const res = await call(
+      { fetch, userAgent: "t", retry: { initialMs: 1, maximumMs: 1, retries: 0 } },
+      {
+        what: "t",
+        method: "GET",
+        url: `http://127.0.0.1:${named.addr.port}/`,
+        headers: { Authorization: "Bearer secret" },
+      },
+    );
+    assert.equal(res.text, '{"ok":1}');
+    assert.deepEqual(seen, [null], "the other origin saw no Authorization");
+  } finally {
+    await named.shutdown();
+    await elsewhere.shutdown();
+  }
+});

@@ -7,6 +7,7 @@
  */
 import { ActionsError } from "./errors.ts";
 import { call, type HttpDeps, jsonOf } from "./http.ts";
+import { serviceUrl } from "./service_url.ts";
 import type { RunnerScaleSetMessage } from "./types.ts";
 
 /** How long an uncut poll may take before we give up on it (the service holds ~50 s). */
@@ -33,16 +34,17 @@ export async function getMessage(
   http: HttpDeps,
   o: GetMessageOptions,
 ): Promise<RunnerScaleSetMessage | undefined> {
-  const url = new URL(o.queueUrl);
-  if (o.lastMessageId > 0) url.searchParams.set("lastMessageId", String(o.lastMessageId));
+  const what = "get a message";
+  const query: Record<string, string> = {};
+  if (o.lastMessageId > 0) query.lastMessageId = String(o.lastMessageId);
+  const url = serviceUrl(o.queueUrl, { what, query });
   const cut = o.pollTimeoutMs > 0 ? AbortSignal.timeout(o.pollTimeoutMs) : undefined;
   const signal = cut && o.signal ? AbortSignal.any([cut, o.signal]) : cut ?? o.signal;
-  const what = "get a message";
   try {
     const res = await call(http, {
       what,
       method: "GET",
-      url: url.toString(),
+      url,
       headers: {
         Authorization: `Bearer ${o.queueToken}`,
         Accept: "application/json; api-version=6.0-preview",
@@ -68,12 +70,11 @@ export async function deleteMessage(
   http: HttpDeps,
   o: { queueUrl: string; queueToken: string; messageId: number; signal?: AbortSignal },
 ): Promise<void> {
-  const url = new URL(o.queueUrl);
-  url.pathname = url.pathname.replace(/\/+$/, "") + `/${o.messageId}`;
+  const what = "delete a message";
   await call(http, {
-    what: "delete a message",
+    what,
     method: "DELETE",
-    url: url.toString(),
+    url: serviceUrl(o.queueUrl, { what, segments: [o.messageId] }),
     headers: { Authorization: `Bearer ${o.queueToken}`, "Content-Type": "application/json" },
     signal: o.signal,
   });

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { MAX_CAPTURE_BYTES, MAX_CAPTURE_FILES, writeCapture } from "./console_capture.ts";
+import {
+  capturePath,
+  MAX_CAPTURE_BYTES,
+  MAX_CAPTURE_FILES,
+  writeCapture,
+} from "./console_capture.ts";
 
 Deno.test("console captures", async (t) => {
   const dir = await Deno.makeTempDir();
@@ -40,5 +45,64 @@ Deno.test("console captures", async (t) => {
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Instance names that would pick a file outside the diagnostics directory, or an odd one. */
+const HOSTILE_NAMES = [
+  "..",
+  ".",
+  "",
+  "../x",
+  "../../etc/cron.d/runner",
+  "/etc/passwd",
+  "a/b",
+  "%2e%2e",
+  "..%2fx",
+  "a\\b",
+  "..\\x",
+  "a\0b",
+  "\0",
+  "a\nb",
+  "x".repeat(64),
+  "x".repeat(4096),
+];
+
+Deno.test("capturePath() keeps every capture inside the directory", async (t) => {
+  const at = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
+  await t.step("a runner name gives <dir>/<name>-<UTC time>.log", () => {
+    assert.equal(
+      capturePath("/var/log/rc", "linux-0a1b2c3d", at),
+      "/var/log/rc/linux-0a1b2c3d-2026-01-02T03-04-05-006Z.log",
+    );
+    assert.equal(
+      capturePath("/var/log/rc//", "r1", at),
+      "/var/log/rc/r1-2026-01-02T03-04-05-006Z.log",
+    );
+    assert.equal(capturePath("d", "x".repeat(63), at).length, "d/".length + 63 + 29);
+  });
+  for (const name of HOSTILE_NAMES) {
+    await t.step(`refused: ${JSON.stringify(name).slice(0, 40)}`, () => {
+      assert.throws(
+        () => capturePath("/var/log/rc", name, at),
+        (e: unknown) =>
+          e instanceof TypeError &&
+          e.message === "Cannot name a console capture: not a valid instance name",
+      );
+    });
+  }
+});
+
+Deno.test("writeCapture() of a hostile instance name writes nothing anywhere", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    for (const name of HOSTILE_NAMES) {
+      await assert.rejects(writeCapture(`${root}/diag/caps`, name, new Uint8Array([1])), TypeError);
+    }
+    const left: string[] = [];
+    for await (const e of Deno.readDir(root)) left.push(e.name);
+    assert.deepEqual(left, [], "not even the directory was made");
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });

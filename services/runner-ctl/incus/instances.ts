@@ -11,6 +11,7 @@ import type { Logger } from "@svc/shared/log";
 import { silentLogger } from "@svc/shared/log";
 import { settleTimedOut } from "./operation_cancel.ts";
 import { waitOperation } from "./operation_wait.ts";
+import { isInstanceName, resourcePath } from "./resource_path.ts";
 import { Semaphore } from "@svc/shared/semaphore";
 import { IncusError, type IncusTransport, type Operation } from "./transport.ts";
 
@@ -117,10 +118,6 @@ export class InstanceClient {
     });
   }
 
-  #path(name: string) {
-    return `/1.0/instances/${encodeURIComponent(name)}`;
-  }
-
   /** Creates a stopped instance from a pinned image with pinned config and devices. */
   async create(spec: CreateSpec, signal?: AbortSignal): Promise<void> {
     await this.#operation("create an instance", "POST", "/1.0/instances", {
@@ -136,7 +133,7 @@ export class InstanceClient {
 
   /** Merges config keys (PATCH); an empty value removes the key. */
   async patchConfig(name: string, config: Record<string, string>, signal?: AbortSignal) {
-    await this.t.call("update an instance", "PATCH", this.#path(name), {
+    await this.t.call("update an instance", "PATCH", resourcePath("instances", name), {
       body: { config },
       signal,
     });
@@ -144,22 +141,36 @@ export class InstanceClient {
 
   /** Starts, or stops (forced: the runner is ephemeral and its job is over or never began). */
   async setState(name: string, action: "start" | "stop", signal?: AbortSignal) {
-    await this.#operation(`${action} an instance`, "PUT", `${this.#path(name)}/state`, {
-      action,
-      timeout: 30,
-      force: action === "stop",
-    }, signal);
+    await this.#operation(
+      `${action} an instance`,
+      "PUT",
+      resourcePath("instances", name, "state"),
+      {
+        action,
+        timeout: 30,
+        force: action === "stop",
+      },
+      signal,
+    );
   }
 
   /** Deletes a stopped instance. */
   async delete(name: string, signal?: AbortSignal): Promise<void> {
-    await this.#operation("delete an instance", "DELETE", this.#path(name), undefined, signal);
+    await this.#operation(
+      "delete an instance",
+      "DELETE",
+      resourcePath("instances", name),
+      undefined,
+      signal,
+    );
   }
 
   /** The instance, or undefined when it does not exist. */
   async get(name: string, signal?: AbortSignal): Promise<InstanceInfo | undefined> {
     try {
-      const env = await this.t.call("read an instance", "GET", this.#path(name), { signal });
+      const env = await this.t.call("read an instance", "GET", resourcePath("instances", name), {
+        signal,
+      });
       return infoOf(env.metadata as Record<string, unknown>);
     } catch (err) {
       if (err instanceof IncusError && err.status === 404) return undefined;
@@ -172,16 +183,23 @@ export class InstanceClient {
     name: string,
     signal?: AbortSignal,
   ): Promise<{ status: string; statusCode: number; processes: number }> {
-    const env = await this.t.call("read an instance state", "GET", `${this.#path(name)}/state`, {
-      signal,
-    });
+    const env = await this.t.call(
+      "read an instance state",
+      "GET",
+      resourcePath("instances", name, "state"),
+      {
+        signal,
+      },
+    );
     const s = env.metadata as { status: string; status_code: number; processes: number };
     return { status: s.status, statusCode: s.status_code, processes: s.processes };
   }
 
   /**
    * Instances tagged with this owner: a server-side filter when the owner is a plain token
-   * (Incus filter values have no usable quoting), always checked again here.
+   * (Incus filter values have no usable quoting), always checked again here. An instance whose
+   * name is not a valid Incus instance name is left out: Incus cannot have made it, it is none of
+   * ours, and its name must not reach an API path or a capture file name.
    */
   async listOwned(owner: string, signal?: AbortSignal): Promise<InstanceInfo[]> {
     const query: Record<string, string> = { recursion: "1" };
@@ -189,14 +207,14 @@ export class InstanceClient {
     if (/^[A-Za-z0-9._:@-]+$/.test(owner)) query.filter = `config.${TAG.owner} eq ${owner}`;
     const env = await this.t.call("list instances", "GET", "/1.0/instances", { query, signal });
     const list = (env.metadata as Record<string, unknown>[] | null) ?? [];
-    return list.map(infoOf).filter((i) => i.config[TAG.owner] === owner);
+    return list.map(infoOf).filter((i) => i.config[TAG.owner] === owner && isInstanceName(i.name));
   }
 
   /** The accumulated console log (raw bytes). */
   async consoleLog(name: string, signal?: AbortSignal): Promise<Uint8Array> {
     const res = await this.t.raw(
       "GET",
-      this.t.url(`${this.#path(name)}/console`, { type: "log" }),
+      this.t.url(resourcePath("instances", name, "console"), { type: "log" }),
       { signal },
     );
     if (!res.ok) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { IncusError } from "./transport.ts";
-import { TAG } from "./instances.ts";
+import { IncusError, IncusTransport } from "./transport.ts";
+import { InstanceClient, TAG } from "./instances.ts";
 import { waitOperation } from "./operation_wait.ts";
 import { incusSetup } from "./_test_support.ts";
 import { concurrentSteps, waitUntil } from "@svc/shared/testing";
@@ -151,4 +151,72 @@ Deno.test("per-operation timeout and parallelism bound", async (t) => {
       }
     });
   }
+});
+
+/** A client over a scripted Incus that records `METHOD /path` of every request. */
+function scriptedIncus(answer: (path: string, method: string) => unknown) {
+  const seen: string[] = [];
+  const transport = new IncusTransport({
+    socket: "/nonexistent",
+    project: "default",
+    fetch: (input, init) => {
+      const path = new URL(String(input)).pathname;
+      seen.push(`${init?.method} ${path}`);
+      return Promise.resolve(Response.json(answer(path, init?.method ?? "GET")));
+    },
+  });
+  const instances = new InstanceClient({ transport, operationTimeoutMs: 1000, concurrency: 1 });
+  return { seen, instances };
+}
+
+const OP_ID = "6f1c9b2a-3e4d-4f5a-8b6c-7d8e9f0a1b2c";
+const notAName = (e: unknown) =>
+  e instanceof IncusError && e.status === 400 && /not a valid name/.test(e.message);
+
+Deno.test("an instance name that is not a host name never reaches an Incus path", async () => {
+  const { seen, instances } = scriptedIncus(() => ({ type: "sync", metadata: {} }));
+  for (const name of ["..", ".", "", "a/../..", "%2e%2e", "a\0b", "x".repeat(64)]) {
+    await assert.rejects(instances.get(name), notAName, name);
+    await assert.rejects(instances.state(name), notAName, name);
+    await assert.rejects(instances.patchConfig(name, { a: "" }), notAName, name);
+    await assert.rejects(instances.setState(name, "stop"), notAName, name);
+    await assert.rejects(instances.delete(name), notAName, name);
+    await assert.rejects(instances.consoleLog(name), notAName, name);
+  }
+  assert.deepEqual(seen, [], "no request was made");
+});
+
+Deno.test("an operation id from Incus that is not a UUID is never waited on or cancelled", async () => {
+  for (const id of ["..", "../instances/victim", "%2e%2e", ""]) {
+    const { seen, instances } = scriptedIncus((path) =>
+      path === "/1.0/instances"
+        ? { type: "async", metadata: { id, status_code: 103 } }
+        : { type: "sync", metadata: { status_code: 200 } }
+    );
+    await assert.rejects(instances.create(spec("r1")), notAName, id);
+    assert.deepEqual(seen, ["POST /1.0/instances"], `only the create was sent for ${id}`);
+  }
+  const { seen, instances } = scriptedIncus((path) =>
+    path === "/1.0/instances"
+      ? { type: "async", metadata: { id: OP_ID, status_code: 103 } }
+      : { type: "sync", metadata: { id: OP_ID, status_code: 200 } }
+  );
+  await instances.create(spec("r1"));
+  assert.deepEqual(seen, ["POST /1.0/instances", `GET /1.0/operations/${OP_ID}/wait`]);
+});
+
+Deno.test("listOwned leaves out instances whose names Incus could not have made", async () => {
+  const owned = (name: string) => ({
+    name,
+    status: "Running",
+    status_code: 103,
+    config: { [TAG.owner]: "ctl-a" },
+  });
+  const { instances } = scriptedIncus(() => ({
+    type: "sync",
+    metadata: ["runner-0a1b2c3d", "..", ".", "../../etc/cron.d/x", "a/b", "%2e%2e", "x\0"].map(
+      owned,
+    ),
+  }));
+  assert.deepEqual((await instances.listOwned("ctl-a")).map((i) => i.name), ["runner-0a1b2c3d"]);
 });

@@ -12,6 +12,7 @@
  */
 import type { Logger } from "@svc/shared/log";
 import { type OperationOutcome, waitOperation } from "./operation_wait.ts";
+import { resourcePath } from "./resource_path.ts";
 import { IncusError, type IncusTransport } from "./transport.ts";
 
 /** Options of {@linkcode settleTimedOut}. */
@@ -39,7 +40,7 @@ export async function settleTimedOut(
   const fields = { operation: id, what: o.what, "timeout_ms": o.timeoutMs, "grace_ms": o.graceMs };
   let cancel = "requested";
   try {
-    await t.call("cancel an operation", "DELETE", `/1.0/operations/${encodeURIComponent(id)}`, {
+    await t.call("cancel an operation", "DELETE", resourcePath("operations", id), {
       signal: o.signal,
     });
   } catch (err) {

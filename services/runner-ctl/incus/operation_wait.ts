@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { resourcePath } from "./resource_path.ts";
 import { IncusError, type IncusTransport, type Operation } from "./transport.ts";
 
 /** Outcome of an operation. */
@@ -26,10 +27,11 @@ export async function waitOperation(
   const seconds = Math.max(1, Math.ceil(timeoutMs / 1000));
   const guard = AbortSignal.timeout(timeoutMs + 10_000);
   const sig = signal ? AbortSignal.any([signal, guard]) : guard;
-  const path = `/1.0/operations/${encodeURIComponent(operationId)}`;
+  const path = resourcePath("operations", operationId);
+  const wait = resourcePath("operations", operationId, "wait");
   let res: Response;
   try {
-    res = await t.raw("GET", t.url(`${path}/wait`, { timeout: String(seconds) }, false), {
+    res = await t.raw("GET", t.url(wait, { timeout: String(seconds) }, false), {
       signal: sig,
     });
   } catch (err) {

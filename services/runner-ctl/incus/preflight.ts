@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { resourcePath } from "./resource_path.ts";
 import { IncusError, type IncusTransport } from "./transport.ts";
 
 /** What every runner instance is created from. */
@@ -54,7 +55,7 @@ export async function preflight(t: IncusTransport, o: PreflightOptions): Promise
   const project = await getOr404(
     t,
     "read the project",
-    `/1.0/projects/${encodeURIComponent(t.project)}`,
+    resourcePath("projects", t.project),
     o.signal,
   );
   if (!project) throw new IncusError(404, "Cannot run preflight: the project does not exist");
@@ -74,7 +75,7 @@ export async function preflight(t: IncusTransport, o: PreflightOptions): Promise
     const p = await getOr404(
       t,
       "read a profile",
-      `/1.0/profiles/${encodeURIComponent(name)}`,
+      resourcePath("profiles", name),
       o.signal,
     );
     if (!p) {
@@ -100,12 +101,12 @@ async function resolveImage(t: IncusTransport, image: string, signal?: AbortSign
   const alias = await getOr404(
     t,
     "read an image alias",
-    `/1.0/images/aliases/${encodeURIComponent(image)}`,
+    resourcePath("images/aliases", image),
     signal,
   );
   const fp = alias ? String(alias.target) : image;
   if (alias || /^[0-9a-f]{1,64}$/.test(image)) {
-    const img = await getOr404(t, "read an image", `/1.0/images/${encodeURIComponent(fp)}`, signal);
+    const img = await getOr404(t, "read an image", resourcePath("images", fp), signal);
     if (img && typeof img.fingerprint === "string" && /^[0-9a-f]{64}$/.test(img.fingerprint)) {
       const profiles = Array.isArray(img.profiles)
         ? img.profiles.filter((p): p is string => typeof p === "string" && p !== "")

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { preflight } from "./preflight.ts";
-import { IncusTransport } from "./transport.ts";
+import { IncusError, IncusTransport } from "./transport.ts";
 import { incusSetup } from "./_test_support.ts";
 
 Deno.test("preflight", async (t) => {
@@ -98,4 +98,54 @@ Deno.test("preflight fails clearly when the socket is absent", async () => {
   } finally {
     t.close();
   }
+});
+
+Deno.test("preflight: names in Incus's answers never address another path", async (t) => {
+  const fp = "a".repeat(64);
+  function scripted(alias: unknown, image: unknown, project = "default") {
+    const seen: string[] = [];
+    const transport = new IncusTransport({
+      socket: "/nonexistent",
+      project,
+      fetch: (input) => {
+        const path = new URL(String(input)).pathname;
+        seen.push(path);
+        const metadata = path === "/1.0"
+          ? { environment: { driver: "qemu", server_version: "6.0.4" } }
+          : path === "/1.0/projects/default"
+          ? { name: "default" }
+          : path.startsWith("/1.0/images/aliases/")
+          ? alias
+          : path.startsWith("/1.0/images/")
+          ? image
+          : { config: {}, devices: {} };
+        return Promise.resolve(Response.json({ type: "sync", metadata }));
+      },
+    });
+    return { seen, transport };
+  }
+  const notAName = (e: unknown) => e instanceof IncusError && /not a valid name/.test(e.message);
+  const options = { image: "runner", profiles: [], type: "virtual-machine" as const };
+  await t.step("an alias whose target is ..", async () => {
+    const { seen, transport } = scripted({ target: "..", type: "virtual-machine" }, {});
+    await assert.rejects(preflight(transport, options), notAName);
+    assert.deepEqual(seen, ["/1.0", "/1.0/projects/default", "/1.0/images/aliases/runner"]);
+  });
+  await t.step("an image whose profiles name ..", async () => {
+    const image = { fingerprint: fp, type: "virtual-machine", profiles: [".."] };
+    const { seen, transport } = scripted({ target: fp }, image);
+    await assert.rejects(preflight(transport, options), notAName);
+    assert.equal(seen.at(-1), `/1.0/images/${fp}`, "no profile was read");
+  });
+  await t.step("a configured profile or project named ..", async () => {
+    const { seen, transport } = scripted({ target: fp }, {
+      fingerprint: fp,
+      type: "virtual-machine",
+    });
+    await assert.rejects(preflight(transport, { ...options, profiles: [".."] }), notAName);
+    assert.ok(!seen.some((p) => p === "/1.0/" || p === "/1.0/profiles"), seen.join(", "));
+    const other = scripted({ target: fp }, {}, "..");
+    await assert.rejects(preflight(other.transport, options), notAName);
+    assert.deepEqual(other.seen, ["/1.0"], "the project was not read");
+  });
 });

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resourcePath } from "../incus/resource_path.ts";
 import { IncusError, type IncusTransport } from "../incus/transport.ts";
 import type { Baseline } from "./baseline.ts";
 
@@ -35,7 +36,7 @@ export async function compareLive(
     const live = await read(
       client,
       "read a project",
-      `/1.0/projects/${encodeURIComponent(p.name)}`,
+      resourcePath("projects", p.name),
     );
     if (!live) {
       report.drift.push(`project ${p.name} does not exist`);
@@ -48,7 +49,7 @@ export async function compareLive(
       const prof = await read(
         scoped,
         "read a profile",
-        `/1.0/profiles/${encodeURIComponent(f.name)}`,
+        resourcePath("profiles", f.name),
       );
       if (!prof) report.drift.push(`${where} does not exist`);
       else diff(where, f.config, prof.config ?? {}, report);
