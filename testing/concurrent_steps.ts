@@ -21,7 +21,7 @@ export interface ConcurrentStepsOptions<T> {
  *
  * @example Usage
  * ```ts ignore
- * import { concurrentSteps } from "@svc/shared/testing";
+ * import { concurrentSteps } from "@svc/testing";
  * Deno.test("every route", async (t) => {
  *   await concurrentSteps(t, ["/a", "/b"], { concurrency: 2, name: (p) => p }, async (path) => {
  *     // ... one route's checks

@@ -6,7 +6,7 @@
  *
  * @example Usage
  * ```ts ignore
- * import { hostileCases, sendRaw } from "@svc/shared/hostile";
+ * import { hostileCases, sendRaw } from "@svc/testing/hostile";
  * for (const c of hostileCases({ path: "/v1/todos", host: "127.0.0.1:8080" })) {
  *   const res = await sendRaw("http://127.0.0.1:8080", c);
  *   if (res.status >= 500) throw new Error(`${c.name}: ${res.status}`);
@@ -256,7 +256,7 @@ function endsChunked(chunks: Uint8Array[]): boolean {
  *
  * @example Usage
  * ```ts ignore
- * import { readUntilClosed } from "@svc/shared/hostile";
+ * import { readUntilClosed } from "@svc/testing/hostile";
  * const conn = await Deno.connect({ hostname: "127.0.0.1", port: 8080 });
  * const { head, bytes } = await readUntilClosed(conn);
  * ```

@@ -67,7 +67,7 @@ async function readResponse(
  *
  * @example Usage
  * ```ts ignore
- * import { startKeepAliveClients } from "@svc/shared/testing";
+ * import { startKeepAliveClients } from "@svc/testing";
  * const clients = startKeepAliveClients(server.urls.api, { clients: 16 });
  * await server.shutdown();
  * const records = await clients.ended; // each: answers, and no failure

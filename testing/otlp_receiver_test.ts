@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decodeFields, decodeMetricsRequest } from "./_test_support.ts";
+import { decodeFields, decodeMetricsRequest } from "./otlp_receiver.ts";
 
 /** Encodes a protobuf key and value, so the decoder is checked against known bytes. */
 function varint(n: bigint): number[] {

@@ -84,7 +84,7 @@ const LISTENING = /"?listener"?[:=]"?([\w-]+)"?.*?"?url"?[:=]"?(https?:\/\/[^"\s
  *
  * @example Usage
  * ```ts ignore
- * import { startService } from "@svc/shared/testing";
+ * import { startService } from "@svc/testing";
  * const svc = await startService({
  *   entry: "services/todo-api/main.ts",
  *   args: ["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
@@ -207,7 +207,7 @@ export interface CommandResult {
  *
  * @example Usage
  * ```ts
- * import { runCommand } from "@svc/shared/testing";
+ * import { runCommand } from "@svc/testing";
  * const { code, stdout } = await runCommand(Deno.execPath(), ["--version"]);
  * if (code !== 0 || !stdout.startsWith("deno ")) throw new Error("deno did not run");
  * ```

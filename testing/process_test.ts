@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startService } from "./testing.ts";
+import { startService } from "./process.ts";
 
 const entry = new URL("./testdata/echo_service.ts", import.meta.url).pathname;
 

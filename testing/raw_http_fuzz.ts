@@ -72,7 +72,7 @@ export interface FuzzCaseOptions {
  *
  * @example Usage
  * ```ts
- * import { seededRandom } from "@svc/shared/testing";
+ * import { seededRandom } from "@svc/testing";
  * const a = seededRandom(7), b = seededRandom(7);
  * if (a() !== b()) throw new Error("not deterministic");
  * ```
@@ -172,7 +172,7 @@ type Draw = { kind: string; bytes: Uint8Array };
  *
  * @example Usage
  * ```ts
- * import { fuzzCases } from "@svc/shared/testing";
+ * import { fuzzCases } from "@svc/testing";
  * const cases = fuzzCases({ seed: 1, count: 50, host: "127.0.0.1:8080", targets: [] });
  * if (cases.length !== 50) throw new Error("count");
  * ```
@@ -650,7 +650,7 @@ export interface FuzzReport {
  *
  * @example Usage
  * ```ts ignore
- * import { runFuzz } from "@svc/shared/testing";
+ * import { runFuzz } from "@svc/testing";
  * const report = await runFuzz({ url: svc.url, targets: [{ method: "POST", path: "/token" }] });
  * if (report.failures.length) throw new Error(report.failures.join("\n"));
  * ```

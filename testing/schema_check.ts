@@ -75,7 +75,7 @@ function describe(error: ErrorObject): string {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { schemaViolations } from "@svc/shared/schema-check";
+ * import { schemaViolations } from "@svc/testing/schema-check";
  * const doc = {
  *   components: { schemas: { Todo: { type: "object", required: ["id"], properties: {} } } },
  * };
@@ -102,7 +102,7 @@ export function schemaViolations(value: unknown, schema: Json, doc: Json): strin
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { responseSchema } from "@svc/shared/schema-check";
+ * import { responseSchema } from "@svc/testing/schema-check";
  * const doc = {
  *   paths: {
  *     "/healthz": {

@@ -33,7 +33,7 @@ const printed = new Set<string>();
  *
  * @example Usage
  * ```ts ignore
- * import { skipSuite } from "@svc/shared/testing";
+ * import { skipSuite } from "@svc/testing";
  * const url = Deno.env.get("TEST_DATABASE_URL");
  * Deno.test({
  *   name: "durable across restarts",

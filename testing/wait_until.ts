@@ -21,7 +21,7 @@ export interface WaitUntilOptions {
  *
  * @example Usage
  * ```ts
- * import { waitUntil } from "@svc/shared/testing";
+ * import { waitUntil } from "@svc/testing";
  * let done = false;
  * setTimeout(() => done = true, 1);
  * await waitUntil(() => done, { what: "the timer" });

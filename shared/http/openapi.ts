@@ -6,8 +6,8 @@
  * @module
  */
 
-import { createRouter, type Route, type RouteHandler } from "./http/route.ts";
-import { localInfo } from "./http/handler.ts";
+import { createRouter, type Route, type RouteHandler } from "./route.ts";
+import { localInfo } from "./handler.ts";
 
 const ASSETS = {
   "swagger-ui.css": "text/css; charset=utf-8",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { openapiHandler, openapiRoutes } from "./openapi.ts";
-import { createRouter, localInfo } from "./http/mod.ts";
+import { createRouter, localInfo } from "./mod.ts";
 
 const doc = {
   openapi: "3.0.3",

@@ -6,8 +6,8 @@
  * @module
  */
 import { healthHandler, readinessHandler } from "./health.ts";
-import type { Route } from "./http/route.ts";
-import { type Metrics, metricsHandler } from "./metrics.ts";
+import type { Route } from "./route.ts";
+import { type Metrics, metricsHandler } from "../observe/metrics.ts";
 import { openapiRoutes } from "./openapi.ts";
 
 /** Options of {@linkcode operationalRoutes}. */

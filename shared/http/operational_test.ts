@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createRouter, localInfo, openapiPaths } from "./http/mod.ts";
-import { createMetrics } from "./metrics.ts";
+import { createRouter, localInfo, openapiPaths } from "./mod.ts";
+import { createMetrics } from "../observe/metrics.ts";
 import { operationalRoutes } from "./operational.ts";
 import { HttpError } from "./problem.ts";
 

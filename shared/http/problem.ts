@@ -5,7 +5,7 @@
  * @module
  */
 import { STATUS_TEXT } from "./status_text.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../observe/log.ts";
 
 /** Where and why one input was rejected (Huma's ErrorDetail). */
 export interface ErrorDetail {

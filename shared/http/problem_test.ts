@@ -7,7 +7,7 @@ import {
   problemOf,
   problemResponse,
 } from "./problem.ts";
-import { createLogger } from "./log.ts";
+import { createLogger } from "../observe/log.ts";
 
 Deno.test("problemResponse() sets the media type and defaults type and title", async () => {
   const res = problemResponse({ status: 404, detail: "x" });

@@ -28,15 +28,15 @@
  *
  * @module
  */
-import type { Handler } from "./http/handler.ts";
-import type { Logger } from "./log.ts";
+import type { Handler } from "./handler.ts";
+import type { Logger } from "../observe/log.ts";
 import { errorResponse } from "./problem.ts";
-import { withReadTimeout, withWriteTimeout, WriteTimeoutError } from "./http/io_timeouts.ts";
-import { SettingsError } from "./settings.ts";
-import { createLifecycle, type Lifecycle } from "./lifecycle/lifecycle.ts";
-import type { TasksReport } from "./lifecycle/background_tasks.ts";
-import { createDrain } from "./lifecycle/drain.ts";
-import { delay } from "./lifecycle/delay.ts";
+import { withReadTimeout, withWriteTimeout, WriteTimeoutError } from "./io_timeouts.ts";
+import { SettingsError } from "../settings/mod.ts";
+import { createLifecycle, type Lifecycle } from "../lifecycle/lifecycle.ts";
+import type { TasksReport } from "../lifecycle/background_tasks.ts";
+import { createDrain } from "../lifecycle/drain.ts";
+import { delay } from "../lifecycle/delay.ts";
 
 /** One listener of a process. */
 export interface ListenerSpec {

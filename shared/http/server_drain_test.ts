@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { startServer } from "./server.ts";
-import { silentLogger } from "./log.ts";
-import { type KeepAliveRecord, startKeepAliveClients } from "./keep_alive_clients.ts";
-import { waitUntil } from "./wait_until.ts";
+import { silentLogger } from "../observe/log.ts";
+import { type KeepAliveRecord, startKeepAliveClients, waitUntil } from "@svc/testing";
 
 /** Every client was answered 2xx or 503 and told `Connection: close` once, last; none failed. */
 function assertToldToClose(records: KeepAliveRecord[]): void {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { startServer } from "./server.ts";
-import { createLogger, silentLogger } from "./log.ts";
-import { createLifecycle, createReadinessProbe, delay } from "./lifecycle/mod.ts";
+import { createLogger, silentLogger } from "../observe/log.ts";
+import { createLifecycle, createReadinessProbe, delay } from "../lifecycle/mod.ts";
 
 Deno.test("during the shutdown delay the server keeps serving while readiness says draining", async () => {
   const lifecycle = createLifecycle({ handleSignals: false });

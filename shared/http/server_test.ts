@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { parseAddr, probeAddr, readTlsFiles, startServer } from "./server.ts";
-import { SettingsError } from "./settings.ts";
-import { createLogger, silentLogger } from "./log.ts";
-import { evalUntilSigterm } from "./_test_support.ts";
-import { skipSuite } from "./skip_suite.ts";
-import { waitUntil } from "./wait_until.ts";
+import { SettingsError } from "../settings/mod.ts";
+import { createLogger, silentLogger } from "../observe/log.ts";
+import { evalUntilSigterm, skipSuite, waitUntil } from "@svc/testing";
 
 Deno.test("parseAddr() reads Go-style listen addresses", () => {
   assert.deepEqual(parseAddr(":8080"), { hostname: "0.0.0.0", port: 8080 });
@@ -118,7 +116,7 @@ Deno.test("shutdown closes connections that outlive the grace period", async () 
 Deno.test("a SIGTERM starts the graceful shutdown", async () => {
   const code = `
     import { startServer } from "${new URL("./server.ts", import.meta.url)}";
-    import { createLogger } from "${new URL("./log.ts", import.meta.url)}";
+    import { createLogger } from "${new URL("../observe/log.ts", import.meta.url)}";
     const s = await startServer([{ name: "api", addr: "127.0.0.1:0", handler: () => new Response("x") }],
       { logger: createLogger(), shutdownGrace: 1000 });
     await s.finished;

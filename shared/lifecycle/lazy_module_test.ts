@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createRouter, localInfo, withErrors } from "./http/mod.ts";
-import { createLogger } from "./log.ts";
+import { createRouter, localInfo, withErrors } from "../http/mod.ts";
+import { createLogger } from "../observe/log.ts";
 import { lazyModule, lazyModuleAt } from "./lazy_module.ts";
 
 Deno.test("lazyModule loads once and hands every caller the same module", async () => {
@@ -34,11 +34,11 @@ Deno.test("lazyModule passes a failed dynamic import on as a rejection", async (
 });
 
 Deno.test("lazyModuleAt imports the module at a URL on first use, once", async () => {
-  const url = new URL("./duration.ts", import.meta.url).href;
-  const load = lazyModuleAt<typeof import("./duration.ts")>(url);
+  const url = new URL("../codec/duration.ts", import.meta.url).href;
+  const load = lazyModuleAt<typeof import("../codec/duration.ts")>(url);
   const [a, b] = await Promise.all([load(), load()]);
   assert.equal(a, b);
-  assert.equal(a, await import("./duration.ts"), "the same module instance as a static import");
+  assert.equal(a, await import("../codec/duration.ts"), "the same module instance as a static import");
 });
 
 Deno.test("lazyModuleAt rejects on every use while the module is missing", async () => {

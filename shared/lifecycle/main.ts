@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { SettingsError } from "./settings/error.ts";
-import type { EnvLookup } from "./settings/types.ts";
-import { flushLogs } from "./log.ts";
-import { installUncaughtGuard } from "./lifecycle/uncaught_guard.ts";
+import { SettingsError } from "../settings/error.ts";
+import type { EnvLookup } from "../settings/types.ts";
+import { flushLogs } from "../observe/log.ts";
+import { installUncaughtGuard } from "./uncaught_guard.ts";
 import { type ServiceIdentity, versionLine, versionRequested } from "./build_info.ts";
 
 /** Where an entry point writes: injected so tests capture output. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type MainIo, runMain, type ServiceMain } from "./main.ts";
-import { defineSettings, SettingsError } from "./settings.ts";
+import { defineSettings, SettingsError } from "../settings/mod.ts";
 
 function capture() {
   const out: string[] = [];

@@ -17,5 +17,5 @@
  * import them by name.
  */
 export const KIT_ON_DEMAND: readonly string[] = [
-  "shared/openapi_assets.ts",
+  "shared/http/openapi_assets.ts",
 ];

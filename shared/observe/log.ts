@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { ServiceIdentity } from "./build_info.ts";
+import type { ServiceIdentity } from "../lifecycle/build_info.ts";
 
 /** Log levels, lowest first. */
 export type LogLevel = "debug" | "info" | "warn" | "error";

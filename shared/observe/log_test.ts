@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { bufferedWriter, createLogger, flushLogs } from "./log.ts";
-import { waitUntil } from "./wait_until.ts";
-import type { ServiceIdentity } from "./build_info.ts";
+import { waitUntil } from "@svc/testing";
+import type { ServiceIdentity } from "../lifecycle/build_info.ts";
 
 function capture(opts: Parameters<typeof createLogger>[0] = {}) {
   const lines: string[] = [];

@@ -15,9 +15,9 @@ import {
   type MetricSnapshot,
   Registry,
 } from "./prometheus.ts";
-import type { Handler } from "./http/handler.ts";
-import { methodLabel } from "./http/method_label.ts";
-import { uncaughtCounts } from "./lifecycle/uncaught_guard.ts";
+import type { Handler } from "../http/handler.ts";
+import { methodLabel } from "../http/method_label.ts";
+import { uncaughtCounts } from "../lifecycle/uncaught_guard.ts";
 
 export { Counter, Gauge, Histogram, mergeSnapshots, Metric, Registry };
 export type {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createMetrics, metricsHandler, withHttpMetrics } from "./metrics.ts";
-import { localInfo } from "./http/handler.ts";
+import { localInfo } from "../http/handler.ts";
 
 Deno.test("withHttpMetrics() counts requests per route and status and times them", async () => {
   const metrics = createMetrics({ service: "svc" });

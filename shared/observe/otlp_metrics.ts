@@ -20,7 +20,7 @@ import {
   PeriodicExportingMetricReader,
   type PushMetricExporter,
 } from "@opentelemetry/sdk-metrics";
-import type { Logger } from "../log.ts";
+import type { Logger } from "./log.ts";
 import { boundedWait, failureKind } from "./export_bounds.ts";
 
 /** Options of {@linkcode createOtlpMetrics}. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startOtlpReceiver } from "./_test_support.ts";
+import { startOtlpReceiver } from "@svc/testing/otlp-receiver";
 
 const entry = new URL("./testdata/otlp_export_entry.ts", import.meta.url).pathname;
 const root = new URL("../../", import.meta.url);

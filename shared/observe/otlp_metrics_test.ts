@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { createLogger } from "../log.ts";
+import { createLogger } from "./log.ts";
 import { createOtlpMetrics } from "./otlp_metrics.ts";
-import { type DecodedMetric, startOtlpReceiver } from "./_test_support.ts";
+import { type DecodedMetric, startOtlpReceiver } from "@svc/testing/otlp-receiver";
 
 function byName(metrics: DecodedMetric[], name: string): DecodedMetric {
   const found = metrics.find((m) => m.name === name);

@@ -23,7 +23,7 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { Handler } from "../http/handler.ts";
 import { methodLabel } from "../http/method_label.ts";
-import { PROBE_PATHS } from "../health.ts";
+import { PROBE_PATHS } from "../http/health.ts";
 import { boundedWait } from "./export_bounds.ts";
 
 /** Options of {@linkcode createTracing}. */

@@ -26,8 +26,8 @@
  * ```
  * @module
  */
-export * from "./settings/types.ts";
-export { SettingsError } from "./settings/error.ts";
+export * from "./types.ts";
+export { SettingsError } from "./error.ts";
 export {
   type ConfigFileOptions,
   defineSettings,
@@ -36,6 +36,6 @@ export {
   loadSettingsFileDecoder,
   type ResolveInput,
   type SettingsTable,
-} from "./settings/define.ts";
-export type { SettingRow } from "./settings/convert.ts";
-export { helpRequested } from "./settings/flags.ts";
+} from "./define.ts";
+export type { SettingRow } from "./convert.ts";
+export { helpRequested } from "./flags.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Node, Scalar, YAMLMap } from "yaml";
-import { withoutProcessEnv } from "../yaml.ts";
+import { withoutProcessEnv } from "../codec/yaml.ts";
 import { SettingsError } from "./error.ts";
 import type { SettingRow } from "./convert.ts";
 

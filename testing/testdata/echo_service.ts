@@ -1,7 +1,7 @@
 // A minimal service for testing.ts: two listeners, /healthz, graceful stop.
-import { startServer } from "../server.ts";
-import { createLogger } from "../log.ts";
-import { healthHandler } from "../health.ts";
+import { startServer } from "../../shared/http/server.ts";
+import { createLogger } from "../../shared/observe/log.ts";
+import { healthHandler } from "../../shared/http/health.ts";
 
 if (Deno.args.includes("--crash")) throw new Error("Cannot start: asked to crash");
 const [api = "127.0.0.1:0", metrics = "127.0.0.1:0"] = Deno.args;

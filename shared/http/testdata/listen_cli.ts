@@ -2,8 +2,8 @@
 // line or "listening". For server_test's permission steps, run under a narrow --allow-net.
 // Args: <addr> [grant] — with `grant`, the listener names a compile-time grant like image-proxy.
 import { startServer } from "../server.ts";
-import { runMain } from "../main.ts";
-import { silentLogger } from "../log.ts";
+import { runMain } from "../../lifecycle/main.ts";
+import { silentLogger } from "../../observe/log.ts";
 
 await runMain(async (args, _env, io) => {
   const [addr, grant] = args;

@@ -4,10 +4,10 @@
  * guard logs each once and the program goes on to write `after` and exit 0; `Deno.args[0] ===
  * "bare"` runs the same without `runMain` (no guard), which must end the process.
  */
-import { createLogger } from "../log.ts";
-import { createLifecycle, uncaughtCounts } from "../lifecycle/mod.ts";
+import { createLogger } from "../../observe/log.ts";
+import { createLifecycle, uncaughtCounts } from "../mod.ts";
 import { runMain } from "../main.ts";
-import { createMetrics } from "../metrics.ts";
+import { createMetrics } from "../../observe/metrics.ts";
 
 async function main(): Promise<number> {
   const logger = createLogger({ fields: { component: "guarded" } });

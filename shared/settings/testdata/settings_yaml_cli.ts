@@ -1,6 +1,6 @@
 // Resolves a tiny table from a YAML file named by --config; used to check the permission set
 // a service needs to read YAML (see yaml_file_test's subprocess step).
-import { defineSettings } from "../settings.ts";
+import { defineSettings } from "../mod.ts";
 
 const table = defineSettings({
   prefix: "DEMO",
