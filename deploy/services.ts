@@ -185,7 +185,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // documents parse through the kit's `@svc/shared/yaml`, which needs no grant.
     permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
     // Modules loaded by URL at run time: the execute workers' module, and those imported on first
-    // use or after the first answer (kept out of the start's module graph: shared/lifecycle/lazy_module.ts).
+    // use or after the first answer (kept out of the start's module graph:
+    // shared/lifecycle/lazy_module.ts).
     include: [
       "services/mcp-server/execute/worker.ts",
       "services/mcp-server/execute/channel.ts",

@@ -1,11 +1,27 @@
 /**
- * Test support for the kit: run a snippet in a child Deno process, send it SIGTERM once it has
- * printed a marker, and collect its exit code and output.
+ * Run a snippet in a child Deno process, send it SIGTERM once it has printed a marker, and collect
+ * its exit code and output: how the kit's tests check a process's graceful shutdown.
  *
  * @module
  */
 
-/** Runs `code` with `deno eval`, waits for `marker` on stdout, sends SIGTERM, awaits the exit. */
+/**
+ * Runs `code` with `deno eval`, waits for `marker` on stdout, sends SIGTERM, awaits the exit.
+ *
+ * @example Usage
+ * ```ts
+ * import { evalUntilSigterm } from "@svc/testing";
+ * import assert from "node:assert/strict";
+ * const { code, out } = await evalUntilSigterm(
+ *   `const running = setInterval(() => {}, 60_000); // a server, in the kit's tests
+ *    Deno.addSignalListener("SIGTERM", () => { clearInterval(running); console.log("bye"); });
+ *    console.log("ready");`,
+ *   "ready",
+ * );
+ * assert.equal(code, 0);
+ * assert.equal(out, "ready\nbye\n");
+ * ```
+ */
 export async function evalUntilSigterm(
   code: string,
   marker: string,

@@ -217,6 +217,7 @@ export async function sendRaw(
         ? hostile.body
         : hostile.body.subarray(0, hostile.stallAfter);
       await writeAll(conn, body);
+      // real clock: a stalled upload is the case under test; the server's timeout must end it
       if (hostile.stallAfter !== undefined) await new Promise((r) => setTimeout(r, stallMs));
     }
   } catch { /* the server may close before reading everything: its answer still counts */ }

@@ -101,6 +101,7 @@ export function startKeepAliveClients(
         record.answers.push(answer);
         answered++;
         if (answer.close) break;
+        // real clock: clients pace their requests like real ones (paceMs), the load under test
         if (paceMs > 0) await new Promise((r) => setTimeout(r, Math.random() * paceMs));
       }
     } catch (err) {

@@ -1,43 +1,57 @@
 /**
- * Test support for telemetry: a minimal protobuf decoder for OTLP metrics requests
- * (`ExportMetricsServiceRequest`, opentelemetry-proto `metrics/v1`), and a local OTLP/HTTP
- * receiver on loopback that decodes what exporters send. Only the fields the tests assert on
- * are decoded; unknown fields are skipped by wire type, as protobuf requires.
+ * An OTLP metrics receiver for tests: a local OTLP/HTTP receiver on loopback that decodes what
+ * exporters send, with the minimal protobuf decoder for OTLP metrics requests it uses
+ * (`ExportMetricsServiceRequest`, opentelemetry-proto `metrics/v1`). Only the fields the tests
+ * assert on are decoded; unknown fields are skipped by wire type, as protobuf requires.
  *
  * @module
  */
 
 /** One decoded metric (a flattened view of ResourceMetrics > ScopeMetrics > Metric). */
 export interface DecodedMetric {
+  /** The resource's attributes (`service.name`, …). */
   resource: Record<string, unknown>;
+  /** The instrumentation scope's name. */
   scope: string;
+  /** The metric's name. */
   name: string;
+  /** The metric's description. */
   description: string;
+  /** The metric's unit. */
   unit: string;
+  /** Which data kind the metric carries. */
   kind: "gauge" | "sum" | "histogram" | "exponential_histogram" | "summary";
   /** Sums only. */
   monotonic?: boolean;
+  /** The data points (exponential histograms and summaries: none decoded). */
   points: DecodedPoint[];
 }
 
 /** A data point: `value` for gauges and sums, `count`/`sum`/`bucketCounts` for histograms. */
 export interface DecodedPoint {
+  /** The point's attributes. */
   attributes: Record<string, unknown>;
+  /** Gauges and sums: the value. */
   value?: number;
+  /** Histograms: the number of observations. */
   count?: number;
+  /** Histograms: their sum. */
   sum?: number;
+  /** Histograms: the count in each bucket. */
   bucketCounts?: number[];
+  /** Histograms: the buckets' upper bounds. */
   explicitBounds?: number[];
 }
 
-type Field = { wire: 0; value: bigint } | { wire: 1 | 5; value: DataView } | {
+/** A protobuf field: a varint, a fixed 64- or 32-bit value, or length-delimited bytes. */
+export type ProtobufField = { wire: 0; value: bigint } | { wire: 1 | 5; value: DataView } | {
   wire: 2;
   value: Uint8Array;
 };
 
 /** Splits a protobuf message into its fields by number, in order. */
-export function decodeFields(bytes: Uint8Array): Map<number, Field[]> {
-  const fields = new Map<number, Field[]>();
+export function decodeFields(bytes: Uint8Array): Map<number, ProtobufField[]> {
+  const fields = new Map<number, ProtobufField[]>();
   let pos = 0;
   function varint(): bigint {
     let result = 0n;
@@ -59,7 +73,7 @@ export function decodeFields(bytes: Uint8Array): Map<number, Field[]> {
     const key = Number(varint());
     const number = key >>> 3;
     const wire = key & 7;
-    let field: Field;
+    let field: ProtobufField;
     if (wire === 0) field = { wire, value: varint() };
     else if (wire === 1 || wire === 5) {
       const raw = take(wire === 1 ? 8 : 4);
@@ -74,24 +88,24 @@ export function decodeFields(bytes: Uint8Array): Map<number, Field[]> {
 }
 
 const text = new TextDecoder();
-const bytesOf = (f: Field) => f.wire === 2 ? f.value : new Uint8Array();
-const str = (fs: Map<number, Field[]>, n: number) => {
+const bytesOf = (f: ProtobufField) => f.wire === 2 ? f.value : new Uint8Array();
+const str = (fs: Map<number, ProtobufField[]>, n: number) => {
   const f = fs.get(n)?.[0];
   return f ? text.decode(bytesOf(f)) : "";
 };
-const messages = (fs: Map<number, Field[]>, n: number) =>
+const messages = (fs: Map<number, ProtobufField[]>, n: number) =>
   (fs.get(n) ?? []).map((f) => decodeFields(bytesOf(f)));
 
-function fixed64(f: Field): bigint {
+function fixed64(f: ProtobufField): bigint {
   if (f.wire === 1) return f.value.getBigUint64(0, true);
   throw new TypeError("expected fixed64");
 }
-function double(f: Field): number {
+function double(f: ProtobufField): number {
   if (f.wire === 1) return f.value.getFloat64(0, true);
   throw new TypeError("expected double");
 }
 /** Packed (wire 2) or unpacked repeated fixed64/double. */
-function repeated64(fields: Field[] | undefined, read: (v: DataView) => number): number[] {
+function repeated64(fields: ProtobufField[] | undefined, read: (v: DataView) => number): number[] {
   const out: number[] = [];
   for (const f of fields ?? []) {
     if (f.wire === 1) out.push(read(f.value));
@@ -105,7 +119,7 @@ function repeated64(fields: Field[] | undefined, read: (v: DataView) => number):
   return out;
 }
 
-function anyValue(fs: Map<number, Field[]>): unknown {
+function anyValue(fs: Map<number, ProtobufField[]>): unknown {
   // AnyValue: 1 string, 2 bool, 3 int64, 4 double, 5 array, 6 kvlist, 7 bytes
   if (fs.has(1)) return str(fs, 1);
   const f2 = fs.get(2)?.[0];
@@ -118,12 +132,12 @@ function anyValue(fs: Map<number, Field[]>): unknown {
   return undefined;
 }
 
-function attributes(list: Map<number, Field[]>[]): Record<string, unknown> {
+function attributes(list: Map<number, ProtobufField[]>[]): Record<string, unknown> {
   // KeyValue: 1 key, 2 value
   return Object.fromEntries(list.map((kv) => [str(kv, 1), anyValue(messages(kv, 2)[0])]));
 }
 
-function numberPoint(fs: Map<number, Field[]>): DecodedPoint {
+function numberPoint(fs: Map<number, ProtobufField[]>): DecodedPoint {
   // NumberDataPoint: 7 attributes, 4 as_double, 6 as_int (sfixed64)
   const asDouble = fs.get(4)?.[0];
   const asInt = fs.get(6)?.[0];
@@ -133,7 +147,7 @@ function numberPoint(fs: Map<number, Field[]>): DecodedPoint {
   };
 }
 
-function histogramPoint(fs: Map<number, Field[]>): DecodedPoint {
+function histogramPoint(fs: Map<number, ProtobufField[]>): DecodedPoint {
   // HistogramDataPoint: 9 attributes, 4 count, 5 sum, 6 bucket_counts, 7 explicit_bounds
   const count = fs.get(4)?.[0];
   const sum = fs.get(5)?.[0];
@@ -195,10 +209,31 @@ export interface OtlpReceiver {
   next(): Promise<DecodedMetric[]>;
   /** Status to answer from now on (200 accepts; anything else fails the export). */
   respondWith(status: number): void;
+  /** Stops the receiver. */
   close(): Promise<void>;
 }
 
-/** Starts a receiver on loopback, port 0, that accepts `application/x-protobuf` metrics. */
+/**
+ * Starts a receiver on loopback, port 0, that accepts `application/x-protobuf` metrics.
+ *
+ * @example Usage
+ * ```ts
+ * import { startOtlpReceiver } from "@svc/testing/otlp-receiver";
+ * import assert from "node:assert/strict";
+ * const receiver = startOtlpReceiver();
+ * const next = receiver.next();
+ * // An empty ExportMetricsServiceRequest: no resource metrics.
+ * const res = await fetch(receiver.url, {
+ *   method: "POST",
+ *   headers: { "content-type": "application/x-protobuf" },
+ *   body: new Uint8Array(),
+ * });
+ * await res.body?.cancel();
+ * assert.equal(res.status, 200);
+ * assert.deepEqual(await next, []);
+ * await receiver.close();
+ * ```
+ */
 export function startOtlpReceiver(): OtlpReceiver {
   const requests: DecodedMetric[][] = [];
   const contentTypes: string[] = [];

@@ -1,32 +1,11 @@
 /**
- * Test helpers: start a service as a real process and wait until it answers, the way a user
- * would run it. The service's startup log lines (`"msg":"server_listening"`) tell the helper which
- * ports the listeners got, so tests can listen on port 0 and never race for a free port.
+ * Start a service as a real process and wait until it answers, the way a user would run it
+ * ({@linkcode startService}), or run a command to its end ({@linkcode runCommand}). The service's
+ * startup log lines (`"msg":"server_listening"`) tell the helper which ports the listeners got, so
+ * tests can listen on port 0 and never race for a free port.
  *
  * @module
  */
-export {
-  type KeepAliveClients,
-  type KeepAliveClientsOptions,
-  type KeepAliveRecord,
-  startKeepAliveClients,
-} from "./keep_alive_clients.ts";
-export {
-  type FuzzCase,
-  type FuzzCaseOptions,
-  fuzzCases,
-  type FuzzDelivery,
-  type FuzzReport,
-  type FuzzResult,
-  type FuzzTarget,
-  runFuzz,
-  type RunFuzzOptions,
-  seededRandom,
-  sendFuzzCase,
-} from "./raw_http_fuzz.ts";
-export { concurrentSteps, type ConcurrentStepsOptions } from "./concurrent_steps.ts";
-export { SKIPPED_PREFIX, skipSuite, type SkipSuiteOptions } from "./skip_suite.ts";
-export { nextTurn, waitUntil, type WaitUntilOptions } from "./wait_until.ts";
 
 /** A running service process. */
 export interface ServiceProcess {

@@ -706,6 +706,7 @@ export async function runFuzz(options: RunFuzzOptions): Promise<FuzzReport> {
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
     // Give an unobserved rejection of the batch's last requests the turn it needs to surface.
+    // real clock: a timer of 0 ms, one turn of the event loop (nextTurn), no time waited for
     await new Promise((r) => setTimeout(r, 0));
     let health: string;
     try {

@@ -198,10 +198,13 @@ function isTest(file: string): boolean {
   return /_test\.ts$/.test(file);
 }
 
-/** Test code: tests, their support modules (`_test_support.ts`, `test_support/`), `tests/`. */
+/**
+ * Test code: tests, their support modules (`_test_support.ts`, `test_support/`), `tests/`, and
+ * the test kit `testing/`.
+ */
 function isTestCode(file: string): boolean {
   return isTest(file) || /_test_support\.ts$|(^|\/)test_support\//.test(file) ||
-    file.startsWith("tests/") || file === "testing/process.ts";
+    file.startsWith("tests/") || file.startsWith("testing/");
 }
 
 function ownUnitTest(file: string): string {

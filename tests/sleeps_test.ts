@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 
 const ROOT = new URL("../", import.meta.url);
 const SKIP_DIRS = new Set(["node_modules", ".git", ".data", "dist", "cov"]);
-/** Fakes and benchmarks simulate time on purpose; the kit's helpers are where waiting lives. */
+/** Fakes and benchmarks simulate time on purpose; the test kit's waits are where waiting lives. */
 const NOT_TESTS = ["tests/bench/", "tests/fakes/", "testing/wait_until.ts", "tests/sleeps_test.ts"];
 
 /** A sleep: a promise resolved by a timer, or the kit's delay() with a fixed time and no signal. */
@@ -19,7 +19,7 @@ const MARKER = "real clock:";
 function isTestCode(path: string): boolean {
   if (NOT_TESTS.some((p) => path.startsWith(p))) return false;
   return /_test\.ts$|(^|\/)_test_support\.ts$/.test(path) || path.startsWith("tests/") ||
-    path === "testing/process.ts";
+    path.startsWith("testing/");
 }
 
 async function* files(dir: string): AsyncGenerator<string> {

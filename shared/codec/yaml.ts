@@ -11,7 +11,8 @@
 import process from "node:process";
 
 // The package by URL: a literal import would have `deno run` resolve it at the start of every
-// service whose settings can read a file, none of which reads one by default (on_demand.ts).
+// service whose settings can read a file, none of which reads one by default
+// (../lifecycle/on_demand.ts).
 const { parse }: typeof import("yaml") = await import(import.meta.resolve("yaml"));
 
 /**

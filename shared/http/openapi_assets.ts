@@ -4,7 +4,7 @@
  * this module by URL, so that `deno run` does not read these packages at every start (it takes
  * every literal dynamic import into the module graph it builds before running: ≈ 10 ms of CPU
  * for each of these two packages); `deno compile` embeds it through `KIT_ON_DEMAND`
- * (`on_demand.ts`).
+ * (`../lifecycle/on_demand.ts`).
  *
  * @module
  */

@@ -38,7 +38,11 @@ Deno.test("lazyModuleAt imports the module at a URL on first use, once", async (
   const load = lazyModuleAt<typeof import("../codec/duration.ts")>(url);
   const [a, b] = await Promise.all([load(), load()]);
   assert.equal(a, b);
-  assert.equal(a, await import("../codec/duration.ts"), "the same module instance as a static import");
+  assert.equal(
+    a,
+    await import("../codec/duration.ts"),
+    "the same module instance as a static import",
+  );
 });
 
 Deno.test("lazyModuleAt rejects on every use while the module is missing", async () => {

@@ -17,9 +17,12 @@ async function resolvedSpecifiers(dir: URL, found: { spec: string; file: URL }[]
   return found;
 }
 
+/** The kit's directory, `shared/`. */
+const KIT = new URL("../", import.meta.url);
+
 Deno.test("every kit module imported by URL is in KIT_ON_DEMAND, which lists only those", async () => {
-  const root = new URL("../../shared/", import.meta.url);
-  const local = (await resolvedSpecifiers(new URL("../lifecycle/", import.meta.url)))
+  const root = new URL("../../", import.meta.url);
+  const local = (await resolvedSpecifiers(KIT))
     .filter(({ spec }) => spec.startsWith("."))
     .map(({ spec, file }) => new URL(spec, file).href.slice(root.href.length));
   assert.deepEqual([...new Set(local)].sort(), [...KIT_ON_DEMAND].sort());
@@ -27,8 +30,8 @@ Deno.test("every kit module imported by URL is in KIT_ON_DEMAND, which lists onl
 });
 
 Deno.test("every npm package the kit imports by URL is imported by name by a KIT_ON_DEMAND module", async () => {
-  const root = new URL("../../shared/", import.meta.url);
-  const packages = (await resolvedSpecifiers(new URL("../lifecycle/", import.meta.url)))
+  const root = new URL("../../", import.meta.url);
+  const packages = (await resolvedSpecifiers(KIT))
     .map(({ spec }) => spec).filter((spec) => !spec.startsWith("."));
   assert.ok(packages.includes("yaml"), "yaml is imported by URL");
   const sources = await Promise.all(KIT_ON_DEMAND.map((p) => Deno.readTextFile(new URL(p, root))));

@@ -1,7 +1,7 @@
-// A minimal service for testing.ts: two listeners, /healthz, graceful stop.
-import { startServer } from "../../shared/http/server.ts";
-import { createLogger } from "../../shared/observe/log.ts";
-import { healthHandler } from "../../shared/http/health.ts";
+// A minimal service for process_test.ts: two listeners, /healthz, graceful stop.
+import { startServer } from "@svc/shared/server";
+import { createLogger } from "@svc/shared/log";
+import { healthHandler } from "@svc/shared/health";
 
 if (Deno.args.includes("--crash")) throw new Error("Cannot start: asked to crash");
 const [api = "127.0.0.1:0", metrics = "127.0.0.1:0"] = Deno.args;
