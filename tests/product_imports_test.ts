@@ -135,7 +135,7 @@ Deno.test("the finder reports every way a product file can reach the test kit", 
     'import { startServer } from "@svc/shared/server";',
     'import { x } from "@svc/testing-extra";',
     'import { y } from "./testing/local.ts";', // services/demo/testing/: not the kit
-    'import { z } from "../../shared/testing.ts";',
+    'import { z } from "../../shared/http/testing.ts";', // a file named testing, not the kit
   ].join("\n");
   assert.deepEqual(testKitImports(file, clean), []);
 });
