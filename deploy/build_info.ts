@@ -1,9 +1,10 @@
 /**
- * Release build metadata for `--version` and the log identity (`shared/build_info.ts`; every
- * service has one): a service with a `build_info.json` next to its entry gets version (its
- * `deno.json` version, or `RELEASE_VERSION`), commit (`git rev-parse HEAD`) and date
- * (`SOURCE_DATE_EPOCH` or now) written into that file for the duration of its compile; the file
- * in the repository keeps the development values `dev`, `none`, `unknown`.
+ * Release build metadata for `--version` and the log identity
+ * (`shared/lifecycle/build_info.ts`; every service has one): a service with a `build_info.json`
+ * next to its entry gets version (its `deno.json` version, or `RELEASE_VERSION`), commit
+ * (`git rev-parse HEAD`) and date (`SOURCE_DATE_EPOCH` or now) written into that file for the
+ * duration of its compile; the file in the repository keeps the development values `dev`, `none`,
+ * `unknown`.
  *
  * @module
  */

@@ -29,13 +29,13 @@ async function byUrlModules(dir: URL, found: string[] = []): Promise<string[]> {
 }
 
 const KNOWN: Record<string, string[]> = {
-  "mock-oidc": ["shared/telemetry/tracing.ts", "services/mock-oidc/protocol/token.ts"],
+  "mock-oidc": ["shared/observe/tracing.ts", "services/mock-oidc/protocol/token.ts"],
   "mcp-server": [
     "services/mcp-server/transport/mcp_route.ts",
     "services/mcp-server/auth/jose.ts",
     "services/mcp-server/execute/channel.ts",
   ],
-  "image-proxy": ["services/image-proxy/store/s3_store.ts", "shared/telemetry/otlp_metrics.ts"],
+  "image-proxy": ["services/image-proxy/store/s3_store.ts", "shared/observe/otlp_metrics.ts"],
   "todo-api": ["services/todo-api/store/pglite_db.ts", "services/todo-api/store/postgres_db.ts"],
 };
 

@@ -10,7 +10,7 @@
  */
 import { releaseBuildInfo, withBuildInfo } from "./build_info.ts";
 import { existingServices, type ServiceDeployment } from "./services.ts";
-import { KIT_ON_DEMAND } from "../shared/on_demand.ts";
+import { KIT_ON_DEMAND } from "../shared/lifecycle/on_demand.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -55,7 +55,8 @@ async function main(args: string[]) {
   // One type check of every selected service and the workers it embeds, then compiles that skip
   // their own: the same guarantee as a checking compile per service, with the modules the
   // services share (the kit, npm types) checked once instead of once per service.
-  // The kit's modules imported by URL on first use go into every binary (shared/on_demand.ts).
+  // The kit's modules imported by URL on first use go into every binary
+  // (shared/lifecycle/on_demand.ts).
   const includes = (svc: ServiceDeployment) => [...svc.include, ...KIT_ON_DEMAND];
   const roots = services.flatMap((s) => [s.entry, ...includes(s).filter((p) => p.endsWith(".ts"))]);
   const checked = await new Deno.Command(Deno.execPath(), { args: ["check", ...roots], cwd: root })

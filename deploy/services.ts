@@ -63,7 +63,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // (load tests) needs --allow-ffi added by whoever runs it.
     ],
     // Modules loaded by URL at run time: the signing workers' module, and those imported on first
-    // use (kept out of the start's module graph: shared/lazy_module.ts).
+    // use (kept out of the start's module graph: shared/lifecycle/lazy_module.ts).
     include: [
       "services/mock-oidc/keys/sign_worker.ts",
       "services/mock-oidc/protocol/discovery.ts",
@@ -82,7 +82,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "services/mock-oidc/openapi/openapi_doc.ts",
       "services/mock-oidc/keys/openssl.ts",
       "services/mock-oidc/config/self_signed_cert.ts",
-      "shared/telemetry/tracing.ts",
+      "shared/observe/tracing.ts",
     ],
     devSetup: [],
     // Plain-http client ID metadata documents on loopback: a local MCP client can serve its own.
@@ -150,7 +150,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-read",
     ],
     // Loaded by a specifier the module graph does not see (start-up: services/image-proxy).
-    include: ["services/image-proxy/store/s3_store.ts", "shared/telemetry/otlp_metrics.ts"],
+    include: ["services/image-proxy/store/s3_store.ts", "shared/observe/otlp_metrics.ts"],
     // Every relayed chunk leaves a little JS garbage (promises, read results); a small young
     // generation collects it often. Peak RSS while streaming: ≈ 84 MiB with it, ≈ 95 MiB with
     // V8's default (tests/bench/image_proxy, which runs the proxy with these flags).
@@ -185,7 +185,8 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // documents parse through the kit's `@svc/shared/yaml`, which needs no grant.
     permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
     // Modules loaded by URL at run time: the execute workers' module, and those imported on first
-    // use or after the first answer (kept out of the start's module graph: shared/lazy_module.ts).
+    // use or after the first answer (kept out of the start's module graph:
+    // shared/lifecycle/lazy_module.ts).
     include: [
       "services/mcp-server/execute/worker.ts",
       "services/mcp-server/execute/channel.ts",

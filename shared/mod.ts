@@ -1,8 +1,10 @@
 /**
- * The service kit every service in the workspace stands on. Import from the subpath of the concept
- * you need (`@svc/shared/settings`, `@svc/shared/server`, …); this module re-exports the small
- * ones (settings bring the `yaml` package, nothing else). `@svc/shared/metrics`, `@svc/shared/openapi` and `@svc/shared/testing`
- * pull in npm packages or spawn processes, so they are only reachable by subpath.
+ * The service kit every service in the workspace stands on (`README.md` beside this file maps it).
+ * Import from the subpath of the concept you need (`@svc/shared/settings`, `@svc/shared/server`,
+ * …); this module re-exports the small ones (settings bring the `yaml` package, nothing else).
+ * OpenAPI and `/docs`, tracing and OTLP metrics, the codecs and the by-URL loader are only
+ * reachable by subpath (`@svc/shared/openapi`, …): some pull in npm packages, and a service
+ * imports what it uses. The test tools are a package of their own, `@svc/testing`.
  *
  * @example Usage
  * ```ts
@@ -10,12 +12,14 @@
  * ```
  * @module
  */
-export * from "./duration.ts";
-export * from "./settings.ts";
-export * from "./main.ts";
-export * from "./log.ts";
-export * from "./problem.ts";
+export * from "./codec/duration.ts";
+export * from "./settings/mod.ts";
+export * from "./lifecycle/main.ts";
+export * from "./observe/log.ts";
+export * from "./http/problem.ts";
 export * from "./http/mod.ts";
-export * from "./server.ts";
+export * from "./http/server.ts";
 export * from "./lifecycle/mod.ts";
-export * from "./health.ts";
+export * from "./http/health.ts";
+export * from "./lifecycle/build_info.ts";
+export * from "./observe/metrics.ts";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { runCommand, type ServiceProcess, startService } from "@svc/shared/testing";
-import type { CommandResult } from "@svc/shared/testing";
+import { runCommand, type ServiceProcess, startService } from "@svc/testing";
+import type { CommandResult } from "@svc/testing";
 
 /** The repository root (every grant's relative path is relative to it). */
 export const ROOT = new URL("../", import.meta.url).pathname;

@@ -81,7 +81,7 @@ async function walk(dir: string, out: string[]): Promise<string[]> {
   return out;
 }
 
-/** Bare specifiers of workspace members (`@svc/shared/testing`) → repository paths. */
+/** Bare specifiers of workspace members (`@svc/testing`) → repository paths. */
 async function memberExports(): Promise<Map<string, string>> {
   const root = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
   const map = new Map<string, string>();
@@ -198,10 +198,13 @@ function isTest(file: string): boolean {
   return /_test\.ts$/.test(file);
 }
 
-/** Test code: tests, their support modules (`_test_support.ts`, `test_support/`), `tests/`. */
+/**
+ * Test code: tests, their support modules (`_test_support.ts`, `test_support/`), `tests/`, and
+ * the test kit `testing/`.
+ */
 function isTestCode(file: string): boolean {
   return isTest(file) || /_test_support\.ts$|(^|\/)test_support\//.test(file) ||
-    file.startsWith("tests/") || file === "shared/testing.ts";
+    file.startsWith("tests/") || file.startsWith("testing/");
 }
 
 function ownUnitTest(file: string): string {

@@ -1,12 +1,14 @@
 // deno-lint-ignore-file no-console -- a command-line check talks to its user on the console
 /**
- * `deno task doc` (part of `deno task ok`): the documentation of the kit and of the deployed
+ * `deno task doc` (part of `deno task ok`): the documentation of the kits and of the deployed
  * services stays complete and its examples run.
- *  1. `deno doc --lint` on every export of `shared/`, of each service in `deploy/services.ts`
- *     (a new service joins when it is deployed; `PENDING` names the ones not documented yet,
- *     with the reason) and of the workspace members inside a service's directory (mcp-server's
- *     Starlark interpreter);
- *  2. `deno test --doc` on the kit's modules: every `@example` runs (and must not throw).
+ *  1. `deno doc --lint` on every export of the product kit `shared/` and of the test kit
+ *     `testing/`, of each service in `deploy/services.ts` (a new service joins when it is
+ *     deployed; `PENDING` names the ones not documented yet, with the reason) and of the
+ *     workspace members inside a service's directory (mcp-server's Starlark interpreter);
+ *     then on each kit's `.` entry alone, which must document itself (a type it names is
+ *     exported from it, not only from another subpath);
+ *  2. `deno test --doc` on the kits' modules: every `@example` runs (and must not throw).
  *
  * Types of npm packages the kit exposes on purpose (the OpenTelemetry `Meter` and
  * `MeterProvider`) are documented by their packages; references to them are not errors here.
@@ -23,10 +25,18 @@ const UPSTREAM_TYPES = new Set(["Meter", "MeterProvider"]);
  */
 const PENDING: Record<string, string> = {};
 
-async function exportsOf(dir: string): Promise<string[]> {
+async function exportMap(dir: string): Promise<Record<string, string>> {
   const config = JSON.parse(await Deno.readTextFile(new URL(`${dir}/deno.json`, root)));
   const exports = typeof config.exports === "string" ? { ".": config.exports } : config.exports;
-  return Object.values(exports ?? {}).map((path) => `${dir}/${String(path).replace(/^\.\//, "")}`);
+  return Object.fromEntries(
+    Object.entries(exports ?? {}).map((
+      [key, path],
+    ) => [key, `${dir}/${String(path).replace(/^\.\//, "")}`]),
+  );
+}
+
+async function exportsOf(dir: string): Promise<string[]> {
+  return Object.values(await exportMap(dir));
 }
 
 /** A service's directory and the workspace members inside it (root `deno.json` "workspace"). */
@@ -60,6 +70,21 @@ function lintErrors(text: string): string[] {
     });
 }
 
+/** The kits: the product kit and the test kit. */
+const KITS = ["shared", "testing"];
+
+/** Runs `deno doc --lint` on `entries` together; prints the problems and returns false if any. */
+async function docLintClean(entries: string[]): Promise<boolean> {
+  const lint = await deno(["doc", "--lint", ...entries]);
+  const errors = lintErrors(lint.text);
+  if (errors.length > 0 || (!lint.success && !/^error: Found \d+ documentation/m.test(lint.text))) {
+    console.error(errors.length > 0 ? errors.join("\n\n") : lint.text);
+    console.error(`doc: deno doc --lint found ${errors.length} problem(s) in ${entries.join(" ")}`);
+    return false;
+  }
+  return true;
+}
+
 async function kitModules(): Promise<string[]> {
   const files: string[] = [];
   async function walk(dir: string) {
@@ -69,7 +94,7 @@ async function kitModules(): Promise<string[]> {
       else if (/(?<!_test|_test_support)\.ts$/.test(entry.name)) files.push(path);
     }
   }
-  await walk("shared");
+  for (const kit of KITS) await walk(kit);
   return files.sort();
 }
 
@@ -79,19 +104,16 @@ async function main(): Promise<number> {
     console.log(`doc: not yet checked: ${name}: ${why}`);
   }
   const entries = [
-    ...await exportsOf("shared"),
+    ...(await Promise.all(KITS.map(exportsOf))).flat(),
     ...(await Promise.all(
       (await Promise.all(services.map((s) => serviceMembers(s.name)))).flat().map(exportsOf),
     )).flat(),
   ];
-  const lint = await deno(["doc", "--lint", ...entries]);
-  const errors = lintErrors(lint.text);
-  if (errors.length > 0 || (!lint.success && !/^error: Found \d+ documentation/m.test(lint.text))) {
-    console.error(errors.length > 0 ? errors.join("\n\n") : lint.text);
-    console.error(`doc: deno doc --lint found ${errors.length} problem(s) in ${entries.join(" ")}`);
-    return 1;
-  }
+  if (!await docLintClean(entries)) return 1;
   console.log(`doc: deno doc --lint is clean on ${entries.length} entry points`);
+  const dots = await Promise.all(KITS.map(async (kit) => (await exportMap(kit))["."]));
+  for (const dot of dots) if (!await docLintClean([dot])) return 1;
+  console.log(`doc: deno doc --lint is clean on ${dots.join(" and ")}, each alone`);
   const examples = await deno(["test", "-A", "--doc", "--parallel", ...await kitModules()]);
   if (!examples.success) {
     console.error(examples.text);

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { formatDuration } from "../shared/duration.ts";
+import { formatDuration } from "../shared/codec/duration.ts";
 import type { SettingRow } from "../shared/settings/convert.ts";
 import { SETTINGS as IMAGE_PROXY } from "../services/image-proxy/settings.ts";
 import { SETTINGS as MCP_SERVER } from "../services/mcp-server/settings.ts";

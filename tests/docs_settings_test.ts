@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defineSettings } from "../shared/settings.ts";
+import { defineSettings } from "../shared/settings/mod.ts";
 import { DOCUMENTS, settingsTable, unpadded, withTable } from "./docs_settings.ts";
 
 Deno.test("each contract in docs/ carries its service's settings table as the code defines it", async () => {

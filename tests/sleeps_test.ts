@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 
 const ROOT = new URL("../", import.meta.url);
 const SKIP_DIRS = new Set(["node_modules", ".git", ".data", "dist", "cov"]);
-/** Fakes and benchmarks simulate time on purpose; the kit's helpers are where waiting lives. */
-const NOT_TESTS = ["tests/bench/", "tests/fakes/", "shared/wait_until.ts", "tests/sleeps_test.ts"];
+/** Fakes and benchmarks simulate time on purpose; the test kit's waits are where waiting lives. */
+const NOT_TESTS = ["tests/bench/", "tests/fakes/", "testing/wait_until.ts", "tests/sleeps_test.ts"];
 
 /** A sleep: a promise resolved by a timer, or the kit's delay() with a fixed time and no signal. */
 const SLEEP = /new Promise\b.*\bsetTimeout\(|\bdelay\(\s*[\d_]+\s*\)/;
@@ -19,7 +19,7 @@ const MARKER = "real clock:";
 function isTestCode(path: string): boolean {
   if (NOT_TESTS.some((p) => path.startsWith(p))) return false;
   return /_test\.ts$|(^|\/)_test_support\.ts$/.test(path) || path.startsWith("tests/") ||
-    path === "shared/testing.ts";
+    path.startsWith("testing/");
 }
 
 async function* files(dir: string): AsyncGenerator<string> {

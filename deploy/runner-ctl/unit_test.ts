@@ -7,7 +7,7 @@ import { loadConfig } from "../../services/runner-ctl/config/load_config.ts";
 import { settings } from "../../services/runner-ctl/config/settings.ts";
 import { SERVICES } from "../services.ts";
 import { execStart, parseUnit } from "./unit.ts";
-import { skipSuite } from "../../shared/skip_suite.ts";
+import { skipSuite } from "@svc/testing";
 
 const here = (name: string) => new URL(name, import.meta.url).pathname;
 const read = async (name: string) => parseUnit(await Deno.readTextFile(here(name)));

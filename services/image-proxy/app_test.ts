@@ -4,7 +4,7 @@ import { createApp } from "./app.ts";
 import { memoryStore, object, recordingLogger } from "./_test_support.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { OBJECT_HEADERS } from "./object/headers.ts";
-import { nextTurn } from "@svc/shared/testing";
+import { nextTurn } from "@svc/testing";
 
 const BODY = "0123456789abcdefghij"; // 20 bytes
 

@@ -22,7 +22,7 @@ import { createHttpApp } from "./transport/http_app.ts";
 import { toolMetrics } from "./tool_metrics.ts";
 
 // Loaded by URL only when the settings ask for them, so that a start without them does not even
-// read them (shared/lazy_module.ts says why; each is in mcp-server's `include`).
+// read them (shared/lifecycle/lazy_module.ts says why; each is in mcp-server's `include`).
 const openApiHost = lazyModuleAt<typeof import("./openapi/host.ts")>(
   import.meta.resolve("./openapi/host.ts"),
 );

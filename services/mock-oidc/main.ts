@@ -167,7 +167,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
   return 0;
 };
 
-// By URL, so that a start without them does not even read them (shared/lazy_module.ts).
+// By URL, so that a start without them does not even read them (shared/lifecycle/lazy_module.ts).
 const tracingModule = lazyModuleAt<typeof import("@svc/shared/tracing")>(
   import.meta.resolve("@svc/shared/tracing"),
 );

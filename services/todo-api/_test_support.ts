@@ -23,7 +23,7 @@ import {
 import type { AppDeps } from "./app.ts";
 import { localInfo } from "@svc/shared/http";
 import { createLogger } from "@svc/shared/log";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 /** The Postgres server for tests, or undefined (those tests are ignored). */
 export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;

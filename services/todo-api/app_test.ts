@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createMetrics } from "@svc/shared/metrics";
 import { backendSuite, call } from "./_test_support.ts";
 import type { Db } from "./store/db.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 async function problem(res: Response, status: number) {
   assert.equal(res.status, status, await res.clone().text());

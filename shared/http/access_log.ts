@@ -1,5 +1,5 @@
 import type { Handler } from "./handler.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../observe/log.ts";
 import { requestIdOf } from "./request_id.ts";
 
 /**

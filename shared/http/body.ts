@@ -1,5 +1,5 @@
 import { createContextKey, getContext, setContext } from "./context.ts";
-import { HttpError } from "../problem.ts";
+import { HttpError } from "./problem.ts";
 import { coarseTimeout } from "./coarse_timer.ts";
 
 /** Where {@linkcode withBodyBytes} puts the bytes `readBody` hands back. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PAGE_BACKED_MIN, readBody, readJson, readStream, withBodyBytes } from "./body.ts";
-import { errorResponse, HttpError } from "../problem.ts";
+import { errorResponse, HttpError } from "./problem.ts";
 
 function streamOf(chunks: string[]) {
   const enc = new TextEncoder();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { COARSE_RESOLUTION_MS, coarseTimeout } from "./coarse_timer.ts";
-import { nextTurn } from "../wait_until.ts";
+import { nextTurn } from "@svc/testing";
 
 Deno.test("coarseTimeout() fires never early and at most two resolutions late", async () => {
   const waits = [0, 1, COARSE_RESOLUTION_MS - 1, COARSE_RESOLUTION_MS, 25, 60];

@@ -1,6 +1,6 @@
 import type { Handler } from "./handler.ts";
-import type { Logger } from "../log.ts";
-import { errorResponse } from "../problem.ts";
+import type { Logger } from "../observe/log.ts";
+import { errorResponse } from "./problem.ts";
 
 /**
  * Catches anything a handler throws and answers with a problem response: the single place where

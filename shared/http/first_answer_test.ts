@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { firstAnswer } from "./first_answer.ts";
-import { nextTurn } from "../wait_until.ts";
+import { nextTurn } from "@svc/testing";
 
 const req = () => new Request("http://x/healthz");
 /** An info whose `completed` the test settles. */

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { HttpError } from "../problem.ts";
+import { HttpError } from "./problem.ts";
 import type { Handler } from "./handler.ts";
 
 /** Thrown into a response body the client did not take within the write timeout. */

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { concurrentSteps } from "../concurrent_steps.ts";
-import { readUntilClosed } from "../hostile.ts";
-import { waitUntil } from "../wait_until.ts";
-import { createLogger } from "../log.ts";
-import { HttpError } from "../problem.ts";
-import { startServer } from "../server.ts";
+import { concurrentSteps, waitUntil } from "@svc/testing";
+import { readUntilClosed } from "@svc/testing/hostile";
+import { createLogger } from "../observe/log.ts";
+import { HttpError } from "./problem.ts";
+import { startServer } from "./server.ts";
 import { localInfo } from "./handler.ts";
 import { withErrors } from "./errors.ts";
 import { withReadTimeout, withWriteTimeout, WriteTimeoutError } from "./io_timeouts.ts";

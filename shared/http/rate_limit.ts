@@ -4,8 +4,8 @@
  * Probe and scrape paths are never limited, so health checks keep working under load.
  * @module
  */
-import { errorResponse, HttpError } from "../problem.ts";
-import { PROBE_PATHS } from "../health.ts";
+import { errorResponse, HttpError } from "./problem.ts";
+import { PROBE_PATHS } from "./health.ts";
 import type { Handler } from "./handler.ts";
 
 /** Options of {@linkcode RateLimiter}. */

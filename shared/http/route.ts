@@ -12,7 +12,7 @@
  */
 import { createContextKey, getContext, setContext } from "./context.ts";
 import type { Handler } from "./handler.ts";
-import { HttpError } from "../problem.ts";
+import { HttpError } from "./problem.ts";
 import {
   compilePathname,
   labelOfPathname,

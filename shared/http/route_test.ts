@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRouter, openapiPaths, type Route } from "./route.ts";
 import { localInfo } from "./handler.ts";
-import { HttpError } from "../problem.ts";
+import { HttpError } from "./problem.ts";
 
 const text = (body: string) => () => new Response(body);
 

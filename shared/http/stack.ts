@@ -1,9 +1,9 @@
 import type { Handler } from "./handler.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../observe/log.ts";
 import type { Router } from "./route.ts";
-import { type Metrics, withHttpMetrics } from "../metrics.ts";
-import { PROBE_PATHS } from "../health.ts";
-import { errorResponse, type HttpError } from "../problem.ts";
+import { type Metrics, withHttpMetrics } from "../observe/metrics.ts";
+import { PROBE_PATHS } from "./health.ts";
+import { errorResponse, type HttpError } from "./problem.ts";
 import { withErrors } from "./errors.ts";
 import { withAccessLog } from "./access_log.ts";
 import { clientIp } from "./client_ip.ts";

@@ -4,10 +4,10 @@ import { withDefaultStack } from "./stack.ts";
 import { localInfo } from "./handler.ts";
 import { requestIdOf } from "./request_id.ts";
 import { timeoutSignalOf } from "./timeout.ts";
-import { createLogger } from "../log.ts";
-import { createMetrics } from "../metrics.ts";
-import type { HttpError } from "../problem.ts";
-import { nextTurn, waitUntil } from "../wait_until.ts";
+import { createLogger } from "../observe/log.ts";
+import { createMetrics } from "../observe/metrics.ts";
+import type { HttpError } from "./problem.ts";
+import { nextTurn, waitUntil } from "@svc/testing";
 
 const ROUTES: Route[] = [
   { method: ["GET", "HEAD"], pattern: "/healthz", handler: () => new Response("ok") },

@@ -1,6 +1,6 @@
 import { createContextKey, getContext, setContext } from "./context.ts";
 import type { Handler } from "./handler.ts";
-import { HttpError } from "../problem.ts";
+import { HttpError } from "./problem.ts";
 
 /** One request's deadline: fired by the shared queue, or by its own timer once extended. */
 class Deadline {

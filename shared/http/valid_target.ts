@@ -1,5 +1,5 @@
 import type { Handler } from "./handler.ts";
-import { errorResponse, HttpError } from "../problem.ts";
+import { errorResponse, HttpError } from "./problem.ts";
 
 /**
  * Answers 400 to a request whose URL cannot be parsed, before any handler sees it. Deno builds

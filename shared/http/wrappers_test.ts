@@ -4,9 +4,9 @@ import { extendTimeout, timeoutSignalOf, withTimeout } from "./timeout.ts";
 import { withAccessLog } from "./access_log.ts";
 import { clientIp } from "./client_ip.ts";
 import { localInfo } from "./handler.ts";
-import { HttpError } from "../problem.ts";
-import { createLogger } from "../log.ts";
-import { nextTurn, waitUntil } from "../wait_until.ts";
+import { HttpError } from "./problem.ts";
+import { createLogger } from "../observe/log.ts";
+import { nextTurn, waitUntil } from "@svc/testing";
 
 Deno.test("withErrors() turns thrown errors into problems with the path as instance", async () => {
   const h = withErrors(() => {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Logger } from "../log.ts";
+import type { Logger } from "../observe/log.ts";
 import { delay } from "./delay.ts";
 
 /** A background task: runs until `signal` aborts (or its work is done). */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { createLogger } from "../log.ts";
+import { createLogger } from "../observe/log.ts";
 import { createBackgroundTasks } from "./background_tasks.ts";
 import { delay, runEvery } from "./delay.ts";
-import { nextTurn, waitUntil } from "../wait_until.ts";
+import { nextTurn, waitUntil } from "@svc/testing";
 
 function recordingLogger() {
   const lines: Record<string, unknown>[] = [];

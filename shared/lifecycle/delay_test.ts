@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { delay, runEvery } from "./delay.ts";
-import { waitUntil } from "../wait_until.ts";
+import { waitUntil } from "@svc/testing";
 
 Deno.test("delay()", async (t) => {
   await t.step("resolves after the time", async () => {

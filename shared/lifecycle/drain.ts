@@ -26,7 +26,7 @@
  * @module
  */
 import type { Handler } from "../http/handler.ts";
-import { errorResponse, HttpError } from "../problem.ts";
+import { errorResponse, HttpError } from "../http/problem.ts";
 import { delay } from "./delay.ts";
 
 /** The in-flight requests of a server. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Logger } from "../log.ts";
+import type { Logger } from "../observe/log.ts";
 import { createBackgroundTasks, type Task, type TasksReport } from "./background_tasks.ts";
 import { reportUncaughtTo } from "./uncaught_guard.ts";
 

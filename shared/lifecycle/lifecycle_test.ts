@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { createLifecycle, ShutdownStarted } from "./lifecycle.ts";
 import { delay } from "./delay.ts";
-import { evalUntilSigterm } from "../_test_support.ts";
-import { nextTurn } from "../wait_until.ts";
+import { evalUntilSigterm, nextTurn } from "@svc/testing";
 
 Deno.test("lifecycle", async (t) => {
   await t.step("shutdown() aborts the signal once, with the cause", async () => {

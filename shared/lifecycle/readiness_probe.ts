@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Logger } from "../log.ts";
+import type { Logger } from "../observe/log.ts";
 import { runEvery } from "./delay.ts";
 
 /** Reason while no probe has finished yet. */

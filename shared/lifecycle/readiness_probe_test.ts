@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLogger } from "../log.ts";
+import { createLogger } from "../observe/log.ts";
 import { delay } from "./delay.ts";
 import {
   createReadinessProbe,
@@ -7,7 +7,7 @@ import {
   type Readiness,
   type ReadinessProbeOptions,
 } from "./readiness_probe.ts";
-import { waitUntil } from "../wait_until.ts";
+import { waitUntil } from "@svc/testing";
 
 const READY: Readiness = { ready: true };
 const notReady = (reason: string): Readiness => ({ ready: false, reason });

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { createLogger, type Logger, stderrWriter } from "../log.ts";
+import { createLogger, type Logger, stderrWriter } from "../observe/log.ts";
 
 /** How many uncaught errors the guard has seen in this process. */
 export interface UncaughtCounts {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { createLogger } from "../log.ts";
+import { createLogger } from "../observe/log.ts";
 import {
   installUncaughtGuard,
   reportUncaughtTo,
   requestIdOfReason,
   uncaughtCounts,
 } from "./uncaught_guard.ts";
-import { nextTurn, waitUntil } from "../wait_until.ts";
+import { nextTurn, waitUntil } from "@svc/testing";
 
 function capturingLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -109,7 +109,7 @@ Deno.test("the guard logs an unhandled rejection once, counts it, and the proces
 });
 
 Deno.test("through runMain: reported with the service's logger, metrics count, exit 0", async () => {
-  const script = new URL("../testdata/uncaught_guard.ts", import.meta.url).pathname;
+  const script = new URL("./testdata/uncaught_guard.ts", import.meta.url).pathname;
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-env", script],
     stdout: "piped",
@@ -135,7 +135,7 @@ Deno.test("through runMain: reported with the service's logger, metrics count, e
 });
 
 Deno.test("without the guard an unhandled rejection still ends the process, lines flushed", async () => {
-  const script = new URL("../testdata/uncaught_guard.ts", import.meta.url).pathname;
+  const script = new URL("./testdata/uncaught_guard.ts", import.meta.url).pathname;
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-env", script, "bare"],
     stdout: "piped",

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatDuration, parseDuration } from "../duration.ts";
+import { formatDuration, parseDuration } from "../codec/duration.ts";
 import { SettingsError } from "./error.ts";
 import type { Setting } from "./types.ts";
 

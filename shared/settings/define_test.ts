@@ -4,7 +4,7 @@ import {
   loadSettingsFileDecoder,
   SettingsError,
   type SettingSource,
-} from "../settings.ts";
+} from "./mod.ts";
 
 // resolve() with file text needs the decoder loaded first (load() does it by itself).
 await loadSettingsFileDecoder();

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatDuration } from "../duration.ts";
+import { formatDuration } from "../codec/duration.ts";
 import type { SettingRow } from "./convert.ts";
 import type { ConfigFileOptions } from "./define.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defineSettings } from "../settings.ts";
+import { defineSettings } from "./mod.ts";
 
 const settings = defineSettings({
   prefix: "IMGPROXY",

@@ -9,11 +9,12 @@
  * @module
  */
 import type { Node, Scalar, YAMLMap } from "yaml";
-import { withoutProcessEnv } from "../yaml.ts";
+import { withoutProcessEnv } from "../codec/yaml.ts";
 import { SettingsError } from "./error.ts";
 import type { SettingRow } from "./convert.ts";
 
-// The package by URL, so that `deno run` does not resolve it at every start (../on_demand.ts).
+// The package by URL, so that `deno run` does not resolve it at every start
+// (../lifecycle/on_demand.ts).
 const { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments }: typeof import("yaml") =
   await import(import.meta.resolve("yaml"));
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defineSettings, loadSettingsFileDecoder, SettingsError } from "../settings.ts";
+import { defineSettings, loadSettingsFileDecoder, SettingsError } from "./mod.ts";
 
 await loadSettingsFileDecoder();
 
@@ -178,7 +178,7 @@ Deno.test("YAML file: a service needs only read access, no environment grant", a
   try {
     const config = `${dir}/c.yaml`;
     await Deno.writeTextFile(config, "proxy:\n  max_streams: 9\n");
-    const script = new URL("../testdata/settings_yaml_cli.ts", import.meta.url).pathname;
+    const script = new URL("./testdata/settings_yaml_cli.ts", import.meta.url).pathname;
     const run = (flags: string[]) =>
       new Deno.Command(Deno.execPath(), {
         args: [

@@ -7,7 +7,7 @@
  * @module
  */
 import { PutObjectCommand, type PutObjectCommandInput, S3Client } from "@aws-sdk/client-s3";
-import { type ServiceProcess, startService } from "@svc/shared/testing";
+import { type ServiceProcess, startService } from "@svc/testing";
 import { sampleMirror } from "../../services/image-proxy/dev/mirror.ts";
 import {
   S3RVER_CREDENTIALS,

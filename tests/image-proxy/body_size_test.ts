@@ -5,7 +5,7 @@
  * no body and reports 0.
  */
 import assert from "node:assert/strict";
-import { type DecodedMetric, startOtlpReceiver } from "../../shared/telemetry/_test_support.ts";
+import { type DecodedMetric, startOtlpReceiver } from "@svc/testing/otlp-receiver";
 import { startProxyProcess, startStore } from "./_test_support.ts";
 
 Deno.test({

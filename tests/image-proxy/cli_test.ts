@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { S3RVER_CREDENTIALS } from "../../services/image-proxy/dev/s3_server.ts";
 import { devPermissions } from "../../services/image-proxy/dev/run.ts";
 import { BUCKET, freePort, PREFIX, startStore } from "./_test_support.ts";
-import { runCommand, startService } from "@svc/shared/testing";
+import { runCommand, startService } from "@svc/testing";
 
 const ENTRY = new URL("../../services/image-proxy/main.ts", import.meta.url).pathname;
 

@@ -6,7 +6,7 @@
  * is slow is the spec's answer, not a failure.)
  */
 import assert from "node:assert/strict";
-import { type FuzzReport, runFuzz } from "@svc/shared/testing";
+import { type FuzzReport, runFuzz } from "@svc/testing";
 import { startProxyProcess, startStore } from "./_test_support.ts";
 
 Deno.test({

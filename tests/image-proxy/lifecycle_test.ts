@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { BUCKET, faultsFor, startProxyProcess, startStore } from "./_test_support.ts";
 import { DeleteObjectCommand } from "@aws-sdk/client-s3";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 function transitions(records: Record<string, unknown>[]) {
   return records.filter((r) => r.msg === "readiness changed").map((r) =>

@@ -4,7 +4,7 @@
  * Without `metrics.endpoint` nothing is exported, and a failing collector never affects serving.
  */
 import assert from "node:assert/strict";
-import { type DecodedMetric, startOtlpReceiver } from "../../shared/telemetry/_test_support.ts";
+import { type DecodedMetric, startOtlpReceiver } from "@svc/testing/otlp-receiver";
 import { faultsFor, startProxyProcess, startStore } from "./_test_support.ts";
 
 const EXPECTED: Record<string, { unit: string; kind: DecodedMetric["kind"] }> = {

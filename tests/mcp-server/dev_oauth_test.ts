@@ -7,7 +7,7 @@
  * loopback (which the dev flag allows).
  */
 import assert from "node:assert/strict";
-import { type ServiceProcess, startService } from "@svc/shared/testing";
+import { type ServiceProcess, startService } from "@svc/testing";
 import { SERVICES } from "../../deploy/services.ts";
 import { authorizeAndList, claimsOf, MemoryProvider, REDIRECT } from "./_oauth_support.ts";
 import { ROOT } from "./_test_support.ts";

@@ -6,7 +6,7 @@
  * failure with `FUZZ_SEED=<n>`.
  */
 import assert from "node:assert/strict";
-import { type FuzzReport, runFuzz } from "@svc/shared/testing";
+import { type FuzzReport, runFuzz } from "@svc/testing";
 import { startHttpStack } from "./_test_support.ts";
 
 const INITIALIZE = JSON.stringify({

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connectHttp, startHttpStack } from "./_test_support.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 Deno.test("http: bearer tokens from mock-oidc, 401 with RFC 9728 metadata, SDK client calls", async (t) => {
   const stack = await startHttpStack();

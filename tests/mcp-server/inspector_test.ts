@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MAIN, PERMISSIONS, ROOT, startHttpStack } from "./_test_support.ts";
-import { concurrentSteps, skipSuite } from "@svc/shared/testing";
+import { concurrentSteps, skipSuite } from "@svc/testing";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 

@@ -8,7 +8,7 @@
  * `--audience mcp`, the opt-in for tokens minted without a resource.
  */
 import assert from "node:assert/strict";
-import { type ServiceProcess, startService } from "@svc/shared/testing";
+import { type ServiceProcess, startService } from "@svc/testing";
 import { MAIN, PERMISSIONS, ROOT } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";
 import { authorizeAndList, claimsOf, MemoryProvider, REDIRECT } from "./_oauth_support.ts";

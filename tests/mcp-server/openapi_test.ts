@@ -6,7 +6,7 @@
  * Starlark, and sees API errors with the spec's texts. No host code is involved.
  */
 import assert from "node:assert/strict";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import { runShipped, startShipped } from "../_shipped.ts";
 import { MAIN, PERMISSIONS, ROOT, startStdio } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";

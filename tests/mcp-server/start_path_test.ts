@@ -6,7 +6,7 @@
  * import loads Deno's Node compatibility layer, and each of these packages costs milliseconds of
  * CPU before the first answer (tests/bench/RESULTS.md, "mcp-server, start path trimmed"). They are
  * not even in the module graph `deno run` builds at start: they load by URL
- * (shared/lazy_module.ts), so the whole graph of the entry is its start path.
+ * (shared/lifecycle/lazy_module.ts), so the whole graph of the entry is its start path.
  */
 import assert from "node:assert/strict";
 
@@ -92,7 +92,7 @@ Deno.test("mcp-server's start path: no npm package, no node: module", async (t) 
       assert.ok(!built.has(local(path)), `${path} is outside the graph`);
     }
     // but the kit's `node:process`: its settings-file decoder (shared/settings/yaml_file.ts, by a
-    // literal import, for the read grant) loads shared/yaml.ts, which imports it
+    // literal import, for the read grant) loads shared/codec/yaml.ts, which imports it
     const outside = [...built].filter((s) => /^(npm|node):/.test(s) && s !== "node:process");
     assert.deepEqual(outside, [], "no npm: or node: module in the whole graph");
   });

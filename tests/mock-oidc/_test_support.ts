@@ -2,7 +2,7 @@
  * Helpers for the mock-oidc end-to-end tests: start the real process (control-plane and protocol
  * suites), call `/_mock`, post protocol forms.
  */
-import { type ServiceProcess, startService } from "@svc/shared/testing";
+import { type ServiceProcess, startService } from "@svc/testing";
 import { SERVICES } from "../../deploy/services.ts";
 
 /**

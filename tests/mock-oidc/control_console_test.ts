@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import { control, startMock } from "./_test_support.ts";
 
 async function getPage(base: string, headers: Record<string, string> = {}) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { parse as parseYaml } from "yaml";
-import { responseSchema, schemaViolations } from "@svc/shared/schema-check";
+import { responseSchema, schemaViolations } from "@svc/testing/schema-check";
 import { startMock } from "./_test_support.ts";
 
 Deno.test("the served OpenAPI document is valid and matches what the server answers", async () => {

@@ -6,7 +6,7 @@
  * answer 5xx and never end the process. Replay a failure with `FUZZ_SEED=<n>`.
  */
 import assert from "node:assert/strict";
-import { type FuzzReport, runFuzz } from "@svc/shared/testing";
+import { type FuzzReport, runFuzz } from "@svc/testing";
 import { startMock } from "./_test_support.ts";
 
 const FORM = { "Content-Type": "application/x-www-form-urlencoded" };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { type HostileCase, hostileCases, sendRaw } from "@svc/shared/hostile";
-import { concurrentSteps } from "@svc/shared/testing";
+import { type HostileCase, hostileCases, sendRaw } from "@svc/testing/hostile";
+import { concurrentSteps } from "@svc/testing";
 import { control, startMock } from "./_test_support.ts";
 
 /** Every route family of the API listener: protocol, discovery, control plane, operational. */

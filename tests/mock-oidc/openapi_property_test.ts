@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type Json, schemaViolations } from "@svc/shared/schema-check";
+import { type Json, schemaViolations } from "@svc/testing/schema-check";
 import { startMock } from "./_test_support.ts";
 
 /** Fixed seed: a failure reproduces; change it to explore. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import { startOidc } from "./_test_support.ts";
 
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"];

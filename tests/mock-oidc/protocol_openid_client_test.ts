@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as client from "openid-client";
-import { concurrentSteps, type ServiceProcess } from "@svc/shared/testing";
+import { concurrentSteps, type ServiceProcess } from "@svc/testing";
 import { startOidc, withOidc } from "./_test_support.ts";
 
 const REDIRECT = "http://127.0.0.1:1/callback";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { openSslUnavailable } from "../../services/mock-oidc/keys/openssl.ts";
 import { MAIN, PERMISSIONS, postForm, startMock } from "./_test_support.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 const CLIENT = "grant_type=client_credentials&client_id=svc&client_secret=s";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect } from "node:tls";
-import { startService } from "@svc/shared/testing";
+import { startService } from "@svc/testing";
 import { MAIN, PERMISSIONS, withLoopbackAddrs } from "./_test_support.ts";
 import { runShipped } from "../_shipped.ts";
 

@@ -4,7 +4,7 @@
  * sockets; the two Deno cannot enforce are refused at startup.
  */
 import assert from "node:assert/strict";
-import { readUntilClosed } from "@svc/shared/hostile";
+import { readUntilClosed } from "@svc/testing/hostile";
 import { MAIN, PERMISSIONS, startMock, withLoopbackAddrs } from "./_test_support.ts";
 
 const enc = new TextEncoder();

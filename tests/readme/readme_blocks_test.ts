@@ -4,7 +4,7 @@
  * fails, so a new README command cannot go untested unnoticed.
  */
 import assert from "node:assert/strict";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import {
   allBlocks,
   commandsOf,

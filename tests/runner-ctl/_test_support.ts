@@ -17,7 +17,7 @@ import { ensureScaleSet } from "../../services/runner-ctl/github/scale_set.ts";
 import { InstanceClient } from "../../services/runner-ctl/incus/instances.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 import { ROOT, shippedForm } from "../_shipped.ts";
 
 /** runner-ctl's entry and flags as `deploy/services.ts` ships them (read once per file). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import type { Simulation } from "../fakes/simulation.ts";
 import { startController, waitFor, withSimulation } from "./_test_support.ts";
 

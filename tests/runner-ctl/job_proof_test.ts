@@ -5,7 +5,7 @@
  * JobStarted does not produce a second, conflicting proof.
  */
 import assert from "node:assert/strict";
-import { runCommand } from "@svc/shared/testing";
+import { runCommand } from "@svc/testing";
 import { startController, waitFor, withSimulation } from "./_test_support.ts";
 
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;

@@ -9,7 +9,7 @@
  * incusd is not installed or cannot start (not root, no cgroups), it is skipped and says why.
  */
 import assert from "node:assert/strict";
-import { runCommand, skipSuite } from "@svc/shared/testing";
+import { runCommand, skipSuite } from "@svc/testing";
 import { InstanceClient, TAG } from "../../services/runner-ctl/incus/instances.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusError, IncusTransport } from "../../services/runner-ctl/incus/transport.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import { startController, waitFor, withSimulation } from "./_test_support.ts";
 
 // Each scenario has its own simulation and controller process and mostly waits on them: they

@@ -4,7 +4,7 @@
  * project, and an unreachable socket.
  */
 import assert from "node:assert/strict";
-import { runCommand } from "@svc/shared/testing";
+import { runCommand } from "@svc/testing";
 import { startFakeIncus } from "../fakes/incus/fake_incus.ts";
 import { goodBaseline } from "../../services/runner-ctl/validate/_test_support.ts";
 

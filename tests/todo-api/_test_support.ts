@@ -19,7 +19,7 @@ import {
   type TestDatabase,
 } from "../../services/todo-api/_test_support.ts";
 import { createMigrator, loadMigrations } from "../../services/todo-api/mod.ts";
-import type { CommandResult, ServiceProcess } from "@svc/shared/testing";
+import type { CommandResult, ServiceProcess } from "@svc/testing";
 import { ROOT, runShipped, startShipped } from "../_shipped.ts";
 
 const ENTRY = new URL("../../services/todo-api/main.ts", import.meta.url).pathname;

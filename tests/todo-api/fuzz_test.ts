@@ -7,7 +7,7 @@
  * `FUZZ_SEED=<n>`.
  */
 import assert from "node:assert/strict";
-import { type FuzzReport, runFuzz } from "@svc/shared/testing";
+import { type FuzzReport, runFuzz } from "@svc/testing";
 import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
 
 const ID = "00000000-0000-4000-8000-000000000000";

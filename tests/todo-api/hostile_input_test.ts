@@ -8,7 +8,7 @@
  * shipped (tests/_shipped.ts).
  */
 import assert from "node:assert/strict";
-import { type HostileCase, hostileCases, sendRaw } from "@svc/shared/hostile";
+import { type HostileCase, hostileCases, sendRaw } from "@svc/testing/hostile";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
 

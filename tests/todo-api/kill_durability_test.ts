@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 const WRITERS = 8;
 /**

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import postgres from "postgres";
 import { parse as parseYaml } from "yaml";
-import { waitUntil } from "@svc/shared/testing";
-import { schemaViolations } from "@svc/shared/schema-check";
+import { waitUntil } from "@svc/testing";
+import { schemaViolations } from "@svc/testing/schema-check";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { LISTEN, migratedTarget, run, startServe, target } from "./_test_support.ts";
 

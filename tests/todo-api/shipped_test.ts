@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { createTestDatabase, TEST_DATABASE_URL } from "../../services/todo-api/_test_support.ts";
-import { runCommand } from "@svc/shared/testing";
+import { runCommand } from "@svc/testing";
 import { ROOT, runShipped, shippedForm, startShipped, takenPort } from "../_shipped.ts";
 import { migratedTarget } from "./_test_support.ts";
 

@@ -6,9 +6,8 @@
  * as shipped (tests/_shipped.ts), its PGlite directory under `./.data`.
  */
 import assert from "node:assert/strict";
-import { startKeepAliveClients } from "@svc/shared/testing";
+import { startKeepAliveClients, waitUntil } from "@svc/testing";
 import { LISTEN, migratedTarget, run, startServe } from "./_test_support.ts";
-import { waitUntil } from "@svc/shared/testing";
 
 Deno.test({
   name: "SIGTERM answers keep-alive clients with 503 + Connection: close, never a reset [pglite]",

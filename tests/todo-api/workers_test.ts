@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { startKeepAliveClients } from "@svc/shared/testing";
+import { startKeepAliveClients } from "@svc/testing";
 import { withoutPostgres } from "../../services/todo-api/_test_support.ts";
 import { LISTEN, migratedTarget, run, startServe, target } from "./_test_support.ts";
 

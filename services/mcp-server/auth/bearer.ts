@@ -60,9 +60,9 @@ export interface BearerVerifier {
 }
 
 /**
- * The JWT library, imported on first use and by URL (shared/lazy_module.ts says why): the server's
- * start (and its health routes) need none of it, and its modules would add to the time to the
- * first answer.
+ * The JWT library, imported on first use and by URL (shared/lifecycle/lazy_module.ts says why):
+ * the server's start (and its health routes) need none of it, and its modules would add to the
+ * time to the first answer.
  */
 const loadJose = lazyModuleAt<typeof import("./jose.ts")>(import.meta.resolve("./jose.ts"));
 

@@ -61,7 +61,7 @@ export interface RunOptions {
  * `node:worker_threads` and the reply channel (which imports it), loaded with the first worker:
  * importing any `node:` module loads Deno's Node compatibility layer, which would otherwise weigh
  * on the server's start-up although no worker starts before the first execute call. By URL
- * (shared/lazy_module.ts says why; `channel.ts` is in mcp-server's `include`).
+ * (shared/lifecycle/lazy_module.ts says why; `channel.ts` is in mcp-server's `include`).
  */
 let loading: Promise<void> | undefined;
 let loaded: {

@@ -12,7 +12,7 @@ import {
   runResolveFile,
   runScanSmoke,
 } from "./test_support/conformance/runner.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 const ROOT = Deno.env.get("STARLARK_GO_ROOT") ?? "/usr/share/gocode/src/go.starlark.net";
 

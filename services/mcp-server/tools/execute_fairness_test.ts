@@ -5,7 +5,7 @@ import { resolveLimits } from "../limits.ts";
 import { createExecutePool } from "./server.ts";
 import { connect, valueOf } from "./_test_support.ts";
 import { main } from "./_execute_test_support.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 Deno.test("execute: a free worker goes to the caller served least recently, not to a flood", async () => {
   const entered: string[] = [];

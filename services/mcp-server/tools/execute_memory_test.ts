@@ -5,7 +5,7 @@ import { type Limits, resolveLimits } from "../limits.ts";
 import { createExecutePool } from "./server.ts";
 import { connect, errorOf, valueOf } from "./_test_support.ts";
 import { main } from "./_execute_test_support.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 const LIMIT = "resource limit exceeded";
 

@@ -40,7 +40,10 @@ import {
   unauthorizedResponse,
 } from "./protected_resource.ts";
 
-/** The MCP route's module (the MCP SDK, zod, ajv, the tools), by URL: shared/lazy_module.ts. */
+/**
+ * The MCP route's module (the MCP SDK, zod, ajv, the tools), by URL:
+ * shared/lifecycle/lazy_module.ts.
+ */
 const mcpRouteModule = lazyModuleAt<typeof import("./mcp_route.ts")>(
   import.meta.resolve("./mcp_route.ts"),
 );

@@ -6,7 +6,7 @@ import { createOpenSslSigner, openSslUnavailable } from "./openssl.ts";
 import type { Signer } from "./signer.ts";
 import { createWebCryptoPool } from "./webcrypto_pool.ts";
 import { signJwt } from "../tokens/jwt.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 const noOpenSsl = openSslUnavailable();
 const BACKENDS: Record<string, { signer?: () => Signer; ignore?: string }> = {

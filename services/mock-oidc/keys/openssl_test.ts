@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { algorithmSpec } from "./algorithms.ts";
 import { generatePrivateJwk } from "./key_material.ts";
 import { createOpenSslSigner, DEFAULT_LIBCRYPTO, openSslUnavailable } from "./openssl.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 const missing = openSslUnavailable();
 const suffix = missing ? ` (ignored: ${missing})` : "";

@@ -10,7 +10,7 @@ import type { AlgorithmSpec } from "./algorithms.ts";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
 import { createWebCryptoPool } from "./webcrypto_pool.ts";
 
-// By URL: a default start does not even read it (shared/lazy_module.ts says why).
+// By URL: a default start does not even read it (shared/lifecycle/lazy_module.ts says why).
 const openSsl = lazyModuleAt<typeof import("./openssl.ts")>(import.meta.resolve("./openssl.ts"));
 
 /** Produces a JWS signature over `data` with one bound key. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { createControlHandler } from "../control/control_plane.ts";
 import { fakeDeps, jsonRequest } from "../control/_test_support.ts";
-import { responseSchema, schemaViolations } from "@svc/shared/schema-check";
+import { responseSchema, schemaViolations } from "@svc/testing/schema-check";
 import { openapiDocument } from "./openapi_doc.ts";
 import { createApp, createAppState } from "../app.ts";
 import { harness } from "../protocol/_test_support.ts";

@@ -6,7 +6,7 @@ import { githubSetup, TEST_PAT } from "./_test_support.ts";
 import { ActionsClient } from "./actions.ts";
 import { ActionsAuth } from "./auth.ts";
 import { parseConfigUrl } from "./config_url.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 function waitFor(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {
   return waitUntil(cond, { what, timeoutMs });

@@ -3,7 +3,7 @@ import { IncusError, IncusTransport } from "./transport.ts";
 import { InstanceClient, TAG } from "./instances.ts";
 import { waitOperation } from "./operation_wait.ts";
 import { incusSetup } from "./_test_support.ts";
-import { concurrentSteps, waitUntil } from "@svc/shared/testing";
+import { concurrentSteps, waitUntil } from "@svc/testing";
 
 const spec = (name: string, owner = "ctl-a") => ({
   name,

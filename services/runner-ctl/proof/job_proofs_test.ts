@@ -5,7 +5,7 @@ import { verifyProof } from "./envelope.ts";
 import { JobProofQueue, PROOF_CONFIG_KEY, type ProofCommitter } from "./job_proofs.ts";
 import { importPublicKeyPem, importSigningKeyPem } from "./keys.ts";
 import { generatePemPair } from "./_test_support.ts";
-import { waitUntil } from "@svc/shared/testing";
+import { waitUntil } from "@svc/testing";
 
 /** Instance config in memory (the end-to-end test uses the fake Incus server). */
 function memoryInstances(names: string[]) {

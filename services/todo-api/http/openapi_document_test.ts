@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Json, responseSchema, schemaViolations } from "@svc/shared/schema-check";
+import { type Json, responseSchema, schemaViolations } from "@svc/testing/schema-check";
 import { backendSuite, call } from "../_test_support.ts";
 import { SCHEMAS, STORABLE_TEXT_PATTERN } from "./schemas.ts";
 

@@ -15,9 +15,10 @@ import {
 import { lockFileError, prepareDataDir } from "./data_dir_check.ts";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
 
-// The two clients by URL (shared/lazy_module.ts): a literal `import("./pglite_db.ts")` would
-// have `deno run` resolve both npm packages behind them before the first answer, although the
-// datastore opens after it and only one of them is ever loaded. In deploy/services.ts's include.
+// The two clients by URL (shared/lifecycle/lazy_module.ts): a literal `import("./pglite_db.ts")`
+// would have `deno run` resolve both npm packages behind them before the first answer, although
+// the datastore opens after it and only one of them is ever loaded. In deploy/services.ts's
+// include.
 const pgliteDb = lazyModuleAt<typeof import("./pglite_db.ts")>(
   import.meta.resolve("./pglite_db.ts"),
 );

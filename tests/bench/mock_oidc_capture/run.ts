@@ -11,7 +11,7 @@
  * `--write` replaces the `## mock-oidc capture memory` section of tests/bench/RESULTS.md;
  * `--quick` skips the 10 000-body run.
  */
-import { startService } from "@svc/shared/testing";
+import { startService } from "@svc/testing";
 
 const MAIN = new URL("../../../services/mock-oidc/main.ts", import.meta.url).pathname;
 const RESULTS = new URL("../RESULTS.md", import.meta.url).pathname;

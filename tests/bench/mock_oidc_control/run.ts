@@ -8,7 +8,7 @@
  * Usage: deno run -A tests/bench/mock_oidc_control/run.ts [--write]
  * `--write` replaces the `## mock-oidc control plane` section of tests/bench/RESULTS.md.
  */
-import { startService } from "@svc/shared/testing";
+import { startService } from "@svc/testing";
 
 const MAIN = new URL("../../../services/mock-oidc/main.ts", import.meta.url).pathname;
 const RESULTS = new URL("../RESULTS.md", import.meta.url).pathname;

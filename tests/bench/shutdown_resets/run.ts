@@ -14,7 +14,7 @@
 import { parseArgs } from "node:util";
 import { startServer } from "@svc/shared/server";
 import { silentLogger } from "@svc/shared/log";
-import { type KeepAliveRecord, startKeepAliveClients } from "@svc/shared/testing";
+import { type KeepAliveRecord, startKeepAliveClients } from "@svc/testing";
 
 const { values } = parseArgs({
   args: Deno.args,

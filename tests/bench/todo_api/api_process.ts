@@ -3,7 +3,7 @@
  * `deploy/services.ts`, from the repository root) on a Postgres database, at the default log
  * level (an access-log line per request, as deployed, read and dropped by the runner).
  */
-import { type ServiceProcess, startService } from "@svc/shared/testing";
+import { type ServiceProcess, startService } from "@svc/testing";
 import { ROOT, shippedForm } from "../../_shipped.ts";
 
 /** Options of {@linkcode startApi}. */

@@ -14,7 +14,7 @@
  * profiles (`--cpu-prof`) of the service and the floor into `DIR/api` and `DIR/floor`.
  */
 import { parseArgs } from "node:util";
-import { startService } from "@svc/shared/testing";
+import { startService } from "@svc/testing";
 import { startApi } from "./api_process.ts";
 import { wrk as runWrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";

@@ -14,7 +14,7 @@
  * first quartile and median, since a round that the shared machine slows only ever adds).
  */
 import { parseArgs } from "node:util";
-import { startService } from "@svc/shared/testing";
+import { startService } from "@svc/testing";
 import { startApi } from "./api_process.ts";
 import { wrk } from "./wrk.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";

@@ -23,7 +23,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { FIRST_PAGE, INSERT } from "./statements.ts";
 import { wrk as runWrk } from "./wrk.ts";
-import { startService } from "@svc/shared/testing";
+import { startService } from "@svc/testing";
 import { startApi } from "./api_process.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";

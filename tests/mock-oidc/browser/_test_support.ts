@@ -4,7 +4,7 @@
  * loudly with the reason when no browser starts here; screenshots for the README.
  */
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
-import { type ServiceProcess, skipSuite } from "@svc/shared/testing";
+import { type ServiceProcess, skipSuite } from "@svc/testing";
 import { startMock } from "../_test_support.ts";
 
 /** The browser binary: `CHROMIUM_PATH`, else Debian's. */

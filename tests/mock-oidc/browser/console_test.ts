@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "puppeteer-core";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import { control } from "../_test_support.ts";
 import {
   browserTest,

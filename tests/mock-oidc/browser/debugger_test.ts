@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { compactVerify, createRemoteJWKSet, decodeJwt } from "jose";
 import type { BrowserContext, Page } from "puppeteer-core";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import {
   browserTest,
   inPage,

@@ -8,7 +8,7 @@ import { difference, fromGo, fromOurs } from "./compare.ts";
 import { CORPUS } from "./corpus/mod.ts";
 import { buildGoRunner, goRunnerMissing, startGoBatch } from "./go_runner.ts";
 import { KNOWN_BUGS } from "./known_bugs.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 const missing = goRunnerMissing();
 

@@ -8,7 +8,7 @@ import {
   runGoFile,
   startGoBatch,
 } from "./go_runner.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 const missing = goRunnerMissing();
 const suffix = missing ? ` (ignored: ${missing})` : "";

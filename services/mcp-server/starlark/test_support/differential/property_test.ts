@@ -32,7 +32,7 @@ import {
 import { knownBug } from "./known_bugs.ts";
 import { newerThanReference } from "./newer.ts";
 import { buildGoRunner, type GoBatch, goRunnerMissing, startGoBatch } from "./go_runner.ts";
-import { skipSuite } from "@svc/shared/testing";
+import { skipSuite } from "@svc/testing";
 
 const missing = goRunnerMissing();
 const seed = Number(Deno.env.get("STARLARK_FC_SEED") ?? 20261122);
