@@ -8,7 +8,7 @@
  * the tools.
  */
 import assert from "node:assert/strict";
-import type { ServiceProcess } from "@svc/shared/testing";
+import type { ServiceProcess } from "@svc/testing";
 import { startShipped } from "../_shipped.ts";
 import { claimsOf } from "./_oauth_support.ts";
 
