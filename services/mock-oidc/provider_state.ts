@@ -47,6 +47,8 @@ export interface CoreOptions {
   signer?: Signer;
   /** Which client ID metadata documents may be fetched. @default https to public hosts, loopback */
   metadataDocuments?: OutboundPolicy;
+  /** `--code-redirect-uri-optional`. @default false */
+  codeRedirectUriOptional?: boolean;
   /** Fetch of metadata documents (tests). @default globalThis.fetch */
   fetch?: typeof fetch;
 }
@@ -65,6 +67,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
       rotateRefreshToken: config.rotateRefreshToken,
       loginPagePath: config.loginPagePath || undefined,
       tokenCallbacks: config.tokenCallbacks,
+      codeRedirectUriOptional: options.codeRedirectUriOptional,
     },
     clock,
     keys,
