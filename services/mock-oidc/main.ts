@@ -78,6 +78,7 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
       allowHttpLoopback: values.client_metadata_allow_http_loopback,
       allowPrivateNetworks: values.client_metadata_allow_private_networks,
     },
+    codeRedirectUriOptional: values.code_redirect_uri_optional,
   });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values.tracing_enabled

@@ -22,7 +22,8 @@ import { createKeyStore, type KeyStore } from "./keys/key_store.ts";
 import type { Signer, SignerName } from "./keys/signer.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { createProtocolState } from "./protocol/state.ts";
-import { type MetadataDocumentPolicy, MetadataDocuments } from "./protocol/metadata_document.ts";
+import { MetadataDocuments } from "./protocol/metadata_document.ts";
+import type { OutboundPolicy } from "./outbound/fetch_outbound.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
 import { createTokenFactory, type TokenFactory } from "./tokens/token_factory.ts";
 
@@ -45,7 +46,9 @@ export interface CoreOptions {
   /** Signing backend (`--signer`); WebCrypto on the event loop when absent (unit tests). */
   signer?: Signer;
   /** Which client ID metadata documents may be fetched. @default https to public hosts, loopback */
-  metadataDocuments?: MetadataDocumentPolicy;
+  metadataDocuments?: OutboundPolicy;
+  /** `--code-redirect-uri-optional`. @default false */
+  codeRedirectUriOptional?: boolean;
   /** Fetch of metadata documents (tests). @default globalThis.fetch */
   fetch?: typeof fetch;
 }
@@ -64,6 +67,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
       rotateRefreshToken: config.rotateRefreshToken,
       loginPagePath: config.loginPagePath || undefined,
       tokenCallbacks: config.tokenCallbacks,
+      codeRedirectUriOptional: options.codeRedirectUriOptional,
     },
     clock,
     keys,

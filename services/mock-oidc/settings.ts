@@ -142,6 +142,13 @@ export const SETTINGS = defineSettings({
       help: "let client ID metadata document URLs reach private, link-local and other " +
         "non-public addresses (loopback is always allowed)",
     },
+    "code_redirect_uri_optional": {
+      type: "bool",
+      default: false,
+      help: "redeem an authorization code without the redirect_uri its authorization request " +
+        "carried, as upstream does (RFC 6749 requires it); a different redirect_uri is refused " +
+        "either way",
+    },
     "rate_limit_enabled": { type: "bool", default: false, help: "enable request rate limiting" },
     "rate_limit_rps": {
       type: "float",

@@ -34,6 +34,7 @@ const SPEC_DEFAULTS: Record<string, unknown> = {
   "control_token": "",
   "client_metadata_allow_http_loopback": false,
   "client_metadata_allow_private_networks": false,
+  "code_redirect_uri_optional": false,
   "rate_limit_enabled": false,
   "rate_limit_rps": 10,
   "rate_limit_burst": 20,

@@ -37,7 +37,8 @@ export interface Harness {
 /** Build a harness; `config` overrides the default JSON configuration. */
 export function harness(
   config: Partial<OidcConfig> = {},
-  options: Pick<CoreOptions, "now" | "fetch" | "metadataDocuments"> = {},
+  options: Pick<CoreOptions, "now" | "fetch" | "metadataDocuments" | "codeRedirectUriOptional"> =
+    {},
 ) {
   const scenarios: TokenCallback[] = [];
   const takes: string[] = [];

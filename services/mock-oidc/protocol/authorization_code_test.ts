@@ -115,6 +115,77 @@ Deno.test("code redemption checks redirect_uri and client", async () => {
   assert.equal((await missing.json()).error, "invalid_request");
 });
 
+Deno.test("a code whose authorization request named a redirect_uri needs it at the token endpoint", async (t) => {
+  const h = harness();
+  const error = async (res: Response) => ({ status: res.status, body: await res.json() });
+  await t.step("omitted: 400 invalid_grant, and the code is burnt", async () => {
+    const code = (await authorize(h)).searchParams.get("code")!;
+    const res = await h.form("/default/token", {
+      grant_type: "authorization_code",
+      code,
+      client_id: "app",
+    });
+    assert.deepEqual(await error(res), {
+      status: 400,
+      body: {
+        error: "invalid_grant",
+        error_description: "redirect_uri is required: the authorization request carried one",
+      },
+    });
+    assert.equal((await (await redeem(h, code)).json()).error, "invalid_grant");
+  });
+  await t.step("empty counts as omitted (RFC 6749 §3.1)", async () => {
+    const code = (await authorize(h)).searchParams.get("code")!;
+    const res = await redeem(h, code, { redirect_uri: "" });
+    assert.equal(res.status, 400);
+    assert.equal(
+      (await res.json()).error_description,
+      "redirect_uri is required: the authorization request carried one",
+    );
+  });
+  await t.step("a different one: invalid_grant with its own text", async () => {
+    const code = (await authorize(h)).searchParams.get("code")!;
+    const res = await redeem(h, code, { redirect_uri: REDIRECT + "/" });
+    assert.deepEqual(await error(res), {
+      status: 400,
+      body: {
+        error: "invalid_grant",
+        error_description: "redirect_uri differs from the authorization request",
+      },
+    });
+  });
+  await t.step("the same one: 200", async () => {
+    const code = (await authorize(h)).searchParams.get("code")!;
+    const res = await redeem(h, code);
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  });
+});
+
+Deno.test("--code-redirect-uri-optional: an omitted redirect_uri is accepted, a different one is not", async () => {
+  const h = harness({}, { codeRedirectUriOptional: true });
+  const omitted = await h.form("/default/token", {
+    grant_type: "authorization_code",
+    code: (await authorize(h)).searchParams.get("code")!,
+    client_id: "app",
+  });
+  assert.equal(omitted.status, 200);
+  assert.equal(typeof (await omitted.json()).id_token, "string");
+  const empty = await redeem(h, (await authorize(h)).searchParams.get("code")!, {
+    redirect_uri: "",
+  });
+  assert.equal(empty.status, 200);
+  await empty.body?.cancel();
+  const other = await redeem(h, (await authorize(h)).searchParams.get("code")!, {
+    redirect_uri: "http://evil.test/cb",
+  });
+  assert.equal(other.status, 400);
+  assert.deepEqual(await other.json(), {
+    error: "invalid_grant",
+    error_description: "redirect_uri differs from the authorization request",
+  });
+});
+
 Deno.test("a code from one issuer is unknown at another", async () => {
   const h = harness();
   const code = (await authorize(h)).searchParams.get("code")!;

@@ -122,6 +122,7 @@ Deno.test("login submit issues a code for the username with the claims JSON", as
     grant_type: "authorization_code",
     code,
     client_id: "app",
+    redirect_uri: BASE_QUERY.redirect_uri,
   });
   const body = await token.json();
   const id = claimsOf(body.id_token);

@@ -12,7 +12,7 @@ import type { TokenFactory } from "../tokens/token_factory.ts";
 import type { ProtocolState } from "./state.ts";
 import type { MetadataDocuments } from "./metadata_document.ts";
 
-/** Protocol behaviour from the JSON configuration. */
+/** Protocol behaviour from the JSON configuration and the settings. */
 export interface ProtocolSettings {
   /** GET /authorize renders a login page instead of auto-issuing a code. @default false */
   interactiveLogin: boolean;
@@ -29,6 +29,11 @@ export interface ProtocolSettings {
   readTextFile?: (path: string) => Promise<string>;
   /** Configured callbacks (`tokenCallbacks`), first entry per issuer wins. */
   tokenCallbacks: readonly TokenCallback[];
+  /**
+   * `--code-redirect-uri-optional`: a code may be redeemed without `redirect_uri`, as upstream
+   * allows; a different one is refused either way. @default false
+   */
+  codeRedirectUriOptional?: boolean;
 }
 
 /** Dependencies of {@linkcode createProtocolHandler}. */

@@ -103,6 +103,7 @@ Deno.test("revoking a refresh token makes it unknown to the refresh grant", asyn
     grant_type: "authorization_code",
     code,
     client_id: "a",
+    redirect_uri: "http://rp/cb",
   })).json();
   const intro = await h.form("/default/introspect", {
     token: tokens.refresh_token,

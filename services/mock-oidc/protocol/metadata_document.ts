@@ -1,11 +1,10 @@
 /**
  * OAuth Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a
  * `client_id` that is an `https` URL names a JSON document holding the client's metadata, which
- * the provider fetches. The URL comes from whoever calls `/authorize`, so the fetch is bounded:
- * `https` only (plain `http` only to a loopback host, and only with
- * `--client-metadata-allow-http-loopback`), no private, link-local or otherwise non-public address
- * except loopback (unless `--client-metadata-allow-private-networks`), no redirects, a size bound,
- * a timeout. Documents are cached as their `Cache-Control` / `Expires` allow, against the process
+ * the provider fetches. The URL comes from whoever calls `/authorize`, so it is fetched through
+ * {@linkcode fetchOutbound} and its bounds (https, loopback or public addresses, normalised URLs,
+ * no redirects, a size bound, a timeout), with the draft's own rule on top: a path other than
+ * `/`. Documents are cached as their `Cache-Control` / `Expires` allow, against the process
  * clock; a failure is never cached.
  *
  * @module
@@ -14,12 +13,15 @@
 import type { Clock } from "../clock.ts";
 import { type ClientMetadata, SECRET_METHODS, validateClientMetadata } from "./client_metadata.ts";
 import { OAuthError } from "./oauth_error.ts";
+import {
+  fetchOutbound,
+  type FetchOutboundOptions,
+  type OutboundPolicy,
+  OutboundRefused,
+} from "../outbound/fetch_outbound.ts";
 
 /** Largest accepted document, bytes (the draft's suggested 5 KB). */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
-
-/** Time the fetch may take, ms. */
-const FETCH_TIMEOUT_MS = 5_000;
 
 /** Longest time a document is reused, whatever its headers say, seconds. */
 const MAX_CACHE_SECONDS = 24 * 3600;
@@ -27,22 +29,14 @@ const MAX_CACHE_SECONDS = 24 * 3600;
 /** Most documents kept. */
 const MAX_CACHED_DOCUMENTS = 1_000;
 
-/** Who may be fetched. */
-export interface MetadataDocumentPolicy {
-  /** Plain `http` to a loopback host (`deno task dev` turns it on). @default false */
-  allowHttpLoopback?: boolean;
-  /** Private, link-local and other non-public addresses besides loopback. @default false */
-  allowPrivateNetworks?: boolean;
-}
-
 /** Options of {@linkcode MetadataDocuments}. */
-export interface MetadataDocumentsOptions extends MetadataDocumentPolicy {
+export interface MetadataDocumentsOptions extends OutboundPolicy {
   clock: Clock;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
   /** Host name → addresses. @default Deno.resolveDns, A and AAAA */
-  resolve?: (host: string) => Promise<string[]>;
-  /** @default {@linkcode FETCH_TIMEOUT_MS} */
+  resolve?: FetchOutboundOptions["resolve"];
+  /** @default 5000 */
   timeoutMs?: number;
   /** @default {@linkcode MAX_DOCUMENT_BYTES} */
   maxBytes?: number;
@@ -71,46 +65,6 @@ export function isClientIdUrl(clientId: string): boolean {
 /** `invalid_client` for a client ID URL that cannot be used; 400 at authorize, 401 at token. */
 export function invalidClientDocument(clientId: string, reason: string, status = 400): OAuthError {
   return new OAuthError(status, "invalid_client", `Cannot use client_id ${clientId}: ${reason}`);
-}
-
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-/** Whether an IPv4 or IPv6 address literal is loopback. */
-function isLoopbackAddress(address: string): boolean {
-  const a = address.replace(/^\[|\]$/g, "").toLowerCase();
-  if (a === "::1") return true;
-  const v4 = a.startsWith("::ffff:") ? a.slice(7) : a;
-  return /^127\.\d+\.\d+\.\d+$/.test(v4);
-}
-
-/**
- * Whether an address is public: not private, link-local, shared, unspecified, documentation,
- * benchmarking, multicast or reserved (RFC 6890). Loopback is not public either.
- */
-export function isPublicAddress(address: string): boolean {
-  const a = address.replace(/^\[|\]$/g, "").toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (mapped) return isPublicAddress(mapped[1]);
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
-  if (v4) {
-    const [x, y] = [Number(v4[1]), Number(v4[2])];
-    return !(x === 0 || x === 10 || x === 127 || x >= 224 ||
-      (x === 100 && y >= 64 && y <= 127) || (x === 169 && y === 254) ||
-      (x === 172 && y >= 16 && y <= 31) || (x === 192 && y === 168) ||
-      (x === 192 && y === 0) || (x === 198 && (y === 18 || y === 19)));
-  }
-  if (!a.includes(":")) return false;
-  // IPv6: global unicast 2000::/3 only, minus documentation 2001:db8::/32.
-  const first = parseInt(a.split(":")[0] || "0", 16);
-  return (first & 0xe000) === 0x2000 && !a.startsWith("2001:db8:");
-}
-
-async function defaultResolve(host: string): Promise<string[]> {
-  const found = await Promise.allSettled([
-    Deno.resolveDns(host, "A"),
-    Deno.resolveDns(host, "AAAA"),
-  ]);
-  return found.flatMap((r) => r.status === "fulfilled" ? r.value : []);
 }
 
 /** Seconds a response may be reused (0: not at all), from Cache-Control, else Expires. */
@@ -151,8 +105,7 @@ export class MetadataDocuments {
     const cached = this.#cache.get(clientId);
     if (cached && cached.expiresAtMs > now) return cached.client;
     this.#cache.delete(clientId);
-    const url = await this.#checkUrl(clientId);
-    const { body, freshFor } = await this.#fetch(url);
+    const { body, freshFor } = await this.#fetch(clientId);
     const client = checkDocument(clientId, body);
     if (freshFor > 0) {
       this.#cache.set(clientId, { client, expiresAtMs: now + freshFor * 1000 });
@@ -163,138 +116,37 @@ export class MetadataDocuments {
     return client;
   }
 
-  async #checkUrl(clientId: string): Promise<URL> {
-    let url: URL;
+  async #fetch(clientId: string): Promise<{ body: unknown; freshFor: number }> {
+    const { maxBytes = MAX_DOCUMENT_BYTES, fetch: doFetch = fetch } = this.#options;
+    let fetched;
     try {
-      url = new URL(clientId);
-    } catch {
-      throw new MetadataDocumentError("it is not a valid URL");
-    }
-    // The draft's shape rules: a path, no fragment, no credentials, no dot segments.
-    if (url.username || url.password) {
-      throw new MetadataDocumentError("the URL must not carry credentials");
-    }
-    if (clientId.includes("#")) throw new MetadataDocumentError("the URL must not have a fragment");
-    if (url.pathname === "/" || /\/\.\.?(\/|$)/.test(clientId.replace(/[?].*$/, ""))) {
-      throw new MetadataDocumentError("the URL must have a path without . or .. segments");
-    }
-    const host = url.hostname.toLowerCase();
-    const loopbackName = LOOPBACK_NAMES.has(host) || isLoopbackAddress(host);
-    if (url.protocol === "http:") {
-      if (!loopbackName) throw new MetadataDocumentError("the URL must use https");
-      if (!this.#options.allowHttpLoopback) {
-        throw new MetadataDocumentError(
-          "plain http is accepted for loopback hosts only with --client-metadata-allow-http-loopback",
-        );
-      }
-    } else if (url.protocol !== "https:") {
-      throw new MetadataDocumentError("the URL must use https");
-    }
-    if (loopbackName || this.#options.allowPrivateNetworks) return url;
-    const literal = /^\[.*\]$|^\d+\.\d+\.\d+\.\d+$/.test(host);
-    let addresses: string[];
-    if (literal) {
-      addresses = [host];
-    } else {
-      try {
-        addresses = await (this.#options.resolve ?? defaultResolve)(host);
-      } catch {
-        addresses = [];
-      }
-      if (addresses.length === 0) throw new MetadataDocumentError(`${host} does not resolve`);
-    }
-    const refused = addresses.find((a) => !isLoopbackAddress(a) && !isPublicAddress(a));
-    if (refused !== undefined) {
-      throw new MetadataDocumentError(
-        `${host} is a private or reserved address (${refused}); ` +
-          "--client-metadata-allow-private-networks allows it",
-      );
-    }
-    return url;
-  }
-
-  async #fetch(url: URL): Promise<{ body: unknown; freshFor: number }> {
-    const { timeoutMs = FETCH_TIMEOUT_MS, maxBytes = MAX_DOCUMENT_BYTES } = this.#options;
-    const doFetch = this.#options.fetch ?? fetch;
-    const signal = AbortSignal.timeout(timeoutMs);
-    this.#fetches++;
-    let res: Response;
-    try {
-      res = await doFetch(url, {
-        redirect: "manual",
-        signal,
-        headers: { accept: "application/json" },
+      fetched = await fetchOutbound(clientId, {
+        allowHttpLoopback: this.#options.allowHttpLoopback,
+        allowPrivateNetworks: this.#options.allowPrivateNetworks,
+        resolve: this.#options.resolve,
+        timeoutMs: this.#options.timeoutMs,
+        fetch: (input, init) => {
+          this.#fetches++;
+          return doFetch(input, init);
+        },
+        maxBytes,
+        what: "the metadata document",
+        // The draft's shape rule beyond those of every outbound URL.
+        rule: (url) =>
+          url.pathname === "/" ? "the URL must have a path without . or .. segments" : undefined,
       });
     } catch (err) {
-      throw new MetadataDocumentError(
-        signal.aborted
-          ? `the metadata document did not arrive within ${timeoutMs}ms`
-          : `the metadata document cannot be fetched (${(err as Error).name})`,
-      );
+      if (err instanceof OutboundRefused) throw new MetadataDocumentError(err.message);
+      throw err;
     }
+    let body: unknown;
     try {
-      if (res.status >= 300 && res.status < 400) {
-        throw new MetadataDocumentError(
-          `the metadata document answered ${res.status}; redirects are not followed`,
-        );
-      }
-      if (res.status !== 200) {
-        throw new MetadataDocumentError(`the metadata document answered ${res.status}`);
-      }
-      const bytes = await readBounded(res, maxBytes, signal, timeoutMs);
-      let body: unknown;
-      try {
-        body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-      } catch {
-        throw new MetadataDocumentError("the metadata document is not JSON");
-      }
-      return { body, freshFor: freshnessSeconds(res.headers, this.#options.clock.now()) };
-    } finally {
-      await res.body?.cancel().catch(() => {});
+      body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(fetched.bytes));
+    } catch {
+      throw new MetadataDocumentError("the metadata document is not JSON");
     }
+    return { body, freshFor: freshnessSeconds(fetched.headers, this.#options.clock.now()) };
   }
-}
-
-async function readBounded(
-  res: Response,
-  maxBytes: number,
-  signal: AbortSignal,
-  timeoutMs: number,
-): Promise<Uint8Array> {
-  const declared = Number(res.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) {
-    throw new MetadataDocumentError(`the metadata document is larger than ${maxBytes} bytes`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body!.getReader();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > maxBytes) {
-        throw new MetadataDocumentError(`the metadata document is larger than ${maxBytes} bytes`);
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof MetadataDocumentError) throw err;
-    throw new MetadataDocumentError(
-      signal.aborted
-        ? `the metadata document did not arrive within ${timeoutMs}ms`
-        : "the metadata document could not be read",
-    );
-  } finally {
-    reader.releaseLock();
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /** The draft's rules on the document itself, then the RFC 7591 metadata rules. */

@@ -3,7 +3,6 @@ import { createClock } from "../clock.ts";
 import {
   checkDocument,
   freshnessSeconds,
-  isPublicAddress,
   MAX_DOCUMENT_BYTES,
   MetadataDocumentError,
   MetadataDocuments,
@@ -40,45 +39,6 @@ function rejects(promise: Promise<unknown>, message: RegExp) {
     (e: unknown) => e instanceof MetadataDocumentError && message.test(e.message),
   );
 }
-
-Deno.test("isPublicAddress: private, reserved and loopback ranges are not public", () => {
-  for (
-    const a of ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "[2a00:1450::1]", "::ffff:8.8.8.8"]
-  ) {
-    assert.equal(isPublicAddress(a), true, a);
-  }
-  for (
-    const a of [
-      "10.0.0.1",
-      "172.16.0.1",
-      "172.31.255.255",
-      "192.168.1.1",
-      "169.254.169.254",
-      "100.64.0.1",
-      "127.0.0.1",
-      "0.0.0.0",
-      "224.0.0.1",
-      "255.255.255.255",
-      "192.0.0.8",
-      "198.18.0.1",
-      "::1",
-      "fe80::1",
-      "fc00::1",
-      "fd12::1",
-      "::",
-      "2001:db8::1",
-      "::ffff:10.0.0.1",
-      "::ffff:127.0.0.1",
-    ]
-  ) {
-    assert.equal(isPublicAddress(a), false, a);
-  }
-  // the edges of 172.16.0.0/12 and 100.64.0.0/10
-  assert.equal(isPublicAddress("172.15.255.255"), true);
-  assert.equal(isPublicAddress("172.32.0.0"), true);
-  assert.equal(isPublicAddress("100.63.255.255"), true);
-  assert.equal(isPublicAddress("100.128.0.0"), true);
-});
 
 Deno.test("freshnessSeconds: Cache-Control, then Expires, bounded", () => {
   const now = Date.UTC(2030, 0, 1);
@@ -220,6 +180,8 @@ Deno.test("client ID URLs: shape and address rules before any fetch", async (t) 
         "public.example": ["93.184.216.34"],
         "intranet.example": ["192.168.1.10"],
         "mixed.example": ["93.184.216.34", "10.1.1.1"],
+        "documentation.example": ["198.51.100.7"],
+        "sixtofour.example": ["2002:a00:1::1"],
       } as Record<string, string[]>)[host] ?? [],
     );
   const docs = new MetadataDocuments({ clock, fetch: fakeFetch, resolve, allowHttpLoopback: true });
@@ -250,6 +212,65 @@ Deno.test("client ID URLs: shape and address rules before any fetch", async (t) 
     });
   }
   await t.step("nothing refused was fetched", () => assert.deepEqual(fetched, []));
+  await t.step("percent-encoded dot segments are refused, never fetched elsewhere", async () => {
+    // A document server that echoes the client id it is asked about would otherwise vouch for
+    // a URL other than the one fetched (`/a/%2e%2e/doc` is fetched as `/doc`).
+    const seen: string[] = [];
+    let echoed = "";
+    const echo = new MetadataDocuments({
+      clock,
+      resolve,
+      allowHttpLoopback: true,
+      allowPrivateNetworks: true,
+      fetch: ((url: URL) => {
+        seen.push(String(url));
+        return Promise.resolve(Response.json(docOf(echoed)));
+      }) as typeof fetch,
+    });
+    for (const dots of ["%2e%2e", "%2E%2E", ".%2e", "%2e.", "%2E.", "%2e", "%2E"]) {
+      echoed = `http://127.0.0.2:18099/a/${dots}/doc`;
+      await rejects(echo.client(echoed), /^the URL must have a path without \. or \.\. segments$/);
+    }
+    echoed = "http://127.0.0.2:18099/a/b/../../doc";
+    await rejects(echo.client(echoed), /^the URL must have a path without \. or \.\. segments$/);
+    assert.deepEqual(seen, []);
+  });
+  await t.step("a client id that is not the URL's normalised form is refused", async () => {
+    const cases: Array<[string, string]> = [
+      ["https://127.1/c.json", "https://127.0.0.1/c.json"],
+      ["https://0x7f.1/c.json", "https://127.0.0.1/c.json"],
+      ["https://2130706433/c.json", "https://127.0.0.1/c.json"],
+      ["https://[::ffff:127.0.0.1]/c.json", "https://[::ffff:7f00:1]/c.json"],
+      ["https://LOCALHOST/c.json", "https://localhost/c.json"],
+      ["https://public.example:443/c.json", "https://public.example/c.json"],
+      ["https://public.example/a/\t../c.json", "https://public.example/c.json"],
+    ];
+    for (const [id, href] of cases) {
+      await rejects(
+        docs.client(id),
+        new RegExp(`^the URL is not in normalised form: it parses as ${RegExp.escape(href)}$`),
+      );
+    }
+    assert.deepEqual(fetched, []);
+  });
+  await t.step("documentation and tunnelling ranges are refused", async () => {
+    for (
+      const id of [
+        "https://198.51.100.7/c.json",
+        "https://203.0.113.9/c.json",
+        "https://[2002:a00:1::]/c.json",
+        "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/c.json",
+        "https://[64:ff9b::a9fe:a9fe]/c.json",
+        "https://[::ffff:a00:1]/c.json",
+        "https://0.0.0.0/c.json",
+        "https://documentation.example/c.json",
+        "https://sixtofour.example/c.json",
+      ]
+    ) {
+      await rejects(docs.client(id), /is a private or reserved address/);
+    }
+    assert.deepEqual(fetched, []);
+  });
   await t.step("public and loopback hosts are fetched", async () => {
     await docs.client("https://public.example/c.json");
     await docs.client("https://localhost:1/c.json");
@@ -337,6 +358,7 @@ Deno.test("authorize and token with a client ID metadata document", async (t) =>
         grant_type: "authorization_code",
         code,
         client_id: clientId,
+        redirect_uri: REDIRECT,
       });
       assert.equal(token.status, 200);
       await token.body?.cancel();

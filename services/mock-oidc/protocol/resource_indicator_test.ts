@@ -148,6 +148,7 @@ Deno.test("authorization code: resource becomes the access token's aud", async (
     const res = await token(h, [
       ["grant_type", "authorization_code"],
       ["code", reply.get("code")!],
+      ["redirect_uri", REDIRECT],
       ["client_id", "app"],
     ]);
     assert.equal(claimsOf((await res.json()).access_token).aud, "forced");

@@ -32,6 +32,7 @@ Deno.test("the refresh grant consults the scenario queue too", async () => {
     grant_type: "authorization_code",
     code,
     client_id: "a",
+    redirect_uri: "http://rp/cb",
   })).json();
   h.scenarios.push({ issuer: "default", claims: { refreshed: true } });
   const refreshed = await (await h.form("/default/token", {

@@ -1,6 +1,7 @@
 /**
  * `authorization_code` grant: single-use codes (burned even when the redemption fails), PKCE,
- * `redirect_uri` and client binding, `nonce` carried into both tokens, RFC 8707 resources.
+ * `redirect_uri` (required, unless `--code-redirect-uri-optional`) and client binding, `nonce`
+ * carried into both tokens, RFC 8707 resources.
  *
  * @module
  */
@@ -35,8 +36,14 @@ export async function authorizationCodeGrant(
     : undefined;
   if (registered) enforceAtToken(registered, client, "authorization_code");
   if (clientId !== record.clientId) throw invalidGrant("code was issued to another client");
-  const redirectUri = params.get("redirect_uri");
-  if (redirectUri !== null && redirectUri !== record.redirectUri) {
+  // RFC 6749 §4.1.3: required when the authorization request had one (here it always has);
+  // a parameter without a value counts as omitted (§3.1).
+  const redirectUri = params.get("redirect_uri") || undefined;
+  if (redirectUri === undefined) {
+    if (!ctx.deps.settings.codeRedirectUriOptional) {
+      throw invalidGrant("redirect_uri is required: the authorization request carried one");
+    }
+  } else if (redirectUri !== record.redirectUri) {
     throw invalidGrant("redirect_uri differs from the authorization request");
   }
   await verifyPkce(record, params.get("code_verifier"));
