@@ -194,3 +194,321 @@ Deno.test("loadDocument retries an unreachable URL until --openapi-wait, then on
   });
   assert.equal(exact.doc.openapi, "3.0.3");
 });
+
+// ---------------------------------------------------------------------------------------------
+// External $refs stay where the document's own location allows (docs/mcp-server.md#references).
+
+/** A server on a loopback address; every request's path is recorded in `hits`. */
+interface Peer {
+  origin: string;
+  hits: string[];
+  stop(): Promise<void>;
+}
+
+function servePeer(
+  hostname: string,
+  routes: Record<string, (req: Request) => Response | Promise<Response>> = {},
+): Peer {
+  const hits: string[] = [];
+  const stalled = new AbortController();
+  const server = Deno.serve({ hostname, port: 0, onListen() {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    hits.push(path);
+    if (path.endsWith("/stall.json")) {
+      await new Promise((r) => stalled.signal.addEventListener("abort", r));
+      return new Response("{}");
+    }
+    const route = routes[path];
+    return route ? await route(req) : new Response("not found", { status: 404 });
+  });
+  return {
+    origin: `http://${hostname}:${server.addr.port}`,
+    hits,
+    async stop() {
+      stalled.abort();
+      await server.shutdown();
+    },
+  };
+}
+
+/** A document whose one operation's description and response schema may be references. */
+function refDoc(description: unknown, schema: unknown = { type: "object" }) {
+  return JSON.stringify({
+    openapi: "3.0.3",
+    info: { title: "r", version: "1" },
+    servers: [{ url: "/api" }],
+    paths: {
+      "/items/{id}": {
+        get: {
+          operationId: "getItem",
+          description,
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "ok", content: { "application/json": { schema } } },
+          },
+        },
+      },
+    },
+  });
+}
+
+const json = (text: string) =>
+  new Response(text, { headers: { "content-type": "application/json" } });
+const SCHEMAS = JSON.stringify({
+  T: { type: "object", required: ["id"], properties: { id: { type: "string" } } },
+  Text: "a description from a referenced document",
+});
+
+Deno.test("a document from a URL references its own origin only", async (t) => {
+  const other = servePeer("127.0.0.3", { "/x.json": () => json(SCHEMAS) });
+  const port = servePeer("127.0.0.2", { "/x.json": () => json(SCHEMAS) });
+  const routes: Record<string, (req: Request) => Response> = {
+    "/docs/schemas.json": () => json(SCHEMAS),
+    "/docs/sub/more.json": () => json(SCHEMAS),
+    "/docs/big.json": () => json(JSON.stringify({ T: "x".repeat(4000) })),
+    "/docs/redir.json": () =>
+      new Response(null, { status: 302, headers: { location: `${other.origin}/x.json` } }),
+    "/docs/again.json": () =>
+      new Response(null, { status: 307, headers: { location: "/docs/schemas.json" } }),
+  };
+  const docs = new Map<string, string>();
+  const home = servePeer("127.0.0.2", {
+    ...routes,
+    "/docs/main.json": (req) => json(docs.get(new URL(req.url).search.slice(1))!),
+  });
+  const hostPort = new URL(home.origin).port;
+  let n = 0;
+  /** Loads a document from `home` whose description is `{$ref: ref}`. */
+  const load = (ref: string, options: { maxBytes?: number; timeoutMs?: number } = {}) => {
+    const key = String(++n);
+    docs.set(key, refDoc({ $ref: ref }));
+    return loadDocument(`${home.origin}/docs/main.json?${key}`, options);
+  };
+  const refused = (resolved: string) =>
+    new DocumentError(
+      `$ref ${resolved} refused: a document from a URL may reference its own origin ` +
+        `(${home.origin}) only`,
+    );
+  try {
+    await t.step(
+      "allowed: relative, root-relative and absolute references on the origin",
+      async () => {
+        for (
+          const ref of [
+            "schemas.json#/Text",
+            "./sub/more.json#/Text",
+            "/docs/schemas.json#/Text",
+            `${home.origin}/docs/sub/../schemas.json#/Text`,
+            `http://127.0.0.2:${hostPort}/docs/schemas.json#/Text`,
+          ]
+        ) {
+          const loaded = await load(ref);
+          const registry = new CapabilityRegistry();
+          registerDocument(registry, { name: "r", source: "x" }, loaded, { env: () => undefined });
+          assert.match(
+            registry.get("r.get_item")!.description,
+            /^a description from a referenced document/,
+            ref,
+          );
+        }
+      },
+    );
+
+    await t.step(
+      "refused before any read: file:, other hosts, ports, schemes, aliases",
+      async () => {
+        const cases: Array<[string, string]> = [
+          ["file:///etc/passwd", "file:///etc/passwd"],
+          ["file:///no/such/file", "file:///no/such/file"],
+          ["file:/etc/passwd", "file:///etc/passwd"],
+          ["file://localhost/etc/passwd", "file:///etc/passwd"],
+          [`${other.origin}/x.json`, `${other.origin}/x.json`],
+          [`//127.0.0.3:${new URL(other.origin).port}/x.json`, `${other.origin}/x.json`],
+          [`http://0x7f.0.0.3:${new URL(other.origin).port}/x.json`, `${other.origin}/x.json`],
+          [`${port.origin}/x.json`, `${port.origin}/x.json`],
+          [
+            `https://127.0.0.2:${hostPort}/docs/schemas.json`,
+            `https://127.0.0.2:${hostPort}/docs/schemas.json`,
+          ],
+          [
+            `http://localhost:${hostPort}/docs/schemas.json`,
+            `http://localhost:${hostPort}/docs/schemas.json`,
+          ],
+          [
+            `http://[::ffff:127.0.0.2]:${hostPort}/docs/schemas.json`,
+            `http://[::ffff:7f00:2]:${hostPort}/docs/schemas.json`,
+          ],
+          ["data:application/json,%7B%7D", "data:application/json,%7B%7D"],
+        ];
+        for (const [ref, resolved] of cases) {
+          await assert.rejects(() => load(ref), refused(resolved), ref);
+        }
+        assert.deepEqual(other.hits, []);
+        assert.deepEqual(port.hits, []);
+      },
+    );
+
+    await t.step("a redirect is not followed, not even on the same origin", async () => {
+      await assert.rejects(
+        () => load("redir.json"),
+        new DocumentError(
+          `$ref ${home.origin}/docs/redir.json: HTTP 302, redirects are not followed`,
+        ),
+      );
+      await assert.rejects(
+        () => load("again.json"),
+        new DocumentError(
+          `$ref ${home.origin}/docs/again.json: HTTP 307, redirects are not followed`,
+        ),
+      );
+      assert.deepEqual(other.hits, []);
+    });
+
+    await t.step("a referenced document counts against the size bound, at and above", async () => {
+      const main = refDoc({ $ref: "big.json#/T" });
+      // The bound covers the document and everything it references together.
+      const total = main.length + JSON.stringify({ T: "x".repeat(4000) }).length;
+      const at = await load("big.json#/T", { maxBytes: total });
+      assert.ok(at.doc.paths);
+      await assert.rejects(
+        () => load("big.json#/T", { maxBytes: total - 1 }),
+        new DocumentError(
+          `$ref ${home.origin}/docs/big.json: the document and its references are larger ` +
+            `than ${total - 1} bytes`,
+        ),
+      );
+    });
+
+    await t.step("a referenced document that does not answer in time", async () => {
+      await assert.rejects(
+        () => load("stall.json", { timeoutMs: 200 }),
+        new DocumentError(`$ref ${home.origin}/docs/stall.json: no answer within 200 ms`),
+      );
+    });
+
+    await t.step("the start-up line names the API and the reference", async () => {
+      docs.set("api", refDoc({ $ref: "file:///etc/passwd" }));
+      await assert.rejects(
+        () =>
+          registerOpenApis(
+            new CapabilityRegistry(),
+            [{ name: "evil", source: `${home.origin}/docs/main.json?api` }],
+            { env: () => undefined },
+          ),
+        new ApiError(
+          `Cannot load OpenAPI API "evil": $ref file:///etc/passwd refused: a document from a ` +
+            `URL may reference its own origin (${home.origin}) only (--openapi / MCP_OPENAPI)`,
+        ),
+      );
+    });
+  } finally {
+    await Promise.all([home.stop(), other.stop(), port.stop()]);
+  }
+});
+
+Deno.test("a document file references files under its own directory only", async (t) => {
+  const base = await Deno.makeTempDir({ prefix: "openapi_refs_" });
+  const dir = `${base}/api`;
+  try {
+    await Deno.mkdir(`${dir}/sub`, { recursive: true });
+    await Deno.mkdir(`${base}/outside`);
+    await Deno.writeTextFile(`${dir}/schemas.json`, SCHEMAS);
+    await Deno.writeTextFile(`${dir}/sub/more.json`, SCHEMAS);
+    await Deno.writeTextFile(`${base}/outside/secret.json`, '{"Text":"a secret"}');
+    await Deno.symlink(`${base}/outside`, `${dir}/link`);
+    await Deno.symlink(`${base}/outside/secret.json`, `${dir}/secret.json`);
+    await Deno.symlink(`${dir}/schemas.json`, `${dir}/sub/inside.json`);
+    let n = 0;
+    const load = async (ref: string) => {
+      const path = `${dir}/main${++n}.json`;
+      await Deno.writeTextFile(path, refDoc({ $ref: ref }));
+      return await loadDocument(path);
+    };
+    const refused = (resolved: string) =>
+      new DocumentError(
+        `$ref ${resolved} refused: a document file may reference files under its own ` +
+          `directory (${dir}/) only`,
+      );
+
+    await t.step("allowed: the same directory, a subdirectory, a symlink inside", async () => {
+      for (
+        const ref of [
+          "schemas.json#/Text",
+          "./sub/more.json#/Text",
+          "sub/../schemas.json#/Text",
+          "sub/inside.json#/Text",
+          `file://${dir}/schemas.json#/Text`,
+          `${dir}/sub/more.json#/Text`,
+        ]
+      ) {
+        const loaded = await load(ref);
+        const registry = new CapabilityRegistry();
+        registerDocument(
+          registry,
+          { name: "r", source: "x", baseUrl: "http://127.0.0.1:9" },
+          loaded,
+          {
+            env: () => undefined,
+          },
+        );
+        assert.match(
+          registry.get("r.get_item")!.description,
+          /^a description from a referenced document/,
+          ref,
+        );
+      }
+    });
+
+    await t.step(
+      "refused: absolute paths elsewhere, .., %2e%2e, encoded slashes, URLs",
+      async () => {
+        const cases: Array<[string, string]> = [
+          ["file:///etc/passwd", "file:///etc/passwd"],
+          ["/etc/passwd", "file:///etc/passwd"],
+          ["/no/such/file", "file:///no/such/file"],
+          ["../outside/secret.json", `file://${base}/outside/secret.json`],
+          ["../outside/missing.json", `file://${base}/outside/missing.json`],
+          ["sub/../../outside/secret.json", `file://${base}/outside/secret.json`],
+          ["%2e%2e/outside/secret.json", `file://${base}/outside/secret.json`],
+          ["sub/%2E%2E/%2E%2E/outside/secret.json", `file://${base}/outside/secret.json`],
+          [".%2e/outside/secret.json", `file://${base}/outside/secret.json`],
+          ["..%2Foutside/secret.json", `file://${dir}/..%2Foutside/secret.json`],
+          [
+            "sub%2F..%2F..%2Foutside/secret.json",
+            `file://${dir}/sub%2F..%2F..%2Foutside/secret.json`,
+          ],
+          ["..%5Coutside/secret.json", `file://${dir}/..%5Coutside/secret.json`],
+          ["http://127.0.0.1:9/x.json", "http://127.0.0.1:9/x.json"],
+          ["file://otherhost/etc/passwd", "file://otherhost/etc/passwd"],
+        ];
+        for (const [ref, resolved] of cases) {
+          await assert.rejects(() => load(ref), refused(resolved), ref);
+        }
+      },
+    );
+
+    await t.step("refused: a symlink inside that leads outside, existing or not", async () => {
+      for (
+        const [ref, resolved] of [
+          ["link/secret.json#/Text", `file://${dir}/link/secret.json`],
+          ["link/missing.json#/Text", `file://${dir}/link/missing.json`],
+          ["link/deeper/missing.json#/Text", `file://${dir}/link/deeper/missing.json`],
+          ["secret.json#/Text", `file://${dir}/secret.json`],
+        ]
+      ) {
+        await assert.rejects(() => load(ref), refused(resolved), ref);
+      }
+    });
+
+    await t.step("a missing file inside the directory is named as such", async () => {
+      await assert.rejects(
+        () => load("sub/missing.json"),
+        new DocumentError(
+          `$ref file://${dir}/sub/missing.json: cannot read ${dir}/sub/missing.json (NotFound)`,
+        ),
+      );
+    });
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
