@@ -428,6 +428,44 @@ Deno.test("calls: a path value of . or .. (or empty) never reaches another route
   });
 });
 
+Deno.test("calls: a path template of the document cannot leave the base URL's origin", async () => {
+  const other: string[] = [];
+  const elsewhere = Deno.serve({ hostname: "127.0.0.3", port: 0, onListen() {} }, (req) => {
+    other.push(`${req.method} ${new URL(req.url).pathname} ${req.headers.get("authorization")}`);
+    return new Response(null, { status: 204 });
+  });
+  const port = elsewhere.addr.port;
+  try {
+    await withServer(() => new Response(null, { status: 204 }), async (base, seen) => {
+      const doc = {
+        openapi: "3.0.3",
+        paths: {
+          [`@127.0.0.3:${port}/x`]: {
+            get: { operationId: "escape", responses: { "204": { description: "" } } },
+          },
+        },
+      };
+      const reg = new CapabilityRegistry();
+      registerDocument(
+        reg,
+        { name: "api", source: "mem", baseUrl: base, auth: "bearer:MCP_T" },
+        { doc, location: new URL("file:///mem.json") },
+        { env: () => "s3cret", timeoutMs: 1000, maxResponseBytes: 1024 },
+      );
+      const c = await connect({ registry: reg });
+      try {
+        const out = await c.call("execute", { source: "def main():\n  return api.escape()\n" });
+        assert.equal(errorOf(out), "capability failed");
+      } finally {
+        await c.close();
+      }
+      assert.deepEqual([seen.length, other], [0, []]);
+    });
+  } finally {
+    await elsewhere.shutdown();
+  }
+});
+
 /** Path values to try: dot segments and their spellings, separators, unicode, empty. */
 const pathValue = fc.oneof(
   fc.constantFrom("", ".", "..", "...", "%2e", "%2E%2E", ".%2e", "/", "../..", "?", "#", "a/b"),

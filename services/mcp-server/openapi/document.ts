@@ -242,6 +242,8 @@ async function bundle(
     }
   };
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
+  // swagger-parser rewrites relative server URLs of a document from a URL, losing the port
+  const servers = structuredClone(doc.servers);
   try {
     // swagger-parser resolves relative references against the document's own URL
     const bundled = await SwaggerParser.bundle(location.href, doc as never, {
@@ -253,8 +255,10 @@ async function bundle(
         binary: false,
         document: { order: 1, canParse: true, parse },
       },
-    } as never);
-    return bundled as unknown as Record<string, unknown>;
+    } as never) as unknown as Record<string, unknown>;
+    if (servers === undefined) delete bundled.servers;
+    else bundled.servers = servers;
+    return bundled;
   } catch (err) {
     throw failure ?? new DocumentError(`cannot resolve an external $ref (${firstLine(err)})`);
   } finally {

@@ -144,6 +144,50 @@ Deno.test("a document with no absolute server URL needs --openapi-base-url", asy
   );
 });
 
+Deno.test("a document from a URL names a server on its own origin, else --openapi-base-url", async () => {
+  const docAt = (server: string) => () =>
+    Promise.resolve(
+      new Response(JSON.stringify({ openapi: "3.0.3", servers: [{ url: server }], paths: {} })),
+    );
+  const register = (server: string, baseUrl?: string) =>
+    registerOpenApis(
+      new CapabilityRegistry(),
+      [{ name: "d", source: "http://127.0.0.1:9/docs/o.json", baseUrl }],
+      { env: () => undefined, fetch: docAt(server) },
+    );
+  for (const server of ["/api", "api/v1", "http://127.0.0.1:9/api", "HTTP://127.0.0.1:9"]) {
+    assert.deepEqual(await register(server), [{ name: "d", enabled: [], disabled: [] }], server);
+  }
+  for (
+    const [server, origin] of [
+      ["https://evil.example/api", "https://evil.example"],
+      ["http://127.0.0.1:10/api", "http://127.0.0.1:10"],
+      ["https://127.0.0.1:9/api", "https://127.0.0.1:9"],
+      ["//127.0.0.2:9/api", "http://127.0.0.2:9"],
+    ]
+  ) {
+    await assert.rejects(
+      () => register(server),
+      new ApiError(
+        `Cannot load OpenAPI API "d": the document's server ${origin} is not its own origin ` +
+          "(http://127.0.0.1:9); set --openapi-base-url d=URL to call it (MCP_OPENAPI_BASE_URL)",
+      ),
+      server,
+    );
+  }
+  // the operator's base URL decides; a document file's server is the operator's too
+  assert.equal((await register("https://evil.example/api", "https://api.example")).length, 1);
+  await withFiles(
+    { "f.json": '{"openapi":"3.0.0","servers":[{"url":"https://api.example"}],"paths":{}}' },
+    async (dir) => {
+      const loaded = await loadDocument(`${dir}/f.json`);
+      registerDocument(new CapabilityRegistry(), { name: "f", source: "f.json" }, loaded, {
+        env: () => undefined,
+      });
+    },
+  );
+});
+
 Deno.test("loadDocument retries an unreachable URL until --openapi-wait, then one line", async () => {
   let clock = 0;
   let calls = 0;
