@@ -9,7 +9,6 @@
  * redirects). See docs/mcp-server.md#references.
  * @module
  */
-import { pathToFileURL } from "node:url";
 import { Semaphore } from "@svc/shared/semaphore";
 import { loadAjv } from "./ajv_classes.ts";
 import {
@@ -63,10 +62,14 @@ export class DocumentError extends Error {
 const REFERENCE_READS = 4;
 const ACCEPT = "application/json, application/yaml, text/yaml, */*";
 
-/** Where `source` points: an http(s) URL, or a file path (relative to the working directory). */
+/**
+ * Where `source` points: an http(s) or file URL, or a file path (relative to the working
+ * directory; every character of it literal: `%`, `?` and `#` are encoded, not interpreted).
+ */
 function sourceLocation(source: string): URL {
   if (/^(https?|file):/i.test(source)) return new URL(source);
-  return pathToFileURL(source);
+  const path = source.startsWith("/") ? source : `${Deno.cwd().replace(/\/?$/, "/")}${source}`;
+  return new URL(`file://${path.split("/").map(encodeURIComponent).join("/")}`);
 }
 
 /** Reads, parses and bundles one document. @throws {DocumentError} */

@@ -556,3 +556,39 @@ Deno.test("a document file references files under its own directory only", async
     await Deno.remove(base, { recursive: true });
   }
 });
+
+Deno.test("a document path is literal: %, ? and # in file names, relative paths", async () => {
+  await withFiles({ "a%2Fb ?#.json": '{"openapi":"3.0.0","paths":{}}' }, async (dir) => {
+    const loaded = await loadDocument(`${dir}/a%2Fb ?#.json`);
+    assert.equal(loaded.location.href, `file://${dir}/a%252Fb%20%3F%23.json`);
+    const cwd = Deno.cwd();
+    Deno.chdir(dir);
+    try {
+      const relative = await loadDocument("./x/../a%2Fb ?#.json");
+      assert.equal(relative.location.href, loaded.location.href);
+    } finally {
+      Deno.chdir(cwd);
+    }
+  });
+});
+
+Deno.test("the document itself: a redirect is not followed, a file URL names a local path", async () => {
+  const inits: RequestInit[] = [];
+  const moved: typeof fetch = (_url, init) => {
+    inits.push(init!);
+    return Promise.resolve(
+      new Response(null, { status: 301, headers: { location: "http://127.0.0.3/o.json" } }),
+    );
+  };
+  await assert.rejects(
+    () => loadDocument("http://127.0.0.2:9/o.json", { fetch: moved, waitMs: 5000 }),
+    new DocumentError(
+      "cannot fetch http://127.0.0.2:9/o.json (HTTP 301, redirects are not followed)",
+    ),
+  );
+  assert.deepEqual(inits.map((i) => i.redirect), ["manual"]);
+  await assert.rejects(
+    () => loadDocument("file://otherhost/o.json"),
+    new DocumentError("cannot read file://otherhost/o.json (not a local file path)"),
+  );
+});
