@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { nextTurn } from "@svc/shared/testing";
 import { CapabilityRegistry } from "../capabilities/registry.ts";
 import { DocumentError, loadDocument, resolvePointer } from "./document.ts";
 import { ApiError, registerDocument, registerOpenApis } from "./host.ts";
@@ -306,7 +307,7 @@ const SCHEMAS = JSON.stringify({
 Deno.test("a document from a URL references its own origin only", async (t) => {
   const other = servePeer("127.0.0.3", { "/x.json": () => json(SCHEMAS) });
   const port = servePeer("127.0.0.2", { "/x.json": () => json(SCHEMAS) });
-  const routes: Record<string, (req: Request) => Response> = {
+  const routes: Record<string, (req: Request) => Response | Promise<Response>> = {
     "/docs/schemas.json": () => json(SCHEMAS),
     "/docs/sub/more.json": () => json(SCHEMAS),
     "/docs/big.json": () => json(JSON.stringify({ T: "x".repeat(4000) })),
@@ -412,8 +413,13 @@ Deno.test("a document from a URL references its own origin only", async (t) => {
       const main = refDoc({ $ref: "big.json#/T" });
       // The bound covers the document and everything it references together.
       const total = main.length + JSON.stringify({ T: "x".repeat(4000) }).length;
-      const at = await load("big.json#/T", { maxBytes: total });
-      assert.ok(at.doc.paths);
+      for (const maxBytes of [total, total + 1]) {
+        const loaded = await load("big.json#/T", { maxBytes });
+        assert.equal(
+          resolvePointer(loaded.doc, "#/paths/~1items~1{id}/get/description"),
+          "x".repeat(4000),
+        );
+      }
       await assert.rejects(
         () => load("big.json#/T", { maxBytes: total - 1 }),
         new DocumentError(
@@ -428,6 +434,31 @@ Deno.test("a document from a URL references its own origin only", async (t) => {
         () => load("stall.json", { timeoutMs: 200 }),
         new DocumentError(`$ref ${home.origin}/docs/stall.json: no answer within 200 ms`),
       );
+    });
+
+    await t.step("referenced documents are read four at a time", async () => {
+      // A fetch that holds every part until four are waiting, then one more turn of the event
+      // loop (in which a fifth would arrive if it could), then answers them all.
+      let inFlight = 0;
+      let peak = 0;
+      const gate = Promise.withResolvers<void>();
+      const counting: typeof fetch = async (input, init) => {
+        const url = String(input);
+        if (!url.includes("/part")) return await fetch(input, init);
+        peak = Math.max(peak, ++inFlight);
+        if (inFlight === 4) nextTurn().then(() => gate.resolve());
+        await gate.promise;
+        inFlight--;
+        return json(JSON.stringify({ Text: `part ${url.match(/part(\d)/)![1]}` }));
+      };
+      const key = String(++n);
+      const parts = Array.from({ length: 6 }, (_, i) => ({ $ref: `part${i}.json#/Text` }));
+      docs.set(key, refDoc("d", { type: "object", properties: { p: { allOf: parts } } }));
+      const loaded = await loadDocument(`${home.origin}/docs/main.json?${key}`, {
+        fetch: counting,
+      });
+      assert.equal(peak, 4);
+      assert.match(JSON.stringify(loaded.doc), /part 5/);
     });
 
     await t.step("the start-up line names the API and the reference", async () => {
