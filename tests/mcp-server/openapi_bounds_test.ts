@@ -54,10 +54,13 @@ Deno.test({
   name: "OpenAPI bounds: references and path values, against the shipped server",
   sanitizeResources: false,
   async fn(t) {
+    // Calls of the API (under /api/); the other steps fetch their documents meanwhile.
     const seen: string[] = [];
     const server = Deno.serve({ hostname: "127.0.0.2", port: 0, onListen() {} }, (req) => {
       const url = new URL(req.url);
-      seen.push(`${req.method} ${url.pathname} ${req.headers.get("authorization") ?? ""}`);
+      if (url.pathname.startsWith("/api/")) {
+        seen.push(`${req.method} ${url.pathname} ${req.headers.get("authorization") ?? ""}`);
+      }
       const json = (body: string) =>
         new Response(body, { headers: { "content-type": "application/json" } });
       if (url.pathname === "/docs/evil.json") return json(evilDocument("file:///etc/passwd"));
@@ -126,7 +129,6 @@ Deno.test({
               "members=bearer:MCP_MEMBERS_TOKEN",
             ], { MCP_MEMBERS_TOKEN: "s3cret" });
             try {
-              const before = seen.length;
               const dots = await s.call("execute", {
                 source: 'def main():\n  return members.remove_member(org="..", user="..")\n',
               });
@@ -134,12 +136,12 @@ Deno.test({
                 text(dots),
                 'invalid capability arguments: org: a path segment cannot be empty, "." or ".."',
               );
-              assert.deepEqual(seen.slice(before), []);
+              assert.deepEqual(seen, []);
               const ok = await s.call("execute", {
                 source: 'def main():\n  return members.remove_member(org="acme", user="bob")\n',
               });
               assert.deepEqual(ok.structuredContent, { result: {} }, text(ok));
-              assert.deepEqual(seen.slice(before), [
+              assert.deepEqual(seen, [
                 "DELETE /api/orgs/acme/members/bob Bearer s3cret",
               ]);
             } finally {
