@@ -29,6 +29,23 @@ export const MAIN = new URL("../../services/mcp-server/main.ts", import.meta.url
 /** Repository root (the service runs from there, as `deno task dev` runs it). */
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
+/** Runs mcp-server to completion with the deployed permissions (e.g. `--list-capabilities`). */
+export async function runMcp(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMISSIONS, MAIN, ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
 /** A connected SDK client. */
 export interface Session {
   client: Client;

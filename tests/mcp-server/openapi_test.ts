@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { concurrentSteps } from "@svc/testing";
 import { runShipped, startShipped } from "../_shipped.ts";
-import { MAIN, PERMISSIONS, ROOT, startStdio } from "./_test_support.ts";
+import { ROOT, runMcp, startStdio } from "./_test_support.ts";
 import { startMock } from "../mock-oidc/_test_support.ts";
 import { migratedTarget, type Target } from "../todo-api/_test_support.ts";
 
@@ -226,16 +226,3 @@ def main():
     }
   },
 });
-
-async function runMcp(args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMISSIONS, MAIN, ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}

@@ -2,14 +2,18 @@
  * Calling an operation: path templating, query serialization (form with and without explode,
  * space/pipe-delimited, deepObject), header parameters, a JSON body, the API's credentials; a
  * bounded time and response size; non-2xx answers become `capability failed: <status> <text>`;
- * a response that does not match its declared schema is a bare `capability failed`.
+ * a response that does not match its declared schema is a bare `capability failed`. A path value
+ * that would make an empty, `.` or `..` segment is an invalid argument: it would reach another
+ * route. Every request goes through {@linkcode readWithin}, bounded to the base URL's origin and
+ * path.
  * @module
  */
 import { encodeBase64 } from "@svc/shared/base64";
 import { AgentError } from "../tools/agent_error.ts";
+import { BindError } from "../capabilities/bind.ts";
 import type { CapabilityHandler } from "../capabilities/registry.ts";
 import type { OperationPlan } from "./operation.ts";
-import { readBounded } from "./document.ts";
+import { originBound, ReadFailed, readWithin } from "./read_within.ts";
 
 /** A credential of one API, its secret taken from the environment at start-up. */
 export type Credential =
@@ -35,7 +39,7 @@ export interface ApiCallOptions {
 
 /** The handler of one operation. */
 export function operationHandler(plan: OperationPlan, api: ApiCallOptions): CapabilityHandler {
-  const doFetch = api.fetch ?? fetch;
+  const bound = originBound(api.baseUrl, api.baseUrl.pathname);
   return async (args, { signal }) => {
     const url = buildUrl(plan, api.baseUrl, args);
     const headers = new Headers({ accept: "application/json" });
@@ -63,30 +67,23 @@ export function operationHandler(plan: OperationPlan, api: ApiCallOptions): Capa
       }
     }
     applyCredential(api.credential, headers, url);
-    const timeout = AbortSignal.timeout(api.timeoutMs);
-    let res: Response;
+    let res;
     try {
-      res = await doFetch(url, {
-        method: plan.method,
-        headers,
-        body,
-        redirect: "manual",
-        signal: AbortSignal.any([signal, timeout]),
+      res = await readWithin(url, bound, {
+        maxBytes: api.maxResponseBytes,
+        timeoutMs: api.timeoutMs,
+        signal,
+        fetch: api.fetch,
+        request: { method: plan.method, headers, body },
       });
     } catch (err) {
-      if (timeout.aborted) throw new AgentError(`no answer within ${api.timeoutMs} ms`);
-      if (signal.aborted) throw err;
-      throw new AgentError(`cannot reach the API (${(err as Error).name})`);
+      if (!(err instanceof ReadFailed)) throw err; // refused or aborted: bare, logged
+      if (err.kind === "timeout") throw new AgentError(`no answer within ${api.timeoutMs} ms`);
+      throw new AgentError(`cannot reach the API (${(err.cause as Error)?.name ?? "Error"})`);
     }
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = await readBounded(res, api.maxResponseBytes);
-    } catch (err) {
-      if (timeout.aborted) throw new AgentError(`no answer within ${api.timeoutMs} ms`);
-      throw err;
-    }
+    const bytes = res.bytes;
     if (res.status < 200 || res.status > 299) {
-      throw new AgentError(failureText(res, bytes));
+      throw new AgentError(failureText(res.status, res.statusText, res.headers, bytes));
     }
     if (bytes === undefined) {
       throw new AgentError(`response larger than ${api.maxResponseBytes} bytes`);
@@ -108,16 +105,7 @@ export function operationHandler(plan: OperationPlan, api: ApiCallOptions): Capa
 
 /** The request URL: base, templated path, query parameters. */
 function buildUrl(plan: OperationPlan, baseUrl: URL, args: Record<string, unknown>): URL {
-  let path = plan.path;
-  for (const input of plan.inputs) {
-    if (input.in !== "path") continue;
-    const v = args[input.name];
-    const text = Array.isArray(v)
-      ? v.map((e) => encodeURIComponent(scalar(e))).join(",")
-      : encodeURIComponent(scalar(v));
-    path = path.replaceAll(`{${input.wire}}`, text);
-  }
-  const url = new URL(baseUrl.href.replace(/\/?$/, "") + path);
+  const url = new URL(baseUrl.href.replace(/\/?$/, "") + templatePath(plan, args));
   const parts: string[] = [];
   const enc = (s: string) => encodeURIComponent(s);
   for (const input of plan.inputs) {
@@ -160,6 +148,37 @@ function buildUrl(plan: OperationPlan, baseUrl: URL, args: Record<string, unknow
   return url;
 }
 
+/**
+ * The path with its parameters percent-encoded (simple style; list items joined by `,`). A
+ * parameter's segment that comes out empty, `.` or `..` is refused: URL normalization would drop
+ * it or step up (`%2E%2E` too, WHATWG URLs decode it as `..`), so the request would reach another
+ * route. @throws {BindError} naming the segment's first parameter
+ */
+function templatePath(plan: OperationPlan, args: Record<string, unknown>): string {
+  const values = new Map<string, { name: string; text: string }>();
+  for (const input of plan.inputs) {
+    if (input.in !== "path") continue;
+    const v = args[input.name];
+    const text = Array.isArray(v)
+      ? v.map((e) => encodeURIComponent(scalar(e))).join(",")
+      : encodeURIComponent(scalar(v));
+    values.set(input.wire, { name: input.name, text });
+  }
+  return plan.path.split("/").map((segment) => {
+    let first: string | undefined;
+    const out = segment.replace(/\{([^}]*)\}/g, (whole, wire: string) => {
+      const value = values.get(wire);
+      if (!value) return whole;
+      first ??= value.name;
+      return value.text;
+    });
+    if (first !== undefined && (out === "" || out === "." || out === "..")) {
+      throw new BindError(`${first}: a path segment cannot be empty, "." or ".."`);
+    }
+    return out;
+  }).join("/");
+}
+
 function scalar(v: unknown): string {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
@@ -193,10 +212,15 @@ function applyCredential(cred: Credential | undefined, headers: Headers, url: UR
 }
 
 /** `<status> <title>: <detail>` of a problem body, else a short text of the body or status. */
-function failureText(res: Response, bytes: Uint8Array | undefined): string {
-  const status = `${res.status}`;
+function failureText(
+  code: number,
+  statusText: string,
+  headers: Headers,
+  bytes: Uint8Array | undefined,
+): string {
+  const status = `${code}`;
   const text = bytes ? new TextDecoder().decode(bytes.subarray(0, 4096)) : "";
-  const type = res.headers.get("content-type") ?? "";
+  const type = headers.get("content-type") ?? "";
   if (/json/i.test(type)) {
     try {
       const data = JSON.parse(text);
@@ -219,7 +243,7 @@ function failureText(res: Response, bytes: Uint8Array | undefined): string {
   if (/^text\/plain/i.test(type) && text.trim() !== "") {
     return `${status} ${text.trim().split("\n")[0].slice(0, 200)}`;
   }
-  return `${status} ${res.statusText || "error"}`.trim();
+  return `${status} ${statusText || "error"}`.trim();
 }
 
 /** JSON with bigints written as integers. */

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
+import { BindError } from "../capabilities/bind.ts";
 import { CapabilityRegistry } from "../capabilities/registry.ts";
 import { connect, errorOf, valueOf } from "../tools/_test_support.ts";
 import { parsePolicy, policyAuthorizer } from "../auth/policy.ts";
@@ -308,4 +310,228 @@ Deno.test("parseJson keeps integers beyond 2^53 exact", () => {
     c: 1.5,
     d: 2,
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// A path value never changes which route a call reaches (docs/mcp-server.md#calls).
+
+const str = { type: "string" };
+const PATHS_DOC: Obj = {
+  openapi: "3.0.3",
+  info: { title: "p", version: "1" },
+  paths: {
+    "/orgs/{org}/members/{user}": {
+      delete: {
+        operationId: "removeMember",
+        parameters: [
+          { name: "org", in: "path", required: true, schema: str },
+          { name: "user", in: "path", required: true, schema: str },
+        ],
+        responses: { "204": { description: "" } },
+      },
+    },
+    "/items/{id}": {
+      get: {
+        operationId: "getItem",
+        parameters: [{ name: "id", in: "path", required: true, schema: str }],
+        responses: { "204": { description: "" } },
+      },
+    },
+    "/tags/{tags}/x": {
+      get: {
+        operationId: "getTags",
+        parameters: [
+          { name: "tags", in: "path", required: true, schema: { type: "array", items: str } },
+        ],
+        responses: { "204": { description: "" } },
+      },
+    },
+    "/files/{name}.{ext}": {
+      get: {
+        operationId: "getFile",
+        parameters: [
+          { name: "name", in: "path", required: true, schema: str },
+          { name: "ext", in: "path", required: true, schema: str },
+        ],
+        responses: { "204": { description: "" } },
+      },
+    },
+    "/pair/{a}{b}/end": {
+      get: {
+        operationId: "getPair",
+        parameters: [
+          { name: "a", in: "path", required: true, schema: str },
+          { name: "b", in: "path", required: true, schema: str },
+        ],
+        responses: { "204": { description: "" } },
+      },
+    },
+  },
+};
+
+Deno.test("calls: a path value of . or .. (or empty) never reaches another route", async () => {
+  await withServer(() => new Response(null, { status: 204 }), async (base, seen) => {
+    const reg = new CapabilityRegistry();
+    registerDocument(
+      reg,
+      { name: "api", source: "mem", baseUrl: `${base}/api`, auth: "bearer:MCP_T" },
+      { doc: structuredClone(PATHS_DOC), location: new URL("file:///mem.json") },
+      { env: () => "s3cret", timeoutMs: 1000, maxResponseBytes: 1024 },
+    );
+    const c = await connect({ registry: reg });
+    const run = async (call: string) =>
+      errorOf(await c.call("execute", { source: `def main():\n  return ${call}\n` }));
+    const segment = 'a path segment cannot be empty, "." or ".."';
+    try {
+      for (
+        const [call, want] of [
+          ['api.remove_member(org="..", user="..")', `org: ${segment}`],
+          ['api.remove_member(org="acme", user="..")', `user: ${segment}`],
+          ['api.remove_member(org=".", user="x")', `org: ${segment}`],
+          ['api.get_item(id="..")', `id: ${segment}`],
+          ['api.get_item(id=".")', `id: ${segment}`],
+          ['api.get_item(id="")', `id: ${segment}`],
+          ['api.get_tags(tags=[".."])', `tags: ${segment}`],
+          ["api.get_tags(tags=[])", `tags: ${segment}`],
+          ['api.get_pair(a=".", b=".")', `a: ${segment}`],
+          ['api.get_pair(a="", b="")', `a: ${segment}`],
+        ]
+      ) {
+        assert.equal(await run(call), `invalid capability arguments: ${want}`, call);
+      }
+      assert.equal(seen.length, 0, "nothing was sent");
+      // Dots inside a value, or next to other text in the segment, are ordinary characters.
+      for (
+        const call of [
+          'api.get_item(id="...")',
+          'api.get_item(id="..a")',
+          'api.get_item(id="%2e%2e")',
+          'api.get_tags(tags=["..", ".."])',
+          'api.get_file(name="..", ext="")',
+          'api.get_pair(a=".", b="a")',
+        ]
+      ) {
+        const out = await c.call("execute", { source: `def main():\n  return ${call}\n` });
+        assert.deepEqual(valueOf(out).result, {}, call); // 204, no output fields
+      }
+    } finally {
+      await c.close();
+    }
+    assert.deepEqual(seen.map((s) => s.path), [
+      "/api/items/...",
+      "/api/items/..a",
+      "/api/items/%252e%252e",
+      "/api/tags/..,../x",
+      "/api/files/...",
+      "/api/pair/.a/end",
+    ]);
+  });
+});
+
+Deno.test("calls: a path template of the document cannot leave the base URL's origin", async () => {
+  const other: string[] = [];
+  const elsewhere = Deno.serve({ hostname: "127.0.0.3", port: 0, onListen() {} }, (req) => {
+    other.push(`${req.method} ${new URL(req.url).pathname} ${req.headers.get("authorization")}`);
+    return new Response(null, { status: 204 });
+  });
+  const port = elsewhere.addr.port;
+  try {
+    await withServer(() => new Response(null, { status: 204 }), async (base, seen) => {
+      const doc = {
+        openapi: "3.0.3",
+        paths: {
+          [`@127.0.0.3:${port}/x`]: {
+            get: { operationId: "escape", responses: { "204": { description: "" } } },
+          },
+        },
+      };
+      const reg = new CapabilityRegistry();
+      registerDocument(
+        reg,
+        { name: "api", source: "mem", baseUrl: base, auth: "bearer:MCP_T" },
+        { doc, location: new URL("file:///mem.json") },
+        { env: () => "s3cret", timeoutMs: 1000, maxResponseBytes: 1024 },
+      );
+      const c = await connect({ registry: reg });
+      try {
+        const out = await c.call("execute", { source: "def main():\n  return api.escape()\n" });
+        assert.equal(errorOf(out), "capability failed");
+      } finally {
+        await c.close();
+      }
+      assert.deepEqual([seen.length, other], [0, []]);
+    });
+  } finally {
+    await elsewhere.shutdown();
+  }
+});
+
+/** Path values to try: dot segments and their spellings, separators, unicode, empty. */
+const pathValue = fc.oneof(
+  fc.constantFrom("", ".", "..", "...", "%2e", "%2E%2E", ".%2e", "/", "../..", "?", "#", "a/b"),
+  fc.string({ unit: fc.constantFrom(".", "/", "%", "2", "e", "E", "?", "#", "\\", ";", ",", "a") }),
+  fc.string({ unit: "grapheme", maxLength: 4 }),
+  fc.string({ unit: "binary", maxLength: 4 }),
+);
+
+Deno.test("property: the request path always has the operation template's shape", async () => {
+  const reg = new CapabilityRegistry();
+  const last: { sent?: URL } = {};
+  const fetchSpy: typeof fetch = (input) => {
+    last.sent = new URL(String(input));
+    return Promise.resolve(new Response(null, { status: 204 }));
+  };
+  registerDocument(
+    reg,
+    { name: "api", source: "mem", baseUrl: "https://api.example/base" },
+    { doc: structuredClone(PATHS_DOC), location: new URL("file:///mem.json") },
+    { env: () => undefined, fetch: fetchSpy, timeoutMs: 1000, maxResponseBytes: 1024 },
+  );
+  const cases: Array<[string, string, fc.Arbitrary<Record<string, unknown>>]> = [
+    [
+      "api.remove_member",
+      "/orgs/{org}/members/{user}",
+      fc.record({ org: pathValue, user: pathValue }),
+    ],
+    ["api.get_item", "/items/{id}", fc.record({ id: pathValue })],
+    ["api.get_tags", "/tags/{tags}/x", fc.record({ tags: fc.array(pathValue, { maxLength: 3 }) })],
+    ["api.get_file", "/files/{name}.{ext}", fc.record({ name: pathValue, ext: pathValue })],
+    ["api.get_pair", "/pair/{a}{b}/end", fc.record({ a: pathValue, b: pathValue })],
+  ];
+  const context = { subject: { id: "t" }, signal: new AbortController().signal };
+  for (const [name, template, args] of cases) {
+    const handler = reg.get(name)!.handler;
+    await fc.assert(
+      fc.asyncProperty(args, async (values) => {
+        // Each template segment as the values fill it in, unencoded.
+        const want = `/base${template}`.split("/").map((seg) =>
+          seg.replace(/\{(\w+)\}/g, (_, p) => {
+            const v = values[p];
+            return Array.isArray(v) ? v.join(",") : String(v);
+          })
+        );
+        const templated = `/base${template}`.split("/").map((seg) => seg.includes("{"));
+        const bad = want.some((seg, i) => templated[i] && ["", ".", ".."].includes(seg));
+        last.sent = undefined;
+        try {
+          await handler(values, context);
+        } catch (err) {
+          assert.ok(err instanceof BindError, String(err));
+          assert.ok(bad, `refused ${JSON.stringify(values)}: ${err.message}`);
+          assert.equal(last.sent, undefined);
+          return;
+        }
+        const sent = last.sent as URL | undefined;
+        assert.ok(sent, "a request was sent");
+        assert.ok(!bad, `sent ${sent.pathname} for ${JSON.stringify(values)}`);
+        assert.equal(sent.origin, "https://api.example");
+        assert.equal(sent.search, "");
+        assert.equal(sent.hash, "");
+        const got = sent.pathname.split("/");
+        assert.equal(got.length, want.length, sent.pathname);
+        got.forEach((seg, i) => assert.equal(decodeURIComponent(seg), want[i], sent.pathname));
+      }),
+      { numRuns: 300 },
+    );
+  }
 });

@@ -156,7 +156,11 @@ export function credentialOf(
   }
 }
 
-/** The base URL of an API: the override, else the first server URL (relative to the document). */
+/**
+ * The base URL of an API: the override, else the first server URL (relative to the document). A
+ * document from a URL names a server on its own origin only: the API's credential goes there, and
+ * the operator named that origin, not the one the document's author chose.
+ */
 function baseUrlOf(spec: ApiSpec, loaded: LoadedDocument): URL {
   if (spec.baseUrl) return new URL(spec.baseUrl);
   const servers = Array.isArray(loaded.doc.servers) ? loaded.doc.servers : [];
@@ -170,6 +174,14 @@ function baseUrlOf(spec: ApiSpec, loaded: LoadedDocument): URL {
     throw new ApiError(
       `Cannot load OpenAPI API "${spec.name}": the document names no http(s) server URL; set ` +
         `--openapi-base-url ${spec.name}=URL (MCP_OPENAPI_BASE_URL)`,
+    );
+  }
+  const from = loaded.location;
+  if (from.protocol !== "file:" && url.origin !== from.origin) {
+    throw new ApiError(
+      `Cannot load OpenAPI API "${spec.name}": the document's server ${url.origin} is not its ` +
+        `own origin (${from.origin}); set --openapi-base-url ${spec.name}=URL to call it ` +
+        "(MCP_OPENAPI_BASE_URL)",
     );
   }
   return url;

@@ -99,6 +99,10 @@ async function authorize(authorizer: Authorizer, request: Parameters<Authorizer>
 }
 
 function handlerFailure(err: unknown, capability: string, logger?: Logger): ToolError {
+  // A handler may refuse an argument its binding could not (an OpenAPI path value of `..`)
+  if (err instanceof BindError) {
+    return new ToolError(withDetail(ErrorText.invalidArguments, err.message));
+  }
   if (err instanceof AgentError) {
     return new ToolError(withDetail(ErrorText.capabilityFailed, sanitizeAgentMessage(err.message)));
   }
