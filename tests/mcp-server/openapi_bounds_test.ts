@@ -6,7 +6,7 @@
  * invalid argument, not a way to another route of the API (with its credential).
  */
 import assert from "node:assert/strict";
-import { concurrentSteps } from "@svc/shared/testing";
+import { concurrentSteps } from "@svc/testing";
 import { runMcp, startStdio } from "./_test_support.ts";
 
 const text = (r: { content: unknown }) => (r.content as Array<{ text: string }>)[0].text;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { nextTurn } from "@svc/shared/testing";
+import { nextTurn } from "@svc/testing";
 import { CapabilityRegistry } from "../capabilities/registry.ts";
 import { DocumentError, loadDocument, resolvePointer } from "./document.ts";
 import { ApiError, registerDocument, registerOpenApis } from "./host.ts";
