@@ -4,8 +4,8 @@
  * services stays complete and its examples run.
  *  1. `deno doc --lint` on every export of `shared/`, of each service in `deploy/services.ts`
  *     (a new service joins when it is deployed; `PENDING` names the ones not documented yet,
- *     with the reason) and of the workspace members inside a service's directory (mcp-server's
- *     Starlark interpreter);
+ *     with the reason), of the workspace members inside a service's directory and of the
+ *     libraries in `LIBRARIES` (the Starlark interpreter);
  *  2. `deno test --doc` on the kit's modules: every `@example` runs (and must not throw).
  *
  * Types of npm packages the kit exposes on purpose (the OpenTelemetry `Meter` and
@@ -22,6 +22,8 @@ const UPSTREAM_TYPES = new Set(["Meter", "MeterProvider"]);
  * run; remove an entry as soon as `deno doc --lint` is clean on that service.
  */
 const PENDING: Record<string, string> = {};
+/** Top-level workspace members that are libraries, documented as the kit is. */
+const LIBRARIES = ["starlark"];
 
 async function exportsOf(dir: string): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(new URL(`${dir}/deno.json`, root)));
@@ -80,6 +82,7 @@ async function main(): Promise<number> {
   }
   const entries = [
     ...await exportsOf("shared"),
+    ...(await Promise.all(LIBRARIES.map(exportsOf))).flat(),
     ...(await Promise.all(
       (await Promise.all(services.map((s) => serviceMembers(s.name)))).flat().map(exportsOf),
     )).flat(),
