@@ -13,9 +13,9 @@
  *
  * @module
  */
-import { SERVICES } from "../deploy/services.ts";
+import { SERVICES } from "../../deploy/services.ts";
 
-const root = new URL("../", import.meta.url);
+const root = new URL("../../", import.meta.url);
 const UPSTREAM_TYPES = new Set(["Meter", "MeterProvider"]);
 /**
  * Deployed services whose exports are not documented yet, each with the reason. Printed on every
