@@ -28,7 +28,7 @@ import {
   runBlock,
   runCommand,
   shellBlocks,
-} from "../tests/readme/readme_blocks.ts";
+} from "../tests/repo/readme_blocks.ts";
 
 const WORKTREE = new URL("../", import.meta.url).pathname;
 const PORTS = [8080, 8081, 8082, 8090, 8092, 9090, 9091, 9092];

@@ -6,7 +6,7 @@
  * `ajv`) and the OTLP receiver (`@svc/testing/otlp-receiver`) are reachable by subpath.
  *
  * Only tests, benchmarks and their support modules import this package; no product file does
- * (`tests/product_imports_test.ts` fails otherwise).
+ * (`tests/repo/product_imports_test.ts` fails otherwise).
  *
  * @example Usage
  * ```ts

@@ -1,7 +1,9 @@
 // deno-lint-ignore-file no-console -- a command-line tool talks to its user on the console
 /**
  * `deno task bench [name…]`: runs every benchmark under `tests/bench/` one after another (never in
- * parallel: they measure a 2-core machine) and lets each update its section of RESULTS.md.
+ * parallel: they measure a 2-core machine) and lets each update its log section of RESULTS.md
+ * (under "History"); copy the new figures into its table under "Current figures" at the top
+ * (`tests/repo/bench_results_test.ts` fails while a log is newer than its table).
  * Benchmarks drive load with `wrk` (Debian package `wrk`); the todo-api one needs
  * `TEST_DATABASE_URL` to name a Postgres server and prints its table for RESULTS.md.
  *

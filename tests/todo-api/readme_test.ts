@@ -3,7 +3,7 @@
  * `deno task`s) and of `services/todo-api/README.md` (run from `services/todo-api`, its own
  * tasks), as written (`bash`, the tasks' real permissions): migrate → key → serve → create →
  * list, then (root README) complete → walk the pages; and the root README's Postgres set-up block
- * (role, database, migrate, key) against the test server. The README runner (`tests/readme/`)
+ * (role, database, migrate, key) against the test server. The README runner (`tests/repo/readme_blocks_test.ts`)
  * leaves these blocks to this test (their marks). Only where the data goes and which port serve
  * takes differ, through the service's own settings (`TODOAPI_DATA_DIR` under `./.data`,
  * `TODOAPI_ADDR`), so the test never touches a real `./.data/todo-api`; the port in the curl lines

@@ -1,16 +1,30 @@
 /**
- * The console script, assembled from its browser modules (`browser/mock-oidc-console/*.js` at the
- * repository root: a workspace member of its own, checked with the DOM library, which
- * `deno check` and `deno lint` cover as modules) into one strict-mode function scope (nothing leaks to `window`).
- * Inlined at the end of the page and allowed by its hash: no other inline script and no inline
- * handler can run. The modules are imported as text, so `deno compile` embeds them; joining them
- * drops their `import` lines (they import only from each other) and their `export` keywords.
+ * The console script, assembled from its browser modules (`../browser/console/*.js`: browser code
+ * in a workspace member of its own, `services/mock-oidc/browser`, checked with the DOM library,
+ * which `deno check` and `deno lint` cover as modules) into one strict-mode function scope
+ * (nothing leaks to `window`). Inlined at the end of the page and allowed by its hash: no other
+ * inline script and no inline handler can run. The modules are imported as text, so
+ * `deno compile` embeds them; joining them drops their `import` lines (they import only from each
+ * other) and their `export` keywords.
  * @module
  */
-import clients from "../../../browser/mock-oidc-console/clients.js" with { type: "text" };
-import core from "../../../browser/mock-oidc-console/core.js" with { type: "text" };
-import panels from "../../../browser/mock-oidc-console/panels.js" with { type: "text" };
-import requests from "../../../browser/mock-oidc-console/requests.js" with { type: "text" };
+import clients from "../browser/console/clients.js" with { type: "text" };
+import core from "../browser/console/core.js" with { type: "text" };
+import main from "../browser/console/main.js" with { type: "text" };
+import panels from "../browser/console/panels.js" with { type: "text" };
+import requests from "../browser/console/requests.js" with { type: "text" };
+
+/**
+ * The browser modules in the order they are joined: each after the modules it imports (their
+ * top-level `const`s must be set before its top-level code runs), the entry `main.js` last.
+ */
+export const BROWSER_MODULES: readonly { name: string; source: string }[] = [
+  { name: "core.js", source: core },
+  { name: "clients.js", source: clients },
+  { name: "requests.js", source: requests },
+  { name: "panels.js", source: panels },
+  { name: "main.js", source: main },
+];
 
 /** One browser module as a part of the shared scope: no imports, no exports. */
 export function inlineModule(source: string): string {
@@ -21,5 +35,5 @@ export function inlineModule(source: string): string {
 
 /** The whole script. */
 export const CONSOLE_SCRIPT = `"use strict";\n(() => {\n${
-  [core, requests, clients, panels].map(inlineModule).join("\n")
+  BROWSER_MODULES.map(({ source }) => inlineModule(source)).join("\n")
 }})();\n`;

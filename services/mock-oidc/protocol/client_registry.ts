@@ -10,7 +10,7 @@
 import type { ClientAuth } from "./client_auth.ts";
 import { type ClientMetadata, SECRET_METHODS } from "./client_metadata.ts";
 import { invalidClient, OAuthError } from "./oauth_error.ts";
-import { BoundedMap } from "./state.ts";
+import { BoundedMap } from "./bounded_map.ts";
 import type { IssuerContext } from "./deps.ts";
 import {
   invalidClientDocument,

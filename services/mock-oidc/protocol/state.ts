@@ -6,6 +6,7 @@
  * @module
  */
 
+import { BoundedMap } from "./bounded_map.ts";
 import { ClientRegistry } from "./client_registry.ts";
 
 /** What an authorization code stands for. */
@@ -55,20 +56,6 @@ export interface DeviceAuthorization {
   loginClaims?: Record<string, unknown>;
   /** Set when the user code is approved (epoch seconds). */
   authTime?: number;
-}
-
-/** A Map that forgets its oldest entries past `max`. */
-export class BoundedMap<K, V> extends Map<K, V> {
-  readonly #max: number;
-  constructor(max: number) {
-    super();
-    this.#max = max;
-  }
-  override set(key: K, value: V): this {
-    super.set(key, value);
-    if (this.size > this.#max) this.delete(this.keys().next().value as K);
-    return this;
-  }
 }
 
 /** All protocol state of the process. */

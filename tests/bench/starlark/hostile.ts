@@ -12,11 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import { run } from "@svc/starlark";
-import {
-  HOSTILE,
-  type Hostile,
-  hostileProgram,
-} from "../../../services/mcp-server/starlark/_test_support.ts";
+import { HOSTILE, type Hostile, hostileProgram } from "../../../starlark/_test_support.ts";
 
 const MiB = 1024 * 1024;
 const CONFIGS: Record<string, { label: string; budgets: Record<string, number> }> = {
@@ -142,7 +138,7 @@ async function main(): Promise<void> {
   const parts = [
     `Measured ${new Date().toISOString().slice(0, 16)}Z (load average ${load} at start, shared ` +
     `machine), Deno ${Deno.version.deno}. \`deno run -A tests/bench/starlark/hostile.ts\`: each ` +
-    "program of `services/mcp-server/starlark/_test_support.ts` in a fresh process; peak " +
+    "program of `starlark/_test_support.ts` in a fresh process; peak " +
     "RSS from `/usr/bin/time -v` (includes Deno itself); time is `run()`'s, from start to result.",
     "",
   ];

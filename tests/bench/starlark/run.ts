@@ -12,8 +12,8 @@ import {
   type GoResult,
   goRunnerMissing,
   runGoFile,
-} from "../../../services/mcp-server/starlark/test_support/differential/go_runner.ts";
-import { sameValue } from "../../../services/mcp-server/starlark/test_support/differential/compare.ts";
+} from "../../../starlark/test_support/differential/go_runner.ts";
+import { sameValue } from "../../../starlark/test_support/differential/compare.ts";
 
 const here = new URL(".", import.meta.url).pathname;
 const encoder = new TextEncoder();
@@ -88,7 +88,7 @@ async function processStart(
   const file = await Deno.makeTempFile({ suffix: ".star" });
   try {
     await Deno.writeTextFile(file, "def main():\n    return 1\n");
-    const cli = new URL("../../../services/mcp-server/starlark/cli.ts", import.meta.url).pathname;
+    const cli = new URL("../../../starlark/cli.ts", import.meta.url).pathname;
     try {
       await Deno.stat(cli);
     } catch {

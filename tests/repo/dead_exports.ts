@@ -4,7 +4,7 @@
  * workspace is imported by another module, or is public by design. An export nothing else imports
  * is either dead code or a name that should not be exported; an export only tests import is kept
  * only when it is the module's own unit test (`foo_test.ts` beside `foo.ts`) or it is allowed in
- * `tests/dead_exports_allow.json` with a reason.
+ * `tests/repo/dead_exports_allow.json` with a reason.
  *
  * Public by design (counted as used): the modules a workspace member exports in its `deno.json`
  * (`mod.ts`, `main.ts`, …) and every export of the kit `shared/` (each has JSDoc, which
@@ -18,14 +18,14 @@
  * `export … from` re-exports to the module that declares the name. `import * as` and
  * `export * from` count every export of their target as used.
  *
- * Usage: deno run --allow-read tests/dead_exports.ts [--json]
+ * Usage: deno run --allow-read tests/repo/dead_exports.ts [--json]
  *
  * @module
  */
 
-const ROOT = new URL("../", import.meta.url);
+const ROOT = new URL("../../", import.meta.url);
 const SKIP_DIRS = new Set(["node_modules", ".git", ".data", "dist", "cov", "testdata"]);
-const ALLOW_FILE = "tests/dead_exports_allow.json";
+const ALLOW_FILE = "tests/repo/dead_exports_allow.json";
 
 /** One finding: an export of `file` that no other module justifies. */
 export interface Finding {

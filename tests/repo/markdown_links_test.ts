@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { checkMarkdownLinks, headingAnchors, markdownLinks, slug } from "./markdown_links.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** The tracked Markdown files (what a reader of the repository gets). */
 async function trackedMarkdown(): Promise<string[]> {

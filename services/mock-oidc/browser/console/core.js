@@ -1,14 +1,14 @@
 /**
  * The console script's core: DOM building through `textContent` only, the control-token
- * prompt, one `api()` for every call, and the forms' reading and 422 error placement.
+ * prompt, one `api()` for every call, and the forms' reading and 422 error placement. It imports
+ * nothing; the panels import it, and `main.js` wires them.
  *
- * Browser code in a workspace member of its own (`deno.json` here: `checkJs` with the DOM
+ * Browser code in a workspace member of its own (`../deno.json`: `checkJs` with the DOM
  * library, kept apart from the Deno code, whose types the DOM library would change), so the
  * root `deno check` and `deno lint` cover it. `services/mock-oidc/console/console_script.ts`
  * inlines it with its siblings into the page as one function scope (import lines dropped,
  * `export` keywords dropped), so it imports only from its siblings.
  */
-import { refreshPanels } from "./panels.js";
 
 /**
  * The answer of {@linkcode api}: status 0 when the server cannot be reached; `data` is the
@@ -65,6 +65,17 @@ export function tokenEntered() {
   return new Promise((resolve) => tokenWaiters.push(() => resolve(undefined)));
 }
 
+/** @type {(() => void)[]} */
+const tokenListeners = [];
+
+/**
+ * Calls `listener` each time a control token is entered (`main.js` refreshes the panels).
+ * @param {() => void} listener
+ */
+export function onTokenEntered(listener) {
+  tokenListeners.push(listener);
+}
+
 /** @param {string | null} sentToken */
 function askToken(sentToken) {
   const invalid = Boolean(sentToken);
@@ -92,7 +103,7 @@ $("token-form").addEventListener("submit", (/** @type {SubmitEvent} */ event) =>
   const waiters = tokenWaiters;
   tokenWaiters = [];
   for (const wake of waiters) wake();
-  refreshPanels();
+  for (const listener of tokenListeners) listener();
 });
 
 /**

@@ -5,8 +5,6 @@
  * Browser code, inlined into the page with its siblings (see `core.js`).
  */
 import { $, api, el, problemText, say, tokenEntered } from "./core.js";
-import { loadClients } from "./clients.js";
-import { loadScenarios } from "./panels.js";
 
 /**
  * A captured request as `/_mock/requests` lists it (the fields the page shows).
@@ -126,16 +124,18 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Waits for the log to change, then lists again, and refreshes what a logged request may have
- * changed: the queue a token uses, the clients a registration adds.
+ * changed: the queue a token uses, the clients a registration adds (`refreshOthers`, given by
+ * `main.js`).
+ * @param {() => Promise<unknown>} refreshOthers
  */
-export async function watchRequests() {
+export async function watchRequests(refreshOthers) {
   for (;;) {
     const after = logVersion < 0 ? "" : "after=" + logVersion + "&";
     const res = await api("GET", "/_mock/requests/changes?" + after + "timeoutMs=" + WAIT_MS);
     if (res.status === 200) {
       if (res.data.version === logVersion) continue;
       logVersion = res.data.version;
-      await Promise.all([loadRequests(), loadScenarios(), loadClients()]);
+      await Promise.all([loadRequests(), refreshOthers()]);
       // At most two listings a second, however fast a load test fills the log.
       await sleep(THROTTLE_MS);
     } else if (res.status === 401) await tokenEntered();

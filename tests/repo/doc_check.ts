@@ -5,7 +5,7 @@
  *  1. `deno doc --lint` on every export of the product kit `shared/` and of the test kit
  *     `testing/`, of each service in `deploy/services.ts` (a new service joins when it is
  *     deployed; `PENDING` names the ones not documented yet, with the reason) and of the
- *     workspace members inside a service's directory (mcp-server's Starlark interpreter);
+ *     workspace members inside a service's directory and of the libraries in `LIBRARIES` (the Starlark interpreter);
  *     then on each kit's `.` entry alone, which must document itself (a type it names is
  *     exported from it, not only from another subpath);
  *  2. `deno test --doc` on the kits' modules: every `@example` runs (and must not throw).
@@ -15,15 +15,17 @@
  *
  * @module
  */
-import { SERVICES } from "../deploy/services.ts";
+import { SERVICES } from "../../deploy/services.ts";
 
-const root = new URL("../", import.meta.url);
+const root = new URL("../../", import.meta.url);
 const UPSTREAM_TYPES = new Set(["Meter", "MeterProvider"]);
 /**
  * Deployed services whose exports are not documented yet, each with the reason. Printed on every
  * run; remove an entry as soon as `deno doc --lint` is clean on that service.
  */
 const PENDING: Record<string, string> = {};
+/** Top-level workspace members that are libraries, documented as the kit is. */
+const LIBRARIES = ["starlark"];
 
 async function exportMap(dir: string): Promise<Record<string, string>> {
   const config = JSON.parse(await Deno.readTextFile(new URL(`${dir}/deno.json`, root)));
@@ -105,6 +107,7 @@ async function main(): Promise<number> {
   }
   const entries = [
     ...(await Promise.all(KITS.map(exportsOf))).flat(),
+    ...(await Promise.all(LIBRARIES.map(exportsOf))).flat(),
     ...(await Promise.all(
       (await Promise.all(services.map((s) => serviceMembers(s.name)))).flat().map(exportsOf),
     )).flat(),

@@ -16,7 +16,7 @@
  */
 import assert from "node:assert/strict";
 
-const ROOT = new URL("../", import.meta.url);
+const ROOT = new URL("../../", import.meta.url);
 const PRODUCT_ROOTS = ["services/", "shared/", "starlark/", "browser/", "deploy/"];
 const SKIP_DIRS = new Set(["node_modules", ".git", ".data", "dist", "cov"]);
 const TEST_DIRS = new Set(["tests", "testing", "testdata", "test_support"]);

@@ -1,12 +1,11 @@
 /**
- * The console's panels: scenarios, the clock, mint, reset; and the first load of every panel
- * (the registered clients have their own module, `clients.js`).
+ * The console's panels: scenarios, the clock, mint (the request log and the registered clients
+ * have their own modules, `requests.js` and `clients.js`; `main.js` loads them all and binds
+ * reset, which empties every one).
  *
  * Browser code, inlined into the page with its siblings (see `core.js`).
  */
 import { $, api, bindForm, el, problemText, readForm, say } from "./core.js";
-import { loadClients } from "./clients.js";
-import { loadRequests, watchRequests } from "./requests.js";
 
 export async function loadScenarios() {
   const res = await api("GET", "/_mock/scenarios");
@@ -56,7 +55,7 @@ function renderClock() {
   renderExpiry();
 }
 
-async function loadClock() {
+export async function loadClock() {
   const res = await api("GET", "/_mock/clock");
   if (res.status === 200) showClock(res.data);
 }
@@ -117,36 +116,3 @@ bindForm("mint", "POST", "/_mock/mint", readForm, (data) => {
   renderExpiry();
   say("Minted a token for " + data.issuer + ", expiring at " + data.expiresAt + ".");
 });
-
-$("reset-ask").addEventListener("click", () => {
-  $("reset-confirm").hidden = false;
-  $("reset-ask").hidden = true;
-  $("reset-no").focus();
-});
-
-function closeReset() {
-  $("reset-confirm").hidden = true;
-  $("reset-ask").hidden = false;
-}
-
-$("reset-no").addEventListener("click", closeReset);
-
-$("reset-yes").addEventListener("click", async () => {
-  closeReset();
-  const res = await api("POST", "/_mock/reset");
-  if (res.status === 200) say("Reset: queue and request log flushed, clock unfrozen.");
-  else if (res.status !== 401) say(problemText(res), true);
-  refreshPanels();
-});
-
-export function refreshPanels() {
-  loadClock();
-  loadScenarios();
-  loadRequests();
-  loadClients();
-}
-
-loadClock();
-loadScenarios();
-loadClients();
-watchRequests();

@@ -7,10 +7,15 @@
  */
 import assert from "node:assert/strict";
 
-const ROOT = new URL("../", import.meta.url);
+const ROOT = new URL("../../", import.meta.url);
 const SKIP_DIRS = new Set(["node_modules", ".git", ".data", "dist", "cov"]);
 /** Fakes and benchmarks simulate time on purpose; the test kit's waits are where waiting lives. */
-const NOT_TESTS = ["tests/bench/", "tests/fakes/", "testing/wait_until.ts", "tests/sleeps_test.ts"];
+const NOT_TESTS = [
+  "tests/bench/",
+  "tests/fakes/",
+  "testing/wait_until.ts",
+  "tests/repo/sleeps_test.ts",
+];
 
 /** A sleep: a promise resolved by a timer, or the kit's delay() with a fixed time and no signal. */
 const SLEEP = /new Promise\b.*\bsetTimeout\(|\bdelay\(\s*[\d_]+\s*\)/;

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 
-const ROOT = new URL("../", import.meta.url);
+const ROOT = new URL("../../", import.meta.url);
 const { tasks } = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))) as {
   tasks: Record<string, string>;
 };

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { defineSettings } from "../shared/settings/mod.ts";
+import { defineSettings } from "../../shared/settings/mod.ts";
 import { DOCUMENTS, settingsTable, unpadded, withTable } from "./docs_settings.ts";
 
 Deno.test("each contract in docs/ carries its service's settings table as the code defines it", async () => {
   for (const [path, source] of Object.entries(DOCUMENTS)) {
-    const text = await Deno.readTextFile(new URL(`../${path}`, import.meta.url));
+    const text = await Deno.readTextFile(new URL(`../../${path}`, import.meta.url));
     assert.equal(
       unpadded(withTable(text, source)),
       unpadded(text),
-      `${path} is stale: run deno run -A tests/docs_settings.ts`,
+      `${path} is stale: run deno run -A tests/repo/docs_settings.ts`,
     );
   }
 });

@@ -22,7 +22,7 @@ Deno.test("check() applies the allowlist by file, folder and name, and reports s
   assert.deepEqual(check(findings, [stale]).stale, [stale]);
 });
 
-Deno.test("no export in the workspace is dead (tests/dead_exports_allow.json lists the kept ones)", async () => {
+Deno.test("no export in the workspace is dead (tests/repo/dead_exports_allow.json lists the kept ones)", async () => {
   const { dead, stale } = check(await findDeadExports(), await readAllowlist());
   assert.deepEqual(dead, [], "drop `export` or delete these (or allow one with its reason)");
   assert.deepEqual(stale, [], "these allowances match nothing any more: remove them");
