@@ -80,3 +80,20 @@ Deno.test("the local S3 server checks SigV4 signatures", async (t) => {
     await s3.close();
   }
 });
+
+Deno.test("the local S3 server on a taken port: one line saying so, not its stack trace", async () => {
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  try {
+    await assert.rejects(startS3Server({ buckets: ["b"], port }), (err: Error) => {
+      assert.equal(
+        err.message,
+        `Cannot start the S3 server: Cannot listen on 127.0.0.1:${port}: the address is ` +
+          "already in use",
+      );
+      return true;
+    });
+  } finally {
+    taken.close();
+  }
+});
