@@ -16,7 +16,10 @@
  * It also runs, verbatim and in the same checkout, the README blocks that need the dev ports
  * (their marks name this file): while dev runs, `services/mcp-server/README.md`'s token + MCP
  * Inspector command; after it stopped, the root README's image-proxy block (its own dev runner on
- * :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090).
+ * :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090). The image-proxy
+ * block runs after `deno install` with the npm registry out of reach and an empty Deno cache: what
+ * a README command needs is in the workspace's lock and in what `deno install` set up (its S3
+ * server's package was fetched at first use outside both, and failed there).
  */
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -284,11 +287,28 @@ Deno.test({
       });
 
       await t.step(
-        "README blocks on the dev ports: image-proxy's dev, mcp-server's Run it",
+        "README blocks on the dev ports: image-proxy's dev (installed, then offline), mcp-server's Run it",
         async () => {
+          const install = await runCommand("deno install --frozen", {}, dir);
+          assert.equal(install.code, 0, install.stderr);
           const proxy = await markedBlock("README.md", "deno task --cwd services/image-proxy dev");
-          const [index] = await runBlock(proxy, { cwd: dir, serve: 1, ready: "server_listening" });
-          assert.ok(JSON.parse(index.stdout).index, index.stdout);
+          const emptyCache = await Deno.makeTempDir({ prefix: "dev_test_deno_dir_" });
+          try {
+            const offline = {
+              NPM_CONFIG_REGISTRY: "http://127.0.0.1:1/",
+              DENO_DIR: emptyCache,
+              DENO_NO_UPDATE_CHECK: "1",
+            };
+            const [index] = await runBlock(proxy, {
+              cwd: dir,
+              serve: 1,
+              ready: "server_listening",
+              env: offline,
+            });
+            assert.ok(JSON.parse(index.stdout).index, index.stdout);
+          } finally {
+            await Deno.remove(emptyCache, { recursive: true }).catch(() => {});
+          }
           assertPortsFree();
           const run = await markedBlock(
             "services/mcp-server/README.md",

@@ -30,7 +30,8 @@ export interface S3Server {
 }
 
 const PROCESS = new URL("./s3rver_process.ts", import.meta.url).pathname;
-const LOCK = new URL("./s3rver.lock", import.meta.url).pathname;
+/** The workspace's configuration: its import map and lock pin the package, wherever we run. */
+const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
 
 /**
  * Starts s3rver in its own process and waits until it listens.
@@ -49,9 +50,7 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--no-config",
-      "--node-modules-dir=none",
-      `--lock=${LOCK}`,
+      `--config=${CONFIG}`,
       "--frozen",
       "--quiet",
       `--allow-net=${hostname}`,

@@ -97,3 +97,23 @@ Deno.test("the local S3 server on a taken port: one line saying so, not its stac
     taken.close();
   }
 });
+
+// s3rver_process.ts says why: a `"bin": true` on this entry makes every deno process of the
+// workspace print a warning about the bin the package does not ship, at every start.
+Deno.test("deno.lock pins the S3 server package, without the bin flag it does not honour", async () => {
+  const root = new URL("../../../", import.meta.url);
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  const specifier = config.imports["@20minutes/s3rver"];
+  assert.match(specifier, /^npm:@20minutes\/s3rver@\d+\.\d+\.\d+$/);
+  const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", root)));
+  const version = lock.specifiers[specifier];
+  assert.ok(version, `deno.lock resolves ${specifier}`);
+  const entry = lock.npm[`@20minutes/s3rver@${version}`];
+  assert.ok(entry?.integrity, "deno.lock holds the package with its integrity");
+  assert.equal(
+    entry.bin,
+    undefined,
+    `remove the line "bin": true of "@20minutes/s3rver@${version}" in deno.lock (a lock update ` +
+      "put it back; see services/image-proxy/dev/s3rver_process.ts)",
+  );
+});

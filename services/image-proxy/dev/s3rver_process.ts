@@ -1,7 +1,7 @@
 /**
- * The S3 server's own process: `@20minutes/s3rver` from the npm registry, started by
- * {@linkcode startS3Server} in `s3_server.ts` with `--no-config --node-modules-dir=none` and its
- * own lock file (`s3rver.lock`). It prints one JSON line `{"port": n}` once it listens and runs
+ * The S3 server's own process: `@20minutes/s3rver` (the root `deno.json`'s imports, so
+ * `deno.lock` pins it and `deno install` fetches it with every other package), started by
+ * {@linkcode startS3Server} in `s3_server.ts`. It prints one JSON line `{"port": n}` once it listens and runs
  * until its stdin closes (so it never outlives the process that started it). When it cannot
  * listen it says why in one line on stderr (`Cannot listen on 127.0.0.1:8092: the address is
  * already in use`) and exits 1.
@@ -11,13 +11,15 @@
  * @module
  */
 
-// Why a process of its own, outside the workspace's node_modules: the package declares a `bin`
-// it does not ship, and a workspace holding it in node_modules makes Deno 2.9 warn about that on
-// stderr of every `deno` process that loads an npm package, services included, which breaks
-// their JSON-only output. Loaded from Deno's global cache (`--node-modules-dir=none`) no bin is
-// set up. The specifier is not a literal so that checking the workspace does not pull the
-// package into its node_modules and deno.lock; this process's lock file pins it instead.
-const SPECIFIER = "npm:@20minutes/s3rver@5.0.0";
+// A process of its own: its own event loop (as in production, the store is not the proxy's
+// process), and a failure to listen ends it, not the process that started it.
+//
+// The package declares a `bin` (bin/s3rver.js) it does not ship. Deno sets up the bins of the
+// packages in node_modules when the lock says they have one, and on a missing one warns on stderr
+// of every `deno` process of the workspace (services included, whose output is JSON lines), at
+// every start. So its entry in deno.lock carries no `"bin": true`: nothing of ours runs its bin,
+// and `s3_server_test.ts` fails, saying what to remove, when a lock update puts the flag back.
+import S3rverPackage from "@20minutes/s3rver";
 
 interface S3rverOptions {
   address: string;
@@ -35,9 +37,7 @@ interface S3rverInstance {
 }
 
 const [hostname, port, directory, ...buckets] = Deno.args;
-const { default: S3rver } = await import(SPECIFIER) as {
-  default: new (options: S3rverOptions) => S3rverInstance;
-};
+const S3rver = S3rverPackage as unknown as new (options: S3rverOptions) => S3rverInstance;
 const server = new S3rver({
   address: hostname,
   port: Number(port),
