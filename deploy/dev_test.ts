@@ -8,10 +8,14 @@
  * so this file must not run twice at once; it fails up front, naming the port, when one is taken.
  *
  * It waits for every service's health route (runner-ctl, which has none: its "message session
- * created" line), calls `todos.list_todos` (todo-api through its own OpenAPI document) through
- * MCP `execute` with the SDK client and a mock-oidc token, stops dev like Ctrl-C does (SIGINT to
- * its process group) and then starts it again with todo-api's port taken: dev reports
- * `todo-api exited with code N`, stops the others and fails.
+ * created" line), runs every hint of the start-up table as printed (each page it names answers;
+ * todo-api's key command makes a key through the running todo-api with the admin key dev made,
+ * and the key works; mcp-server's token command gets a token), and todo-api's own advice when
+ * `keys` finds the database held (its `curl` line, at the address todo-api really listens on);
+ * calls `todos.list_todos` (todo-api through its own OpenAPI document) through MCP `execute` with
+ * the SDK client and that token, stops dev like Ctrl-C does (SIGINT to its process group) and then
+ * starts it again with todo-api's port taken: dev reports `todo-api exited with code N`, stops the
+ * others and fails.
  *
  * It also runs, verbatim and in the same checkout, the README blocks that need the dev ports
  * (their marks name this file): while dev runs, `services/mcp-server/README.md`'s token + MCP
@@ -26,6 +30,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SERVICES } from "./services.ts";
+import { ADMIN_KEY_FILE } from "./dev_todo_key.ts";
 import {
   type ReadmeBlock,
   runBlock,
@@ -177,17 +182,14 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-async function mockToken(): Promise<string> {
-  const res = await fetch("http://127.0.0.1:8080/default/token", {
-    method: "POST",
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: "dev-test",
-      scope: "mcp",
-    }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()).access_token;
+/** What a row of the start-up table's OPEN column tells to do: pages to open, commands to run. */
+function hintsOf(open: string) {
+  return {
+    // "/docs (API)", "/_mock/ui (console)", …
+    paths: [...open.matchAll(/(?:^|, |; )(\/[^\s,;]*) \(/g)].map((m) => m[1]),
+    commands: [...open.matchAll(/(?:^|; )(?:a key|a bearer token): ([^;]+)/g)].map((m) => m[1]),
+    issuer: /(?:^|; )issuer (\/\S+)/.exec(open)?.[1],
+  };
 }
 
 Deno.test({
@@ -229,8 +231,69 @@ Deno.test({
             out,
             /^dev: mcp-server's todos\.\* use todo-api key \S+ \(subject mcp-demo, created now;/m,
           );
+          assert.match(
+            out,
+            /^dev: todo-api admin key \S+ \(subject dev-admin, created now; kept in \S+,/m,
+          );
 
-          const token = await mockToken();
+          // Every hint of the table, as printed, works while dev runs.
+          const hints = SERVICES.map((svc) => ({ svc, ...hintsOf(svc.devInfo.open) }));
+          assert.deepEqual(
+            hints.map((h) => [h.svc.name, h.paths, h.commands.length, h.issuer]),
+            [
+              ["mock-oidc", ["/docs", "/_mock/ui", "/default/debugger"], 0, "/default"],
+              ["todo-api", ["/docs"], 1, undefined],
+              ["image-proxy", ["/streams/v1/index.json"], 0, undefined],
+              ["mcp-server", [], 1, undefined],
+              ["runner-ctl", [], 0, undefined],
+            ],
+          );
+          for (const { svc, paths, issuer } of hints) {
+            for (const path of paths) {
+              const page = await fetch(`${svc.devInfo.url}${path}`);
+              await page.body?.cancel();
+              assert.equal(page.status, 200, `${svc.name}: ${path}`);
+            }
+            if (issuer) {
+              const res = await fetch(
+                `${svc.devInfo.url}${issuer}/.well-known/openid-configuration`,
+              );
+              assert.equal((await res.json()).issuer, `${svc.devInfo.url}${issuer}`);
+            }
+          }
+          const [keyCommand] = hints[1].commands;
+          const made = await runCommand(keyCommand, {}, dir);
+          assert.equal(made.code, 0, made.stderr);
+          const userKey = made.stdout.trim();
+          assert.match(userKey, /^todo_\S+$/);
+          assert.match(made.stderr, /^created key \S+ for me \(user\);/m);
+          const withKey = await fetch("http://127.0.0.1:8081/v1/todos", {
+            headers: { "x-api-key": userKey },
+          });
+          assert.equal(withKey.status, 200, await withKey.text());
+          const [tokenCommand] = hints[3].commands;
+          const minted = await runCommand(tokenCommand, {}, dir);
+          assert.equal(minted.code, 0, minted.stderr);
+          const token = JSON.parse(minted.stdout).access_token;
+          assert.ok(token, minted.stdout);
+
+          // `keys` on the held database (todo-api's README form): its advice names where todo-api
+          // really listens, and its curl line works with the admin key dev made.
+          const locked = await runCommand(
+            "deno task keys create --subject you --role user",
+            {},
+            dir,
+          );
+          assert.equal(locked.code, 1, locked.stdout);
+          assert.match(locked.stderr, /in use by another process \(pid \d+\)/);
+          assert.match(locked.stderr, /--url http:\/\/127\.0\.0\.1:8081 /);
+          const curl = /^ {2}(curl .*)$/m.exec(locked.stderr)?.[1] ?? "";
+          assert.ok(curl.endsWith(" http://127.0.0.1:8081/v1/keys"), locked.stderr);
+          const admin = (await Deno.readTextFile(`${dir}/${ADMIN_KEY_FILE}`)).trim();
+          const viaCurl = await runCommand(curl, { TODOAPI_API_KEY: admin }, dir);
+          assert.equal(viaCurl.code, 0, viaCurl.stderr);
+          assert.equal(JSON.parse(viaCurl.stdout).subject, "you");
+
           const client = new Client({ name: "dev-test", version: "1.0.0" });
           await client.connect(
             new StreamableHTTPClientTransport(new URL("http://127.0.0.1:8090/mcp"), {
@@ -340,6 +403,7 @@ Deno.test({
             out,
             /^dev: mcp-server's todos\.\* use todo-api key \S+ \(subject mcp-demo, reused;/m,
           );
+          assert.match(out, /^dev: todo-api admin key \S+ \(subject dev-admin, reused;/m);
           const exits = dev.lines.filter((l) => / exited with code \d+$/.test(l));
           assert.match(exits[0], /^todo-api exited with code [1-9]\d*$/, out.slice(-3000));
           assert.equal(status.code, Number(/\d+$/.exec(exits[0])![0]));
