@@ -19,19 +19,23 @@
  *
  * It also runs, verbatim and in the same checkout, the README blocks that need the dev ports
  * (their marks name this file): while dev runs, `services/mcp-server/README.md`'s token + MCP
- * Inspector command; after it stopped, the root README's image-proxy block (its own dev runner on
- * :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090). The image-proxy
- * block runs after `deno install` with the npm registry out of reach and an empty Deno cache: what
- * a README command needs is in the workspace's lock and in what `deno install` set up (its S3
- * server's package was fetched at first use outside both, and failed there).
+ * Inspector command and its two MCP client configurations (the JSON one with its placeholders
+ * filled, and the server command of the Claude Code one), each of which must find `todos.*` with
+ * `search_api` and call one; after it stopped, the root README's image-proxy block (its own dev
+ * runner on :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090). The
+ * image-proxy block runs after `deno install` with the npm registry out of reach and an empty Deno
+ * cache: what a README command needs is in the workspace's lock and in what `deno install` set up
+ * (its S3 server's package was fetched at first use outside both, and failed there).
  */
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SERVICES } from "./services.ts";
-import { ADMIN_KEY_FILE } from "./dev_todo_key.ts";
+import { ADMIN_KEY_FILE, MCP_KEY_FILE } from "./dev_todo_key.ts";
 import {
+  clientConfigBlocks,
   type ReadmeBlock,
   runBlock,
   runCommand,
@@ -192,6 +196,37 @@ function hintsOf(open: string) {
   };
 }
 
+/** The capabilities `search_api` finds for "todo" through an MCP server over stdio. */
+async function todoCapabilitiesOverStdio(
+  server: { command: string; args: string[]; env?: Record<string, string>; cwd: string },
+): Promise<string[]> {
+  const transport = new StdioClientTransport({ ...server, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "dev-test-stdio", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    const found = (await client.callTool({
+      name: "search_api",
+      arguments: { query: "todo" },
+    })) as CallToolResult;
+    assert.equal(found.isError, undefined, JSON.stringify(found.content) + stderr);
+    const names = (found.structuredContent as { results: { name: string }[] }).results
+      .map((r) => r.name);
+    // Found and callable with the key the configuration hands over.
+    const listed = (await client.callTool({
+      name: "execute",
+      arguments: { source: "def main():\n  return todos.list_todos(limit=1)\n" },
+    })) as CallToolResult;
+    assert.equal(listed.isError, undefined, JSON.stringify(listed.content) + stderr);
+    return names;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nserver stderr:\n${stderr}`);
+  } finally {
+    await client.close();
+  }
+}
+
 Deno.test({
   name:
     "deno task dev from a fresh checkout: table, health, todos.list_todos over MCP, Ctrl-C, a death",
@@ -328,6 +363,39 @@ Deno.test({
             JSON.parse(listed.stdout).tools.map((x: { name: string }) => x.name).sort(),
             ["describe_api", "execute", "search_api"],
           );
+
+          // services/mcp-server/README.md's client configurations give the todos.* they describe.
+          const readme = "services/mcp-server/README.md";
+          const [config] = clientConfigBlocks(
+            readme,
+            await Deno.readTextFile(`${WORKTREE}${readme}`),
+          );
+          assert.deepEqual(config.mark, { kind: "tested-by", path: "deploy/dev_test.ts" });
+          const mcpKey = (await Deno.readTextFile(`${dir}/${MCP_KEY_FILE}`)).trim();
+          const server = JSON.parse(config.text).mcpServers.capabilities;
+          const fromJson = await todoCapabilitiesOverStdio({
+            command: server.command,
+            args: server.args.map((a: string) => a.replace(/^\/path\/to\/repo\//, `${dir}/`)),
+            env: Object.fromEntries(
+              Object.entries(server.env as Record<string, string>).map((
+                [k, v],
+              ) => [k, v === "..." ? mcpKey : v]),
+            ),
+            cwd: dir,
+          });
+          const todos = ["todos.complete_todo", "todos.create_todo", "todos.get_todo"];
+          assert.deepEqual(todos.filter((n) => !fromJson.includes(n)), [], fromJson.join(" "));
+          // Claude Code's: the server command after `--`, with the `--env` it sets, from the root.
+          const claude = await markedBlock(readme, "claude mcp add capabilities");
+          const [head, command] = claude.commands[0].split(" -- ");
+          const envs = [...head.matchAll(/--env (\w+=(?:"[^"]*"|\S+))/g)].map((m) => m[1]);
+          assert.deepEqual(envs.map((e) => e.split("=")[0]), ["MCP_TODO_API_KEY"]);
+          const fromClaude = await todoCapabilitiesOverStdio({
+            command: "bash",
+            args: ["-c", `${envs.map((e) => `export ${e}`).join("; ")}; exec ${command}`],
+            cwd: dir,
+          });
+          assert.deepEqual(todos.filter((n) => !fromClaude.includes(n)), [], fromClaude.join(" "));
 
           // The HTML pages' icon request answers, cacheable (todo-api's /docs, mock-oidc).
           for (const base of ["http://127.0.0.1:8081", "http://127.0.0.1:8080"]) {
