@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { denortProblem } from "./compile.ts";
 import { existingServices } from "./services.ts";
 
 /**
@@ -25,8 +26,9 @@ function grants(flags: readonly string[]): Record<string, string[]> {
 }
 
 // deno compile cannot run here for real (no denort runtime can be downloaded), but with any
-// executable as DENORT_BIN it resolves, checks and embeds everything a binary needs: this catches
-// modules or npm packages that break compilation (prom-client did, denoland/deno#36746).
+// executable as DENORT_BIN and --payload-only it resolves, checks and embeds everything a binary
+// needs: this catches modules or npm packages that break compilation (prom-client did,
+// denoland/deno#36746).
 Deno.test({
   name: "deno task compile embeds every service with its permissions",
   sanitizeResources: false,
@@ -39,6 +41,7 @@ Deno.test({
           "-A",
           new URL("./compile.ts", import.meta.url).pathname,
           "--no-build-info",
+          "--payload-only",
           "--out",
           out,
         ],
@@ -50,6 +53,11 @@ Deno.test({
       const text = new TextDecoder().decode(result.stdout) +
         new TextDecoder().decode(result.stderr);
       assert.ok(result.success, text);
+      // It says the files do not run, and why.
+      assert.match(
+        text,
+        /^compile: payload only: DENORT_BIN=\/bin\/true is not the denort runtime of Deno \S+ for \S+: no Deno runtime in it \(no "Deno\/\S+" version string\); the files written hold each service's payload but do not run$/m,
+      );
       for (const name of ["mock-oidc", "todo-api"]) {
         assert.match(text, new RegExp(`compile: ${name} -> `));
         assert.ok((await Deno.stat(`${out}/${name}`)).size > 1_000_000, name);
@@ -111,4 +119,106 @@ Deno.test("deno task compile says what is missing when denort cannot be had", as
     err,
     /^Cannot compile: the denort .* runtime cannot be downloaded here; set DENORT_BIN/,
   );
+});
+
+/** Runs the compile task with `env`; its exit code and its stdout and stderr together. */
+async function compileTask(args: string[], env: Record<string, string>) {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./compile.ts", import.meta.url).pathname, ...args],
+    cwd: new URL("../", import.meta.url),
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return {
+    code: result.code,
+    stdout: dec.decode(result.stdout),
+    stderr: dec.decode(result.stderr),
+  };
+}
+
+Deno.test("deno task compile refuses a DENORT_BIN that is not denort, in one line, before any work", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fake = `${dir}/denort`;
+    await Deno.writeTextFile(fake, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    const v = Deno.version.deno;
+    const cases: Array<[string, string]> = [
+      ["/bin/true", `no Deno runtime in it (no "Deno/${v}" version string)`],
+      [fake, `not an executable binary for ${Deno.build.os}`],
+      [Deno.execPath(), "it is the deno CLI, not its denort runtime"],
+    ];
+    for (const [bin, why] of cases) {
+      const ran = await compileTask(["--no-build-info", "--out", `${dir}/out`, "mock-oidc"], {
+        DENORT_BIN: bin,
+      });
+      assert.equal(ran.code, 1, ran.stdout + ran.stderr);
+      assert.equal(ran.stdout, "", bin);
+      assert.equal(
+        ran.stderr,
+        `Cannot compile: DENORT_BIN=${bin} is not the denort runtime of Deno ${v} for ` +
+          `${Deno.build.target}: ${why}\n`,
+      );
+      // Refused before the type check and before anything is written.
+      await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    }
+    const none = await compileTask(["--payload-only", "--out", `${dir}/out`], { DENORT_BIN: "" });
+    assert.equal(none.code, 1);
+    assert.equal(
+      none.stderr,
+      "Cannot compile: --payload-only needs DENORT_BIN (any executable)\n",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("denortProblem: an executable of this platform naming this Deno's version, not the CLI", async () => {
+  const dir = await Deno.makeTempDir();
+  const v = "2.9.6";
+  const elf = [0x7f, 0x45, 0x4c, 0x46];
+  const file = async (name: string, bytes: number[] | string, mode = 0o755) => {
+    const path = `${dir}/${name}`;
+    const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
+    await Deno.writeFile(path, new Uint8Array(data), { mode });
+    await Deno.chmod(path, mode); // the umask may have taken bits off
+    return path;
+  };
+  const ascii = (s: string) => [...new TextEncoder().encode(s)];
+  try {
+    if (Deno.build.os !== "linux") return; // the fakes below are ELF files
+    const runtime = [...elf, 0, 0, ...ascii(`setDeno/${v}Deno/${v}+abc`), 0];
+    assert.equal(await denortProblem(await file("denort", runtime), v), undefined);
+    assert.equal(await denortProblem(`${dir}/missing`, v), "no such file");
+    assert.equal(await denortProblem(dir, v), "not a file");
+    assert.equal(await denortProblem(await file("plain", runtime, 0o644), v), "not executable");
+    assert.equal(
+      await denortProblem(await file("script", "#!/bin/sh\n"), v),
+      "not an executable binary for linux",
+    );
+    assert.equal(
+      await denortProblem(await file("true", [...elf, 0, 1, 2]), v),
+      `no Deno runtime in it (no "Deno/${v}" version string)`,
+    );
+    assert.equal(
+      await denortProblem(await file("old", [...elf, ...ascii("Deno/2.9.5 ")]), v),
+      "it is Deno 2.9.5's, not 2.9.6's",
+    );
+    // 2.9.60 is not 2.9.6 (nor is 2.9.6.1).
+    assert.equal(
+      await denortProblem(await file("newer", [...elf, ...ascii("Deno/2.9.60 Deno/2.9.6.1")]), v),
+      "it is Deno 2.9.60's, not 2.9.6's",
+    );
+    assert.equal(
+      await denortProblem(await file("cli", [...runtime, ...ascii("DENORT_BIN")]), v),
+      "it is the deno CLI, not its denort runtime",
+    );
+    assert.equal(
+      await denortProblem(Deno.execPath()),
+      "it is the deno CLI, not its denort runtime",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

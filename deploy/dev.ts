@@ -2,21 +2,21 @@
 /**
  * `deno task dev`: runs every service that exists, each on its own port with its embedded default
  * backing and its deployed permissions, with its output prefixed by its name. Before the services
- * start it runs their set-up commands (todo-api's migrations) and makes the todo-api key the
- * mcp-server demo's `todos.*` use (`dev_todo_key.ts`); then it prints one table of where each
- * service is and what to open. When a service exits, dev says so, stops the others and exits
- * non-zero (`dev_supervise.ts`); Ctrl-C stops them all gracefully.
+ * start it runs their set-up commands (todo-api's migrations) and makes the todo-api keys its
+ * hints need (`dev_todo_key.ts`: the one the mcp-server demo's `todos.*` use, and an admin key the
+ * table's key command uses); then it prints one table of where each service is and what to open,
+ * every command in it runnable as printed while dev runs (`dev_test.ts` runs them). When a service
+ * exits, dev says so, stops the others and exits non-zero (`dev_supervise.ts`); Ctrl-C stops them
+ * all gracefully.
  *
  * @module
  */
-import { provisionTodoKey } from "./dev_todo_key.ts";
+import { ADMIN_KEY_FILE, type KeySpec, MCP_KEY_FILE, provisionTodoKeys } from "./dev_todo_key.ts";
 import { supervise } from "./dev_supervise.ts";
 import { existingServices, type ServiceDeployment } from "./services.ts";
 
 const root = new URL("../", import.meta.url);
 const enc = new TextEncoder();
-/** Where dev keeps the todo-api key it made for mcp-server (under the granted ./.data). */
-const KEY_FILE = ".data/dev/mcp-server-todo-api-key.json";
 
 async function pipe(name: string, stream: ReadableStream<Uint8Array>, out: typeof Deno.stdout) {
   let pending = "";
@@ -89,21 +89,31 @@ async function main(): Promise<number> {
   }
   const envs: Record<string, Record<string, string>> = {};
   const todoApi = services.find((s) => s.name === "todo-api");
-  if (todoApi && services.some((s) => s.name === "mcp-server")) {
-    if (Deno.env.get("MCP_TODO_API_KEY")) {
-      console.log("dev: mcp-server uses the todo-api key in MCP_TODO_API_KEY");
-    } else {
-      try {
-        const made = await provisionTodoKey({ cli: todoCli(todoApi), file: KEY_FILE });
-        envs["mcp-server"] = { MCP_TODO_API_KEY: made.key };
+  if (todoApi) {
+    // The admin key the table's key command reads; mcp-server's key unless one is given.
+    const admin: KeySpec = { file: ADMIN_KEY_FILE, subject: "dev-admin", roles: ["admin"] };
+    const mcp: KeySpec = { file: MCP_KEY_FILE, subject: "mcp-demo", roles: ["user"] };
+    const forMcp = services.some((s) => s.name === "mcp-server");
+    const given = forMcp && Boolean(Deno.env.get("MCP_TODO_API_KEY"));
+    if (given) console.log("dev: mcp-server uses the todo-api key in MCP_TODO_API_KEY");
+    const wanted = forMcp && !given ? [admin, mcp] : [admin];
+    try {
+      const [adminKey, mcpKey] = await provisionTodoKeys({ cli: todoCli(todoApi), keys: wanted });
+      const how = (k: { created: boolean }) => k.created ? "created now" : "reused";
+      console.log(
+        `dev: todo-api admin key ${adminKey.id} (subject dev-admin, ${how(adminKey)}; kept in ` +
+          `${ADMIN_KEY_FILE}, which the table's key command reads)`,
+      );
+      if (mcpKey) {
+        envs["mcp-server"] = { MCP_TODO_API_KEY: mcpKey.key };
         console.log(
-          `dev: mcp-server's todos.* use todo-api key ${made.id} (subject mcp-demo, ` +
-            `${made.created ? "created now" : "reused"}; kept in ${KEY_FILE})`,
+          `dev: mcp-server's todos.* use todo-api key ${mcpKey.id} (subject mcp-demo, ` +
+            `${how(mcpKey)}; kept in ${MCP_KEY_FILE})`,
         );
-      } catch (err) {
-        console.error(`Cannot start mcp-server: ${(err as Error).message}`);
-        return 1;
       }
+    } catch (err) {
+      console.error(`Cannot start todo-api: ${(err as Error).message}`);
+      return 1;
     }
   }
   console.log(devTable(services));

@@ -8,22 +8,34 @@
  * so this file must not run twice at once; it fails up front, naming the port, when one is taken.
  *
  * It waits for every service's health route (runner-ctl, which has none: its "message session
- * created" line), calls `todos.list_todos` (todo-api through its own OpenAPI document) through
- * MCP `execute` with the SDK client and a mock-oidc token, stops dev like Ctrl-C does (SIGINT to
- * its process group) and then starts it again with todo-api's port taken: dev reports
- * `todo-api exited with code N`, stops the others and fails.
+ * created" line), runs every hint of the start-up table as printed (each page it names answers;
+ * todo-api's key command makes a key through the running todo-api with the admin key dev made,
+ * and the key works; mcp-server's token command gets a token), and todo-api's own advice when
+ * `keys` finds the database held (its `curl` line, at the address todo-api really listens on);
+ * calls `todos.list_todos` (todo-api through its own OpenAPI document) through MCP `execute` with
+ * the SDK client and that token, stops dev like Ctrl-C does (SIGINT to its process group) and then
+ * starts it again with todo-api's port taken: dev reports `todo-api exited with code N`, stops the
+ * others and fails.
  *
  * It also runs, verbatim and in the same checkout, the README blocks that need the dev ports
  * (their marks name this file): while dev runs, `services/mcp-server/README.md`'s token + MCP
- * Inspector command; after it stopped, the root README's image-proxy block (its own dev runner on
- * :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090).
+ * Inspector command and its two MCP client configurations (the JSON one with its placeholders
+ * filled, and the server command of the Claude Code one), each of which must find `todos.*` with
+ * `search_api` and call one; after it stopped, the root README's image-proxy block (its own dev
+ * runner on :8082) and `services/mcp-server/README.md`'s "Run it" block (HTTP on :8090). The
+ * image-proxy block runs after `deno install` with the npm registry out of reach and an empty Deno
+ * cache: what a README command needs is in the workspace's lock and in what `deno install` set up
+ * (its S3 server's package was fetched at first use outside both, and failed there).
  */
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SERVICES } from "./services.ts";
+import { ADMIN_KEY_FILE, MCP_KEY_FILE } from "./dev_todo_key.ts";
 import {
+  clientConfigBlocks,
   type ReadmeBlock,
   runBlock,
   runCommand,
@@ -174,18 +186,45 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-async function mockToken(): Promise<string> {
-  const res = await fetch("http://127.0.0.1:8080/default/token", {
-    method: "POST",
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: "dev-test",
-      scope: "mcp",
-      resource: "http://127.0.0.1:8090/mcp",
-    }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()).access_token;
+/** What a row of the start-up table's OPEN column tells to do: pages to open, commands to run. */
+function hintsOf(open: string) {
+  return {
+    // "/docs (API)", "/_mock/ui (console)", …
+    paths: [...open.matchAll(/(?:^|, |; )(\/[^\s,;]*) \(/g)].map((m) => m[1]),
+    commands: [...open.matchAll(/(?:^|; )(?:a key|a bearer token): ([^;]+)/g)].map((m) => m[1]),
+    issuer: /(?:^|; )issuer (\/\S+)/.exec(open)?.[1],
+  };
+}
+
+/** The capabilities `search_api` finds for "todo" through an MCP server over stdio. */
+async function todoCapabilitiesOverStdio(
+  server: { command: string; args: string[]; env?: Record<string, string>; cwd: string },
+): Promise<string[]> {
+  const transport = new StdioClientTransport({ ...server, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "dev-test-stdio", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    const found = (await client.callTool({
+      name: "search_api",
+      arguments: { query: "todo" },
+    })) as CallToolResult;
+    assert.equal(found.isError, undefined, JSON.stringify(found.content) + stderr);
+    const names = (found.structuredContent as { results: { name: string }[] }).results
+      .map((r) => r.name);
+    // Found and callable with the key the configuration hands over.
+    const listed = (await client.callTool({
+      name: "execute",
+      arguments: { source: "def main():\n  return todos.list_todos(limit=1)\n" },
+    })) as CallToolResult;
+    assert.equal(listed.isError, undefined, JSON.stringify(listed.content) + stderr);
+    return names;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nserver stderr:\n${stderr}`);
+  } finally {
+    await client.close();
+  }
 }
 
 Deno.test({
@@ -227,8 +266,69 @@ Deno.test({
             out,
             /^dev: mcp-server's todos\.\* use todo-api key \S+ \(subject mcp-demo, created now;/m,
           );
+          assert.match(
+            out,
+            /^dev: todo-api admin key \S+ \(subject dev-admin, created now; kept in \S+,/m,
+          );
 
-          const token = await mockToken();
+          // Every hint of the table, as printed, works while dev runs.
+          const hints = SERVICES.map((svc) => ({ svc, ...hintsOf(svc.devInfo.open) }));
+          assert.deepEqual(
+            hints.map((h) => [h.svc.name, h.paths, h.commands.length, h.issuer]),
+            [
+              ["mock-oidc", ["/docs", "/_mock/ui", "/default/debugger"], 0, "/default"],
+              ["todo-api", ["/docs"], 1, undefined],
+              ["image-proxy", ["/streams/v1/index.json"], 0, undefined],
+              ["mcp-server", [], 1, undefined],
+              ["runner-ctl", [], 0, undefined],
+            ],
+          );
+          for (const { svc, paths, issuer } of hints) {
+            for (const path of paths) {
+              const page = await fetch(`${svc.devInfo.url}${path}`);
+              await page.body?.cancel();
+              assert.equal(page.status, 200, `${svc.name}: ${path}`);
+            }
+            if (issuer) {
+              const res = await fetch(
+                `${svc.devInfo.url}${issuer}/.well-known/openid-configuration`,
+              );
+              assert.equal((await res.json()).issuer, `${svc.devInfo.url}${issuer}`);
+            }
+          }
+          const [keyCommand] = hints[1].commands;
+          const made = await runCommand(keyCommand, {}, dir);
+          assert.equal(made.code, 0, made.stderr);
+          const userKey = made.stdout.trim();
+          assert.match(userKey, /^todo_\S+$/);
+          assert.match(made.stderr, /^created key \S+ for me \(user\);/m);
+          const withKey = await fetch("http://127.0.0.1:8081/v1/todos", {
+            headers: { "x-api-key": userKey },
+          });
+          assert.equal(withKey.status, 200, await withKey.text());
+          const [tokenCommand] = hints[3].commands;
+          const minted = await runCommand(tokenCommand, {}, dir);
+          assert.equal(minted.code, 0, minted.stderr);
+          const token = JSON.parse(minted.stdout).access_token;
+          assert.ok(token, minted.stdout);
+
+          // `keys` on the held database (todo-api's README form): its advice names where todo-api
+          // really listens, and its curl line works with the admin key dev made.
+          const locked = await runCommand(
+            "deno task keys create --subject you --role user",
+            {},
+            dir,
+          );
+          assert.equal(locked.code, 1, locked.stdout);
+          assert.match(locked.stderr, /in use by another process \(pid \d+\)/);
+          assert.match(locked.stderr, /--url http:\/\/127\.0\.0\.1:8081 /);
+          const curl = /^ {2}(curl .*)$/m.exec(locked.stderr)?.[1] ?? "";
+          assert.ok(curl.endsWith(" http://127.0.0.1:8081/v1/keys"), locked.stderr);
+          const admin = (await Deno.readTextFile(`${dir}/${ADMIN_KEY_FILE}`)).trim();
+          const viaCurl = await runCommand(curl, { TODOAPI_API_KEY: admin }, dir);
+          assert.equal(viaCurl.code, 0, viaCurl.stderr);
+          assert.equal(JSON.parse(viaCurl.stdout).subject, "you");
+
           const client = new Client({ name: "dev-test", version: "1.0.0" });
           await client.connect(
             new StreamableHTTPClientTransport(new URL("http://127.0.0.1:8090/mcp"), {
@@ -264,6 +364,39 @@ Deno.test({
             ["describe_api", "execute", "search_api"],
           );
 
+          // services/mcp-server/README.md's client configurations give the todos.* they describe.
+          const readme = "services/mcp-server/README.md";
+          const [config] = clientConfigBlocks(
+            readme,
+            await Deno.readTextFile(`${WORKTREE}${readme}`),
+          );
+          assert.deepEqual(config.mark, { kind: "tested-by", path: "deploy/dev_test.ts" });
+          const mcpKey = (await Deno.readTextFile(`${dir}/${MCP_KEY_FILE}`)).trim();
+          const server = JSON.parse(config.text).mcpServers.capabilities;
+          const fromJson = await todoCapabilitiesOverStdio({
+            command: server.command,
+            args: server.args.map((a: string) => a.replace(/^\/path\/to\/repo\//, `${dir}/`)),
+            env: Object.fromEntries(
+              Object.entries(server.env as Record<string, string>).map((
+                [k, v],
+              ) => [k, v === "..." ? mcpKey : v]),
+            ),
+            cwd: dir,
+          });
+          const todos = ["todos.complete_todo", "todos.create_todo", "todos.get_todo"];
+          assert.deepEqual(todos.filter((n) => !fromJson.includes(n)), [], fromJson.join(" "));
+          // Claude Code's: the server command after `--`, with the `--env` it sets, from the root.
+          const claude = await markedBlock(readme, "claude mcp add capabilities");
+          const [head, command] = claude.commands[0].split(" -- ");
+          const envs = [...head.matchAll(/--env (\w+=(?:"[^"]*"|\S+))/g)].map((m) => m[1]);
+          assert.deepEqual(envs.map((e) => e.split("=")[0]), ["MCP_TODO_API_KEY"]);
+          const fromClaude = await todoCapabilitiesOverStdio({
+            command: "bash",
+            args: ["-c", `${envs.map((e) => `export ${e}`).join("; ")}; exec ${command}`],
+            cwd: dir,
+          });
+          assert.deepEqual(todos.filter((n) => !fromClaude.includes(n)), [], fromClaude.join(" "));
+
           // The HTML pages' icon request answers, cacheable (todo-api's /docs, mock-oidc).
           for (const base of ["http://127.0.0.1:8081", "http://127.0.0.1:8080"]) {
             const icon = await fetch(`${base}/favicon.ico`);
@@ -285,11 +418,28 @@ Deno.test({
       });
 
       await t.step(
-        "README blocks on the dev ports: image-proxy's dev, mcp-server's Run it",
+        "README blocks on the dev ports: image-proxy's dev (installed, then offline), mcp-server's Run it",
         async () => {
+          const install = await runCommand("deno install --frozen", {}, dir);
+          assert.equal(install.code, 0, install.stderr);
           const proxy = await markedBlock("README.md", "deno task --cwd services/image-proxy dev");
-          const [index] = await runBlock(proxy, { cwd: dir, serve: 1, ready: "server_listening" });
-          assert.ok(JSON.parse(index.stdout).index, index.stdout);
+          const emptyCache = await Deno.makeTempDir({ prefix: "dev_test_deno_dir_" });
+          try {
+            const offline = {
+              NPM_CONFIG_REGISTRY: "http://127.0.0.1:1/",
+              DENO_DIR: emptyCache,
+              DENO_NO_UPDATE_CHECK: "1",
+            };
+            const [index] = await runBlock(proxy, {
+              cwd: dir,
+              serve: 1,
+              ready: "server_listening",
+              env: offline,
+            });
+            assert.ok(JSON.parse(index.stdout).index, index.stdout);
+          } finally {
+            await Deno.remove(emptyCache, { recursive: true }).catch(() => {});
+          }
           assertPortsFree();
           const run = await markedBlock(
             "services/mcp-server/README.md",
@@ -321,6 +471,7 @@ Deno.test({
             out,
             /^dev: mcp-server's todos\.\* use todo-api key \S+ \(subject mcp-demo, reused;/m,
           );
+          assert.match(out, /^dev: todo-api admin key \S+ \(subject dev-admin, reused;/m);
           const exits = dev.lines.filter((l) => / exited with code \d+$/.test(l));
           assert.match(exits[0], /^todo-api exited with code [1-9]\d*$/, out.slice(-3000));
           assert.equal(status.code, Number(/\d+$/.exec(exits[0])![0]));

@@ -1,8 +1,13 @@
 /**
- * The todo-api key `deno task dev` hands to mcp-server, so the demo's `todos.*` capabilities work
- * on a fresh clone with no manual step. It is made with todo-api's own `keys` command against the
- * embedded database before `serve` takes that database's lock, and kept in a file under `./.data`
- * so later runs reuse it while `keys list` still shows it active (one key, not one per start).
+ * The todo-api keys `deno task dev` makes before the services start, so that everything it
+ * prints works on a fresh clone with no manual step: the key mcp-server's demo `todos.*` use, and
+ * an admin key for the table's hint, which makes more keys through the running todo-api
+ * (`TODOAPI_API_KEY=$(cat <file>) deno task keys create --url <todo-api> …`): while `serve` runs,
+ * it holds the embedded database's lock, so `keys` can only go through its API then. They are made
+ * with todo-api's own `keys` command against the embedded database before `serve` takes that lock,
+ * each kept alone in a file under `./.data` (mode 0600, so `$(cat file)` is the key), and reused
+ * by later runs while `keys list` shows it active (found by its digest's prefix, which the list
+ * shows): one key of each, not one per start.
  *
  * @module
  */
@@ -14,59 +19,93 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Options of {@linkcode provisionTodoKey}. */
+/** One key dev wants. */
+export interface KeySpec {
+  /** Where the key is kept between runs (mode 0600), the key alone. */
+  file: string;
+  /** The subject the key acts as in todo-api. */
+  subject: string;
+  /** Its roles (`user`, `admin`). */
+  roles: string[];
+}
+
+/** Options of {@linkcode provisionTodoKeys}. */
 export interface ProvisionOptions {
   /** Runs `services/todo-api/main.ts <args>` with todo-api's permissions (injected in tests). */
   cli: (args: string[]) => Promise<CliResult>;
-  /** Where the key and its id are kept between runs (mode 0600). */
-  file: string;
-  /** The subject the key acts as in todo-api. @default {"mcp-demo"} */
-  subject?: string;
+  /** The keys wanted, in order. */
+  keys: readonly KeySpec[];
 }
 
-/** The key, its id and whether this run created it. */
+/** A key, its id and whether this run created it. */
 export interface ProvisionedKey {
   key: string;
   id: string;
   created: boolean;
 }
 
-interface Stored {
-  id: string;
-  key: string;
-}
+/** Where dev keeps the key mcp-server's `todos.*` use (under the granted ./.data). */
+export const MCP_KEY_FILE = ".data/dev/mcp-server-todo-api.key";
+/** Where dev keeps the todo-api admin key its start-up table's hint reads. */
+export const ADMIN_KEY_FILE = ".data/dev/todo-api-admin.key";
 
-/** Reuses the stored key when todo-api lists it as active, otherwise creates and stores one. */
-export async function provisionTodoKey(options: ProvisionOptions): Promise<ProvisionedKey> {
-  const stored = await readStored(options.file);
-  if (stored) {
+/**
+ * Each wanted key: the stored one when todo-api lists it as active, otherwise a new one, stored.
+ * One `keys list` for all of them (none when no file exists yet).
+ */
+export async function provisionTodoKeys(options: ProvisionOptions): Promise<ProvisionedKey[]> {
+  const stored = await Promise.all(options.keys.map((k) => readStored(k.file)));
+  let active = new Map<string, string>();
+  if (stored.some((k) => k !== undefined)) {
     const listed = await options.cli(["keys", "list"]);
     if (listed.code !== 0) {
       throw new Error(`Cannot list todo-api keys: ${lastLine(listed.stderr)}`);
     }
-    // keys list: ID, SUBJECT, ROLES, CREATED, STATUS, DIGEST separated by tabs.
-    const active = listed.stdout.split("\n").some((line) => {
-      const cols = line.split("\t");
-      return cols[0] === stored.id && cols[4] === "active";
-    });
-    if (active) return { ...stored, created: false };
+    active = activeByDigest(listed.stdout);
   }
-  const subject = options.subject ?? "mcp-demo";
-  const made = await options.cli(["keys", "create", "--subject", subject, "--role", "user"]);
+  const result: ProvisionedKey[] = [];
+  for (const [i, spec] of options.keys.entries()) {
+    const key = stored[i];
+    const id = key === undefined ? undefined : active.get((await sha256Hex(key)).slice(0, 12));
+    result.push(id ? { key: key!, id, created: false } : await create(options.cli, spec));
+  }
+  return result;
+}
+
+async function create(cli: ProvisionOptions["cli"], spec: KeySpec): Promise<ProvisionedKey> {
+  const made = await cli([
+    "keys",
+    "create",
+    "--subject",
+    spec.subject,
+    "--role",
+    spec.roles.join(","),
+  ]);
   const key = made.stdout.trim();
   // The id is only on stderr: "created key <id> for <subject> (<roles>); …".
   const id = /^created key (\S+) for /m.exec(made.stderr)?.[1];
   if (made.code !== 0 || !/^\S+$/.test(key) || !id) {
     throw new Error(`Cannot create a todo-api key: ${lastLine(made.stderr) || "no key printed"}`);
   }
-  await Deno.mkdir(dirname(options.file), { recursive: true });
-  await Deno.writeTextFile(options.file, JSON.stringify({ id, key } satisfies Stored) + "\n", {
-    mode: 0o600,
-  });
+  await Deno.mkdir(dirname(spec.file), { recursive: true });
+  await Deno.writeTextFile(spec.file, key + "\n", { mode: 0o600 });
   return { key, id, created: true };
 }
 
-async function readStored(file: string): Promise<Stored | undefined> {
+/**
+ * `keys list` (ID, SUBJECT, ROLES, CREATED, STATUS, DIGEST separated by tabs; the digest as its
+ * first 12 hex characters and `…`): the ids of the active keys by digest prefix.
+ */
+function activeByDigest(table: string): Map<string, string> {
+  const active = new Map<string, string>();
+  for (const line of table.split("\n")) {
+    const cols = line.split("\t");
+    if (cols[4] === "active") active.set(cols[5].replace(/…$/, ""), cols[0]);
+  }
+  return active;
+}
+
+async function readStored(file: string): Promise<string | undefined> {
   let text: string;
   try {
     text = await Deno.readTextFile(file);
@@ -74,11 +113,13 @@ async function readStored(file: string): Promise<Stored | undefined> {
     if (err instanceof Deno.errors.NotFound) return undefined;
     throw err;
   }
-  try {
-    const value = JSON.parse(text);
-    if (typeof value?.id === "string" && typeof value?.key === "string") return value;
-  } catch { /* unreadable: replaced by a new key below */ }
-  return undefined;
+  const key = text.trim();
+  return /^\S+$/.test(key) ? key : undefined; // anything else: replaced by a new key
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function dirname(path: string): string {

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { ADMIN_KEY_FILE } from "./dev_todo_key.ts";
+
 /** One service of the workspace. */
 export interface ServiceDeployment {
   name: string;
@@ -126,7 +128,10 @@ export const SERVICES: readonly ServiceDeployment[] = [
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
     devInfo: {
       url: "http://127.0.0.1:8081",
-      open: "/docs (API); a key: deno task keys create --subject me --role user",
+      // While serve runs it holds the embedded database: a key is made through its API, with the
+      // admin key dev made (deploy/dev_todo_key.ts). Run from the repository root.
+      open: "/docs (API); a key: TODOAPI_API_KEY=$(cat " + ADMIN_KEY_FILE + ") deno task keys " +
+        "create --url http://127.0.0.1:8081 --subject me --role user",
       // Readiness, not liveness: serve listens before its datastore is open (docs/todo-api.md).
       health: "http://127.0.0.1:8081/readyz",
     },

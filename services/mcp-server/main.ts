@@ -16,6 +16,7 @@ import { loadPolicy, policyAuthorizer } from "./auth/policy.ts";
 import { createBearerVerifier } from "./auth/bearer.ts";
 import { createDemoRegistry, demoAuthorizer } from "./demo/host.ts";
 import type { ApiReport } from "./openapi/host.ts";
+import { logApiReports } from "./openapi/startup_log.ts";
 import { limitsOf, SETTINGS } from "./settings.ts";
 import { createExecutePool } from "./execute/pool.ts";
 import { createHttpApp } from "./transport/http_app.ts";
@@ -73,16 +74,7 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
       throw err;
     }
   }
-  for (const api of apis) {
-    logger.info("OpenAPI API registered", {
-      api: api.name,
-      enabled: api.enabled.length,
-      disabled: api.disabled.length,
-    });
-    for (const d of api.disabled) {
-      logger.warn("OpenAPI operation disabled", { capability: d.name, reason: d.reason });
-    }
-  }
+  logApiReports(logger, apis);
   if (values.list_capabilities) {
     const lines = registry.enabled().map((c) => c.signature);
     for (const api of apis) {

@@ -278,7 +278,6 @@ export async function readJson(
     return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (err) {
     throw new HttpError(400, "malformed_json", "Cannot parse request body: malformed JSON", {
-      title: "Bad Request",
       cause: err,
     });
   }

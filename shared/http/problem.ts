@@ -7,6 +7,8 @@
 import { STATUS_TEXT } from "./status_text.ts";
 import type { Logger } from "../observe/log.ts";
 
+export { STATUS_TEXT };
+
 /** Where and why one input was rejected (Huma's ErrorDetail). */
 export interface ErrorDetail {
   /** e.g. `body.title`, `query.limit`. */
@@ -212,7 +214,7 @@ export function problemOf(
     problem: {
       type: "about:blank",
       status: 500,
-      title: "Internal Server Error",
+      title: STATUS_TEXT[500],
       detail: "The server could not handle this request; the error was logged",
       ...(options.instance ? { instance: options.instance } : {}),
     },

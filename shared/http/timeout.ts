@@ -137,9 +137,7 @@ const MAX_WAKE_MS = 1000;
 const DEADLINE = createContextKey<Deadline>("deadline");
 
 function timeoutError(): HttpError {
-  return new HttpError(503, "request_timeout", "Cannot answer: the request took too long", {
-    title: "Service Unavailable",
-  });
+  return new HttpError(503, "request_timeout", "Cannot answer: the request took too long");
 }
 
 /**

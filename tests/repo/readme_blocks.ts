@@ -17,6 +17,10 @@
  * a line, with `\` continuations joined; blank lines and lines starting with `#` separate
  * commands. `readme_blocks_test.ts` fails on any block without a valid mark.
  *
+ * An MCP client configuration (a ```json fence holding `"mcpServers"`) is run by the test its
+ * `tested-by` mark names, which must produce the capabilities the text around it describes:
+ * {@linkcode clientConfigBlocks}.
+ *
  * @module
  */
 
@@ -57,6 +61,33 @@ async function readmeFiles(dir = ""): Promise<string[]> {
 
 /** The shell blocks of one README's text. */
 export function shellBlocks(file: string, markdown: string): ReadmeBlock[] {
+  return fencedBlocks(file, markdown, (lang) => SHELL.has(lang));
+}
+
+/**
+ * The MCP client configurations of one README's text: ```json blocks holding `"mcpServers"`
+ * (`commands` is empty: the marked test reads `text`).
+ */
+export function clientConfigBlocks(file: string, markdown: string): ReadmeBlock[] {
+  return fencedBlocks(file, markdown, (lang) => lang === "json")
+    .filter((b) => b.text.includes('"mcpServers"'))
+    .map((b) => ({ ...b, commands: [] }));
+}
+
+/** Every MCP client configuration of every README. */
+export async function allClientConfigBlocks(): Promise<ReadmeBlock[]> {
+  const blocks: ReadmeBlock[] = [];
+  for (const file of await readmeFiles()) {
+    blocks.push(...clientConfigBlocks(file, await Deno.readTextFile(`${ROOT}${file}`)));
+  }
+  return blocks;
+}
+
+function fencedBlocks(
+  file: string,
+  markdown: string,
+  wanted: (lang: string) => boolean,
+): ReadmeBlock[] {
   const lines = markdown.split("\n");
   const blocks: ReadmeBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -64,7 +95,7 @@ export function shellBlocks(file: string, markdown: string): ReadmeBlock[] {
     if (!open) continue;
     const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
     if (end < 0) break;
-    if (SHELL.has(open[1])) {
+    if (wanted(open[1])) {
       const text = lines.slice(i + 1, end).join("\n");
       // The mark is the nearest non-blank line above (`deno fmt` puts a blank line after it).
       let k = i - 1;

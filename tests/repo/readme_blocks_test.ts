@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { concurrentSteps } from "@svc/testing";
 import {
   allBlocks,
+  allClientConfigBlocks,
+  clientConfigBlocks,
   commandsOf,
   parseMark,
   ROOT,
@@ -35,6 +37,35 @@ Deno.test("every shell block of every README carries a valid readme-test mark", 
       assert.ok((mark.serve ?? 1) <= block.commands.length, where(block));
     }
   }
+});
+
+Deno.test("every MCP client configuration of a README is run by the test its mark names", async () => {
+  const configs = await allClientConfigBlocks();
+  assert.ok(
+    configs.some((b) => b.file === "services/mcp-server/README.md"),
+    "mcp-server's README has a client configuration",
+  );
+  for (const block of configs) {
+    const mark = block.mark;
+    assert.equal(mark?.kind, "tested-by", `${where(block)}: a client configuration is tested-by`);
+    if (mark?.kind !== "tested-by") continue;
+    const test = await Deno.readTextFile(`${ROOT}${mark.path}`);
+    assert.ok(test.includes(block.file), `${mark.path} reads ${block.file} (${where(block)})`);
+    assert.ok(test.includes("clientConfigBlocks"), `${mark.path} runs the configuration`);
+  }
+  const md = [
+    "<!-- readme-test: tested-by t.ts -->",
+    "",
+    "```json",
+    '{"mcpServers": {}}',
+    "```",
+    "```json",
+    '{"other": 1}',
+    "```",
+  ].join("\n");
+  assert.deepEqual(clientConfigBlocks("R.md", md).map((b) => [b.line, b.text, b.mark]), [
+    [3, '{"mcpServers": {}}', { kind: "tested-by", path: "t.ts" }],
+  ]);
 });
 
 Deno.test("marks: run with env, placeholders and a server; tested-by; not-run; invalid ones", () => {

@@ -1,7 +1,8 @@
 /**
  * End-to-end: key management while the service runs, with the deployed permissions.
- * - PGlite: `keys create` while `serve` holds the embedded database prints the exact `curl` call;
- *   that call, run verbatim by bash, creates the key; `keys … --url` performs create, list and
+ * - PGlite: `keys create` while `serve` holds the embedded database prints the exact `curl` call
+ *   at the address the server answers on (from the lock file, `--addr` or not); that call, run
+ *   verbatim by bash, creates the key; `keys … --url` performs create, list and
  *   revoke through the API; a revoked key is refused on the next request.
  * - Postgres, `--workers 2`: a key revoked through the API is refused on the next request
  *   through each worker (fresh connections, counted per worker in /metrics), despite a long
@@ -64,6 +65,13 @@ Deno.test({
             `-d '{"subject":"o'\\''brien","roles":["user"]}' http://${addr}/v1/keys`,
         );
         assert.match(locked.stderr, new RegExp(`--url http://${addr} `));
+        // Without --addr, the advice names where the server said it answers (its lock file), not
+        // the default :8080.
+        const unaddressed = await run(["keys", "list"], t.env);
+        assert.equal(unaddressed.code, 1);
+        assert.match(unaddressed.stderr, new RegExp(`--url http://${addr} `));
+        assert.match(unaddressed.stderr, new RegExp(` 'http://${addr}/v1/keys\\?limit=100'$`, "m"));
+        assert.doesNotMatch(unaddressed.stderr, /8080/);
         const viaCurl = await bash(curl, { TODOAPI_API_KEY: admin, PATH: Deno.env.get("PATH")! });
         assert.equal(viaCurl.code, 0, viaCurl.stderr);
         const made = JSON.parse(viaCurl.stdout);

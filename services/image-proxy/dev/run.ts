@@ -7,11 +7,18 @@
  * curl -s http://127.0.0.1:8082/streams/v1/index.json
  * ```
  *
+ * Its two addresses are settings (`--help`): a start-up failure is one line, like the services'
+ * (`image-proxy-dev: Cannot listen on 127.0.0.1:8092 (s3): the address is already in use (change
+ * --s3-listen / IMGPROXY_DEV_S3_LISTEN)`, exit 2; any other, exit 1), never a stack trace.
+ *
  * @module
  */
 import { IDENTITY } from "../version.ts";
 import { S3Client } from "@aws-sdk/client-s3";
 import { createLogger } from "@svc/shared/log";
+import { type MainIo, runMain } from "@svc/shared/main";
+import { parseAddr, probeAddr } from "@svc/shared/server";
+import { defineSettings, type EnvLookup, helpRequested } from "@svc/shared/settings";
 import { sampleMirror } from "./mirror.ts";
 import { S3RVER_CREDENTIALS, startS3Server } from "./s3_server.ts";
 import { seedMirror } from "./seed.ts";
@@ -27,11 +34,37 @@ const PERMISSIONS_BESIDES_NET: readonly string[] = [
 
 /** Where `deno task dev` puts things. */
 const DEV = {
-  listen: "127.0.0.1:8082",
-  s3Port: 8092,
   bucket: "images",
   directory: ".data/image-proxy-s3",
 } as const;
+
+const ADDR = (value: string) => {
+  try {
+    parseAddr(value);
+    return undefined;
+  } catch {
+    return "expected host:port such as 127.0.0.1:8082";
+  }
+};
+
+/** The dev runner's settings: its two addresses (on loopback: its network grant is 127.0.0.1). */
+const SETTINGS = defineSettings({
+  prefix: "IMGPROXY_DEV",
+  settings: {
+    "listen": {
+      type: "string",
+      default: "127.0.0.1:8082",
+      validate: ADDR,
+      help: "the proxy's listen address",
+    },
+    "s3_listen": {
+      type: "string",
+      default: "127.0.0.1:8092",
+      validate: ADDR,
+      help: "the local S3 server's listen address",
+    },
+  },
+});
 
 /**
  * The proxy's permissions in development and tests: its listen address, the local store and any
@@ -48,7 +81,24 @@ export function devPermissions(
   ];
 }
 
-async function main(): Promise<number> {
+async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
+  if (helpRequested(args)) {
+    io.out(
+      "image-proxy-dev: a local S3 server seeded with the sample mirror, and the proxy on it\n\n" +
+        "Usage: deno task --cwd services/image-proxy dev [flags]\n\n" + SETTINGS.help(),
+    );
+    return 0;
+  }
+  const { values } = SETTINGS.resolve({ args, env });
+  // Both addresses are checked before anything starts: a taken one is one line naming it.
+  const listen = probeAddr({
+    name: "proxy",
+    addr: values.listen,
+    setting: SETTINGS.names("listen"),
+  });
+  const s3Addr = parseAddr(
+    probeAddr({ name: "s3", addr: values.s3_listen, setting: SETTINGS.names("s3_listen") }),
+  );
   const logger = createLogger({
     service: { name: "image-proxy-dev", build: IDENTITY.build },
     fields: { component: "dev" },
@@ -57,7 +107,8 @@ async function main(): Promise<number> {
   await Deno.mkdir(DEV.directory, { recursive: true });
   const s3 = await startS3Server({
     buckets: [DEV.bucket],
-    port: DEV.s3Port,
+    hostname: s3Addr.hostname,
+    port: s3Addr.port,
     directory: DEV.directory,
   });
   const client = new S3Client({
@@ -73,12 +124,12 @@ async function main(): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      ...devPermissions(DEV.listen, s3.endpoint),
+      ...devPermissions(listen, s3.endpoint),
       entry,
       "--bucket",
       DEV.bucket,
       "--listen",
-      DEV.listen,
+      listen,
       "--s3.endpoint",
       s3.endpoint,
       "--s3.force-path-style",
@@ -109,4 +160,4 @@ async function main(): Promise<number> {
   return code;
 }
 
-if (import.meta.main) Deno.exit(await main());
+if (import.meta.main) await runMain(main, { name: "image-proxy-dev" });

@@ -30,7 +30,8 @@ export interface S3Server {
 }
 
 const PROCESS = new URL("./s3rver_process.ts", import.meta.url).pathname;
-const LOCK = new URL("./s3rver.lock", import.meta.url).pathname;
+/** The workspace's configuration: its import map and lock pin the package, wherever we run. */
+const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
 
 /**
  * Starts s3rver in its own process and waits until it listens.
@@ -49,9 +50,7 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--no-config",
-      "--node-modules-dir=none",
-      `--lock=${LOCK}`,
+      `--config=${CONFIG}`,
       "--frozen",
       "--quiet",
       `--allow-net=${hostname}`,
@@ -74,7 +73,9 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
   if (line === undefined) {
     await child.stdin.close().catch(() => {});
     const { code } = await child.status;
-    throw new Error(`Cannot start the S3 server: it exited with ${code}: ${await stderr}`);
+    throw new Error(
+      `Cannot start the S3 server: ${oneLine(await stderr) || `it exited with ${code}`}`,
+    );
   }
   const { port: bound } = JSON.parse(line) as { port: number };
   return {
@@ -89,6 +90,20 @@ export async function startS3Server(options: S3ServerOptions): Promise<S3Server>
       }
     },
   };
+}
+
+/**
+ * The one line that says why the S3 process failed: its own (`Cannot listen on …`), else Deno's
+ * `error: …` line of an uncaught error (a package that cannot be loaded), else its last line.
+ */
+function oneLine(stderr: string): string {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => l.startsWith("Cannot ")) ??
+    lines.find((l) => l.startsWith("error: "))?.replace(
+      /^error: (Uncaught (\(in promise\) )?)?/,
+      "",
+    ) ??
+    lines.at(-1) ?? "";
 }
 
 /** Reads the first line of `stream`, then drains the rest in the background. */

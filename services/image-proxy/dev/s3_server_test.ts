@@ -80,3 +80,40 @@ Deno.test("the local S3 server checks SigV4 signatures", async (t) => {
     await s3.close();
   }
 });
+
+Deno.test("the local S3 server on a taken port: one line saying so, not its stack trace", async () => {
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  try {
+    await assert.rejects(startS3Server({ buckets: ["b"], port }), (err: Error) => {
+      assert.equal(
+        err.message,
+        `Cannot start the S3 server: Cannot listen on 127.0.0.1:${port}: the address is ` +
+          "already in use",
+      );
+      return true;
+    });
+  } finally {
+    taken.close();
+  }
+});
+
+// s3rver_process.ts says why: a `"bin": true` on this entry makes every deno process of the
+// workspace print a warning about the bin the package does not ship, at every start.
+Deno.test("deno.lock pins the S3 server package, without the bin flag it does not honour", async () => {
+  const root = new URL("../../../", import.meta.url);
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  const specifier = config.imports["@20minutes/s3rver"];
+  assert.match(specifier, /^npm:@20minutes\/s3rver@\d+\.\d+\.\d+$/);
+  const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", root)));
+  const version = lock.specifiers[specifier];
+  assert.ok(version, `deno.lock resolves ${specifier}`);
+  const entry = lock.npm[`@20minutes/s3rver@${version}`];
+  assert.ok(entry?.integrity, "deno.lock holds the package with its integrity");
+  assert.equal(
+    entry.bin,
+    undefined,
+    `remove the line "bin": true of "@20minutes/s3rver@${version}" in deno.lock (a lock update ` +
+      "put it back; see services/image-proxy/dev/s3rver_process.ts)",
+  );
+});

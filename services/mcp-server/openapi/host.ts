@@ -32,11 +32,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Why an operation is disabled: `unexpressible` when the notation cannot express its shape (a
+ * non-JSON response or body, `oneOf` without a discriminator, …: expected, documented, never a
+ * start-up failure), `rejected` when the registry refused the capability (its name or definition
+ * is unusable: a conflict in the document or the settings).
+ */
+export type DisabledKind = "unexpressible" | "rejected";
+
 /** Outcome of registering one API. */
 export interface ApiReport {
   name: string;
   enabled: string[];
-  disabled: Array<{ name: string; reason: string }>;
+  disabled: Array<{ name: string; reason: string; kind: DisabledKind }>;
 }
 
 /** Options of {@linkcode registerOpenApis}. */
@@ -255,6 +263,7 @@ export function registerDocument(
         validate,
       });
       let reason = mapped.disabled;
+      let kind: DisabledKind = "unexpressible";
       if (!reason) {
         try {
           registry.register({
@@ -270,6 +279,7 @@ export function registerDocument(
           continue;
         } catch (err) {
           reason = (err as Error).message.replace(/^Cannot register capability "[^"]*": /, "");
+          kind = "rejected";
         }
       }
       try {
@@ -277,7 +287,7 @@ export function registerDocument(
       } catch {
         // the name itself is unusable (e.g. taken): it is only reported
       }
-      report.disabled.push({ name, reason });
+      report.disabled.push({ name, reason, kind });
     }
   }
   return report;

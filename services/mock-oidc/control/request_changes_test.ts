@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createControlHandler } from "./control_plane.ts";
 import { fakeDeps, jsonRequest } from "./_test_support.ts";
 import { MAX_CHANGES_TIMEOUT_MS } from "./request_log.ts";
+import { STATUS_TEXT } from "@svc/shared/problem";
 
 function captured(id: string) {
   const receivedAt = new Date(0).toISOString();
@@ -56,7 +57,7 @@ Deno.test("GET /_mock/requests/changes", async (t) => {
       ) {
         const res = await get(query);
         assert.equal(res.status, 422, query);
-        assert.equal(res.body.title, "Unprocessable Entity");
+        assert.equal(res.body.title, STATUS_TEXT[422]);
         assert.match(res.body.errors[0].location, /^query\.(after|timeoutMs)$/);
       }
     },

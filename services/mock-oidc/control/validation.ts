@@ -52,10 +52,7 @@ export function claimsDepthProblem(value: unknown): string | undefined {
 
 /** A 422 problem listing every schema violation. */
 export function validationError(errors: ErrorDetail[]): HttpError {
-  return new HttpError(422, "validation_failed", "validation failed", {
-    title: "Unprocessable Entity",
-    errors,
-  });
+  return new HttpError(422, "validation_failed", "validation failed", { errors });
 }
 
 /**

@@ -69,11 +69,18 @@ export function curlOf(call: KeysCall, baseUrl: string): string {
   return words.join(" ");
 }
 
-/** What to print when the embedded database is held by a server: the API call that does it. */
-export function lockedAdvice(args: string[], config: Config): string | undefined {
+/**
+ * What to print when the embedded database is held by a server: the API call that does it, at
+ * `serverUrl` (where the server said it answers, in the lock file) or else at `--addr`.
+ */
+export function lockedAdvice(
+  args: string[],
+  config: Config,
+  serverUrl?: string,
+): string | undefined {
   const call = keysCallOf(args, config);
   if ("usage" in call) return undefined;
-  const base = baseUrlOf(config.addr);
+  const base = serverUrl ?? baseUrlOf(config.addr);
   return [
     "While the server runs, do the same through its API with an admin key in TODOAPI_API_KEY:",
     `  ${curlOf(call, base)}`,

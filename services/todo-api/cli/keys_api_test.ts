@@ -48,4 +48,13 @@ Deno.test("each keys command maps to one API call and its curl line", () => {
   assert.ok("usage" in keysCallOf(["nope"], cfg([])));
   assert.equal(lockedAdvice(["nope"], cfg([])), undefined);
   assert.match(lockedAdvice(["list"], cfg([]))!, /--url http:\/\/localhost:8080 /);
+  // Where the server said it answers (the lock file) wins over --addr.
+  const advice = lockedAdvice(
+    ["create"],
+    cfg(["--subject", "me", "--role", "user"]),
+    "http://127.0.0.1:8081",
+  )!;
+  assert.match(advice, /--url http:\/\/127\.0\.0\.1:8081 /);
+  assert.match(advice, / http:\/\/127\.0\.0\.1:8081\/v1\/keys$/m);
+  assert.doesNotMatch(advice, /8080/);
 });

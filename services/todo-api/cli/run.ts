@@ -65,7 +65,7 @@ export async function runCli(args: string[], env: EnvLookup, io: MainIo): Promis
       io.err(err.message);
       // `keys` while `serve` holds the embedded database: the same through the server's API.
       const advice = command === "keys"
-        ? (await import("./keys_api.ts")).lockedAdvice(rest, config)
+        ? (await import("./keys_api.ts")).lockedAdvice(rest, config, err.serverUrl)
         : undefined;
       if (advice) io.err(advice);
       return 1;

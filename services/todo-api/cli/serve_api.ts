@@ -133,6 +133,12 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     await reserved.release();
     throw err;
   }
+  // `keys` run while this server holds the embedded database then names where it answers.
+  await reserved.announce(localUrlOf(server.urls.api)).catch((err) =>
+    logger.warn("cannot record the server's URL in the data directory's lock file", {
+      error: thrownMessage(err),
+    })
+  );
   opensAfter.then(() => reserved.open().then(opening.resolve, opening.reject));
   const failed = Promise.withResolvers<never>();
   db.opened.then(
@@ -156,6 +162,13 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     finished,
     opened: db.opened.then(() => {}),
   };
+}
+
+/** The URL a client on this host reaches a listener at (a wildcard address is localhost). */
+function localUrlOf(url: string): string {
+  const u = new URL(url);
+  if (u.hostname === "0.0.0.0" || u.hostname === "[::]") u.hostname = "localhost";
+  return u.origin;
 }
 
 /** Once open: the start-up lines (durability, pending migrations) and the key-change listener. */

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { STATUS_TEXT } from "@svc/shared/problem";
 import { ROLE_PATTERN } from "../auth/api_keys.ts";
 
 /** Huma's `$schema` property, its example naming the schema it sits in. */
@@ -152,7 +153,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     properties: {
       $schema: schemaProperty("ErrorModel"),
       type: { type: "string", format: "uri", default: "about:blank" },
-      title: { type: "string", example: "Unprocessable Entity" },
+      title: { type: "string", example: STATUS_TEXT[422] },
       status: { type: "integer", format: "int64", example: 422 },
       detail: { type: "string", example: "validation failed" },
       instance: { type: "string", format: "uri" },

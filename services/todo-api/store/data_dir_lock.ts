@@ -2,7 +2,9 @@
  * An exclusive lock on a PGlite data directory. PGlite itself does not stop a second process
  * from opening the same directory (both write, and the directory ends up corrupt), so we hold an
  * advisory `flock` on a file beside it. The kernel drops the lock when the process dies, so a
- * crashed process never leaves a stale lock behind.
+ * crashed process never leaves a stale lock behind. The file holds the holder's pid and, once a
+ * `serve` listens, the URL it answers on ({@linkcode DataDirLock.announce}): a command that finds
+ * the directory locked can then say where to send the same request instead.
  * @module
  */
 
@@ -10,13 +12,19 @@
 export class DataDirLockedError extends Error {
   /** Stable code. */
   readonly code = "data_dir_locked";
-  /** Creates the error for `dataDir`; `holder` describes the other process (may be empty). */
-  constructor(dataDir: string, holder: string) {
+  /** The URL the holder answers on, when it is a server that announced it. */
+  readonly serverUrl?: string;
+  /**
+   * Creates the error for `dataDir`; `holder` describes the other process (may be empty),
+   * `serverUrl` is where it answers, if it said so.
+   */
+  constructor(dataDir: string, holder: string, serverUrl?: string) {
     super(
       `Cannot open data directory ${dataDir}: it is in use by another process${holder}. ` +
         "Stop that process, or run this command through it.",
     );
     this.name = "DataDirLockedError";
+    this.serverUrl = serverUrl;
   }
 }
 
@@ -26,6 +34,8 @@ export interface DataDirLock {
   readonly path: string;
   /** Unlocks and closes the file. */
   release(): Promise<void>;
+  /** Records, after the pid, the URL a local client reaches the holding server at. */
+  announce(url: string): Promise<void>;
 }
 
 /** Path of the lock file for a data directory: `<dir>.lock`, beside it. */
@@ -46,19 +56,27 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
   }
   if (!locked) {
     let holder = "";
+    let serverUrl: string | undefined;
     try {
-      const pid = (await Deno.readTextFile(path)).trim();
+      const [pid, url] = (await Deno.readTextFile(path)).split("\n").map((l) => l.trim());
       if (/^\d+$/.test(pid)) holder = ` (pid ${pid})`;
+      if (/^https?:\/\/[^\s/]+$/.test(url ?? "")) serverUrl = url;
     } catch {
-      // The pid is only a hint for the operator.
+      // The pid and the URL are only hints for the operator.
     }
     file.close();
-    throw new DataDirLockedError(dataDir, holder);
+    throw new DataDirLockedError(dataDir, holder, serverUrl);
   }
-  await file.truncate(0);
-  await file.write(new TextEncoder().encode(`${Deno.pid}\n`));
+  const enc = new TextEncoder();
+  const rewrite = async (text: string) => {
+    await file.truncate(0);
+    await file.seek(0, Deno.SeekMode.Start);
+    await file.write(enc.encode(text));
+  };
+  await rewrite(`${Deno.pid}\n`);
   return {
     path,
+    announce: (url) => rewrite(`${Deno.pid}\n${url}\n`),
     async release(): Promise<void> {
       try {
         await file.unlock();

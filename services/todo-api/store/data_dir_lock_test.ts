@@ -48,3 +48,32 @@ Deno.test("a lock held by a killed process is free again (no stale lock file)", 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a server's announced URL reaches whoever finds the directory locked; junk is ignored", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const dataDir = `${dir}/db`;
+    const first = await acquireDataDirLock(dataDir);
+    const before = await acquireDataDirLock(dataDir).then(() => undefined, (e) => e);
+    assert.ok(before instanceof DataDirLockedError);
+    assert.equal(before.serverUrl, undefined); // not announced yet
+    await first.announce("http://127.0.0.1:8081");
+    assert.equal(await Deno.readTextFile(first.path), `${Deno.pid}\nhttp://127.0.0.1:8081\n`);
+    const err = await acquireDataDirLock(dataDir).then(() => undefined, (e) => e);
+    assert.ok(err instanceof DataDirLockedError);
+    assert.equal(err.serverUrl, "http://127.0.0.1:8081");
+    assert.match(err.message, /in use by another process \(pid \d+\)/);
+    // Announced again (a shorter URL): the file holds the new one only.
+    await first.announce("http://[::1]:9");
+    assert.equal(await Deno.readTextFile(first.path), `${Deno.pid}\nhttp://[::1]:9\n`);
+    for (const junk of ["file:///etc/passwd", "http://a b", "http://h/path", "not a url"]) {
+      await first.announce(junk);
+      const e = await acquireDataDirLock(dataDir).then(() => undefined, (x) => x);
+      assert.ok(e instanceof DataDirLockedError);
+      assert.equal(e.serverUrl, undefined, junk);
+    }
+    await first.release();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -46,6 +46,8 @@ export interface ReservedDb {
   open(): Promise<Db>;
   /** Gives the reservation back without opening (PGlite: releases the directory lock). */
   release(): Promise<void>;
+  /** PGlite: records in the directory's lock file the URL the server answers on. */
+  announce(url: string): Promise<void>;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
         });
       },
       release: async () => await lock?.release(),
+      announce: async (url) => await lock?.announce(url),
     };
   }
   const problem = databaseUrlProblem(url);
@@ -88,6 +91,7 @@ export async function reserveDb(config: DbConfig): Promise<ReservedDb> {
     kind: "postgres",
     open: () => openPostgres(url, config.poolSize),
     release: () => Promise.resolve(),
+    announce: () => Promise.resolve(),
   };
 }
 
