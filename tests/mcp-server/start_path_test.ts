@@ -70,7 +70,7 @@ Deno.test("mcp-server's start path: no npm package, no node: module", async (t) 
   const start = staticClosure(graph, ENTRY);
 
   await t.step("the walk sees the start path and tells dynamic imports apart", () => {
-    for (const path of ["transport/http_app.ts", "execute/pool.ts", "capabilities/names.ts"]) {
+    for (const path of ["app.ts", "serve.ts", "execute/pool.ts", "capabilities/names.ts"]) {
       assert.ok(start.has(local(path)), `${path} is on the start path`);
     }
     for (const path of ["transport/mcp_route.ts", "openapi/host.ts", "execute/channel.ts"]) {
