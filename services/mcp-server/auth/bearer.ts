@@ -20,6 +20,8 @@ import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 /** The token is missing, malformed, expired, or not for us (maps to 401 `invalid_token`). */
 export class InvalidToken extends Error {
+  /** Stable code, as RFC 6750 names the error. */
+  readonly code = "invalid_token";
   constructor(message: string) {
     super(message);
     this.name = "InvalidToken";

@@ -52,6 +52,8 @@ export interface Policy {
 
 /** The policy file is malformed; the message names the place, never secrets. */
 export class PolicyError extends Error {
+  /** Stable code: the policy file cannot be used. */
+  readonly code = "policy_invalid";
   constructor(message: string) {
     super(message);
     this.name = "PolicyError";
@@ -119,6 +121,8 @@ export async function loadPolicy(path: string): Promise<Policy> {
 
 /** The policy evaluated against one call threw (maps to `authorization policy failure`). */
 export class PolicyEvaluationError extends Error {
+  /** Stable code (the client sees `authorization policy failure`). */
+  readonly code = "policy_failure";
   constructor(message: string) {
     super(message);
     this.name = "PolicyEvaluationError";

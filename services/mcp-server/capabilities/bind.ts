@@ -10,6 +10,8 @@ import { type Field, type Schema, underlying } from "./schema.ts";
 
 /** Binding failed; `message` is the diagnostic appended to `invalid capability arguments`. */
 export class BindError extends Error {
+  /** Stable code (the client sees `invalid capability arguments`). */
+  readonly code = "invalid_arguments";
   constructor(message: string) {
     super(message);
     this.name = "BindError";

@@ -9,6 +9,8 @@ import { type Field, type Schema, underlying } from "./schema.ts";
 
 /** The handler returned an invalid value (maps to a bare `capability failed`). */
 export class ProjectionError extends Error {
+  /** Stable code (the client sees `capability failed`). */
+  readonly code = "invalid_result";
   constructor(message: string) {
     super(message);
     this.name = "ProjectionError";

@@ -93,6 +93,8 @@ export interface Capability {
 
 /** Registration was refused; `message` says why ("Cannot register <name>: <reason>"). */
 export class RegistrationError extends Error {
+  /** Stable code: the capability was not registered. */
+  readonly code = "registration_refused";
   /** The name that was refused. */
   readonly capability: string;
   /**

@@ -14,6 +14,8 @@ import type { CallReply, DoneMessage, JobMessage, ReadyMessage } from "./protoco
 
 /** Thrown inside a host function when the main thread answered a call with an error text. */
 class CallFailed extends Error {
+  /** Stable code: the main thread answered the call with an error. */
+  readonly code = "call_failed";
   constructor(readonly text: string) {
     super(text);
   }

@@ -78,7 +78,7 @@ export function operationHandler(plan: OperationPlan, api: ApiCallOptions): Capa
       });
     } catch (err) {
       if (!(err instanceof ReadFailed)) throw err; // refused or aborted: bare, logged
-      if (err.kind === "timeout") throw new AgentError(`no answer within ${api.timeoutMs} ms`);
+      if (err.code === "timeout") throw new AgentError(`no answer within ${api.timeoutMs} ms`);
       throw new AgentError(`cannot reach the API (${(err.cause as Error)?.name ?? "Error"})`);
     }
     const bytes = res.bytes;

@@ -52,6 +52,8 @@ export interface LoadOptions {
 
 /** The document could not be read or parsed; `message` is the reason (one line). */
 export class DocumentError extends Error {
+  /** Stable code; `message` says why. */
+  readonly code = "document_unreadable";
   constructor(message: string) {
     super(message);
     this.name = "DocumentError";
@@ -223,9 +225,9 @@ async function bundle(
     } catch (err) {
       if (err instanceof ReadRefused) return fail(`${at} refused: ${rule}`);
       if (!(err instanceof ReadFailed)) throw err;
-      if (err.kind === "timeout") return fail(`${at}: no answer within ${timeoutMs} ms`);
+      if (err.code === "timeout") return fail(`${at}: no answer within ${timeoutMs} ms`);
       return fail(
-        `${at}: ${err.kind === "unreachable" ? `unreachable (${err.message})` : err.message}`,
+        `${at}: ${err.code === "unreachable" ? `unreachable (${err.message})` : err.message}`,
       );
     }
     if (answer.status < 200 || answer.status > 299) {

@@ -26,6 +26,8 @@ export interface ApiSpec {
 
 /** A start-up problem with one API; `message` is one line naming the API and the reason. */
 export class ApiError extends Error {
+  /** Stable code: start-up stops. */
+  readonly code = "api_unusable";
   constructor(message: string) {
     super(message);
     this.name = "ApiError";

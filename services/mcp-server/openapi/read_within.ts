@@ -60,6 +60,8 @@ export interface Answer {
 
 /** The target is outside its bound; nothing was read or sent. */
 export class ReadRefused extends Error {
+  /** Stable code: the target is outside the bound. */
+  readonly code = "read_refused";
   constructor(message: string) {
     super(message);
     this.name = "ReadRefused";
@@ -68,12 +70,12 @@ export class ReadRefused extends Error {
 
 /** The read did not complete: no answer in time, unreachable, or an unreadable file. */
 export class ReadFailed extends Error {
-  /** `timeout`: no answer (or body) within `timeoutMs`. */
-  readonly kind: "timeout" | "unreachable" | "unreadable";
-  constructor(kind: ReadFailed["kind"], message: string, options?: ErrorOptions) {
+  /** Stable code; `timeout`: no answer (or body) within `timeoutMs`. */
+  readonly code: "timeout" | "unreachable" | "unreadable";
+  constructor(code: ReadFailed["code"], message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "ReadFailed";
-    this.kind = kind;
+    this.code = code;
   }
 }
 

@@ -17,6 +17,8 @@ import { resolvePointer } from "./document.ts";
 
 /** A schema the notation cannot express; `message` is the reason. */
 export class Unexpressible extends Error {
+  /** Stable code: the operation is disabled with `message` as its reason. */
+  readonly code = "unexpressible";
   constructor(message: string) {
     super(message);
     this.name = "Unexpressible";

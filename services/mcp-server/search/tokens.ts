@@ -73,6 +73,8 @@ export function trimWhiteSpace(text: string): string {
 
 /** The query bound was exceeded (maps to `resource limit exceeded`). */
 export class QueryLimitError extends Error {
+  /** Stable code (the client sees `resource limit exceeded`). */
+  readonly code = "query_limit_exceeded";
   constructor(message: string) {
     super(message);
     this.name = "QueryLimitError";

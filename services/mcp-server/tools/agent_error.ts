@@ -9,6 +9,8 @@ export const MAX_AGENT_MESSAGE_BYTES = 256;
 
 /** Throw (or return) this from a handler to show `message` to the agent. */
 export class AgentError extends Error {
+  /** Stable code (the client sees `capability failed: <message>`). */
+  readonly code = "agent_error";
   /**
    * Creates an agent error.
    * @param message Shown to the agent after sanitizing (at most 256 bytes).
