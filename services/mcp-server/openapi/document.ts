@@ -144,7 +144,7 @@ async function readSource(location: URL, options: LoadOptions, maxBytes: number)
     }
   }
   const now = options.now ?? Date.now;
-  const pause = options.pause ?? (() => new Promise<void>((r) => setTimeout(r, 250)));
+  const pause = options.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 250)));
   const until = now() + (options.waitMs ?? 0);
   for (;;) {
     let reason: string;
@@ -282,12 +282,12 @@ function hasExternalRef(root: unknown): boolean {
     const node = stack.pop();
     if (typeof node !== "object" || node === null) continue;
     if (Array.isArray(node)) {
-      for (const e of node) stack.push(e);
+      for (const item of node) stack.push(item);
       continue;
     }
     const ref = (node as Record<string, unknown>).$ref;
     if (typeof ref === "string" && !ref.startsWith("#")) return true;
-    for (const v of Object.values(node)) if (typeof v === "object") stack.push(v);
+    for (const value of Object.values(node)) if (typeof value === "object") stack.push(value);
   }
   return false;
 }

@@ -134,7 +134,7 @@ function filePath(target: URL): string | undefined {
   } catch {
     return undefined;
   }
-  if (path.split("/").some((s) => s === "." || s === "..")) return undefined;
+  if (path.split("/").some((segment) => segment === "." || segment === "..")) return undefined;
   return path;
 }
 
@@ -243,9 +243,9 @@ async function readBounded(res: Response, max: number): Promise<Uint8Array | und
   }
   const out = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
   }
   return out;
 }

@@ -57,7 +57,7 @@ function splitRun(run: string, out: string[]): void {
 /** All tokens of a text, in order, lowercased, duplicates kept. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(RUN)) splitRun(m[0], out);
+  for (const run of text.matchAll(RUN)) splitRun(run[0], out);
   return out;
 }
 

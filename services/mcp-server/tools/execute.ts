@@ -47,7 +47,7 @@ export function createExecute(
     try {
       const outcome = await deps.pool.run({
         source,
-        capabilities: deps.registry.enabled().map((c) => c.name),
+        capabilities: deps.registry.enabled().map((capability) => capability.name),
         budgets: {
           maxSteps: limits.maxExecutionSteps,
           timeoutMs: limits.maxExecutionMs,
