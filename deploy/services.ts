@@ -169,17 +169,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // the execute worker's modules. Env: MCP_* (so API credentials live in MCP_* variables); YAML
     // documents parse through the kit's `@svc/shared/yaml`, which needs no grant.
     permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
-    // Modules loaded by URL at run time: the execute workers' module, and those imported on first
-    // use or after the first answer (kept out of the start's module graph:
-    // shared/lifecycle/lazy_module.ts).
-    include: [
-      "services/mcp-server/execute/worker.ts",
-      "services/mcp-server/execute/channel.ts",
-      "services/mcp-server/transport/mcp_route.ts",
-      "services/mcp-server/transport/stdio.ts",
-      "services/mcp-server/openapi/host.ts",
-      "services/mcp-server/auth/jose.ts",
-    ],
+    // The execute workers' module, loaded by URL at run time (the modules its route row, serve.ts
+    // and the pool load on first use are derived from their declarations: deploy/lazy_modules.ts).
+    include: ["services/mcp-server/execute/worker.ts"],
     // Each stateless HTTP request leaves its MCP server, transport and parsed body as garbage.
     // A small young generation collects it young instead of V8 growing the new space to 3 × 16
     // MiB; a fixed heap growth of 25 % makes the next full collection come at 1.25 × what the last

@@ -21,7 +21,7 @@ import {
 } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
 import type { Metrics } from "@svc/shared/metrics";
-import { lazyModuleAt } from "@svc/shared/lazy-module";
+import { lazyModuleAt, onFirstUse } from "@svc/shared/lazy-module";
 import { operationalRoutes } from "@svc/shared/operational";
 import type { CapabilityRegistry } from "./capabilities/registry.ts";
 import type { Authorizer } from "./auth/authorizer.ts";
@@ -29,8 +29,7 @@ import type { BearerVerifier } from "./auth/bearer.ts";
 import type { ExecutePool } from "./execute/pool.ts";
 import type { Limits } from "./limits.ts";
 import type { ToolContext } from "./tools/server.ts";
-import { type AuthenticatedHandler, bearerAuth } from "./transport/bearer_auth.ts";
-import { renderError } from "./transport/endpoint_error.ts";
+import { bearerAuth } from "./transport/bearer_auth.ts";
 import type { McpRoute } from "./transport/mcp_route.ts";
 import { allowedOriginsOnly, originAllowed } from "./transport/origin.ts";
 import {
@@ -39,11 +38,11 @@ import {
   protectedResourceMetadata,
 } from "./transport/protected_resource.ts";
 
-/**
- * The MCP route's module (the MCP SDK, zod, ajv, the tools), by URL:
- * shared/lifecycle/lazy_module.ts.
- */
-const mcpRouteModule = lazyModuleAt<typeof import("./transport/mcp_route.ts")>(
+/** The MCP route's module (the MCP SDK, zod, ajv, the tools). */
+type McpRouteModule = typeof import("./transport/mcp_route.ts");
+
+/** {@linkcode McpRouteModule}, loaded on first use by URL: shared/lifecycle/lazy_module.ts. */
+const mcpRouteModule = lazyModuleAt<McpRouteModule>(
   import.meta.resolve("./transport/mcp_route.ts"),
 );
 
@@ -120,22 +119,19 @@ export function createApp(deps: AppDeps): App {
   // What every request's server shares (search index, execute, handlers) is built once, on the
   // first `/mcp` request or by `prepare`: the MCP SDK, zod and ajv are most of this server's
   // module loading, and the health routes need none of them.
-  let route: Promise<McpRoute> | undefined;
-  const mcpRoute = () =>
-    route ??= mcpRouteModule().then(({ createMcpRoute }) =>
-      createMcpRoute({
-        registry: deps.registry,
-        resolver: bearerResolver,
-        authorizer: deps.authorizer,
-        limits: deps.limits,
-        pool: deps.pool,
-        logger,
-        observe: deps.observe,
-        maxBodyBytes: deps.maxBodyBytes ?? 4 << 20,
-        bodyTimeoutMs: deps.bodyTimeoutMs ?? 10_000,
-      })
-    );
-  const mcp: AuthenticatedHandler = async (req, _ctx, auth) => (await mcpRoute())(req, auth);
+  let route: McpRoute | undefined;
+  const built = (module: McpRouteModule): McpRoute =>
+    route ??= module.createMcpRoute({
+      registry: deps.registry,
+      resolver: bearerResolver,
+      authorizer: deps.authorizer,
+      limits: deps.limits,
+      pool: deps.pool,
+      logger,
+      observe: deps.observe,
+      maxBodyBytes: deps.maxBodyBytes ?? 4 << 20,
+      bodyTimeoutMs: deps.bodyTimeoutMs ?? 10_000,
+    });
   const metadata: RouteHandler = (_req, ctx) =>
     Response.json(protectedResourceMetadata(originOf(ctx.url), verifier.issuer, scopes));
 
@@ -143,15 +139,17 @@ export function createApp(deps: AppDeps): App {
     ...operationalRoutes({ metrics: deps.metrics }), // GET /healthz, /readyz (and /metrics)
     { method: READ, pattern: METADATA_PATH, handler: metadata },
     { method: READ, pattern: `${METADATA_PATH}${MCP_PATH}`, handler: metadata },
-    { method: "POST", pattern: MCP_PATH, handler: fromAllowedOrigin(authenticated(mcp)) },
+    {
+      method: "POST",
+      pattern: MCP_PATH,
+      handler: fromAllowedOrigin(authenticated(onFirstUse(mcpRouteModule, built))),
+    },
   ];
 
-  const router = createRouter(routes);
-  const handler = withDefaultStack(router, {
+  const handler = withDefaultStack(createRouter(routes), {
     logger,
     metrics: deps.metrics,
     requestTimeoutMs: deps.requestTimeoutMs ?? 60_000,
-    renderError: renderError({ logger, pathOf: (req) => router.match(req).url.pathname }),
     // A browser client (a web MCP client, the Inspector in direct mode) needs CORS: the origins
     // the DNS-rebinding check admits get it, nobody else; its script must read WWW-Authenticate
     // to find the authorization server after a 401.
@@ -166,7 +164,7 @@ export function createApp(deps: AppDeps): App {
     handler,
     routes,
     prepare: async () => {
-      await Promise.all([mcpRoute(), verifier.prepare()]).catch(() => {});
+      await Promise.all([mcpRouteModule().then(built), verifier.prepare()]).catch(() => {});
     },
   };
 }

@@ -8,7 +8,6 @@
  */
 import { createLogger, type Logger, stderrWriter } from "@svc/shared/log";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
-import { firstAnswer } from "@svc/shared/http";
 import { createMetrics, metricsHandler } from "@svc/shared/metrics";
 import { type ListenerSpec, startServer } from "@svc/shared/server";
 import { type EnvLookup, SettingsError } from "@svc/shared/settings";
@@ -216,13 +215,8 @@ async function serveHttp(settings: Settings, wired: Wired): Promise<Serving> {
     publicOrigin: settings.public_origin || undefined,
     allowedOrigins: settings.allowed_origins,
   });
-  // The first answer (a health probe, usually) starts loading what `/mcp` needs, in the
-  // background: loading it any earlier would hold that first answer back.
-  const stopped = new AbortController();
-  const first = firstAnswer(app.handler, { maxWaitMs: PREPARE_AFTER_MS, signal: stopped.signal });
-  void first.answered.then(() => stopped.signal.aborted ? undefined : app.prepare());
   const listeners: ListenerSpec[] = [
-    { name: "api", addr: settings.addr, handler: first.handler, setting: SETTINGS.names("addr") },
+    { name: "api", addr: settings.addr, handler: app.handler, setting: SETTINGS.names("addr") },
   ];
   if (settings.metrics_addr) {
     listeners.push({
@@ -232,14 +226,13 @@ async function serveHttp(settings: Settings, wired: Wired): Promise<Serving> {
       setting: SETTINGS.names("metrics_addr"),
     });
   }
-  let server;
-  try {
-    server = await startServer(listeners, { logger });
-  } catch (err) {
-    stopped.abort();
-    throw err;
-  }
-  server.signal.addEventListener("abort", () => stopped.abort(), { once: true });
+  const server = await startServer(listeners, {
+    logger,
+    // The first answer (a health probe, usually) starts loading what `/mcp` needs, in the
+    // background: loading it any earlier would hold that first answer back. `prepare` never
+    // rejects: a failure answers the first `/mcp` request.
+    afterFirstAnswer: { maxWaitMs: PREPARE_AFTER_MS, start: () => app.prepare() },
+  });
   logger.info("serving MCP over Streamable HTTP", {
     url: `${server.urls.api}/mcp`,
     issuer: settings.issuer,

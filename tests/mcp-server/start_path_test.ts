@@ -9,6 +9,8 @@
  * (shared/lifecycle/lazy_module.ts), so the whole graph of the entry is its start path.
  */
 import assert from "node:assert/strict";
+import { lazyModulesOf } from "../../deploy/lazy_modules.ts";
+import { SERVICES } from "../../deploy/services.ts";
 
 interface InfoModule {
   specifier: string;
@@ -106,4 +108,19 @@ Deno.test("mcp-server's start path: no npm package, no node: module", async (t) 
     const starlark = [...start].filter((s) => s.startsWith(local("starlark/")));
     assert.deepEqual(starlark, [local("starlark/keywords.ts")]);
   });
+});
+
+Deno.test("what loads later is embedded by deno compile: derived from its declarations", async () => {
+  // the /mcp row's module, serve.ts's OpenAPI host and stdio transport, the bearer verifier's JWT
+  // library, the pool's reply channel: each declared once, where it is used
+  const list = await lazyModulesOf("services/mcp-server/main.ts");
+  assert.deepEqual(list.toSorted(), [
+    "services/mcp-server/auth/jose.ts",
+    "services/mcp-server/execute/channel.ts",
+    "services/mcp-server/openapi/host.ts",
+    "services/mcp-server/transport/mcp_route.ts",
+    "services/mcp-server/transport/stdio.ts",
+  ]);
+  const { include } = SERVICES.find((s) => s.name === "mcp-server")!;
+  assert.deepEqual(include, ["services/mcp-server/execute/worker.ts"], "only the worker");
 });

@@ -2,14 +2,13 @@
  * The errors of the MCP endpoint whose bodies are not problems: the RFC 6750 bearer errors
  * (`{"error": …, "error_description": …}` with a `WWW-Authenticate` challenge) and the JSON-RPC
  * errors answered before the MCP SDK sees a request (an `Origin` refused, a body that is not JSON,
- * the issuer unreachable). Each is an `HttpError` with a stable `code`, thrown by the route's
- * wrappers and turned into its response by {@linkcode renderError}, the app's one error boundary,
- * which renders every other error as the kit's problem.
+ * the issuer unreachable). Each is an `HttpError` with a stable `code` and a body of its own
+ * ({@linkcode EndpointError.toResponse}), thrown by the route's wrappers and rendered by the kit's
+ * one error boundary, as every problem is.
  *
  * @module
  */
-import type { Logger } from "@svc/shared/log";
-import { errorResponse, HttpError } from "@svc/shared/problem";
+import { HttpError } from "@svc/shared/problem";
 
 /** An `HttpError` that carries its own JSON body (not a problem). */
 export class EndpointError extends HttpError {
@@ -32,6 +31,11 @@ export class EndpointError extends HttpError {
     this.name = "EndpointError";
     this.body = body;
   }
+
+  /** The body as JSON, with the error's status and headers. */
+  override toResponse(): Response {
+    return Response.json(this.body, { status: this.status, headers: this.headers });
+  }
 }
 
 /**
@@ -52,19 +56,4 @@ export function jsonRpcError(
     error: { code: rpcCode, message },
     id: null,
   });
-}
-
-/**
- * The app's error boundary: an {@linkcode EndpointError} becomes its own body, anything else the
- * kit's problem (`instance` the request's path).
- */
-export function renderError(
-  options: { logger: Logger; pathOf: (req: Request) => string },
-): (req: Request, err: unknown) => Response {
-  return (req, err) => {
-    if (err instanceof EndpointError) {
-      return Response.json(err.body, { status: err.status, headers: err.headers });
-    }
-    return errorResponse(err, { logger: options.logger, instance: options.pathOf(req) });
-  };
 }

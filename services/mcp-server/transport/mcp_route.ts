@@ -8,17 +8,17 @@
  * @module
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { readBody } from "@svc/shared/http";
 import { type CapabilityServerOptions, createServerFactory } from "../tools/server.ts";
 import type { ExecutePool } from "../execute/pool.ts";
+import type { AuthenticatedHandler } from "./bearer_auth.ts";
 import { jsonRpcError } from "./endpoint_error.ts";
 
 /** The status logged for a request whose client went away (nginx's 499; never delivered). */
 const CLIENT_CLOSED_REQUEST = 499;
 
-/** Answers one authorized `/mcp` request. */
-export type McpRoute = (req: Request, auth: AuthInfo) => Promise<Response>;
+/** Answers one authorized `/mcp` request (`auth` its verified token). */
+export type McpRoute = AuthenticatedHandler;
 
 /** Options of {@linkcode createMcpRoute}. */
 export interface McpRouteOptions extends CapabilityServerOptions {
@@ -54,7 +54,7 @@ export function createMcpRoute(options: McpRouteOptions): McpRoute {
   const { maxBodyBytes, bodyTimeoutMs, ...serverOptions } = options;
   const newServer = createServerFactory(serverOptions);
   const bodyBounds = { limit: maxBodyBytes, timeoutMs: bodyTimeoutMs };
-  return async (req, auth) => {
+  return async (req, _ctx, auth) => {
     const parsedBody = await readJson(req, bodyBounds);
     if (parsedBody === MALFORMED) {
       throw jsonRpcError(400, "parse_error", -32700, "Parse error: malformed JSON");

@@ -27,9 +27,11 @@ export function originAllowed(
 export function allowedOriginsOnly(
   allowed: ReadonlySet<string>,
 ): (handler: RouteHandler) => RouteHandler {
-  return (handler) => async (req, ctx) => {
-    if (originAllowed(req.headers.get("origin"), allowed)) return await handler(req, ctx);
-    await req.body?.cancel().catch(() => {});
-    throw jsonRpcError(403, "origin_not_allowed", -32000, "Forbidden: Origin not allowed");
-  };
+  return (handler) => (req, ctx) =>
+    originAllowed(req.headers.get("origin"), allowed) ? handler(req, ctx) : refuse(req);
+}
+
+async function refuse(req: Request): Promise<never> {
+  await req.body?.cancel().catch(() => {});
+  throw jsonRpcError(403, "origin_not_allowed", -32000, "Forbidden: Origin not allowed");
 }
