@@ -17,7 +17,11 @@ export interface ServiceDeployment {
   entry: string;
   /** Deno permission flags, explicit; never `-A`. Paths relative to the repository root. */
   permissions: string[];
-  /** Extra files to embed in the compiled binary (npm assets read at run time). */
+  /**
+   * Extra files to embed in the compiled binary: worker modules and npm assets read at run time.
+   * Modules declared with `lazyModuleAt` need no entry: the compile task embeds what the service's
+   * modules declare (deploy/lazy_modules.ts).
+   */
   include: string[];
   /** V8 flags baked into the binary and passed by the dev runner (e.g. heap sizing). */
   v8Flags?: string[];
@@ -64,28 +68,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // No --allow-ffi: the default signer is WebCrypto on worker threads. `--signer openssl`
       // (load tests) needs --allow-ffi added by whoever runs it.
     ],
-    // Modules loaded by URL at run time: the signing workers' module, and those imported on first
-    // use (kept out of the start's module graph: shared/lifecycle/lazy_module.ts).
-    include: [
-      "services/mock-oidc/keys/sign_worker.ts",
-      "services/mock-oidc/protocol/discovery.ts",
-      "services/mock-oidc/protocol/jwks.ts",
-      "services/mock-oidc/protocol/token.ts",
-      "services/mock-oidc/protocol/registration.ts",
-      "services/mock-oidc/protocol/authorize.ts",
-      "services/mock-oidc/protocol/device_authorization.ts",
-      "services/mock-oidc/protocol/endsession.ts",
-      "services/mock-oidc/protocol/introspect.ts",
-      "services/mock-oidc/protocol/revoke.ts",
-      "services/mock-oidc/protocol/userinfo.ts",
-      "services/mock-oidc/debugger/routes.ts",
-      "services/mock-oidc/control/control_handlers.ts",
-      "services/mock-oidc/control/control_token.ts",
-      "services/mock-oidc/openapi/openapi_doc.ts",
-      "services/mock-oidc/keys/openssl.ts",
-      "services/mock-oidc/config/self_signed_cert.ts",
-      "shared/observe/tracing.ts",
-    ],
+    // The signing workers' module, loaded by URL at run time (the modules its route rows and
+    // settings load on first use are derived from their declarations: deploy/lazy_modules.ts).
+    include: ["services/mock-oidc/keys/sign_worker.ts"],
     devSetup: [],
     // Plain-http client ID metadata documents on loopback: a local MCP client can serve its own.
     devArgs: [
@@ -189,17 +174,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // the execute worker's modules. Env: MCP_* (so API credentials live in MCP_* variables); YAML
     // documents parse through the kit's `@svc/shared/yaml`, which needs no grant.
     permissions: ["--allow-net", "--allow-read", "--allow-env=MCP_*"],
-    // Modules loaded by URL at run time: the execute workers' module, and those imported on first
-    // use or after the first answer (kept out of the start's module graph:
-    // shared/lifecycle/lazy_module.ts).
-    include: [
-      "services/mcp-server/execute/worker.ts",
-      "services/mcp-server/execute/channel.ts",
-      "services/mcp-server/transport/mcp_route.ts",
-      "services/mcp-server/transport/stdio.ts",
-      "services/mcp-server/openapi/host.ts",
-      "services/mcp-server/auth/jose.ts",
-    ],
+    // The execute workers' module, loaded by URL at run time (the modules its route row, serve.ts
+    // and the pool load on first use are derived from their declarations: deploy/lazy_modules.ts).
+    include: ["services/mcp-server/execute/worker.ts"],
     // Each stateless HTTP request leaves its MCP server, transport and parsed body as garbage.
     // A small young generation collects it young instead of V8 growing the new space to 3 × 16
     // MiB; a fixed heap growth of 25 % makes the next full collection come at 1.25 × what the last

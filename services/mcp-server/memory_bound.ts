@@ -43,11 +43,11 @@ export interface MemoryBound {
 
 /** The bound for these limits. */
 export function memoryBound(limits: Limits): MemoryBound {
-  const w = limits.maxConcurrentExecutions;
+  const workerCount = limits.maxConcurrentExecutions;
   const base = BASE_BYTES;
-  const workers = w *
+  const workers = workerCount *
     ((limits.workerHeapMb + youngGenerationMb(limits.workerHeapMb)) * MiB + WORKER_ISOLATE_BYTES);
-  const replies = w * 3 * limits.maxValueBytes;
+  const replies = workerCount * 3 * limits.maxValueBytes;
   const queued = limits.maxQueuedExecutions * (2 * limits.maxSourceBytes + QUEUED_REQUEST_BYTES);
   return { base, workers, replies, queued, total: base + workers + replies + queued };
 }

@@ -1,12 +1,13 @@
 /**
- * The settings table of mcp-server: flag > environment variable (`MCP_<KEY>`) > default.
- * Every limit of the capability tools is a setting.
+ * The settings table of mcp-server (`SETTINGS`): flag > environment variable (`MCP_<KEY>`) >
+ * default, and `Settings`, the values it resolves to. Every limit of the capability tools is a
+ * setting.
  * @module
  */
 import { defineSettings } from "@svc/shared/settings";
 import { DEFAULT_LIMITS, type Limits } from "./limits.ts";
 
-const d = DEFAULT_LIMITS;
+const defaults = DEFAULT_LIMITS;
 const positive = { min: 1 } as const;
 
 /** Whether `text` is exactly a web origin (what a browser sends in `Origin`). */
@@ -58,8 +59,8 @@ export const SETTINGS = defineSettings({
       default: ["mcp"],
       help: "http: scopes a bearer token must carry (metadata scopes_supported, challenge " +
         "scope=; without them 403 insufficient_scope); empty: none",
-      validate: (v: string[]) =>
-        v.every((s) => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))
+      validate: (scopes: string[]) =>
+        scopes.every((scope) => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
           ? undefined
           : "must list scope tokens (printable ASCII, no space, quote or backslash)",
     },
@@ -68,8 +69,10 @@ export const SETTINGS = defineSettings({
       default: "",
       help: "http: public origin (scheme://host[:port]) of metadata URLs and of the resource URI " +
         "<origin>/mcp tokens must name in aud (default: the request's origin)",
-      validate: (v: string) =>
-        v === "" || isOrigin(v) ? undefined : "must be an origin: scheme://host[:port], no path",
+      validate: (origin: string) =>
+        origin === "" || isOrigin(origin)
+          ? undefined
+          : "must be an origin: scheme://host[:port], no path",
     },
     allowed_origins: {
       type: "list",
@@ -77,8 +80,8 @@ export const SETTINGS = defineSettings({
       help: "http: browser origins (scheme://host[:port]) allowed to call /mcp besides loopback " +
         "ones and --public-origin; a request carrying any other Origin gets 403 " +
         "(DNS-rebinding protection, as the MCP transport requires)",
-      validate: (v: string[]) =>
-        v.every(isOrigin) ? undefined : "must list origins: scheme://host[:port], no path",
+      validate: (origins: string[]) =>
+        origins.every(isOrigin) ? undefined : "must list origins: scheme://host[:port], no path",
     },
     openapi: {
       type: "list",
@@ -129,91 +132,91 @@ export const SETTINGS = defineSettings({
     },
     max_query_bytes: {
       type: "int",
-      default: d.maxQueryBytes,
+      default: defaults.maxQueryBytes,
       ...positive,
       help: "search: raw query bytes, before trimming",
     },
     max_search_results: {
       type: "int",
-      default: d.maxSearchResults,
+      default: defaults.maxSearchResults,
       ...positive,
       help: "search: results per call",
     },
     max_search_response_bytes: {
       type: "int",
-      default: d.maxSearchResponseBytes,
+      default: defaults.maxSearchResponseBytes,
       min: 64,
       help: "search: compact JSON bytes of {results, truncated}",
     },
     max_source_bytes: {
       type: "int",
-      default: d.maxSourceBytes,
+      default: defaults.maxSourceBytes,
       ...positive,
       help: "execute: source bytes",
     },
     max_execution_steps: {
       type: "int",
-      default: d.maxExecutionSteps,
+      default: defaults.maxExecutionSteps,
       ...positive,
       help: "execute: Starlark steps",
     },
     max_execution_time: {
       type: "duration",
-      default: d.maxExecutionMs,
+      default: defaults.maxExecutionMs,
       ...positive,
       help: "execute: elapsed time",
     },
     max_native_calls: {
       type: "int",
-      default: d.maxNativeCalls,
+      default: defaults.maxNativeCalls,
       min: 0,
       help: "execute: capability calls",
     },
     max_value_depth: {
       type: "int",
-      default: d.maxValueDepth,
+      default: defaults.maxValueDepth,
       ...positive,
       help: "execute: depth of each argument, result and final value",
     },
     max_value_bytes: {
       type: "int",
-      default: d.maxValueBytes,
+      default: defaults.maxValueBytes,
       ...positive,
       help: "execute: bytes of each argument, result and final value",
     },
     max_intermediate_bytes: {
       type: "int",
-      default: d.maxIntermediateBytes,
+      default: defaults.maxIntermediateBytes,
       min: 0,
       help: "execute: sum of capability result bytes per call",
     },
     max_alloc_bytes: {
       type: "int",
-      default: d.maxAllocBytes,
+      default: defaults.maxAllocBytes,
       ...positive,
       help: "execute: bytes a program may allocate",
     },
     worker_heap_mb: {
       type: "int",
-      default: d.workerHeapMb,
+      default: defaults.workerHeapMb,
       min: 16,
       help: "execute: V8 heap limit of each worker (MiB)",
     },
     max_concurrent_executions: {
       type: "int",
-      default: d.maxConcurrentExecutions,
+      default: defaults.maxConcurrentExecutions,
       ...positive,
       help: "execute: programs running at once",
     },
     execution_queue_timeout: {
       type: "duration",
-      default: d.executionQueueMs,
+      default: defaults.executionQueueMs,
       ...positive,
       help: "execute: wait for a free worker",
     },
     max_queued_executions: {
       type: "int",
-      default: d.maxQueuedExecutions,
+      default: defaults.maxQueuedExecutions,
       min: 0,
       max: 1_000_000,
       help: "execute: calls waiting for a free worker at once; more fail at once with " +
@@ -222,23 +225,26 @@ export const SETTINGS = defineSettings({
   },
 }); // deno-fmt-ignore
 
-/** The limits a resolved settings table describes. */
-export function limitsOf(v: ReturnType<typeof SETTINGS.resolve>["values"]): Limits {
+/** mcp-server's settings, resolved from {@linkcode SETTINGS}. */
+export type Settings = ReturnType<typeof SETTINGS.resolve>["values"];
+
+/** The limits resolved settings describe. */
+export function limitsOf(settings: Settings): Limits {
   return {
-    maxQueryBytes: v.max_query_bytes,
-    maxSearchResults: v.max_search_results,
-    maxSearchResponseBytes: v.max_search_response_bytes,
-    maxSourceBytes: v.max_source_bytes,
-    maxExecutionSteps: v.max_execution_steps,
-    maxExecutionMs: v.max_execution_time,
-    maxNativeCalls: v.max_native_calls,
-    maxValueDepth: v.max_value_depth,
-    maxValueBytes: v.max_value_bytes,
-    maxIntermediateBytes: v.max_intermediate_bytes,
-    maxAllocBytes: v.max_alloc_bytes,
-    workerHeapMb: v.worker_heap_mb,
-    maxConcurrentExecutions: v.max_concurrent_executions,
-    executionQueueMs: v.execution_queue_timeout,
-    maxQueuedExecutions: v.max_queued_executions,
+    maxQueryBytes: settings.max_query_bytes,
+    maxSearchResults: settings.max_search_results,
+    maxSearchResponseBytes: settings.max_search_response_bytes,
+    maxSourceBytes: settings.max_source_bytes,
+    maxExecutionSteps: settings.max_execution_steps,
+    maxExecutionMs: settings.max_execution_time,
+    maxNativeCalls: settings.max_native_calls,
+    maxValueDepth: settings.max_value_depth,
+    maxValueBytes: settings.max_value_bytes,
+    maxIntermediateBytes: settings.max_intermediate_bytes,
+    maxAllocBytes: settings.max_alloc_bytes,
+    workerHeapMb: settings.worker_heap_mb,
+    maxConcurrentExecutions: settings.max_concurrent_executions,
+    executionQueueMs: settings.execution_queue_timeout,
+    maxQueuedExecutions: settings.max_queued_executions,
   };
 }

@@ -9,6 +9,8 @@
  * (shared/lifecycle/lazy_module.ts), so the whole graph of the entry is its start path.
  */
 import assert from "node:assert/strict";
+import { lazyModulesOf } from "../../deploy/lazy_modules.ts";
+import { SERVICES } from "../../deploy/services.ts";
 
 interface InfoModule {
   specifier: string;
@@ -71,7 +73,7 @@ Deno.test("mcp-server's start path: no npm package, no node: module", async (t) 
   const start = staticClosure(graph, ENTRY);
 
   await t.step("the walk sees the start path and tells dynamic imports apart", () => {
-    for (const path of ["transport/http_app.ts", "execute/pool.ts", "capabilities/names.ts"]) {
+    for (const path of ["app.ts", "serve.ts", "execute/pool.ts", "capabilities/names.ts"]) {
       assert.ok(start.has(local(path)), `${path} is on the start path`);
     }
     for (const path of ["transport/mcp_route.ts", "openapi/host.ts", "execute/channel.ts"]) {
@@ -107,4 +109,19 @@ Deno.test("mcp-server's start path: no npm package, no node: module", async (t) 
     const starlark = [...start].filter((s) => s.startsWith(interpreter("")));
     assert.deepEqual(starlark, [interpreter("keywords.ts")]);
   });
+});
+
+Deno.test("what loads later is embedded by deno compile: derived from its declarations", async () => {
+  // the /mcp row's module, serve.ts's OpenAPI host and stdio transport, the bearer verifier's JWT
+  // library, the pool's reply channel: each declared once, where it is used
+  const list = await lazyModulesOf("services/mcp-server/main.ts");
+  assert.deepEqual(list.toSorted(), [
+    "services/mcp-server/auth/jose.ts",
+    "services/mcp-server/execute/channel.ts",
+    "services/mcp-server/openapi/host.ts",
+    "services/mcp-server/transport/mcp_route.ts",
+    "services/mcp-server/transport/stdio.ts",
+  ]);
+  const { include } = SERVICES.find((s) => s.name === "mcp-server")!;
+  assert.deepEqual(include, ["services/mcp-server/execute/worker.ts"], "only the worker");
 });

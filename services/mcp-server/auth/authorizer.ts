@@ -22,6 +22,8 @@ export type Authorizer = (request: AuthorizationRequest) => boolean | Promise<bo
 
 /** A recognized denial. */
 export class PermissionDenied extends Error {
+  /** Stable code (the client sees `permission denied`). */
+  readonly code = "permission_denied";
   /**
    * Creates a denial.
    * @param message Kept for logs; the client only ever sees `permission denied`.

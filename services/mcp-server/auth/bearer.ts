@@ -20,6 +20,8 @@ import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 /** The token is missing, malformed, expired, or not for us (maps to 401 `invalid_token`). */
 export class InvalidToken extends Error {
+  /** Stable code, as RFC 6750 names the error. */
+  readonly code = "invalid_token";
   constructor(message: string) {
     super(message);
     this.name = "InvalidToken";
@@ -115,7 +117,7 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
   const extra = typeof options.audience === "string"
     ? [options.audience]
     : [...(options.audience ?? [])];
-  const extraAudiences = extra.filter((a) => a !== "");
+  const extraAudiences = extra.filter((audience) => audience !== "");
   const doFetch = options.fetch ?? fetch;
   let jwks: Promise<JWTVerifyGetKey> | undefined;
   const discover = async (): Promise<JWTVerifyGetKey> => {
@@ -160,11 +162,11 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
         }
         const scope = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
         const clientId = [payload.client_id, payload.azp, payload.sub]
-          .find((v) => typeof v === "string") as string;
+          .find((candidate) => typeof candidate === "string") as string;
         return {
           token,
           clientId,
-          scopes: scope.filter((s) => s !== ""),
+          scopes: scope.filter((token) => token !== ""),
           expiresAt: payload.exp,
           extra: { subject: payload.sub },
         };

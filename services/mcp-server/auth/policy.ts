@@ -52,14 +52,17 @@ export interface Policy {
 
 /** The policy file is malformed; the message names the place, never secrets. */
 export class PolicyError extends Error {
+  /** Stable code: the policy file cannot be used. */
+  readonly code = "policy_invalid";
   constructor(message: string) {
     super(message);
     this.name = "PolicyError";
   }
 }
 
-const strings = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "");
+const strings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length > 0 &&
+  value.every((item) => typeof item === "string" && item !== "");
 
 /** Parses and validates policy text. @throws {PolicyError} */
 export function parsePolicy(text: string): Policy {
@@ -72,38 +75,43 @@ export function parsePolicy(text: string): Policy {
   if (!isObject(doc) || !onlyKeys(doc, ["rules"]) || !Array.isArray(doc.rules)) {
     throw new PolicyError("Cannot read policy: want an object with a rules list");
   }
-  const rules = doc.rules.map((r: unknown, i: number): PolicyRule => {
+  const rules = doc.rules.map((rule: unknown, i: number): PolicyRule => {
     const at = `rules[${i}]`;
-    if (!isObject(r) || !onlyKeys(r, ["subjects", "capabilities", "when"])) {
+    if (!isObject(rule) || !onlyKeys(rule, ["subjects", "capabilities", "when"])) {
       throw new PolicyError(`Cannot read policy: ${at} must have subjects, capabilities, when`);
     }
-    if (!strings(r.subjects)) throw new PolicyError(`Cannot read policy: ${at}.subjects`);
-    if (!strings(r.capabilities)) throw new PolicyError(`Cannot read policy: ${at}.capabilities`);
-    const when = r.when === undefined ? undefined : r.when;
+    if (!strings(rule.subjects)) throw new PolicyError(`Cannot read policy: ${at}.subjects`);
+    if (!strings(rule.capabilities)) {
+      throw new PolicyError(`Cannot read policy: ${at}.capabilities`);
+    }
+    const when = rule.when === undefined ? undefined : rule.when;
     if (when !== undefined && !Array.isArray(when)) {
       throw new PolicyError(`Cannot read policy: ${at}.when must be a list`);
     }
-    (when ?? []).forEach((c: unknown, j: number) => {
-      const cat = `${at}.when[${j}]`;
+    (when ?? []).forEach((condition: unknown, j: number) => {
+      const conditionAt = `${at}.when[${j}]`;
       if (
-        !isObject(c) || !onlyKeys(c, ["argument", "equals", "in"]) ||
-        typeof c.argument !== "string" || c.argument === "" ||
-        (("equals" in c) === ("in" in c)) || ("in" in c && !Array.isArray(c.in))
+        !isObject(condition) || !onlyKeys(condition, ["argument", "equals", "in"]) ||
+        typeof condition.argument !== "string" || condition.argument === "" ||
+        (("equals" in condition) === ("in" in condition)) ||
+        ("in" in condition && !Array.isArray(condition.in))
       ) {
-        throw new PolicyError(`Cannot read policy: ${cat} needs argument and one of equals, in`);
+        throw new PolicyError(
+          `Cannot read policy: ${conditionAt} needs argument and one of equals, in`,
+        );
       }
     });
-    return { subjects: r.subjects, capabilities: r.capabilities, when: when as Condition[] };
+    return { subjects: rule.subjects, capabilities: rule.capabilities, when: when as Condition[] };
   });
   return { rules };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function onlyKeys(v: Record<string, unknown>, keys: string[]): boolean {
-  return Object.keys(v).every((k) => keys.includes(k));
+function onlyKeys(object: Record<string, unknown>, keys: string[]): boolean {
+  return Object.keys(object).every((key) => keys.includes(key));
 }
 
 /** Reads a policy file. @throws {PolicyError} */
@@ -119,6 +127,8 @@ export async function loadPolicy(path: string): Promise<Policy> {
 
 /** The policy evaluated against one call threw (maps to `authorization policy failure`). */
 export class PolicyEvaluationError extends Error {
+  /** Stable code (the client sees `authorization policy failure`). */
+  readonly code = "policy_failure";
   constructor(message: string) {
     super(message);
     this.name = "PolicyEvaluationError";
@@ -140,23 +150,23 @@ function lookup(args: Record<string, unknown>, path: string): { found: boolean; 
   return { found: true, value: cur };
 }
 
-function same(a: unknown, b: unknown): boolean {
-  if (typeof a === "bigint" || typeof b === "bigint") {
-    return (typeof a === "number" || typeof a === "bigint") &&
-      (typeof b === "number" || typeof b === "bigint") && String(a) === String(b);
+function same(left: unknown, right: unknown): boolean {
+  if (typeof left === "bigint" || typeof right === "bigint") {
+    return (typeof left === "number" || typeof left === "bigint") &&
+      (typeof right === "number" || typeof right === "bigint") && String(left) === String(right);
   }
-  return a === b;
+  return left === right;
 }
 
-function holds(c: Condition, req: AuthorizationRequest): boolean {
-  const { found, value } = lookup(req.arguments, c.argument);
+function holds(condition: Condition, req: AuthorizationRequest): boolean {
+  const { found, value } = lookup(req.arguments, condition.argument);
   if (!found) return false;
   if (typeof value === "object" && value !== null) {
-    throw new PolicyEvaluationError(`argument ${c.argument} is not a scalar`);
+    throw new PolicyEvaluationError(`argument ${condition.argument} is not a scalar`);
   }
-  const expand = (v: unknown) => (v === "$subject" ? req.subject.id : v);
-  if ("equals" in c) return same(value, expand(c.equals));
-  return (c.in ?? []).some((v) => same(value, expand(v)));
+  const expand = (expected: unknown) => (expected === "$subject" ? req.subject.id : expected);
+  if ("equals" in condition) return same(value, expand(condition.equals));
+  return (condition.in ?? []).some((expected) => same(value, expand(expected)));
 }
 
 /** An authorizer for a parsed policy: deny by default. */
@@ -164,7 +174,7 @@ export function policyAuthorizer(policy: Policy): Authorizer {
   return (req) =>
     policy.rules.some((rule) =>
       (rule.subjects.includes("*") || rule.subjects.includes(req.subject.id)) &&
-      rule.capabilities.some((p) => capabilityMatches(p, req.capability)) &&
-      (rule.when ?? []).every((c) => holds(c, req))
+      rule.capabilities.some((pattern) => capabilityMatches(pattern, req.capability)) &&
+      (rule.when ?? []).every((condition) => holds(condition, req))
     );
 }

@@ -10,6 +10,8 @@ import { type Field, type Schema, underlying } from "./schema.ts";
 
 /** Binding failed; `message` is the diagnostic appended to `invalid capability arguments`. */
 export class BindError extends Error {
+  /** Stable code (the client sees `invalid capability arguments`). */
+  readonly code = "invalid_arguments";
   constructor(message: string) {
     super(message);
     this.name = "BindError";
@@ -24,28 +26,29 @@ const FLOAT32_MAX = 3.4028234663852886e38;
  * Float64Array, so `2.0` stays distinct from `2`. Plain numbers remain valid too (non-integral:
  * float; integral: int), for hosts that bind arguments without the tag.
  */
-function isTaggedFloat(v: unknown): v is Float64Array {
-  return v instanceof Float64Array && v.length === 1;
+function isTaggedFloat(value: unknown): value is Float64Array {
+  return value instanceof Float64Array && value.length === 1;
 }
 
 /** Starlark type name of a converted value, for diagnostics. */
-function starlarkTypeOf(v: unknown): string {
-  if (v === null || v === undefined) return "NoneType";
-  if (isTaggedFloat(v)) return "float";
-  if (typeof v === "boolean") return "bool";
-  if (typeof v === "bigint") return "int";
-  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
-  if (typeof v === "string") return "string";
-  if (Array.isArray(v)) return "list";
+function starlarkTypeOf(value: unknown): string {
+  if (value === null || value === undefined) return "NoneType";
+  if (isTaggedFloat(value)) return "float";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "bigint") return "int";
+  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+  if (typeof value === "string") return "string";
+  if (Array.isArray(value)) return "list";
   return "dict";
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    !ArrayBuffer.isView(value);
 }
 
-function wrongType(path: string, v: unknown, want: string): BindError {
-  return new BindError(`${path}: got ${starlarkTypeOf(v)}, want ${want}`);
+function wrongType(path: string, value: unknown, want: string): BindError {
+  return new BindError(`${path}: got ${starlarkTypeOf(value)}, want ${want}`);
 }
 
 /**
@@ -56,7 +59,7 @@ export function bindArguments(
   fields: readonly Field[],
   kwargs: Record<string, unknown>,
 ): Record<string, unknown> {
-  const known = new Set(fields.map((f) => f.name));
+  const known = new Set(fields.map((field) => field.name));
   for (const key of Object.keys(kwargs)) {
     if (!known.has(key)) throw new BindError(`unexpected keyword argument ${key}`);
   }
@@ -70,92 +73,94 @@ function bindStruct(
   root: boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    const path = root ? f.name : `${prefix}.${f.name}`;
-    const present = Object.hasOwn(obj, f.name) && obj[f.name] !== undefined;
-    const s = underlying(f.type);
-    if (!present || obj[f.name] === null) {
-      if (s.kind === "ptr") continue; // omitted or None: nil pointer, left out
+  for (const field of fields) {
+    const path = root ? field.name : `${prefix}.${field.name}`;
+    const present = Object.hasOwn(obj, field.name) && obj[field.name] !== undefined;
+    const resolved = underlying(field.type);
+    if (!present || obj[field.name] === null) {
+      if (resolved.kind === "ptr") continue; // omitted or None: nil pointer, left out
       if (!present) {
         throw new BindError(root ? `missing argument ${path}` : `${path}: missing required field`);
       }
     }
-    const v = bindValue(f.type, obj[f.name], path);
-    if (v !== null || s.kind !== "ptr") out[f.name] = v;
+    const value = bindValue(field.type, obj[field.name], path);
+    if (value !== null || resolved.kind !== "ptr") out[field.name] = value;
   }
   return out;
 }
 
-function bindValue(schema: Schema, v: unknown, path: string): unknown {
-  const s = underlying(schema);
-  switch (s.kind) {
+function bindValue(schema: Schema, value: unknown, path: string): unknown {
+  const resolved = underlying(schema);
+  switch (resolved.kind) {
     case "ptr":
-      return v === null || v === undefined ? null : bindValue(s.of, v, path);
+      return value === null || value === undefined ? null : bindValue(resolved.of, value, path);
     case "str":
-      if (typeof v !== "string") throw wrongType(path, v, "str");
-      return v;
+      if (typeof value !== "string") throw wrongType(path, value, "str");
+      return value;
     case "bool":
-      if (typeof v !== "boolean") throw wrongType(path, v, "bool");
-      return v;
+      if (typeof value !== "boolean") throw wrongType(path, value, "bool");
+      return value;
     case "int":
-      return bindInt(s.bits, s.signed, v, path);
+      return bindInt(resolved.bits, resolved.signed, value, path);
     case "float":
-      return bindFloat(s.bits, v, path);
+      return bindFloat(resolved.bits, value, path);
     case "bytes":
-      if (!Array.isArray(v)) throw wrongType(path, v, "list[int]");
-      return v.map((e, i) => bindInt(8, false, e, `${path}[${i}]`));
+      if (!Array.isArray(value)) throw wrongType(path, value, "list[int]");
+      return value.map((item, i) => bindInt(8, false, item, `${path}[${i}]`));
     case "list":
-      if (!Array.isArray(v)) throw wrongType(path, v, "list");
-      return v.map((e, i) => bindValue(s.of, e, `${path}[${i}]`));
+      if (!Array.isArray(value)) throw wrongType(path, value, "list");
+      return value.map((item, i) => bindValue(resolved.of, item, `${path}[${i}]`));
     case "map": {
-      if (!isPlainObject(v)) throw wrongType(path, v, "dict");
+      if (!isPlainObject(value)) throw wrongType(path, value, "dict");
       const out: Record<string, unknown> = {};
-      for (const [k, e] of Object.entries(v)) {
-        out[k] = bindValue(s.of, e, `${path}[${quoteKey(k)}]`);
+      for (const [key, item] of Object.entries(value)) {
+        out[key] = bindValue(resolved.of, item, `${path}[${quoteKey(key)}]`);
       }
       return out;
     }
     case "struct": {
-      if (!isPlainObject(v)) throw wrongType(path, v, "dict");
-      const known = new Set(s.fields.map((f) => f.name));
-      for (const key of Object.keys(v)) {
+      if (!isPlainObject(value)) throw wrongType(path, value, "dict");
+      const known = new Set(resolved.fields.map((field) => field.name));
+      for (const key of Object.keys(value)) {
         if (!known.has(key)) throw new BindError(`${path}: unknown field ${quoteKey(key)}`);
       }
-      return bindStruct(s.fields, v, path, false);
+      return bindStruct(resolved.fields, value, path, false);
     }
     default:
       throw new BindError(`${path}: unsupported type`);
   }
 }
 
-function quoteKey(k: string): string {
-  return `'${k.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+function quoteKey(key: string): string {
+  return `'${key.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
 }
 
-function bindInt(bits: number, signed: boolean, v: unknown, path: string): number | bigint {
-  let n: bigint;
-  if (typeof v === "bigint") n = v;
-  else if (typeof v === "number" && Number.isInteger(v)) n = BigInt(v);
-  else throw wrongType(path, v, "int");
+function bindInt(bits: number, signed: boolean, value: unknown, path: string): number | bigint {
+  let integer: bigint;
+  if (typeof value === "bigint") integer = value;
+  else if (typeof value === "number" && Number.isInteger(value)) integer = BigInt(value);
+  else throw wrongType(path, value, "int");
   const min = signed ? -(1n << BigInt(bits - 1)) : 0n;
   let max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n;
   if (max > INT64_MAX) max = INT64_MAX;
-  if (n < min || n > max) {
-    throw new BindError(`${path}: ${n} out of range (${min} to ${max})`);
+  if (integer < min || integer > max) {
+    throw new BindError(`${path}: ${integer} out of range (${min} to ${max})`);
   }
-  return n >= -(2n ** 53n) + 1n && n <= 2n ** 53n - 1n ? Number(n) : n;
+  return integer >= -(2n ** 53n) + 1n && integer <= 2n ** 53n - 1n ? Number(integer) : integer;
 }
 
-function bindFloat(bits: number, v: unknown, path: string): number {
-  let x: number;
-  if (typeof v === "number") x = v;
-  else if (isTaggedFloat(v)) x = v[0];
-  else if (typeof v === "bigint") x = Number(v);
-  else throw wrongType(path, v, "float");
-  if (!Number.isFinite(x)) throw new BindError(`${path}: float must be finite`);
+function bindFloat(bits: number, value: unknown, path: string): number {
+  let float: number;
+  if (typeof value === "number") float = value;
+  else if (isTaggedFloat(value)) float = value[0];
+  else if (typeof value === "bigint") float = Number(value);
+  else throw wrongType(path, value, "float");
+  if (!Number.isFinite(float)) throw new BindError(`${path}: float must be finite`);
   if (bits === 32) {
-    if (Math.abs(x) > FLOAT32_MAX) throw new BindError(`${path}: ${x} out of float32 range`);
-    return Math.fround(x);
+    if (Math.abs(float) > FLOAT32_MAX) {
+      throw new BindError(`${path}: ${float} out of float32 range`);
+    }
+    return Math.fround(float);
   }
-  return x;
+  return float;
 }

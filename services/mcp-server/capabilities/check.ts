@@ -27,27 +27,27 @@ function structProblem(
   where: string,
 ): string | undefined {
   const seen = new Set<string>();
-  for (const f of fields) {
-    const at = `${where}.${f.name}`;
-    if (root && side === "input" && !isKeywordArgName(f.name)) {
+  for (const field of fields) {
+    const at = `${where}.${field.name}`;
+    if (root && side === "input" && !isKeywordArgName(field.name)) {
       return `${at}: root input names must be Starlark identifiers that are not keywords`;
     }
-    if (!isTagName(f.name)) return `${at}: invalid field name`;
-    if (seen.has(f.name)) return `${at}: duplicate field name`;
-    seen.add(f.name);
-    if (f.embedded) return `${at}: embedded fields are not supported`;
-    if (f.unexported) return `${at}: unexported fields are not supported`;
-    if (f.omitEmpty && !isPointer(f.type)) {
+    if (!isTagName(field.name)) return `${at}: invalid field name`;
+    if (seen.has(field.name)) return `${at}: duplicate field name`;
+    seen.add(field.name);
+    if (field.embedded) return `${at}: embedded fields are not supported`;
+    if (field.unexported) return `${at}: unexported fields are not supported`;
+    if (field.omitEmpty && !isPointer(field.type)) {
       return `${at}: omit-when-empty is only allowed on pointer fields`;
     }
-    const problem = schemaProblem(f.type, side, path, depth + 1, at);
+    const problem = schemaProblem(field.type, side, path, depth + 1, at);
     if (problem) return problem;
   }
   return undefined;
 }
 
-function isPointer(s: Schema): boolean {
-  let cur = s;
+function isPointer(schema: Schema): boolean {
+  let cur = schema;
   for (let i = 0; i < MAX_DEPTH; i++) {
     if (cur.kind === "named") cur = cur.of;
     else if (cur.kind === "lazy") cur = cur.get();
@@ -57,17 +57,17 @@ function isPointer(s: Schema): boolean {
 }
 
 function schemaProblem(
-  s: Schema,
+  schema: Schema,
   side: Side,
   path: Set<object>,
   depth: number,
   at: string,
 ): string | undefined {
   if (depth > MAX_DEPTH) return `${at}: type graph is cyclic or too deep`;
-  if (path.has(s)) return `${at}: cyclic type graph`;
-  path.add(s);
+  if (path.has(schema)) return `${at}: cyclic type graph`;
+  path.add(schema);
   try {
-    switch (s.kind) {
+    switch (schema.kind) {
       case "str":
       case "bool":
       case "int":
@@ -75,17 +75,17 @@ function schemaProblem(
       case "bytes":
         return undefined;
       case "named":
-        return schemaProblem(s.of, side, path, depth + 1, at);
+        return schemaProblem(schema.of, side, path, depth + 1, at);
       case "lazy":
-        return schemaProblem(s.get(), side, path, depth + 1, at);
+        return schemaProblem(schema.get(), side, path, depth + 1, at);
       case "ptr":
       case "list":
-        return schemaProblem(s.of, side, path, depth + 1, at);
+        return schemaProblem(schema.of, side, path, depth + 1, at);
       case "map":
-        if (!isStringKind(s.key)) return `${at}: map keys must be strings`;
-        return schemaProblem(s.of, side, path, depth + 1, at);
+        if (!isStringKind(schema.key)) return `${at}: map keys must be strings`;
+        return schemaProblem(schema.of, side, path, depth + 1, at);
       case "struct":
-        return structProblem(s.fields, side, false, path, depth + 1, at);
+        return structProblem(schema.fields, side, false, path, depth + 1, at);
       case "interface":
         return `${at}: interface types are not supported`;
       case "raw_json":
@@ -93,15 +93,15 @@ function schemaProblem(
       case "marshaler":
         return `${at}: types with JSON or text marshaling methods are not supported`;
       case "unsupported":
-        return `${at}: unsupported kind ${s.what}`;
+        return `${at}: unsupported kind ${schema.what}`;
     }
   } finally {
-    path.delete(s);
+    path.delete(schema);
   }
 }
 
-function isStringKind(s: Schema): boolean {
-  let cur = s;
+function isStringKind(schema: Schema): boolean {
+  let cur = schema;
   for (let i = 0; i < MAX_DEPTH; i++) {
     if (cur.kind === "named") cur = cur.of;
     else if (cur.kind === "lazy") cur = cur.get();

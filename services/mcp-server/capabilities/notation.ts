@@ -14,8 +14,8 @@ export interface FieldDescription {
   required: boolean;
 }
 
-function stripPointers(s: Schema): { inner: Schema; pointer: boolean } {
-  let cur = underlying(s);
+function stripPointers(schema: Schema): { inner: Schema; pointer: boolean } {
+  let cur = underlying(schema);
   let pointer = false;
   while (cur.kind === "ptr") {
     pointer = true;
@@ -24,8 +24,8 @@ function stripPointers(s: Schema): { inner: Schema; pointer: boolean } {
   return { inner: cur, pointer };
 }
 
-function scalar(s: Schema): string | undefined {
-  switch (s.kind) {
+function scalar(schema: Schema): string | undefined {
+  switch (schema.kind) {
     case "str":
       return "str";
     case "bool":
@@ -41,22 +41,22 @@ function scalar(s: Schema): string | undefined {
 }
 
 /** Input notation: pointers (at any depth) are `T | None`. */
-export function inputType(s: Schema): string {
-  const { inner, pointer } = stripPointers(s);
+export function inputType(schema: Schema): string {
+  const { inner, pointer } = stripPointers(schema);
   const base = scalar(inner) ??
     (inner.kind === "list"
       ? `list[${inputType(inner.of)}]`
       : inner.kind === "map"
       ? `dict[str, ${inputType(inner.of)}]`
       : inner.kind === "struct"
-      ? `{${inner.fields.map((f) => `${typeStringName(f.name)}: ${inputType(f.type)}`).join(", ")}}`
+      ? `{${inner.fields.map(inputStructField).join(", ")}}`
       : "unsupported");
   return pointer ? `${base} | None` : base;
 }
 
 /** Output notation: omit-when-empty pointer fields of a struct take `?` and lose `| None`. */
-export function outputType(s: Schema): string {
-  const { inner, pointer } = stripPointers(s);
+export function outputType(schema: Schema): string {
+  const { inner, pointer } = stripPointers(schema);
   const base = scalar(inner) ??
     (inner.kind === "list"
       ? `list[${outputType(inner.of)}]`
@@ -68,32 +68,40 @@ export function outputType(s: Schema): string {
   return pointer ? `${base} | None` : base;
 }
 
-function outputStructField(f: Field): string {
-  const { inner, pointer } = stripPointers(f.type);
-  if (pointer && f.omitEmpty) return `${typeStringName(f.name)}?: ${outputType(inner)}`;
-  return `${typeStringName(f.name)}: ${outputType(f.type)}`;
+function inputStructField(field: Field): string {
+  return `${typeStringName(field.name)}: ${inputType(field.type)}`;
+}
+
+function outputStructField(field: Field): string {
+  const { inner, pointer } = stripPointers(field.type);
+  if (pointer && field.omitEmpty) return `${typeStringName(field.name)}?: ${outputType(inner)}`;
+  return `${typeStringName(field.name)}: ${outputType(field.type)}`;
 }
 
 /** describe_api `input` rows: pointers are optional. */
 export function describeInput(fields: readonly Field[]): FieldDescription[] {
-  return fields.map((f) => ({
-    name: f.name,
-    type: inputType(f.type),
-    required: !stripPointers(f.type).pointer,
+  return fields.map((field) => ({
+    name: field.name,
+    type: inputType(field.type),
+    required: !stripPointers(field.type).pointer,
   }));
 }
 
 /** describe_api `output` rows: a root omit-when-empty pointer is optional without `| None`. */
 export function describeOutput(fields: readonly Field[]): FieldDescription[] {
-  return fields.map((f) => {
-    const { inner, pointer } = stripPointers(f.type);
-    if (pointer && f.omitEmpty) return { name: f.name, type: outputType(inner), required: false };
-    return { name: f.name, type: outputType(f.type), required: true };
+  return fields.map((field) => {
+    const { inner, pointer } = stripPointers(field.type);
+    if (pointer && field.omitEmpty) {
+      return { name: field.name, type: outputType(inner), required: false };
+    }
+    return { name: field.name, type: outputType(field.type), required: true };
   });
 }
 
 /** `name(*, key: str, limit: int | None)` or `name()`; never an output type. */
 export function signature(name: string, input: readonly Field[]): string {
   if (input.length === 0) return `${name}()`;
-  return `${name}(*, ${input.map((f) => `${f.name}: ${inputType(f.type)}`).join(", ")})`;
+  return `${name}(*, ${
+    input.map((field) => `${field.name}: ${inputType(field.type)}`).join(", ")
+  })`;
 }

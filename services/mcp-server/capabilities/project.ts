@@ -9,6 +9,8 @@ import { type Field, type Schema, underlying } from "./schema.ts";
 
 /** The handler returned an invalid value (maps to a bare `capability failed`). */
 export class ProjectionError extends Error {
+  /** Stable code (the client sees `capability failed`). */
+  readonly code = "invalid_result";
   constructor(message: string) {
     super(message);
     this.name = "ProjectionError";
@@ -17,9 +19,9 @@ export class ProjectionError extends Error {
 
 const INT64_MAX = (1n << 63n) - 1n;
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) &&
-    !(v instanceof Uint8Array) && !(v instanceof Map);
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    !(value instanceof Uint8Array) && !(value instanceof Map);
 }
 
 /**
@@ -38,76 +40,86 @@ function projectStruct(
   path: string,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    const v = Object.hasOwn(obj, f.name) ? obj[f.name] : undefined;
-    const s = underlying(f.type);
-    if ((v === undefined || v === null) && s.kind === "ptr" && f.omitEmpty) continue;
-    out[f.name] = projectValue(f.type, v, `${path}.${f.name}`);
+  for (const field of fields) {
+    const value = Object.hasOwn(obj, field.name) ? obj[field.name] : undefined;
+    const resolved = underlying(field.type);
+    if ((value === undefined || value === null) && resolved.kind === "ptr" && field.omitEmpty) {
+      continue;
+    }
+    out[field.name] = projectValue(field.type, value, `${path}.${field.name}`);
   }
   return out;
 }
 
-function projectValue(schema: Schema, v: unknown, path: string): unknown {
-  const s = underlying(schema);
-  const nil = v === undefined || v === null;
-  switch (s.kind) {
+function projectValue(schema: Schema, value: unknown, path: string): unknown {
+  const resolved = underlying(schema);
+  const nil = value === undefined || value === null;
+  switch (resolved.kind) {
     case "ptr":
-      return nil ? null : projectValue(s.of, v, path);
+      return nil ? null : projectValue(resolved.of, value, path);
     case "bytes":
       if (nil) return null;
-      if (v instanceof Uint8Array) return [...v];
-      if (Array.isArray(v)) return v.map((e, i) => projectInt(8, false, e, `${path}[${i}]`));
+      if (value instanceof Uint8Array) return [...value];
+      if (Array.isArray(value)) {
+        return value.map((item, i) => projectInt(8, false, item, `${path}[${i}]`));
+      }
       break;
     case "list":
       if (nil) return null;
-      if (Array.isArray(v)) return v.map((e, i) => projectValue(s.of, e, `${path}[${i}]`));
+      if (Array.isArray(value)) {
+        return value.map((item, i) => projectValue(resolved.of, item, `${path}[${i}]`));
+      }
       break;
     case "map": {
       if (nil) return null;
-      const entries = v instanceof Map
-        ? [...v.entries()]
-        : isPlainObject(v)
-        ? Object.entries(v)
+      const entries = value instanceof Map
+        ? [...value.entries()]
+        : isPlainObject(value)
+        ? Object.entries(value)
         : null;
       if (!entries) break;
       const out: Record<string, unknown> = {};
-      for (const [k, e] of entries) {
-        if (typeof k !== "string") throw new ProjectionError(`${path}: map key is not a string`);
-        out[k] = projectValue(s.of, e, `${path}[${JSON.stringify(k)}]`);
+      for (const [key, item] of entries) {
+        if (typeof key !== "string") throw new ProjectionError(`${path}: map key is not a string`);
+        out[key] = projectValue(resolved.of, item, `${path}[${JSON.stringify(key)}]`);
       }
       return out;
     }
     case "struct":
-      if (isPlainObject(v)) return projectStruct(s.fields, v, path);
+      if (isPlainObject(value)) return projectStruct(resolved.fields, value, path);
       break;
     case "str":
-      if (typeof v === "string") return v;
+      if (typeof value === "string") return value;
       break;
     case "bool":
-      if (typeof v === "boolean") return v;
+      if (typeof value === "boolean") return value;
       break;
     case "int":
-      return projectInt(s.bits, s.signed, v, path);
+      return projectInt(resolved.bits, resolved.signed, value, path);
     case "float":
-      if (typeof v === "number") {
-        if (!Number.isFinite(v)) throw new ProjectionError(`${path}: non-finite float`);
-        return v;
+      if (typeof value === "number") {
+        if (!Number.isFinite(value)) throw new ProjectionError(`${path}: non-finite float`);
+        return value;
       }
       break;
   }
   throw new ProjectionError(`${path}: invalid value for its declared type`);
 }
 
-function projectInt(bits: number, signed: boolean, v: unknown, path: string): number | bigint {
-  let n: bigint;
-  if (typeof v === "bigint") n = v;
-  else if (typeof v === "number" && Number.isSafeInteger(v)) n = BigInt(v);
+function projectInt(bits: number, signed: boolean, value: unknown, path: string): number | bigint {
+  let integer: bigint;
+  if (typeof value === "bigint") integer = value;
+  else if (typeof value === "number" && Number.isSafeInteger(value)) integer = BigInt(value);
   else throw new ProjectionError(`${path}: invalid integer`);
   const min = signed ? -(1n << BigInt(bits - 1)) : 0n;
   const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n;
-  if (n < min || n > max) throw new ProjectionError(`${path}: out of range for its type`);
-  if (n > INT64_MAX) throw new ProjectionError(`${path}: above the signed 64-bit maximum`);
-  return Number.isSafeInteger(Number(n)) && BigInt(Number(n)) === n ? Number(n) : n;
+  if (integer < min || integer > max) {
+    throw new ProjectionError(`${path}: out of range for its type`);
+  }
+  if (integer > INT64_MAX) throw new ProjectionError(`${path}: above the signed 64-bit maximum`);
+  return Number.isSafeInteger(Number(integer)) && BigInt(Number(integer)) === integer
+    ? Number(integer)
+    : integer;
 }
 
 /**
@@ -119,32 +131,34 @@ export function tagFloats(fields: readonly Field[], value: Record<string, unknow
 }
 
 function tagStruct(fields: readonly Field[], obj: Record<string, unknown>) {
-  const types = new Map(fields.map((f) => [f.name, f.type]));
+  const types = new Map(fields.map((field) => [field.name, field.type]));
   return Object.fromEntries(
-    Object.entries(obj).map(([k, v]) => {
-      const type = types.get(k);
-      return [k, type ? tagValue(type, v) : v];
+    Object.entries(obj).map(([key, value]) => {
+      const type = types.get(key);
+      return [key, type ? tagValue(type, value) : value];
     }),
   );
 }
 
-function tagValue(schema: Schema, v: unknown): unknown {
-  if (v === null || v === undefined) return v;
-  const s = underlying(schema);
-  switch (s.kind) {
+function tagValue(schema: Schema, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  const resolved = underlying(schema);
+  switch (resolved.kind) {
     case "ptr":
-      return tagValue(s.of, v);
+      return tagValue(resolved.of, value);
     case "float":
-      return new Float64Array([v as number]);
+      return new Float64Array([value as number]);
     case "list":
-      return (v as unknown[]).map((e) => tagValue(s.of, e));
+      return (value as unknown[]).map((item) => tagValue(resolved.of, item));
     case "map":
       return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>).map(([k, e]) => [k, tagValue(s.of, e)]),
+        Object.entries(value as Record<string, unknown>).map((
+          [key, item],
+        ) => [key, tagValue(resolved.of, item)]),
       );
     case "struct":
-      return tagStruct(s.fields, v as Record<string, unknown>);
+      return tagStruct(resolved.fields, value as Record<string, unknown>);
     default:
-      return v;
+      return value;
   }
 }

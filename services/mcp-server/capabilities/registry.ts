@@ -93,6 +93,8 @@ export interface Capability {
 
 /** Registration was refused; `message` says why ("Cannot register <name>: <reason>"). */
 export class RegistrationError extends Error {
+  /** Stable code: the capability was not registered. */
+  readonly code = "registration_refused";
   /** The name that was refused. */
   readonly capability: string;
   /**
@@ -133,7 +135,9 @@ export class CapabilityRegistry {
     const prefixes = name.split(".").slice(0, -1).map((_, i, segs) =>
       segs.slice(0, i + 1).join(".")
     );
-    const clash = this.#namespaces.has(name) ? name : prefixes.find((p) => this.#byName.has(p));
+    const clash = this.#namespaces.has(name)
+      ? name
+      : prefixes.find((prefix) => this.#byName.has(prefix));
     if (clash !== undefined) {
       throw fail(`conflicts with "${clash}" (a name cannot also be a namespace)`);
     }
@@ -156,7 +160,7 @@ export class CapabilityRegistry {
       enabled: def.enabled ?? true,
     };
     this.#byName.set(name, cap);
-    for (const p of prefixes) this.#namespaces.add(p);
+    for (const prefix of prefixes) this.#namespaces.add(prefix);
     this.#version++;
     return cap;
   }
@@ -179,6 +183,6 @@ export class CapabilityRegistry {
 
   /** Every enabled capability, in registration order. */
   enabled(): Capability[] {
-    return [...this.#byName.values()].filter((c) => c.enabled);
+    return [...this.#byName.values()].filter((capability) => capability.enabled);
   }
 }

@@ -104,8 +104,8 @@ export const t = {
 };
 
 /** Follows named and lazy wrappers to the underlying shape. */
-export function underlying(s: Schema): Schema {
-  let cur = s;
+export function underlying(schema: Schema): Schema {
+  let cur = schema;
   for (let i = 0; i < 64 && (cur.kind === "named" || cur.kind === "lazy"); i++) {
     cur = cur.kind === "named" ? cur.of : cur.get();
   }

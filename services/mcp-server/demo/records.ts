@@ -72,8 +72,8 @@ export function registerRecords(registry: CapabilityRegistry, options: RecordsOp
     handler: ({ prefix, labels, limit }) => {
       const want = Object.entries((labels ?? {}) as Record<string, string>);
       const out = [...store.values()]
-        .filter((r) => r.key.startsWith((prefix as string) ?? ""))
-        .filter((r) => want.every(([k, v]) => r.labels[k] === v))
+        .filter((record) => record.key.startsWith((prefix as string) ?? ""))
+        .filter((record) => want.every(([key, value]) => record.labels[key] === value))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       return { records: out.slice(0, (limit as number) ?? 100) };
     },

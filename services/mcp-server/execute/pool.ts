@@ -232,7 +232,7 @@ export class ExecutePool {
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        this.#waiters = this.#waiters.filter((queued) => queued !== waiter);
         reject(new DeadlineError("no execute worker became free in time"));
       }, this.#opts.queueMs);
       const take = (slot: Slot) => {
@@ -241,7 +241,7 @@ export class ExecutePool {
         resolve(slot);
       };
       const abort = () => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        this.#waiters = this.#waiters.filter((queued) => queued !== waiter);
         clearTimeout(timer);
         reject(signal?.reason ?? new DOMException("canceled", "AbortError"));
       };

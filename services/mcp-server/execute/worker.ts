@@ -14,6 +14,8 @@ import type { CallReply, DoneMessage, JobMessage, ReadyMessage } from "./protoco
 
 /** Thrown inside a host function when the main thread answered a call with an error text. */
 class CallFailed extends Error {
+  /** Stable code: the main thread answered the call with an error. */
+  readonly code = "call_failed";
   constructor(readonly text: string) {
     super(text);
   }
@@ -56,7 +58,7 @@ function heapUsed(): number {
 
 async function runJob(job: JobMessage): Promise<DoneMessage["result"]> {
   const deadline = performance.now() + (job.budgets.timeoutMs ?? 1e9);
-  const r = await run(job.source, {
+  const outcome = await run(job.source, {
     filename: "<program>",
     predeclared: hostTree(job, deadline),
     budgets: job.budgets,
@@ -66,8 +68,8 @@ async function runJob(job: JobMessage): Promise<DoneMessage["result"]> {
     heapUsed,
     tagFloatArguments: true, // so `int` fields can refuse 2.0 (docs/mcp-server.md)
   });
-  if (r.ok) return { ok: true, value: r.value };
-  const { kind, code, message, cause } = r.error;
+  if (outcome.ok) return { ok: true, value: outcome.value };
+  const { kind, code, message, cause } = outcome.error;
   return {
     ok: false,
     kind,

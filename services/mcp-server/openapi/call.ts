@@ -49,7 +49,7 @@ export function operationHandler(plan: OperationPlan, api: ApiCallOptions): Capa
     }
     let body: string | undefined;
     if (plan.hasBody) {
-      const whole = plan.inputs.find((i) => i.in === "body_whole");
+      const whole = plan.inputs.find((input) => input.in === "body_whole");
       let value: unknown;
       if (whole) value = args[whole.name];
       else {
@@ -78,7 +78,7 @@ export function operationHandler(plan: OperationPlan, api: ApiCallOptions): Capa
       });
     } catch (err) {
       if (!(err instanceof ReadFailed)) throw err; // refused or aborted: bare, logged
-      if (err.kind === "timeout") throw new AgentError(`no answer within ${api.timeoutMs} ms`);
+      if (err.code === "timeout") throw new AgentError(`no answer within ${api.timeoutMs} ms`);
       throw new AgentError(`cannot reach the API (${(err.cause as Error)?.name ?? "Error"})`);
     }
     const bytes = res.bytes;
@@ -107,16 +107,16 @@ export function operationHandler(plan: OperationPlan, api: ApiCallOptions): Capa
 function buildUrl(plan: OperationPlan, baseUrl: URL, args: Record<string, unknown>): URL {
   const url = new URL(baseUrl.href.replace(/\/?$/, "") + templatePath(plan, args));
   const parts: string[] = [];
-  const enc = (s: string) => encodeURIComponent(s);
+  const enc = (text: string) => encodeURIComponent(text);
   for (const input of plan.inputs) {
     if (input.in !== "query") continue;
-    const v = args[input.name];
-    if (v === undefined || v === null) continue;
+    const value = args[input.name];
+    if (value === undefined || value === null) continue;
     const name = input.wire;
-    if (Array.isArray(v)) {
-      const items = v.map((e) => scalar(e));
+    if (Array.isArray(value)) {
+      const items = value.map((item) => scalar(item));
       if (input.style === "form" && input.explode !== false) {
-        for (const e of items) parts.push(`${enc(name)}=${enc(e)}`);
+        for (const item of items) parts.push(`${enc(name)}=${enc(item)}`);
       } else {
         const sep = input.style === "spaceDelimited"
           ? "%20"
@@ -125,21 +125,22 @@ function buildUrl(plan: OperationPlan, baseUrl: URL, args: Record<string, unknow
           : ",";
         parts.push(`${enc(name)}=${items.map(enc).join(sep)}`);
       }
-    } else if (typeof v === "object") {
-      const entries = Object.entries(v as Record<string, unknown>).filter(([, e]) =>
-        e !== null && e !== undefined
+    } else if (typeof value === "object") {
+      const entries = Object.entries(value as Record<string, unknown>).filter(([, entry]) =>
+        entry !== null && entry !== undefined
       );
       if (input.style === "deepObject") {
-        for (const [k, e] of entries) parts.push(`${enc(`${name}[${k}]`)}=${enc(scalar(e))}`);
+        for (const [key, entry] of entries) {
+          parts.push(`${enc(`${name}[${key}]`)}=${enc(scalar(entry))}`);
+        }
       } else if (input.explode !== false) {
-        for (const [k, e] of entries) parts.push(`${enc(k)}=${enc(scalar(e))}`);
+        for (const [key, entry] of entries) parts.push(`${enc(key)}=${enc(scalar(entry))}`);
       } else {
-        parts.push(
-          `${enc(name)}=${entries.map(([k, e]) => `${enc(k)},${enc(scalar(e))}`).join(",")}`,
-        );
+        const pairs = entries.map(([key, entry]) => `${enc(key)},${enc(scalar(entry))}`);
+        parts.push(`${enc(name)}=${pairs.join(",")}`);
       }
     } else {
-      parts.push(`${enc(name)}=${enc(scalar(v))}`);
+      parts.push(`${enc(name)}=${enc(scalar(value))}`);
     }
   }
   if (parts.length > 0) {
@@ -158,10 +159,10 @@ function templatePath(plan: OperationPlan, args: Record<string, unknown>): strin
   const values = new Map<string, { name: string; text: string }>();
   for (const input of plan.inputs) {
     if (input.in !== "path") continue;
-    const v = args[input.name];
-    const text = Array.isArray(v)
-      ? v.map((e) => encodeURIComponent(scalar(e))).join(",")
-      : encodeURIComponent(scalar(v));
+    const value = args[input.name];
+    const text = Array.isArray(value)
+      ? value.map((item) => encodeURIComponent(scalar(item))).join(",")
+      : encodeURIComponent(scalar(value));
     values.set(input.wire, { name: input.name, text });
   }
   return plan.path.split("/").map((segment) => {
@@ -179,15 +180,17 @@ function templatePath(plan: OperationPlan, args: Record<string, unknown>): strin
   }).join("/");
 }
 
-function scalar(v: unknown): string {
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
-  if (v instanceof Float64Array) return String(v[0]);
-  return stringifyJson(v);
+function scalar(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+    return String(value);
+  }
+  if (value instanceof Float64Array) return String(value[0]);
+  return stringifyJson(value);
 }
 
-function scalarList(v: unknown, sep: string): string {
-  return Array.isArray(v) ? v.map(scalar).join(sep) : scalar(v);
+function scalarList(value: unknown, sep: string): string {
+  return Array.isArray(value) ? value.map(scalar).join(sep) : scalar(value);
 }
 
 function applyCredential(cred: Credential | undefined, headers: Headers, url: URL): void {
@@ -234,7 +237,7 @@ function failureText(
         : typeof data?.error === "string"
         ? data.error
         : undefined;
-      const parts = [title, detail].filter((x) => x !== undefined && x !== "");
+      const parts = [title, detail].filter((part) => part !== undefined && part !== "");
       if (parts.length > 0) return `${status} ${parts.join(": ")}`;
     } catch {
       // fall through to the short text
@@ -249,28 +252,28 @@ function failureText(
 /** JSON with bigints written as integers. */
 export function stringifyJson(value: unknown): string {
   const marks = new Map<string, string>();
-  const text = JSON.stringify(value, (_k, v) => {
-    if (typeof v === "bigint") {
+  const text = JSON.stringify(value, (_key, item) => {
+    if (typeof item === "bigint") {
       const mark = `\u0000big${marks.size}\u0000`;
-      marks.set(mark, v.toString());
+      marks.set(mark, item.toString());
       return mark;
     }
-    if (v instanceof Float64Array && v.length === 1) return v[0];
-    return v;
+    if (item instanceof Float64Array && item.length === 1) return item[0];
+    return item;
   });
   if (marks.size === 0) return text;
-  return text.replace(/"\\u0000big\d+\\u0000"/g, (m) => marks.get(JSON.parse(m)) ?? m);
+  return text.replace(/"\\u0000big\d+\\u0000"/g, (mark) => marks.get(JSON.parse(mark)) ?? mark);
 }
 
 /** JSON.parse keeping integers beyond ±2^53 exact as bigints (int64 fields). */
 export function parseJson(text: string): unknown {
-  return JSON.parse(text, function (_k, v, context?: { source?: string }) {
+  return JSON.parse(text, function (_key, value, context?: { source?: string }) {
     if (
-      typeof v === "number" && !Number.isSafeInteger(v) && context?.source &&
+      typeof value === "number" && !Number.isSafeInteger(value) && context?.source &&
       /^-?\d+$/.test(context.source)
     ) {
       return BigInt(context.source);
     }
-    return v;
+    return value;
   });
 }

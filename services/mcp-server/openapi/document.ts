@@ -52,6 +52,8 @@ export interface LoadOptions {
 
 /** The document could not be read or parsed; `message` is the reason (one line). */
 export class DocumentError extends Error {
+  /** Stable code; `message` says why. */
+  readonly code = "document_unreadable";
   constructor(message: string) {
     super(message);
     this.name = "DocumentError";
@@ -142,7 +144,7 @@ async function readSource(location: URL, options: LoadOptions, maxBytes: number)
     }
   }
   const now = options.now ?? Date.now;
-  const pause = options.pause ?? (() => new Promise<void>((r) => setTimeout(r, 250)));
+  const pause = options.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 250)));
   const until = now() + (options.waitMs ?? 0);
   for (;;) {
     let reason: string;
@@ -223,9 +225,9 @@ async function bundle(
     } catch (err) {
       if (err instanceof ReadRefused) return fail(`${at} refused: ${rule}`);
       if (!(err instanceof ReadFailed)) throw err;
-      if (err.kind === "timeout") return fail(`${at}: no answer within ${timeoutMs} ms`);
+      if (err.code === "timeout") return fail(`${at}: no answer within ${timeoutMs} ms`);
       return fail(
-        `${at}: ${err.kind === "unreachable" ? `unreachable (${err.message})` : err.message}`,
+        `${at}: ${err.code === "unreachable" ? `unreachable (${err.message})` : err.message}`,
       );
     }
     if (answer.status < 200 || answer.status > 299) {
@@ -280,12 +282,12 @@ function hasExternalRef(root: unknown): boolean {
     const node = stack.pop();
     if (typeof node !== "object" || node === null) continue;
     if (Array.isArray(node)) {
-      for (const e of node) stack.push(e);
+      for (const item of node) stack.push(item);
       continue;
     }
     const ref = (node as Record<string, unknown>).$ref;
     if (typeof ref === "string" && !ref.startsWith("#")) return true;
-    for (const v of Object.values(node)) if (typeof v === "object") stack.push(v);
+    for (const value of Object.values(node)) if (typeof value === "object") stack.push(value);
   }
   return false;
 }

@@ -26,6 +26,8 @@ export interface ApiSpec {
 
 /** A start-up problem with one API; `message` is one line naming the API and the reason. */
 export class ApiError extends Error {
+  /** Stable code: start-up stops. */
+  readonly code = "api_unusable";
   constructor(message: string) {
     super(message);
     this.name = "ApiError";
@@ -114,11 +116,11 @@ export function apiSpecs(
 }
 
 function splitPair(entry: string, setting: string, shape: string): [string, string] {
-  const i = entry.indexOf("=");
-  if (i <= 0 || i === entry.length - 1) {
+  const equals = entry.indexOf("=");
+  if (equals <= 0 || equals === entry.length - 1) {
     throw new ApiError(`Cannot read ${setting}: want ${shape}, got "${entry.slice(0, 80)}"`);
   }
-  return [entry.slice(0, i), entry.slice(i + 1)];
+  return [entry.slice(0, equals), entry.slice(equals + 1)];
 }
 
 const ENV_NAME = /^MCP_[A-Z0-9_]+$/;
@@ -174,8 +176,8 @@ function baseUrlOf(spec: ApiSpec, loaded: LoadedDocument): URL {
   const servers = Array.isArray(loaded.doc.servers) ? loaded.doc.servers : [];
   const first = servers[0] as { url?: unknown; variables?: Record<string, { default?: unknown }> };
   let raw = typeof first?.url === "string" ? first.url : "/";
-  for (const [k, v] of Object.entries(first?.variables ?? {})) {
-    raw = raw.replaceAll(`{${k}}`, String(v?.default ?? ""));
+  for (const [name, variable] of Object.entries(first?.variables ?? {})) {
+    raw = raw.replaceAll(`{${name}}`, String(variable?.default ?? ""));
   }
   const url = URL.canParse(raw, loaded.location) ? new URL(raw, loaded.location) : undefined;
   if (!url || !/^https?:$/.test(url.protocol)) {
@@ -237,7 +239,8 @@ export function registerDocument(
       // a path item may itself be a reference
       const target = item.$ref.startsWith("#/")
         ? item.$ref.slice(2).split("/").reduce<unknown>(
-          (o, k) => (o as Record<string, unknown>)?.[k.replaceAll("~1", "/").replaceAll("~0", "~")],
+          (node, token) =>
+            (node as Record<string, unknown>)?.[token.replaceAll("~1", "/").replaceAll("~0", "~")],
           loaded.doc,
         )
         : undefined;
@@ -302,7 +305,7 @@ function lazyValidators(doc: Record<string, unknown>) {
   let ajv: Ajv | undefined;
   const is31 = String(doc.openapi).startsWith("3.1");
   return (pointer: string) => {
-    let compiled: ((v: unknown) => boolean) | null | undefined;
+    let compiled: ((value: unknown) => boolean) | null | undefined;
     return (value: unknown): boolean => {
       if (compiled === undefined) {
         try {
@@ -312,7 +315,7 @@ function lazyValidators(doc: Record<string, unknown>) {
             ajv = is31 ? new Ajv2020(opts) : new Ajv(opts);
             ajv.addSchema(doc as object, "doc");
           }
-          compiled = ajv.compile({ $ref: `doc${pointer}` }) as (v: unknown) => boolean;
+          compiled = ajv.compile({ $ref: `doc${pointer}` }) as (value: unknown) => boolean;
         } catch {
           compiled = null;
         }

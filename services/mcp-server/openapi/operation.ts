@@ -66,14 +66,14 @@ const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
  * characters becomes `_`, lower-cased; a leading digit gets `op_`, a keyword a trailing `_`.
  */
 export function snakeCase(text: string): string {
-  const s = text
+  const snake = text
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
     .replace(/[^A-Za-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "")
     .toLowerCase();
-  if (s === "") return "op";
-  const lead = /^[0-9]/.test(s) ? `op_${s}` : s;
+  if (snake === "") return "op";
+  const lead = /^[0-9]/.test(snake) ? `op_${snake}` : snake;
   return STARLARK_KEYWORDS.has(lead) ? `${lead}_` : lead;
 }
 
@@ -106,7 +106,7 @@ export function mapOperation(
   const summary = typeof op.summary === "string" && op.summary.trim() !== ""
     ? op.summary.trim()
     : firstSentence(description) || `${method.toUpperCase()} ${path}`;
-  const pathWords = path.split("/").filter((s) => s !== "" && !s.startsWith("{"));
+  const pathWords = path.split("/").filter((segment) => segment !== "" && !segment.startsWith("{"));
   const searchTerms = [
     ...tags,
     ...(typeof op.operationId === "string" ? [op.operationId] : []),
@@ -156,16 +156,16 @@ function mapInputs(
   // operation parameters override path-item ones of the same name and location
   const params = new Map<string, Record<string, unknown>>();
   for (const raw of [...asArray(pathItem.parameters), ...asArray(op.parameters)]) {
-    let p: Record<string, unknown>;
+    let param: Record<string, unknown>;
     try {
-      p = deref(doc, raw);
+      param = deref(doc, raw);
     } catch (err) {
       throw new Unexpressible(`parameter: ${(err as Error).message}`);
     }
-    if (typeof p?.name !== "string" || typeof p.in !== "string") {
+    if (typeof param?.name !== "string" || typeof param.in !== "string") {
       throw new Unexpressible("parameter without name or in");
     }
-    params.set(`${p.in}:${p.name}`, p);
+    params.set(`${param.in}:${param.name}`, param);
   }
   const taken = new Set<string>();
   const fields: Field[] = [];
@@ -177,10 +177,10 @@ function mapInputs(
     return name;
   };
   for (const where of ["path", "query", "header", "cookie"] as const) {
-    for (const p of params.values()) {
-      if (p.in !== where) continue;
-      const wire = p.name as string;
-      const required = where === "path" || p.required === true;
+    for (const param of params.values()) {
+      if (param.in !== where) continue;
+      const wire = param.name as string;
+      const required = where === "path" || param.required === true;
       const at = `input.${wire}`;
       if (where === "cookie") {
         if (required) throw new Unexpressible(`${at}: cookie parameters are not supported`);
@@ -190,11 +190,11 @@ function mapInputs(
         where === "header" && (IGNORED_HEADERS.has(wire.toLowerCase()) ||
           skipHeaders.has(wire.toLowerCase()))
       ) continue;
-      let schema = p.schema;
-      if (schema === undefined && isObj(p.content)) {
-        const json = jsonMedia(p.content);
+      let schema = param.schema;
+      if (schema === undefined && isObj(param.content)) {
+        const json = jsonMedia(param.content);
         if (!json) throw new Unexpressible(`${at}: parameter content is not JSON`);
-        schema = (p.content as Record<string, Record<string, unknown>>)[json].schema;
+        schema = (param.content as Record<string, Record<string, unknown>>)[json].schema;
       }
       let type;
       try {
@@ -209,8 +209,12 @@ function mapInputs(
         throw err;
       }
       const name = claim(wire, where);
-      const style = typeof p.style === "string" ? p.style : where === "query" ? "form" : "simple";
-      const explode = typeof p.explode === "boolean" ? p.explode : style === "form";
+      const style = typeof param.style === "string"
+        ? param.style
+        : where === "query"
+        ? "form"
+        : "simple";
+      const explode = typeof param.explode === "boolean" ? param.explode : style === "form";
       plan.inputs.push({ name, in: where, wire, style, explode });
       fields.push(fieldOf(name, type, required, "input"));
     }
@@ -277,7 +281,7 @@ function mapOutput(
   path: string,
 ): Field[] {
   const responses = isObj(op.responses) ? op.responses : {};
-  const codes = Object.keys(responses).filter((c) => /^2(\d\d|XX)$/i.test(c)).sort();
+  const codes = Object.keys(responses).filter((code) => /^2(\d\d|XX)$/i.test(code)).sort();
   if (codes.length === 0) return [];
   const code = codes[0];
   let res: Record<string, unknown>;
@@ -314,29 +318,29 @@ function mapOutput(
   return [t.field("body", type)];
 }
 
-function pointerPart(s: string): string {
-  return s.replaceAll("~", "~0").replaceAll("/", "~1");
+function pointerPart(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /** The JSON media type of a content map (`application/json`, `*+json`), if any. */
 function jsonMedia(content: unknown): string | undefined {
   if (!isObj(content)) return undefined;
   const keys = Object.keys(content);
-  return keys.find((k) => /^application\/json(\s*;.*)?$/i.test(k)) ??
-    keys.find((k) => /^application\/[^;]*\+json(\s*;.*)?$/i.test(k)) ??
-    keys.find((k) => k === "*/*" || k === "application/*");
+  return keys.find((key) => /^application\/json(\s*;.*)?$/i.test(key)) ??
+    keys.find((key) => /^application\/[^;]*\+json(\s*;.*)?$/i.test(key)) ??
+    keys.find((key) => key === "*/*" || key === "application/*");
 }
 
-function asArray(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+function isObj(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function firstSentence(text: string): string {
-  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
-  const m = /^(.+?[.!?])(\s|$)/.exec(line);
-  return (m ? m[1] : line).slice(0, 200);
+  const line = text.split("\n").find((candidate) => candidate.trim() !== "")?.trim() ?? "";
+  const match = /^(.+?[.!?])(\s|$)/.exec(line);
+  return (match ? match[1] : line).slice(0, 200);
 }

@@ -60,6 +60,8 @@ export interface Answer {
 
 /** The target is outside its bound; nothing was read or sent. */
 export class ReadRefused extends Error {
+  /** Stable code: the target is outside the bound. */
+  readonly code = "read_refused";
   constructor(message: string) {
     super(message);
     this.name = "ReadRefused";
@@ -68,12 +70,12 @@ export class ReadRefused extends Error {
 
 /** The read did not complete: no answer in time, unreachable, or an unreadable file. */
 export class ReadFailed extends Error {
-  /** `timeout`: no answer (or body) within `timeoutMs`. */
-  readonly kind: "timeout" | "unreachable" | "unreadable";
-  constructor(kind: ReadFailed["kind"], message: string, options?: ErrorOptions) {
+  /** Stable code; `timeout`: no answer (or body) within `timeoutMs`. */
+  readonly code: "timeout" | "unreachable" | "unreadable";
+  constructor(code: ReadFailed["code"], message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "ReadFailed";
-    this.kind = kind;
+    this.code = code;
   }
 }
 
@@ -132,7 +134,7 @@ function filePath(target: URL): string | undefined {
   } catch {
     return undefined;
   }
-  if (path.split("/").some((s) => s === "." || s === "..")) return undefined;
+  if (path.split("/").some((segment) => segment === "." || segment === "..")) return undefined;
   return path;
 }
 
@@ -241,9 +243,9 @@ async function readBounded(res: Response, max: number): Promise<Uint8Array | und
   }
   const out = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
   }
   return out;
 }

@@ -162,7 +162,7 @@ Deno.test("readWithin http: no answer, or no body, within the time; the caller's
         () => readWithin(new URL(`${peer.origin}${path}`), bound, { ...OPTIONS, timeoutMs: 50 }),
         (err: Error) => {
           assert.ok(err instanceof ReadFailed);
-          assert.equal(err.kind, "timeout");
+          assert.equal(err.code, "timeout");
           assert.equal(err.message, "no answer within 50 ms");
           return true;
         },
@@ -181,7 +181,7 @@ Deno.test("readWithin http: no answer, or no body, within the time; the caller's
     const closed = originBound(new URL("http://127.0.0.2:9"));
     await assert.rejects(
       () => readWithin(new URL("http://127.0.0.2:9/x"), closed, OPTIONS),
-      (err: Error) => err instanceof ReadFailed && err.kind === "unreachable",
+      (err: Error) => err instanceof ReadFailed && err.code === "unreachable",
     );
   } finally {
     await peer.stop();

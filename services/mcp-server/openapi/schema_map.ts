@@ -17,6 +17,8 @@ import { resolvePointer } from "./document.ts";
 
 /** A schema the notation cannot express; `message` is the reason. */
 export class Unexpressible extends Error {
+  /** Stable code: the operation is disabled with `message` as its reason. */
+  readonly code = "unexpressible";
   constructor(message: string) {
     super(message);
     this.name = "Unexpressible";
@@ -40,8 +42,8 @@ type Obj = Record<string, unknown>;
 
 const MAX_DEPTH = 24;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+function isObj(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Creates a mapper over one document. */
@@ -90,36 +92,42 @@ export function schemaMapper(doc: unknown): SchemaMapper {
     }
   }
 
-  function typesOf(s: Obj): { types: string[]; nullable: boolean } {
-    const raw = Array.isArray(s.type) ? s.type.map(String) : s.type ? [String(s.type)] : [];
-    const nullable = s.nullable === true || raw.includes("null");
-    return { types: raw.filter((x) => x !== "null"), nullable };
+  function typesOf(schema: Obj): { types: string[]; nullable: boolean } {
+    const raw = Array.isArray(schema.type)
+      ? schema.type.map(String)
+      : schema.type
+      ? [String(schema.type)]
+      : [];
+    const nullable = schema.nullable === true || raw.includes("null");
+    return { types: raw.filter((type) => type !== "null"), nullable };
   }
 
-  function merged(s: Obj, at: string, depth: number): Obj {
-    if (!Array.isArray(s.allOf)) return s;
+  function merged(schema: Obj, at: string, depth: number): Obj {
+    if (!Array.isArray(schema.allOf)) return schema;
     const parts = [
-      { ...s, allOf: undefined },
-      ...s.allOf.map((p) => merged(follow(p, at, depth), at, depth)),
+      { ...schema, allOf: undefined },
+      ...schema.allOf.map((part) => merged(follow(part, at, depth), at, depth)),
     ];
     const properties: Obj = {};
     const required = new Set<string>();
     let type: unknown;
     let nullable = false;
-    for (const p of parts) {
-      if (isObj(p.properties)) Object.assign(properties, p.properties);
-      if (Array.isArray(p.required)) { for (const r of p.required) required.add(String(r)); }
-      if (p.type !== undefined) type = p.type;
-      if (p.nullable === true) nullable = true;
-      for (const k of ["oneOf", "anyOf"]) {
-        if (p[k] !== undefined) throw new Unexpressible(`${at}: allOf with ${k}`);
+    for (const part of parts) {
+      if (isObj(part.properties)) Object.assign(properties, part.properties);
+      if (Array.isArray(part.required)) {
+        for (const name of part.required) required.add(String(name));
+      }
+      if (part.type !== undefined) type = part.type;
+      if (part.nullable === true) nullable = true;
+      for (const key of ["oneOf", "anyOf"]) {
+        if (part[key] !== undefined) throw new Unexpressible(`${at}: allOf with ${key}`);
       }
     }
     const hasProps = Object.keys(properties).length > 0;
     if (!hasProps && parts.length === 2 && type === undefined) return parts[1];
     return {
-      ...parts.filter((p) => !hasProps || p.type === undefined || p.type === "object")
-        .reduce((a, b) => ({ ...a, ...b }), {}),
+      ...parts.filter((part) => !hasProps || part.type === undefined || part.type === "object")
+        .reduce((union, next) => ({ ...union, ...next }), {}),
       allOf: undefined,
       type: hasProps ? "object" : type,
       properties: hasProps ? properties : undefined,
@@ -128,10 +136,11 @@ export function schemaMapper(doc: unknown): SchemaMapper {
     };
   }
 
-  function nullOnly(s: unknown): boolean {
-    return isObj(s) && (s.type === "null" || (Array.isArray(s.type) && s.type.length === 1 &&
-      s.type[0] === "null") ||
-      (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null));
+  function nullOnly(schema: unknown): boolean {
+    return isObj(schema) &&
+      (schema.type === "null" || (Array.isArray(schema.type) && schema.type.length === 1 &&
+        schema.type[0] === "null") ||
+        (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null));
   }
 
   function convert(schema: unknown, side: Side, at: string, depth: number): Schema {
@@ -153,77 +162,89 @@ export function schemaMapper(doc: unknown): SchemaMapper {
 
   function convertUncached(schema: unknown, side: Side, at: string, depth: number): Schema {
     return withRefs(schema, at, () => {
-      const s = merged(follow(schema, at, depth), at, depth);
-      const { types, nullable } = typesOf(s);
-      const inner = convertInner(s, types, side, at, depth);
+      const resolved = merged(follow(schema, at, depth), at, depth);
+      const { types, nullable } = typesOf(resolved);
+      const inner = convertInner(resolved, types, side, at, depth);
       return nullable && inner.kind !== "ptr" ? t.ptr(inner) : inner;
     });
   }
 
-  function convertInner(s: Obj, types: string[], side: Side, at: string, depth: number): Schema {
+  function convertInner(
+    schema: Obj,
+    types: string[],
+    side: Side,
+    at: string,
+    depth: number,
+  ): Schema {
     for (const key of ["oneOf", "anyOf"] as const) {
-      const variants = s[key];
+      const variants = schema[key];
       if (!Array.isArray(variants)) continue;
-      const nonNull = variants.filter((v) => !nullOnly(follow(v, at, depth)));
+      const nonNull = variants.filter((variant) => !nullOnly(follow(variant, at, depth)));
       if (nonNull.length === 1 && types.length === 0) {
         const inner = convert(nonNull[0], side, at, depth + 1);
         return nonNull.length < variants.length && inner.kind !== "ptr" ? t.ptr(inner) : inner;
       }
-      const disc = isObj(s.discriminator) ? s.discriminator.propertyName : undefined;
+      const disc = isObj(schema.discriminator) ? schema.discriminator.propertyName : undefined;
       if (typeof disc !== "string") {
-        const scalars = nonNull.map((v) => typesOf(merged(follow(v, at, depth), at, depth)).types);
-        const same = scalars.every((x) => x.length === 1 && x[0] === scalars[0][0]) &&
+        const scalars = nonNull.map((variant) =>
+          typesOf(merged(follow(variant, at, depth), at, depth)).types
+        );
+        const same = scalars.every((variantTypes) =>
+          variantTypes.length === 1 && variantTypes[0] === scalars[0][0]
+        ) &&
           scalars[0]?.length === 1 && scalars[0][0] !== "object" && scalars[0][0] !== "array";
-        if (same) return convertInner({ type: scalars[0][0] }, scalars[0], side, at, depth);
+        if (same) {
+          return convertInner({ type: scalars[0][0] }, scalars[0], side, at, depth);
+        }
         throw new Unexpressible(`${at}: ${key} without a discriminator`);
       }
       return discriminated(nonNull, disc, side, at, depth, variants.length > nonNull.length);
     }
-    if (s.not !== undefined && types.length === 0) throw new Unexpressible(`${at}: not`);
+    if (schema.not !== undefined && types.length === 0) throw new Unexpressible(`${at}: not`);
     if (types.length > 1) throw new Unexpressible(`${at}: several types (${types.join(", ")})`);
     const type = types[0] ??
-      (isObj(s.properties) ? "object" : isObj(s.items) ? "array" : undefined);
+      (isObj(schema.properties) ? "object" : isObj(schema.items) ? "array" : undefined);
     switch (type) {
       case "string":
-        if (Array.isArray(s.enum)) note(at, s.enum);
+        if (Array.isArray(schema.enum)) note(at, schema.enum);
         return t.str();
       case "boolean":
         return t.bool();
       case "integer":
-        if (Array.isArray(s.enum)) note(at, s.enum);
-        return integer(s.format);
+        if (Array.isArray(schema.enum)) note(at, schema.enum);
+        return integer(schema.format);
       case "number":
-        return s.format === "float" ? t.float32() : t.float64();
+        return schema.format === "float" ? t.float32() : t.float64();
       case "array":
-        if (s.items === undefined) throw new Unexpressible(`${at}: array without items`);
-        if (Array.isArray(s.items)) throw new Unexpressible(`${at}: tuple array`);
-        return t.list(convert(s.items, side, `${at}[]`, depth + 1));
+        if (schema.items === undefined) throw new Unexpressible(`${at}: array without items`);
+        if (Array.isArray(schema.items)) throw new Unexpressible(`${at}: tuple array`);
+        return t.list(convert(schema.items, side, `${at}[]`, depth + 1));
       case "object":
-        return object(s, side, at, depth);
+        return object(schema, side, at, depth);
       case undefined:
-        if (Array.isArray(s.enum) && s.enum.every((e) => typeof e === "string")) {
-          note(at, s.enum);
+        if (Array.isArray(schema.enum) && schema.enum.every((value) => typeof value === "string")) {
+          note(at, schema.enum);
           return t.str();
         }
-        if (s.const !== undefined && typeof s.const === "string") return t.str();
+        if (schema.const !== undefined && typeof schema.const === "string") return t.str();
         throw new Unexpressible(`${at}: any value (schema without a type)`);
       default:
         throw new Unexpressible(`${at}: type ${type}`);
     }
   }
 
-  function object(s: Obj, side: Side, at: string, depth: number): Schema {
-    const props = isObj(s.properties) ? s.properties : {};
+  function object(schema: Obj, side: Side, at: string, depth: number): Schema {
+    const props = isObj(schema.properties) ? schema.properties : {};
     const names = Object.keys(props);
     if (names.length === 0) {
-      const extra = s.additionalProperties;
+      const extra = schema.additionalProperties;
       if (isObj(extra) && Object.keys(extra).length > 0) {
         return t.dict(convert(extra, side, `${at}[]`, depth + 1));
       }
       if (extra === false) return t.struct([]); // an object that has no properties at all
       throw new Unexpressible(`${at}: free-form object`);
     }
-    const required = new Set(Array.isArray(s.required) ? s.required.map(String) : []);
+    const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
     const fields: Field[] = [];
     for (const name of names) {
       const fat = `${at}.${name}`;
@@ -258,15 +279,15 @@ export function schemaMapper(doc: unknown): SchemaMapper {
   ): Schema {
     const byName = new Map<string, { schema: unknown; required: boolean }>();
     const values: string[] = [];
-    for (const v of variants) {
-      const vs = merged(follow(v, at, depth), at, depth);
-      if (!isObj(vs.properties)) {
+    for (const variant of variants) {
+      const variantSchema = merged(follow(variant, at, depth), at, depth);
+      if (!isObj(variantSchema.properties)) {
         throw new Unexpressible(`${at}: discriminated variant not an object`);
       }
-      const dv = vs.properties[disc];
-      const dvs = isObj(dv) ? follow(dv, at, depth) : undefined;
-      if (dvs && Array.isArray(dvs.enum)) values.push(...dvs.enum.map(String));
-      for (const [name, sub] of Object.entries(vs.properties)) {
+      const tagProperty = variantSchema.properties[disc];
+      const tagSchema = isObj(tagProperty) ? follow(tagProperty, at, depth) : undefined;
+      if (tagSchema && Array.isArray(tagSchema.enum)) values.push(...tagSchema.enum.map(String));
+      for (const [name, sub] of Object.entries(variantSchema.properties)) {
         if (!byName.has(name)) byName.set(name, { schema: sub, required: name === disc });
       }
     }
@@ -284,7 +305,7 @@ export function schemaMapper(doc: unknown): SchemaMapper {
 
   function note(at: string, values: unknown[]) {
     if (at.startsWith("output")) return; // only inputs need the allowed values
-    const shown = values.slice(0, 32).map((v) => JSON.stringify(v)).join(", ");
+    const shown = values.slice(0, 32).map((value) => JSON.stringify(value)).join(", ");
     notes.push(`${trimAt(at)}: one of ${shown}${values.length > 32 ? ", ..." : ""}`);
   }
 
@@ -337,6 +358,6 @@ function trimAt(at: string): string {
 }
 
 function reasonOf(err: Error): string {
-  const i = err.message.indexOf(": ");
-  return i >= 0 ? err.message.slice(i + 2) : err.message;
+  const colon = err.message.indexOf(": ");
+  return colon >= 0 ? err.message.slice(colon + 2) : err.message;
 }

@@ -12,9 +12,9 @@ const FIELD_WEIGHT = [8, 4, 2, 1];
 const EXACT = 2;
 const PREFIX = 1;
 
-/** Matched tokens needed for a query of q distinct tokens. */
-export function requiredMatches(q: number): number {
-  return q <= 2 ? q : Math.ceil((2 * q) / 3);
+/** Matched tokens needed for a query of `queryTokens` distinct tokens. */
+export function requiredMatches(queryTokens: number): number {
+  return queryTokens <= 2 ? queryTokens : Math.ceil((2 * queryTokens) / 3);
 }
 
 /** An eligible capability with its relevance. */
@@ -50,21 +50,21 @@ export class SearchIndex {
   /** Eligible capabilities for normalized `tokens`, in output order. */
   rank(tokens: readonly string[], trimmedQuery: string): Ranked[] {
     if (tokens.length === 0) return [];
-    const n = this.#caps.length;
-    const score = new Float64Array(n);
-    const matched = new Uint8Array(n);
+    const count = this.#caps.length;
+    const score = new Float64Array(count);
+    const matched = new Uint8Array(count);
     for (const tok of tokens) {
       const best = this.#matches(tok);
-      const idf = Math.log(1 + n / Math.max(1, best.size));
-      for (const [i, w] of best) {
-        score[i] += w * idf;
+      const idf = Math.log(1 + count / Math.max(1, best.size));
+      for (const [i, weight] of best) {
+        score[i] += weight * idf;
         matched[i]++;
       }
     }
     const need = requiredMatches(tokens.length);
     const lowered = trimmedQuery.toLowerCase();
     const out: Ranked[] = [];
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < count; i++) {
       if (matched[i] < need) continue;
       const capability = this.#caps[i];
       out.push({
@@ -85,16 +85,16 @@ export class SearchIndex {
     const add = (post: Map<number, number> | undefined, factor: number) => {
       if (!post) return;
       for (const [i, rank] of post) {
-        const w = FIELD_WEIGHT[rank] * factor;
-        if ((best.get(i) ?? 0) < w) best.set(i, w);
+        const weight = FIELD_WEIGHT[rank] * factor;
+        if ((best.get(i) ?? 0) < weight) best.set(i, weight);
       }
     };
     add(this.#postings.get(tok), EXACT);
     if ([...tok].length >= 3) {
       for (let j = lowerBound(this.#vocab, tok); j < this.#vocab.length; j++) {
-        const v = this.#vocab[j];
-        if (!v.startsWith(tok)) break;
-        if (v !== tok) add(this.#postings.get(v), PREFIX);
+        const term = this.#vocab[j];
+        if (!term.startsWith(tok)) break;
+        if (term !== tok) add(this.#postings.get(term), PREFIX);
       }
     }
     return best;

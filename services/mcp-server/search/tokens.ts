@@ -57,7 +57,7 @@ function splitRun(run: string, out: string[]): void {
 /** All tokens of a text, in order, lowercased, duplicates kept. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(RUN)) splitRun(m[0], out);
+  for (const run of text.matchAll(RUN)) splitRun(run[0], out);
   return out;
 }
 
@@ -73,6 +73,8 @@ export function trimWhiteSpace(text: string): string {
 
 /** The query bound was exceeded (maps to `resource limit exceeded`). */
 export class QueryLimitError extends Error {
+  /** Stable code (the client sees `resource limit exceeded`). */
+  readonly code = "query_limit_exceeded";
   constructor(message: string) {
     super(message);
     this.name = "QueryLimitError";

@@ -9,6 +9,8 @@ export const MAX_AGENT_MESSAGE_BYTES = 256;
 
 /** Throw (or return) this from a handler to show `message` to the agent. */
 export class AgentError extends Error {
+  /** Stable code (the client sees `capability failed: <message>`). */
+  readonly code = "agent_error";
   /**
    * Creates an agent error.
    * @param message Shown to the agent after sanitizing (at most 256 bytes).
@@ -27,16 +29,16 @@ const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
  */
 export function sanitizeAgentMessage(message: string): string {
   let out = "";
-  for (const ch of message.toWellFormed()) out += PRINTABLE.test(ch) ? ch : " ";
+  for (const char of message.toWellFormed()) out += PRINTABLE.test(char) ? char : " ";
   const enc = new TextEncoder();
   if (enc.encode(out).length <= MAX_AGENT_MESSAGE_BYTES) return out;
   let cut = "";
   let bytes = 0;
-  for (const ch of out) {
-    const n = enc.encode(ch).length;
-    if (bytes + n > MAX_AGENT_MESSAGE_BYTES - 3) break;
-    cut += ch;
-    bytes += n;
+  for (const char of out) {
+    const size = enc.encode(char).length;
+    if (bytes + size > MAX_AGENT_MESSAGE_BYTES - 3) break;
+    cut += char;
+    bytes += size;
   }
   return `${cut}...`;
 }

@@ -12,7 +12,7 @@ import { PermissionDenied } from "../auth/authorizer.ts";
 import type { Limits } from "../limits.ts";
 import type { Logger } from "@svc/shared/log";
 import { AgentError, sanitizeAgentMessage } from "./agent_error.ts";
-import { ErrorText, ToolError, withDetail } from "./errors.ts";
+import { ErrorText, ToolError } from "./errors.ts";
 import { jsonByteLength, valueDepth } from "./json_size.ts";
 
 /** State of one execute call shared by its capability calls. */
@@ -39,17 +39,17 @@ export async function callCapability(
   const cap = deps.registry.get(call.name);
   if (!cap) throw new ToolError(ErrorText.capabilityNotFound);
   if (call.args.length > 0) {
-    throw new ToolError(withDetail(
+    throw new ToolError(
       ErrorText.invalidArguments,
       `${cap.name} accepts keyword arguments only (${call.args.length} positional given)`,
-    ));
+    );
   }
   let args: Record<string, unknown>;
   try {
     args = bindArguments(cap.input, call.kwargs);
   } catch (err) {
     if (err instanceof BindError) {
-      throw new ToolError(withDetail(ErrorText.invalidArguments, err.message));
+      throw new ToolError(ErrorText.invalidArguments, err.message);
     }
     throw err;
   }
@@ -101,10 +101,10 @@ async function authorize(authorizer: Authorizer, request: Parameters<Authorizer>
 function handlerFailure(err: unknown, capability: string, logger?: Logger): ToolError {
   // A handler may refuse an argument its binding could not (an OpenAPI path value of `..`)
   if (err instanceof BindError) {
-    return new ToolError(withDetail(ErrorText.invalidArguments, err.message));
+    return new ToolError(ErrorText.invalidArguments, err.message);
   }
   if (err instanceof AgentError) {
-    return new ToolError(withDetail(ErrorText.capabilityFailed, sanitizeAgentMessage(err.message)));
+    return new ToolError(ErrorText.capabilityFailed, sanitizeAgentMessage(err.message));
   }
   logger?.warn("capability handler failed", {
     capability,

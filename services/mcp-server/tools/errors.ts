@@ -19,21 +19,45 @@ export const ErrorText = {
   internal: "internal failure",
 } as const;
 
-/** A tool failure whose `message` is exactly the text the client sees. */
+/** One of the stable texts: the `code` of a {@linkcode ToolError}. */
+export type ToolErrorCode = (typeof ErrorText)[keyof typeof ErrorText];
+
+const CODES: readonly ToolErrorCode[] = Object.values(ErrorText);
+
+/**
+ * A tool failure whose `message` is exactly the text the client sees: its `code`, the stable
+ * text, alone or followed by `: <detail>`.
+ */
 export class ToolError extends Error {
-  constructor(text: string, options?: ErrorOptions) {
-    super(text, options);
+  /** The stable text, without the detail. */
+  readonly code: ToolErrorCode;
+  /**
+   * Creates the error.
+   * @param code The stable text.
+   * @param detail What follows it after `: ` (nothing when empty).
+   * @param options The cause, kept for logs.
+   */
+  constructor(code: ToolErrorCode, detail?: string, options?: ErrorOptions) {
+    super(detail ? `${code}: ${detail}` : code, options);
     this.name = "ToolError";
+    this.code = code;
   }
 }
 
-/** `prefix` alone, or `prefix: detail` when there is a detail. */
-export function withDetail(prefix: string, detail?: string): string {
-  return detail ? `${prefix}: ${detail}` : prefix;
+/**
+ * The error of a text {@linkcode errorText} made (one that travelled to an execute worker and
+ * back): the same text, its stable prefix as the code (`internal failure` for any other text).
+ */
+export function toolErrorOf(text: string): ToolError {
+  const code = CODES.find((prefix) => text === prefix || text.startsWith(`${prefix}: `));
+  if (code === undefined) return new ToolError(ErrorText.internal);
+  return new ToolError(code, text === code ? undefined : text.slice(code.length + 2));
 }
 
 /** A deadline error from a service (maps to `context deadline exceeded`). */
 export class DeadlineError extends Error {
+  /** Stable code (the client sees `context deadline exceeded`). */
+  readonly code = "deadline_exceeded";
   constructor(message = "deadline exceeded") {
     super(message);
     this.name = "DeadlineError";

@@ -10,7 +10,7 @@ import type { Logger } from "@svc/shared/log";
 import type { ExecutePool } from "../execute/pool.ts";
 import type { DoneMessage } from "../execute/protocol.ts";
 import { callCapability, type CallScope } from "./call_capability.ts";
-import { ErrorText, errorText, ToolError } from "./errors.ts";
+import { ErrorText, errorText, ToolError, toolErrorOf } from "./errors.ts";
 
 /** execute's structured output. */
 export interface ExecuteOutput {
@@ -47,7 +47,7 @@ export function createExecute(
     try {
       const outcome = await deps.pool.run({
         source,
-        capabilities: deps.registry.enabled().map((c) => c.name),
+        capabilities: deps.registry.enabled().map((capability) => capability.name),
         budgets: {
           maxSteps: limits.maxExecutionSteps,
           timeoutMs: limits.maxExecutionMs,
@@ -95,20 +95,22 @@ function resultOf(result: DoneMessage["result"]): unknown {
   switch (result.kind) {
     case "syntax":
     case "resolve":
-      throw new ToolError(`${ErrorText.invalidProgram}: ${result.message}`);
+      throw new ToolError(ErrorText.invalidProgram, result.message);
     case "limit":
       throw new ToolError(ErrorText.resourceLimit);
     case "host":
-      throw new ToolError(result.hostText ?? ErrorText.capabilityFailed);
+      throw result.hostText
+        ? toolErrorOf(result.hostText)
+        : new ToolError(ErrorText.capabilityFailed);
     default:
-      if (result.hostText) throw new ToolError(result.hostText);
+      if (result.hostText) throw toolErrorOf(result.hostText);
       // starlark-go's fixed allocation guard ("excessive repeat (1 * 1073741824 elements)",
       // "repeat count N too large") is a size bound, not a program error.
       if (/^(excessive repeat|repeat count \S+ too large)/.test(result.message)) {
         throw new ToolError(ErrorText.resourceLimit);
       }
       if (result.code === "host_argument_not_convertible") {
-        throw new ToolError(`${ErrorText.invalidArguments}: ${result.message}`);
+        throw new ToolError(ErrorText.invalidArguments, result.message);
       }
       throw new ToolError(ErrorText.invalidProgram);
   }

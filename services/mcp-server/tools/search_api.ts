@@ -23,7 +23,7 @@ export interface SearchOutput {
 }
 
 const enc = new TextEncoder();
-const byteLength = (s: string) => enc.encode(s).length;
+const byteLength = (text: string) => enc.encode(text).length;
 
 /** Creates the search function over a registry; the index is rebuilt when visibility changes. */
 export function createSearch(
@@ -46,7 +46,7 @@ export function createSearch(
       index = new SearchIndex(registry.enabled());
     }
     const ranked = index.rank(tokens, trimWhiteSpace(query));
-    return pack(ranked.map((r) => r.capability), limits);
+    return pack(ranked.map((entry) => entry.capability), limits);
   };
 }
 

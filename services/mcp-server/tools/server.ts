@@ -210,13 +210,13 @@ function failure(text: string): CallToolResult {
 /** Structured content with exact big integers (as raw JSON numbers when the runtime has them). */
 function exact(value: object): Record<string, unknown> {
   const raw = (JSON as unknown as { rawJSON?: (text: string) => unknown }).rawJSON;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "bigint") return raw ? raw(v.toString()) : Number(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+  const walk = (node: unknown): unknown => {
+    if (typeof node === "bigint") return raw ? raw(node.toString()) : Number(node);
+    if (Array.isArray(node)) return node.map(walk);
+    if (node && typeof node === "object") {
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child)]));
     }
-    return v;
+    return node;
   };
   return walk(value) as Record<string, unknown>;
 }

@@ -1,26 +1,64 @@
 /**
- * `POST /mcp` once its request is authorized: a fresh MCP server and Streamable HTTP transport
- * per request over what the tools share. A module of its own because it holds everything of the
- * MCP SDK, zod and ajv the server needs: `http_app.ts` loads it when the first `/mcp` request
- * comes (or right after listening), so the health routes answer before it is loaded.
+ * `POST /mcp` once its request is authorized: its JSON body read within bounds, then a fresh MCP
+ * server and Streamable HTTP transport per request over what the tools share. A module of its own
+ * because it holds everything of the MCP SDK, zod and ajv the server needs: `app.ts` loads it
+ * when the first `/mcp` request comes (or once the first answer has gone out: `serve.ts`), so
+ * the health routes answer before it is loaded.
  *
  * @module
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { readBody } from "@svc/shared/http";
 import { type CapabilityServerOptions, createServerFactory } from "../tools/server.ts";
 import type { ExecutePool } from "../execute/pool.ts";
+import type { AuthenticatedHandler } from "./bearer_auth.ts";
+import { jsonRpcError } from "./endpoint_error.ts";
 
 /** The status logged for a request whose client went away (nginx's 499; never delivered). */
 const CLIENT_CLOSED_REQUEST = 499;
 
-/** Answers one authorized `/mcp` request with its parsed JSON body. */
-export type McpRoute = (req: Request, auth: AuthInfo, parsedBody: unknown) => Promise<Response>;
+/** Answers one authorized `/mcp` request (`auth` its verified token). */
+export type McpRoute = AuthenticatedHandler;
+
+/** Options of {@linkcode createMcpRoute}. */
+export interface McpRouteOptions extends CapabilityServerOptions {
+  /** The execute workers every request's server shares. */
+  pool: ExecutePool;
+  /** Largest accepted request body, bytes. */
+  maxBodyBytes: number;
+  /** Time a request body may take to arrive, ms. */
+  bodyTimeoutMs: number;
+}
+
+const MALFORMED = Symbol("malformed");
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads and parses a JSON body. A function of its own so that the body's bytes and text are
+ * garbage once parsed, not held by the request's frame while its calls wait for a worker.
+ */
+async function readJson(
+  req: Request,
+  options: { limit: number; timeoutMs: number },
+): Promise<unknown> {
+  const bytes = await readBody(req, options);
+  try {
+    return JSON.parse(utf8.decode(bytes));
+  } catch {
+    return MALFORMED;
+  }
+}
 
 /** Builds the shared tool state once and returns the handler of authorized requests. */
-export function createMcpRoute(options: CapabilityServerOptions & { pool: ExecutePool }): McpRoute {
-  const newServer = createServerFactory(options);
-  return async (req, auth, parsedBody) => {
+export function createMcpRoute(options: McpRouteOptions): McpRoute {
+  const { maxBodyBytes, bodyTimeoutMs, ...serverOptions } = options;
+  const newServer = createServerFactory(serverOptions);
+  const bodyBounds = { limit: maxBodyBytes, timeoutMs: bodyTimeoutMs };
+  return async (req, _ctx, auth) => {
+    const parsedBody = await readJson(req, bodyBounds);
+    if (parsedBody === MALFORMED) {
+      throw jsonRpcError(400, "parse_error", -32700, "Parse error: malformed JSON");
+    }
     const server = newServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

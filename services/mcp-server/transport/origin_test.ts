@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { originAllowed } from "./http_app.ts";
+import { originAllowed } from "./origin.ts";
 import { SettingsError } from "@svc/shared/settings";
 import { SETTINGS } from "../settings.ts";
 

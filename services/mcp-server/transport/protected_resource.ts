@@ -6,6 +6,7 @@
  * the scopes the challenge names).
  * @module
  */
+import { EndpointError } from "./endpoint_error.ts";
 
 /** Path of the metadata document (served also with the `/mcp` suffix form of RFC 9728 §3.1). */
 export const METADATA_PATH = "/.well-known/oauth-protected-resource";
@@ -50,35 +51,29 @@ function challenge(options: ChallengeOptions, error?: string): string {
 }
 
 /** 401 with a Bearer challenge naming the metadata URL (`invalid_token` when one was sent). */
-export function unauthorizedResponse(options: ChallengeOptions, invalid: boolean): Response {
+export function unauthorizedError(options: ChallengeOptions, invalid: boolean): EndpointError {
   const body = invalid
     ? { error: "invalid_token", error_description: "The access token is invalid or expired" }
     : { error: "invalid_request", error_description: "A bearer access token is required" };
-  return Response.json(body, {
-    status: 401,
-    headers: {
-      "www-authenticate": challenge(options, invalid ? "invalid_token" : undefined),
-      "cache-control": "no-store",
-    },
+  return new EndpointError(401, body.error, body, {
+    "www-authenticate": challenge(options, invalid ? "invalid_token" : undefined),
+    "cache-control": "no-store",
   });
 }
 
 /** 403 `insufficient_scope` (RFC 6750 §3.1) naming the scopes a token needs. */
-export function insufficientScopeResponse(options: ChallengeOptions): Response {
+export function insufficientScopeError(options: ChallengeOptions): EndpointError {
   const body = {
     error: "insufficient_scope",
     "error_description": `The access token lacks the required scope: ${options.scopes.join(" ")}`,
   };
-  return Response.json(body, {
-    status: 403,
-    headers: {
-      "www-authenticate": challenge(options, "insufficient_scope"),
-      "cache-control": "no-store",
-    },
+  return new EndpointError(403, body.error, body, {
+    "www-authenticate": challenge(options, "insufficient_scope"),
+    "cache-control": "no-store",
   });
 }
 
 /** Whether a token's scopes include every required one. */
 export function hasScopes(granted: readonly string[], required: readonly string[]): boolean {
-  return required.every((s) => granted.includes(s));
+  return required.every((scope) => granted.includes(scope));
 }

@@ -8,7 +8,7 @@ import { createDemoRegistry } from "../demo/host.ts";
 import { DEFAULT_LIMITS } from "../limits.ts";
 import { SETTINGS } from "../settings.ts";
 import { createExecutePool } from "../tools/server.ts";
-import { createHttpApp } from "./http_app.ts";
+import { createApp } from "../app.ts";
 
 /** An issuer (discovery + JWKS) on loopback and a signer of its tokens. */
 async function issuerServer() {
@@ -37,7 +37,7 @@ Deno.test("the resource URI, --audience and the scopes decide: 200, 401 or 403",
   const iss = await issuerServer();
   const pool = createExecutePool(DEFAULT_LIMITS);
   const app = (options: { publicOrigin?: string; scopes?: string[]; audience?: string }) =>
-    createHttpApp({
+    createApp({
       registry: createDemoRegistry(),
       authorizer: allowAll(),
       limits: DEFAULT_LIMITS,
@@ -46,7 +46,7 @@ Deno.test("the resource URI, --audience and the scopes decide: 200, 401 or 403",
       verifier: createBearerVerifier({ issuer: iss.issuer, audience: options.audience }),
       publicOrigin: options.publicOrigin,
       scopes: options.scopes,
-    });
+    }).handler;
   const post = (handler: ReturnType<typeof app>, token?: string, url = "http://127.0.0.1/mcp") =>
     handler(
       new Request(url, {
@@ -157,13 +157,13 @@ Deno.test("the resource URI, --audience and the scopes decide: 200, 401 or 403",
 Deno.test("settings' defaults take only tokens for the resource URI; ID tokens never pass", async (t) => {
   const iss = await issuerServer();
   const pool = createExecutePool(DEFAULT_LIMITS);
-  /** The app as main.ts builds it from these command-line arguments. */
+  /** The app as serve.ts builds it from these command-line arguments. */
   const app = (args: string[]) => {
     const { values } = SETTINGS.resolve({
       args: [...args, "--public-origin", ORIGIN],
       env: () => undefined,
     });
-    return createHttpApp({
+    return createApp({
       registry: createDemoRegistry(),
       authorizer: allowAll(),
       limits: DEFAULT_LIMITS,
@@ -172,7 +172,7 @@ Deno.test("settings' defaults take only tokens for the resource URI; ID tokens n
       verifier: createBearerVerifier({ issuer: iss.issuer, audience: values.audience }),
       publicOrigin: values.public_origin,
       scopes: values.scopes,
-    });
+    }).handler;
   };
   const post = async (handler: ReturnType<typeof app>, token: string) => {
     const res = await handler(
