@@ -1,36 +1,69 @@
 /**
- * One isolate's part of `serve`: listens on the API address (and, when asked, the metrics
+ * `serve`, the composition root: resolves how many isolates serve (`--workers`), and in each one
+ * wires the datastore (opened behind the listener), the migrator readiness asks, the key-change
+ * generation the authenticator follows, the app (`app.ts`), the listeners and the shutdown.
+ *
+ * One isolate ({@linkcode serveIsolate}) listens on the API address (and, when asked, the metrics
  * address), then opens the datastore behind the listener (never migrates; requests that need it
  * wait, `/readyz` says it is still opening), and once its lifecycle's shutdown starts keeps serving
  * for `--shutdown-delay` with `/readyz` reporting `draining`, then stops accepting, drains
  * in-flight requests, and closes the pool (PGlite: checkpoints and releases the data-directory
- * lock). `serve.ts` runs it in the main isolate, `serve_workers.ts` as worker 1 and
- * `serve_worker.ts` in each worker isolate.
+ * lock). {@linkcode serve} runs it in the main isolate; with workers, `workers/serve_workers.ts`
+ * runs it as worker 1 and `workers/serve_worker.ts` in each worker isolate. SIGTERM/SIGINT start
+ * a graceful shutdown either way.
  * @module
  */
 import type { Logger } from "@svc/shared/log";
 import { type ListenerSpec, type RunningServer, startServer } from "@svc/shared/server";
-import type { Lifecycle } from "@svc/shared/lifecycle";
+import { createLifecycle, type Lifecycle } from "@svc/shared/lifecycle";
 import { createRouter, firstAnswer, withDefaultStack } from "@svc/shared/http";
-import type { Metrics } from "@svc/shared/metrics";
+import { createMetrics, type Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
-import { createApp } from "../app.ts";
-import { KEY_CHANGES_CHANNEL } from "../auth/api_keys.ts";
-import { createKeyChanges, type KeyChanges } from "../auth/key_changes.ts";
-import { type Config, SETTINGS } from "../config.ts";
-import type { Migrator } from "../migrate/migrator.ts";
-import type { Db } from "../store/db.ts";
-import { reserveDb } from "../store/open_db.ts";
-import { openingDb } from "../store/opening_db.ts";
-import { describeDurability } from "../store/durability.ts";
-import { thrownMessage } from "../thrown.ts";
-import denoJson from "../deno.json" with { type: "json" };
+import { createApp } from "./app.ts";
+import { KEY_CHANGES_CHANNEL } from "./auth/api_keys.ts";
+import { createKeyChanges, type KeyChanges } from "./auth/key_changes.ts";
+import { SETTINGS, type Settings, workerCount } from "./settings.ts";
+import type { Migrator } from "./migrate/migrator.ts";
+import type { Db } from "./store/db.ts";
+import { reserveDb } from "./store/open_db.ts";
+import { openingDb } from "./store/opening_db.ts";
+import { describeDurability } from "./store/durability.ts";
+import { thrownMessage } from "./thrown.ts";
+import denoJson from "./deno.json" with { type: "json" };
+
+/** Options of {@linkcode serve}. */
+export interface ServeOptions {
+  /** Gets the start-up, access and shutdown lines. */
+  logger: Logger;
+  /** Starts the shutdown on SIGTERM and SIGINT. @default {true} */
+  handleSignals?: boolean;
+  /** CPU cores, for `--workers 0`. @default {navigator.hardwareConcurrency} */
+  cores?: number;
+}
+
+/**
+ * Starts the service; resolves once it listens (the datastore opens behind the listener).
+ * `finished` settles after shutdown, or rejects when the start fails after all.
+ * @throws {SettingsError} for more than one worker on PGlite, or an address that cannot be used.
+ */
+export async function serve(settings: Settings, options: ServeOptions): Promise<RunningServer> {
+  const { logger } = options;
+  const workers = workerCount(settings, options.cores ?? navigator.hardwareConcurrency);
+  if (workers > 1) {
+    const { serveOnWorkers } = await import("./workers/serve_workers.ts");
+    return await serveOnWorkers(settings, { ...options, workers, serveIsolate });
+  }
+  // SIGTERM during startup is kept: the server then stops as soon as it listens.
+  const lifecycle = createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
+  const metrics = createMetrics({ service: "todo-api" });
+  return await serveIsolate(settings, { logger, lifecycle, metrics, metricsListener: true });
+}
 
 /** With no request to answer first, the datastore's open starts this long into the start. */
 const OPEN_AFTER_MS = 50;
 
-/** What {@linkcode serveApi} needs besides the config. */
-export interface ServeApiOptions {
+/** What {@linkcode serveIsolate} needs besides the settings. */
+export interface IsolateOptions {
   /** Gets the start-up, access and shutdown lines. */
   logger: Logger;
   /** Whose signal starts the shutdown; closed when the server has stopped or failed to start. */
@@ -45,8 +78,8 @@ export interface ServeApiOptions {
   keyChanges?: KeyChanges;
 }
 
-/** What {@linkcode serveApi} gives: the running server, and when its datastore is open. */
-export interface ApiServer extends RunningServer {
+/** What {@linkcode serveIsolate} gives: the running server, and when its datastore is open. */
+export interface IsolateServer extends RunningServer {
   /** Resolves once the datastore is open; rejects with the open's error. */
   opened: Promise<void>;
 }
@@ -59,14 +92,17 @@ export interface ApiServer extends RunningServer {
  * @throws {SettingsError} for an address that cannot be used; {@linkcode DataDirLockedError} when
  * another process holds the PGlite directory (both before listening).
  */
-export async function serveApi(config: Config, options: ServeApiOptions): Promise<ApiServer> {
+export async function serveIsolate(
+  settings: Settings,
+  options: IsolateOptions,
+): Promise<IsolateServer> {
   const { logger, lifecycle, metrics } = options;
   // The quick part first (URL, PGlite's lock), so a directory in use fails before listening.
   const reserved = await reserveDb({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.dbPoolSize,
-    pgliteSync: config.pgliteSync,
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    poolSize: settings.dbPoolSize,
+    pgliteSync: settings.pgliteSync,
   }).catch((err) => {
     lifecycle.close();
     throw err;
@@ -85,11 +121,11 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
       db,
       migrator,
       logger,
-      authzEnabled: config.authzEnabled,
-      cursorSecret: config.cursorSecret,
-      maxBodyBytes: config.maxBodyBytes,
-      keyCacheTtlMs: config.keyCacheTtlMs,
-      bodyTimeoutMs: config.bodyTimeoutMs,
+      authzEnabled: settings.authzEnabled,
+      cursorSecret: settings.cursorSecret,
+      maxBodyBytes: settings.maxBodyBytes,
+      keyCacheTtlMs: settings.keyCacheTtlMs,
+      bodyTimeoutMs: settings.bodyTimeoutMs,
       metrics,
       version: denoJson.version,
       shutdownSignal: lifecycle.signal,
@@ -104,7 +140,7 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     const listeners: ListenerSpec[] = [
       {
         name: "api",
-        addr: config.addr,
+        addr: settings.addr,
         handler: first.handler,
         reusePort: options.reusePort,
         setting: SETTINGS.names("addr"),
@@ -113,13 +149,13 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
     if (options.metricsListener) {
       const scrape = withDefaultStack(createRouter([metricsRoute(metrics)]), { logger });
       const setting = SETTINGS.names("metrics_addr");
-      listeners.push({ name: "metrics", addr: config.metricsAddr, handler: scrape, setting });
+      listeners.push({ name: "metrics", addr: settings.metricsAddr, handler: scrape, setting });
     }
     server = await startServer(listeners, {
       logger,
       lifecycle,
-      shutdownDelay: config.shutdownDelayMs,
-      shutdownGrace: config.shutdownGraceMs,
+      shutdownDelay: settings.shutdownDelayMs,
+      shutdownGrace: settings.shutdownGraceMs,
       onShutdown: async () => {
         if (!await db.opened.then(() => true, () => false)) return; // nothing was opened
         await db.close();
@@ -137,11 +173,11 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
   const failed = Promise.withResolvers<never>();
   db.opened.then(
     (open) =>
-      announceOpen(open, { config, logger, migrator, keyChanges }).catch((err) =>
+      announceOpen(open, { settings, logger, migrator, keyChanges }).catch((err) =>
         logger.warn("cannot describe the datastore", { err })
       ),
     (err) => {
-      // A start that cannot complete ends the process with the open's error (`runCli`) at once,
+      // A start that cannot complete ends the process with the open's error (`main`) at once,
       // not after --shutdown-delay; the listeners close behind it (nothing was open to drain).
       lifecycle.shutdown("datastore failed");
       failed.reject(err);
@@ -162,13 +198,13 @@ export async function serveApi(config: Config, options: ServeApiOptions): Promis
 async function announceOpen(
   db: Db,
   options: {
-    config: Config;
+    settings: Settings;
     logger: Logger;
     migrator: Pick<Migrator, "pending">;
     keyChanges: KeyChanges;
   },
 ): Promise<void> {
-  const { config, logger, migrator, keyChanges } = options;
+  const { settings, logger, migrator, keyChanges } = options;
   // Not awaited: serving does not wait for (or on) the listening connection.
   db.listen?.(KEY_CHANGES_CHANNEL, () => keyChanges.bump()).catch((err) => {
     logger.warn(
@@ -179,7 +215,7 @@ async function announceOpen(
   });
   const durability = await describeDurability(
     db,
-    config.pgliteSync && !config.dataDir.startsWith("memory://"),
+    settings.pgliteSync && !settings.dataDir.startsWith("memory://"),
   );
   logger[durability.durable ? "info" : "warn"]("datastore open", {
     backend: db.kind,
@@ -203,8 +239,8 @@ function pendingMigrations(db: Db): Pick<Migrator, "pending"> {
   return {
     async pending() {
       migrator ??= Promise.all([
-        import("../migrate/migration_files.ts"),
-        import("../migrate/migrator.ts"),
+        import("./migrate/migration_files.ts"),
+        import("./migrate/migrator.ts"),
       ]).then(([files, m]) => m.createMigrator(db, files.loadMigrations()));
       return await (await migrator).pending();
     },
