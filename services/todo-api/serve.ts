@@ -4,8 +4,9 @@
  * generation the authenticator follows, the app (`app.ts`), the listeners and the shutdown.
  *
  * One isolate ({@linkcode serveIsolate}) listens on the API address (and, when asked, the metrics
- * address), then opens the datastore behind the listener (never migrates; requests that need it
- * wait, `/readyz` says it is still opening), and once its lifecycle's shutdown starts keeps serving
+ * address), then opens the datastore behind the listener, once the first request has come in (the
+ * kit's `afterFirstAnswer`; never migrates; requests that need it wait, `/readyz` says it is still
+ * opening), and once its lifecycle's shutdown starts keeps serving
  * for `--shutdown-delay` with `/readyz` reporting `draining`, then stops accepting, drains
  * in-flight requests, and closes the pool (PGlite: checkpoints and releases the data-directory
  * lock). {@linkcode serve} runs it in the main isolate; with workers, `workers/serve_workers.ts`
@@ -14,9 +15,14 @@
  * @module
  */
 import type { Logger } from "@svc/shared/log";
-import { type ListenerSpec, type RunningServer, startServer } from "@svc/shared/server";
+import {
+  type ListenerSpec,
+  type RunningServer,
+  type StartedServer,
+  startServer,
+} from "@svc/shared/server";
 import { createLifecycle, type Lifecycle } from "@svc/shared/lifecycle";
-import { createRouter, firstAnswer, withDefaultStack } from "@svc/shared/http";
+import { createRouter, withDefaultStack } from "@svc/shared/http";
 import { createMetrics, type Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
 import { createApp } from "./app.ts";
@@ -59,7 +65,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
   return await serveIsolate(settings, { logger, lifecycle, metrics, metricsListener: true });
 }
 
-/** With no request to answer first, the datastore's open starts this long into the start. */
+/** {@linkcode IsolateOptions.openAfterMs}'s default. */
 const OPEN_AFTER_MS = 50;
 
 /** What {@linkcode serveIsolate} needs besides the settings. */
@@ -76,6 +82,11 @@ export interface IsolateOptions {
   reusePort?: boolean;
   /** The key-change generation shared with the other worker isolates. */
   keyChanges?: KeyChanges;
+  /**
+   * With no request to answer first, the datastore's open starts this long into the start.
+   * @default {50}
+   */
+  openAfterMs?: number;
 }
 
 /** What {@linkcode serveIsolate} gives: the running server, and when its datastore is open. */
@@ -114,8 +125,8 @@ export async function serveIsolate(
   // arrive as NOTIFY and drop this isolate's key cache (and, through the shared generation, every
   // worker's). Without the listener, the key cache TTL is the bound.
   const keyChanges = options.keyChanges ?? createKeyChanges();
-  let server: RunningServer;
-  let opensAfter: Promise<void>;
+  let began = false; // whether the open was started (a shutdown first skips it)
+  let server: StartedServer;
   try {
     const api = createApp({
       db,
@@ -131,17 +142,11 @@ export async function serveIsolate(
       shutdownSignal: lifecycle.signal,
       keyChanges,
     });
-    // Loading a datastore client holds the event loop for up to hundreds of ms (the Postgres
-    // client pulls node's net/tls/crypto built-ins in synchronously), so the open starts once the
-    // first request has had its turn, or OPEN_AFTER_MS into the start when none comes: requests
-    // that reach a fresh listener are answered first, not behind the load.
-    const first = firstAnswer(api, { maxWaitMs: OPEN_AFTER_MS, after: "arrival" });
-    opensAfter = first.answered;
     const listeners: ListenerSpec[] = [
       {
         name: "api",
         addr: settings.addr,
-        handler: first.handler,
+        handler: api,
         reusePort: options.reusePort,
         setting: SETTINGS.names("addr"),
       },
@@ -156,10 +161,31 @@ export async function serveIsolate(
       lifecycle,
       shutdownDelay: settings.shutdownDelayMs,
       shutdownGrace: settings.shutdownGraceMs,
+      // Loading a datastore client holds the event loop for up to hundreds of ms (the Postgres
+      // client pulls node's net/tls/crypto built-ins in synchronously), so the open starts once
+      // the first request has had its turn, or `openAfterMs` into the start when none comes:
+      // requests that reach a fresh listener are answered first, not behind the load. An open
+      // that fails ends the start with its error, at once (`finished` rejects; `main` exits 1).
+      afterFirstAnswer: {
+        after: "arrival",
+        maxWaitMs: options.openAfterMs ?? OPEN_AFTER_MS,
+        start: async () => {
+          began = true;
+          const open = await reserved.open().catch((err) => {
+            opening.reject(err);
+            throw err;
+          });
+          opening.resolve(open);
+          announceOpen(open, { settings, logger, migrator, keyChanges }).catch((err) =>
+            logger.warn("cannot describe the datastore", { err })
+          );
+        },
+      },
       onShutdown: async () => {
-        if (!await db.opened.then(() => true, () => false)) return; // nothing was opened
-        await db.close();
-        logger.info("datastore closed");
+        if (await db.opened.then(() => true, () => false)) {
+          await db.close();
+          logger.info("datastore closed");
+        } else if (!began) await reserved.release(); // never opened: PGlite's lock goes back
       },
     });
   } catch (err) {
@@ -169,28 +195,19 @@ export async function serveIsolate(
     await reserved.release();
     throw err;
   }
-  opensAfter.then(() => reserved.open().then(opening.resolve, opening.reject));
-  const failed = Promise.withResolvers<never>();
-  db.opened.then(
-    (open) =>
-      announceOpen(open, { settings, logger, migrator, keyChanges }).catch((err) =>
-        logger.warn("cannot describe the datastore", { err })
-      ),
-    (err) => {
-      // A start that cannot complete ends the process with the open's error (`main`) at once,
-      // not after --shutdown-delay; the listeners close behind it (nothing was open to drain).
-      lifecycle.shutdown("datastore failed");
-      failed.reject(err);
-    },
-  );
-  const finished = Promise.race([server.finished, failed.promise]);
-  finished.catch(() => {}); // the caller observes it; `shutdown()` returns it too
+  // A shutdown before the open was due: nothing opens, and requests waiting on the datastore get
+  // its 503 instead of waiting out the grace period.
+  server.started.then((started) => {
+    if (!started) opening.reject(new Error("Cannot open the datastore: the server is stopping"));
+  }, () => {}); // a failed open: `finished` rejects with its error
+  const opened = db.opened.then(() => {});
+  opened.catch(() => {}); // a failure is reported through `finished`
   return {
     urls: server.urls,
     signal: server.signal,
-    shutdown: () => (server.shutdown(), finished),
-    finished,
-    opened: db.opened.then(() => {}),
+    shutdown: server.shutdown,
+    finished: server.finished,
+    opened,
   };
 }
 
