@@ -7,7 +7,7 @@ async function digestPrefix(key: string): Promise<string> {
     .slice(0, 12);
 }
 
-/** A stand-in for todo-api's `keys` command with its exact output shapes (cli/keys.ts). */
+/** A stand-in for todo-api's `keys` command with its exact output shapes (services/todo-api/commands/keys.ts). */
 function fakeCli() {
   const keys = new Map<string, { key: string; subject: string; roles: string; revoked: boolean }>();
   const calls: string[] = [];

@@ -104,7 +104,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
     ],
     // `serve --workers N` starts its worker isolates from this module, by URL at run time.
     include: [
-      "services/todo-api/cli/serve_worker.ts",
+      "services/todo-api/workers/serve_worker.ts",
       // The datastore clients, imported by URL (store/open_db.ts).
       "services/todo-api/store/pglite_db.ts",
       "services/todo-api/store/postgres_db.ts",

@@ -1,21 +1,28 @@
 /**
- * The todo-api HTTP handler: one route table (operational routes without a key, `/schemas/*`,
- * and the `/v1` routes behind authentication and the deny-by-default policy) inside the kit's
- * default stack. Every error leaves through one place (`errorSchemaJson`, built on the kit's
- * `problemOf`) and gets Huma's `$schema` + `Link` decoration.
+ * The todo-api HTTP handler from one route table: the operational rows without a key, the `/v1`
+ * rows each naming the policy action its caller must be allowed (`auth`: the key is checked
+ * once, before the handler, by `auth/route_auth.ts`), and `/schemas/*`; inside the kit's default
+ * stack, whose one error boundary is `http/error_boundary.ts`.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
-import { createRouter, type Handler, type Route, withDefaultStack } from "@svc/shared/http";
+import {
+  createRouter,
+  type Handler,
+  type Route,
+  type RouteHandler,
+  withDefaultStack,
+} from "@svc/shared/http";
 import { readinessHandler } from "@svc/shared/health";
 import type { Logger } from "@svc/shared/log";
 import type { Metrics } from "@svc/shared/metrics";
 import { operationalRoutes } from "@svc/shared/operational";
-import { createApiKeyStore, type Principal } from "./auth/api_keys.ts";
+import { createApiKeyStore } from "./auth/api_keys.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { createKeyChanges, type KeyChanges } from "./auth/key_changes.ts";
 import { createKeyRoutes } from "./auth/key_routes.ts";
-import { ANONYMOUS } from "./auth/policy.ts";
+import { withRouteAuth } from "./auth/route_auth.ts";
+import { errorSchemaJson } from "./http/error_boundary.ts";
 import {
   COMPLETE_TODO,
   CREATE_KEY,
@@ -28,11 +35,11 @@ import {
   OPERATIONAL_DOCS,
   REVOKE_KEY,
 } from "./http/openapi_document.ts";
-import { errorSchemaJson, SCHEMAS_PATH } from "./http/schema_link.ts";
+import { SCHEMAS_PATH } from "./http/schema_link.ts";
 import { standaloneSchema } from "./http/schemas.ts";
 import type { Migrator } from "./migrate/migrator.ts";
 import type { Db } from "./store/db.ts";
-import { databaseUnavailable, withSafeReason } from "./store/db_errors.ts";
+import { withSafeReason } from "./store/db_errors.ts";
 import { notOpen } from "./store/opening_db.ts";
 import { createCursorCodec, type CursorCodec } from "./todos/cursor.ts";
 import { loadCursorSecret } from "./todos/cursor_secret.ts";
@@ -75,40 +82,36 @@ export interface AppDeps {
   now?: () => number;
 }
 
-function pathId(segment: string | undefined): string {
-  try {
-    return decodeURIComponent(segment ?? "");
-  } catch {
-    return segment ?? ""; // malformed escapes: no todo has such an id, so it ends as 404
-  }
-}
+/** The API handler, and the route table it was built from (for the contract test). */
+export type App = Handler & {
+  /** The table's rows, as the router got them (`auth` rows wrapped). */
+  readonly routes: readonly Route[];
+};
 
-/** SQLSTATE 42P01 (undefined table): serving before `migrate up` is a 503, not a 500. */
-function unmigrated(err: unknown): HttpError | undefined {
-  if ((err as { code?: unknown })?.code !== "42P01") return undefined;
-  return new HttpError(
-    503,
-    "schema_missing",
-    "the database schema is not migrated yet; see /readyz",
-    { headers: { "retry-after": "5" }, cause: err },
-  );
-}
+/** `GET /schemas/{name}.json`: one schema of the API, standalone. */
+const schemaFile: RouteHandler = (_req, ctx) => {
+  const name = ctx.params.name!;
+  const schema = /^[A-Za-z]+$/.test(name) ? standaloneSchema(name) : undefined;
+  if (!schema) throw new HttpError(404, "not_found", "no schema of this name");
+  return Response.json(schema);
+};
 
 /**
  * Builds the API handler: the route table inside the kit's default stack (request id, metrics,
- * access log, errors as `$schema`-decorated problems, request timeout).
+ * access log, the error boundary, request timeout).
  */
-export function createApp(deps: AppDeps): Handler {
-  const authzEnabled = deps.authzEnabled ?? true;
-  const keys = createApiKeyStore(deps.db);
+export function createApp(deps: AppDeps): App {
+  const keyStore = createApiKeyStore(deps.db);
   const keyChanges = deps.keyChanges ?? createKeyChanges();
   const now = deps.now ?? Date.now;
-  const authenticate = createAuthenticator({
-    findByDigest: keys.findByDigest,
-    cacheTtlMs: deps.keyCacheTtlMs,
-    changes: keyChanges,
-    now,
-  });
+  const authenticate = (deps.authzEnabled ?? true)
+    ? createAuthenticator({
+      findByDigest: keyStore.findByDigest,
+      cacheTtlMs: deps.keyCacheTtlMs,
+      changes: keyChanges,
+      now,
+    })
+    : undefined; // every caller acts as an admin (`--authz-enabled=false`)
   // The stored cursor key may not exist before `migrate up`, so it is read on first use and a
   // failure is retried on the next request.
   let codec: Promise<CursorCodec> | undefined;
@@ -121,20 +124,18 @@ export function createApp(deps: AppDeps): Handler {
       });
     return codec;
   }
-  const todos = createTodoRoutes({
-    todos: createTodoStore(deps.db),
-    cursorCodec,
+  const body = {
     maxBodyBytes: deps.maxBodyBytes ?? 1024 * 1024,
     bodyTimeoutMs: deps.bodyTimeoutMs ?? 5000,
-  });
-  const keyRoutes = createKeyRoutes({
-    keys,
+  };
+  const todos = createTodoRoutes({ todos: createTodoStore(deps.db), cursorCodec, ...body });
+  const keys = createKeyRoutes({
+    keys: keyStore,
     changes: keyChanges,
     cursorCodec,
     logger: deps.logger,
     now,
-    maxBodyBytes: deps.maxBodyBytes ?? 1024 * 1024,
-    bodyTimeoutMs: deps.bodyTimeoutMs ?? 5000,
+    ...body,
   });
   const ready = readinessHandler({
     datastore: () => withSafeReason(() => deps.db.ping()),
@@ -151,92 +152,34 @@ export function createApp(deps: AppDeps): Handler {
       }
     },
   }, { timeoutMs: 2000, shutdownSignal: deps.shutdownSignal });
+  const operational = operationalRoutes({
+    readiness: ready, // no-store, as every readiness answer
+    openapi: {
+      document: () => openapiDocument(deps.version ?? "0.0.0", routes),
+      title: "todo-api",
+    },
+    docs: OPERATIONAL_DOCS,
+  });
 
-  async function principalOf(req: Request): Promise<Principal> {
-    return authzEnabled ? await authenticate(req) : ANONYMOUS;
-  }
+  // deno-fmt-ignore -- one row per line, so the table reads as one
+  const routes = withRouteAuth([
+    ...operational,
+    { method: "GET",  pattern: "/v1/todos",               auth: "todos.list",     handler: todos.list,     openapi: LIST_TODOS },
+    { method: "POST", pattern: "/v1/todos",               auth: "todos.create",   handler: todos.create,   openapi: CREATE_TODO },
+    { method: "GET",  pattern: "/v1/todos/:id",           auth: "todos.get",      handler: todos.get,      openapi: GET_TODO },
+    { method: "POST", pattern: "/v1/todos/:id/complete",  auth: "todos.complete", handler: todos.complete, openapi: COMPLETE_TODO },
+    { method: "GET",  pattern: "/v1/keys",                auth: "keys.list",      handler: keys.list,      openapi: LIST_KEYS },
+    { method: "POST", pattern: "/v1/keys",                auth: "keys.create",    handler: keys.create,    openapi: CREATE_KEY },
+    { method: "GET",  pattern: "/v1/keys/:id",            auth: "keys.get",       handler: keys.get,       openapi: GET_KEY },
+    { method: "POST", pattern: "/v1/keys/:id/revoke",     auth: "keys.revoke",    handler: keys.revoke,    openapi: REVOKE_KEY },
+    { method: "GET",  pattern: `${SCHEMAS_PATH}/:name.json`, label: `${SCHEMAS_PATH}/{name}`, handler: schemaFile },
+  ], { authenticate });
 
-  const routes: Route[] = [
-    ...operationalRoutes({
-      readiness: ready, // no-store, as every readiness answer
-      openapi: {
-        document: () => openapiDocument(deps.version ?? "0.0.0", routes),
-        title: "todo-api",
-      },
-      docs: OPERATIONAL_DOCS,
-    }),
-    {
-      method: "GET",
-      pattern: "/v1/todos",
-      handler: async (req, ctx) => await todos.list(req, await principalOf(req), ctx.url),
-      openapi: LIST_TODOS,
-    },
-    {
-      method: "POST",
-      pattern: "/v1/todos",
-      handler: async (req) => await todos.create(req, await principalOf(req)),
-      openapi: CREATE_TODO,
-    },
-    {
-      method: "GET",
-      pattern: "/v1/todos/:id",
-      handler: async (req, ctx) =>
-        await todos.get(req, await principalOf(req), pathId(ctx.params.id)),
-      openapi: GET_TODO,
-    },
-    {
-      method: "POST",
-      pattern: "/v1/todos/:id/complete",
-      handler: async (req, ctx) =>
-        await todos.complete(req, await principalOf(req), pathId(ctx.params.id)),
-      openapi: COMPLETE_TODO,
-    },
-    {
-      method: "GET",
-      pattern: "/v1/keys",
-      handler: async (req, ctx) => await keyRoutes.list(req, await principalOf(req), ctx.url),
-      openapi: LIST_KEYS,
-    },
-    {
-      method: "POST",
-      pattern: "/v1/keys",
-      handler: async (req) => await keyRoutes.create(req, await principalOf(req)),
-      openapi: CREATE_KEY,
-    },
-    {
-      method: "GET",
-      pattern: "/v1/keys/:id",
-      handler: async (req, ctx) =>
-        await keyRoutes.get(req, await principalOf(req), pathId(ctx.params.id)),
-      openapi: GET_KEY,
-    },
-    {
-      method: "POST",
-      pattern: "/v1/keys/:id/revoke",
-      handler: async (req, ctx) =>
-        await keyRoutes.revoke(req, await principalOf(req), pathId(ctx.params.id)),
-      openapi: REVOKE_KEY,
-    },
-    {
-      method: "GET",
-      pattern: `${SCHEMAS_PATH}/:name.json`,
-      label: `${SCHEMAS_PATH}/{name}`,
-      handler: (_req, ctx) => {
-        const name = ctx.params.name!;
-        const schema = /^[A-Za-z]+$/.test(name) ? standaloneSchema(name) : undefined;
-        if (!schema) throw new HttpError(404, "not_found", "no schema of this name");
-        return Response.json(schema);
-      },
-    },
-  ];
-
-  return withDefaultStack(createRouter(routes), {
+  const handler = withDefaultStack(createRouter(routes), {
     logger: deps.logger,
     metrics: deps.metrics,
     requestTimeoutMs: deps.requestTimeoutMs ?? 15_000,
-    renderError: (req, err) =>
-      errorSchemaJson(req, unmigrated(err) ?? databaseUnavailable(err) ?? err, {
-        logger: deps.logger,
-      }),
+    renderError: (req, err) => errorSchemaJson(req, err, { logger: deps.logger }),
   });
+  return Object.assign(handler, { routes });
 }

@@ -1,8 +1,42 @@
 import assert from "node:assert/strict";
+import type { Route } from "@svc/shared/http";
+import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
+import { metricsRoute } from "@svc/shared/operational";
+import { contractPath, documentedRoutes } from "@svc/testing/route-docs";
 import { backendSuite, call } from "./_test_support.ts";
+import { createApp } from "./app.ts";
 import type { Db } from "./store/db.ts";
+import { openingDb } from "./store/opening_db.ts";
 import { waitUntil } from "@svc/testing";
+
+/** `METHOD /path` of every method of `routes`, in the contract's spelling; HEAD beside GET is implied. */
+function served(routes: readonly Route[]): string[] {
+  return routes.flatMap((route) => {
+    const methods = typeof route.method === "string" ? [route.method] : route.method;
+    const path = contractPath(
+      typeof route.pattern === "string" ? route.pattern : route.pattern.pathname,
+    );
+    return methods
+      .filter((m) => !(m === "HEAD" && methods.includes("GET")))
+      .map((m) => `${m} ${path}`);
+  });
+}
+
+Deno.test("the route table and the routes table of docs/todo-api.md name the same routes", async () => {
+  const contract = await Deno.readTextFile(new URL("../../docs/todo-api.md", import.meta.url));
+  const documented = documentedRoutes(contract).map((r) => `${r.method} ${r.path}`);
+  const app = createApp({
+    db: openingDb("postgres", new Promise<Db>(() => {})), // never opens: nothing is asked of it
+    migrator: { pending: () => Promise.resolve([]) },
+    logger: createLogger({ write: () => {} }),
+  });
+  // The API listener's table, and the metrics listener's (serve.ts) on --metrics-addr.
+  const table = served([...app.routes, metricsRoute(createMetrics({ service: "todo-api" }))]);
+  assert.ok(table.includes("POST /v1/todos") && table.includes("GET /schemas/{name}.json"));
+  assert.deepEqual([...table].sort(), [...documented].sort());
+  assert.equal(new Set(table).size, table.length, "no route twice");
+});
 
 async function problem(res: Response, status: number) {
   assert.equal(res.status, status, await res.clone().text());

@@ -1,6 +1,6 @@
 /** todo-api as a library: the app, its datastore and the operator commands. @module */
 export { createApp } from "./app.ts";
-export type { AppDeps } from "./app.ts";
+export type { App, AppDeps } from "./app.ts";
 export type { Db, Queryable, Row } from "./store/db.ts";
 export { type DbConfig, openDb } from "./store/open_db.ts";
 export { openPgliteDb, type PgliteDb, type PgliteDbOptions } from "./store/pglite_db.ts";

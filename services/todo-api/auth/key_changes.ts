@@ -8,7 +8,7 @@
  *
  * Other processes (a second instance on the same Postgres server, or `keys revoke` run from the
  * command line) do not share the counter; on Postgres they announce a revoke by `NOTIFY`, which
- * `serve_api.ts` turns into a bump. Without that connection, the key cache's TTL
+ * `serve.ts` turns into a bump. Without that connection, the key cache's TTL
  * (`--key-cache-ttl`, 5 s) bounds how long a revoked key keeps working.
  * @module
  */

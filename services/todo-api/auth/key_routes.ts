@@ -1,5 +1,6 @@
 /**
- * `/v1/keys`: key management over the API, for the `admin` role only. Create (201, the key in
+ * `/v1/keys`: key management over the API, for the `admin` role only (each behind its row's
+ * `auth` in `app.ts`: the caller arrives authenticated and allowed, in `ctx.principal`). Create (201, the key in
  * the answer once, never again), list (keyset-paginated like todos), get, revoke (idempotent:
  * revoking a revoked key answers it unchanged, keeping the first `revokedAt`). No answer carries
  * the key's digest beyond a 12-digit prefix. Every change bumps the process-wide key-change
@@ -10,14 +11,14 @@
 import type { Logger } from "@svc/shared/log";
 import { type ErrorDetail, HttpError } from "@svc/shared/problem";
 import { readBody } from "@svc/shared/http";
-import { type ApiKeyRecord, type ApiKeyStore, keyStatus, type Principal } from "./api_keys.ts";
+import { type ApiKeyRecord, type ApiKeyStore, keyStatus } from "./api_keys.ts";
 import type { KeyChanges } from "./key_changes.ts";
-import { authorize } from "./policy.ts";
+import type { AuthedContext } from "./route_auth.ts";
 import { requireJson } from "../http/content_type.ts";
 import { LIMITS } from "../http/schemas.ts";
 import { schemaJson } from "../http/schema_link.ts";
-import { type CursorCodec, InvalidCursorError } from "../todos/cursor.ts";
-import { parseJsonObject, parseListQuery, unstorableText } from "../todos/validate.ts";
+import type { CursorCodec } from "../todos/cursor.ts";
+import { parseJsonObject, parseListQuery, pathId, unstorableText } from "../todos/validate.ts";
 
 /** What the key routes need. */
 export interface KeyRoutesDeps {
@@ -173,8 +174,7 @@ export function createKeyRoutes(deps: KeyRoutesDeps) {
     return { ...rest, status: keyStatus(record, now()), digestPrefix };
   };
   return {
-    async create(req: Request, principal: Principal): Promise<Response> {
-      authorize(principal, "keys.create");
+    async create(req: Request, ctx: AuthedContext): Promise<Response> {
       requireJson(req);
       const input = parseCreateKey(
         await readBody(req, { limit: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs }),
@@ -189,7 +189,7 @@ export function createKeyRoutes(deps: KeyRoutesDeps) {
         subject: record.subject,
         roles: record.roles,
         expiresAt: record.expiresAt,
-        by: principal.subject,
+        by: ctx.principal.subject,
       });
       const { id, ...rest } = view(record);
       return schemaJson(req, "CreateKeyOutputBody", { id, key, ...rest }, {
@@ -198,21 +198,13 @@ export function createKeyRoutes(deps: KeyRoutesDeps) {
       });
     },
 
-    async list(req: Request, principal: Principal, url: URL): Promise<Response> {
-      authorize(principal, "keys.list");
-      const query = parseListQuery(url);
+    async list(req: Request, ctx: AuthedContext): Promise<Response> {
+      const query = parseListQuery(ctx.url);
       const codec = await deps.cursorCodec();
-      let after;
-      if (query.cursor !== undefined) {
-        try {
-          after = await codec.decode(query.cursor, KEYS_SCOPE);
-        } catch (err) {
-          if (!(err instanceof InvalidCursorError)) throw err;
-          throw new HttpError(400, "invalid_cursor", "invalid cursor", {
-            errors: [{ location: "query.cursor", message: "invalid cursor" }],
-          });
-        }
-      }
+      // A cursor not minted for key pages throws InvalidCursorError: 400 at the boundary.
+      const after = query.cursor === undefined
+        ? undefined
+        : await codec.decode(query.cursor, KEYS_SCOPE);
       const page = await keys.page({ limit: query.limit, after });
       const body: { keys: unknown[]; nextCursor?: string } = { keys: page.keys.map(view) };
       if (page.more) {
@@ -225,15 +217,15 @@ export function createKeyRoutes(deps: KeyRoutesDeps) {
       return schemaJson(req, "ListKeysOutputBody", body);
     },
 
-    async get(req: Request, principal: Principal, id: string): Promise<Response> {
-      authorize(principal, "keys.get");
+    async get(req: Request, ctx: AuthedContext): Promise<Response> {
+      const id = pathId(ctx.params.id);
       const record = await keys.get(id);
       if (!record) throw notFound(id);
       return schemaJson(req, "ApiKey", view(record));
     },
 
-    async revoke(req: Request, principal: Principal, id: string): Promise<Response> {
-      authorize(principal, "keys.revoke");
+    async revoke(req: Request, ctx: AuthedContext): Promise<Response> {
+      const id = pathId(ctx.params.id);
       const revoked = await keys.revoke(id);
       if (!revoked) throw notFound(id);
       if (revoked.changed) {
@@ -243,7 +235,7 @@ export function createKeyRoutes(deps: KeyRoutesDeps) {
           action: "revoke",
           keyId: revoked.record.id,
           subject: revoked.record.subject,
-          by: principal.subject,
+          by: ctx.principal.subject,
         });
       }
       return schemaJson(req, "ApiKey", view(revoked.record));

@@ -1,8 +1,10 @@
 /**
  * Deny-by-default authorization. Every action lists the roles allowed to perform it; an action
- * missing here is forbidden to everyone. Roles: `user` may use the todo actions on its own todos,
- * `admin` may do everything on every todo and manage keys (`/v1/keys`). A valid key whose roles grant nothing (any other role
- * name an operator gave it) gets 403.
+ * missing here is forbidden to everyone. Each `/v1` row of `app.ts`'s route table names its action
+ * (`auth: "todos.create"`), and `route_auth.ts` checks it before the handler runs. Roles: `user`
+ * may use the todo actions on its own todos, `admin` may do everything on every todo and manage
+ * keys (`/v1/keys`). A valid key whose roles grant nothing (any other role name an operator gave
+ * it) gets 403.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";

@@ -5,8 +5,6 @@
  * Host; `http://` only for localhost/127.0.0.1 without TLS, otherwise `https://`.
  * @module
  */
-import type { Logger } from "@svc/shared/log";
-import { problemOf } from "@svc/shared/problem";
 
 /** Where schemas are served. */
 export const SCHEMAS_PATH = "/schemas";
@@ -56,18 +54,4 @@ export function schemaJson(
   headers.set("content-type", init.contentType ?? "application/json");
   headers.append("link", describedBy(name));
   return res;
-}
-
-/** A problem body for anything thrown (the kit's `problemOf`), with `$schema` and `Link`. */
-export function errorSchemaJson(
-  req: Request,
-  err: unknown,
-  options: { logger?: Logger },
-): Response {
-  const { problem, headers } = problemOf(err, options);
-  return schemaJson(req, "ErrorModel", problem, {
-    status: problem.status,
-    headers,
-    contentType: "application/problem+json",
-  });
 }

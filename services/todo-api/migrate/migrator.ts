@@ -44,6 +44,7 @@ export class MigrationLockedError extends Error {
 
 /** A migration failed (and was rolled back); the ones before it stay applied. */
 export class MigrationFailedError extends Error {
+  /** Stable code. */
   readonly code = "migration_failed";
   constructor(
     /** The migration whose transaction was rolled back. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createMigrator, loadMigrations, MigrationLockedError, openPostgresDb } from "../mod.ts";
-import { migrateCommand } from "../cli/migrate.ts";
-import { keysCommand } from "../cli/keys.ts";
-import { loadConfig } from "../config.ts";
+import { migrateCommand } from "../commands/migrate.ts";
+import { keysCommand } from "../commands/keys.ts";
+import { resolveSettings } from "../settings.ts";
 import { createTestDatabase, withoutPostgres } from "../_test_support.ts";
 
 async function tables(db: { query: (s: string) => Promise<Record<string, unknown>[]> }) {
@@ -77,59 +77,62 @@ for (const backend of ["pglite", "postgres"] as const) {
           "the CLI prints dbmate-style status and --exit-code 3 when pending",
           async () => {
             const c = capture();
-            const { config } = loadConfig(["--exit-code"], () => undefined);
-            assert.equal(await migrateCommand(test.db, ["down"], { config, io: c.io }), 0);
+            const { settings } = resolveSettings(["--exit-code"], () => undefined);
+            assert.equal(await migrateCommand(test.db, ["down"], { settings, io: c.io }), 0);
             assert.deepEqual(c.out, ["reverted 000004_add_api_key_expiry"]);
             const s = capture();
-            assert.equal(await migrateCommand(test.db, ["status"], { config, io: s.io }), 3);
+            assert.equal(await migrateCommand(test.db, ["status"], { settings, io: s.io }), 3);
             assert.match(s.out[0], /^\[X\] 000001_create_todos {2}\d{4}-/);
             assert.equal(s.out[3], "[ ] 000004_add_api_key_expiry");
             assert.deepEqual(s.out.slice(-2), ["Applied: 3", "Pending: 1"]);
             const u = capture();
-            assert.equal(await migrateCommand(test.db, ["up"], { config, io: u.io }), 0);
+            assert.equal(await migrateCommand(test.db, ["up"], { settings, io: u.io }), 0);
             assert.deepEqual(u.out, ["applied 000004_add_api_key_expiry"]);
             const bad = capture();
             assert.equal(
-              await migrateCommand(test.db, ["down", "zero"], { config, io: bad.io }),
+              await migrateCommand(test.db, ["down", "zero"], { settings, io: bad.io }),
               2,
             );
           },
         );
         await t.step("keys create prints the key once; list and revoke work", async () => {
-          const { config } = loadConfig(["--subject", "alice", "--role", "user"], () => undefined);
+          const { settings } = resolveSettings(
+            ["--subject", "alice", "--role", "user"],
+            () => undefined,
+          );
           const c = capture();
-          assert.equal(await keysCommand(test.db, ["create"], { config, io: c.io }), 0);
+          assert.equal(await keysCommand(test.db, ["create"], { settings, io: c.io }), 0);
           assert.equal(c.out.length, 1);
           assert.match(c.out[0], /^todo_[A-Za-z0-9_-]{43}$/);
           const l = capture();
-          assert.equal(await keysCommand(test.db, ["list"], { config, io: l.io }), 0);
+          assert.equal(await keysCommand(test.db, ["list"], { settings, io: l.io }), 0);
           assert.equal(l.out.length, 2);
           assert.equal(l.out.join("\n").includes(c.out[0]), false);
           const id = l.out[1].split("\t")[0];
           const r = capture();
-          assert.equal(await keysCommand(test.db, ["revoke", id], { config, io: r.io }), 0);
-          assert.equal(await keysCommand(test.db, ["revoke", id], { config, io: r.io }), 1);
-          const { config: auditor } = loadConfig(
+          assert.equal(await keysCommand(test.db, ["revoke", id], { settings, io: r.io }), 0);
+          assert.equal(await keysCommand(test.db, ["revoke", id], { settings, io: r.io }), 1);
+          const { settings: auditor } = resolveSettings(
             ["--subject", "carol", "--role", "auditor"],
             () => undefined,
           );
           const w = capture();
-          assert.equal(await keysCommand(test.db, ["create"], { config: auditor, io: w.io }), 0);
+          assert.equal(await keysCommand(test.db, ["create"], { settings: auditor, io: w.io }), 0);
           assert.match(w.err.join("\n"), /warning: role\(s\) auditor grant no action/);
-          const { config: noRole } = loadConfig(["--subject", "x"], () => undefined);
-          assert.equal(await keysCommand(test.db, ["create"], { config: noRole, io: r.io }), 2);
-          const { config: badRole } = loadConfig(
+          const { settings: noRole } = resolveSettings(["--subject", "x"], () => undefined);
+          assert.equal(await keysCommand(test.db, ["create"], { settings: noRole, io: r.io }), 2);
+          const { settings: badRole } = resolveSettings(
             ["--subject", "x", "--role", "Bad Role"],
             () => undefined,
           );
-          assert.equal(await keysCommand(test.db, ["create"], { config: badRole, io: r.io }), 2);
+          assert.equal(await keysCommand(test.db, ["create"], { settings: badRole, io: r.io }), 2);
         });
         await t.step("down --all removes every table it created", async () => {
           assert.deepEqual((await migrator.down(Infinity)).map((m) => m.version), [4, 3, 2, 1]);
           assert.deepEqual(await tables(test.db), ["schema_migrations"]);
           const c = capture();
-          const { config } = loadConfig([], () => undefined);
-          assert.equal(await keysCommand(test.db, ["list"], { config, io: c.io }), 1);
+          const { settings } = resolveSettings([], () => undefined);
+          assert.equal(await keysCommand(test.db, ["list"], { settings, io: c.io }), 1);
           assert.match(c.err[0], /run `migrate up` first/);
         });
       } finally {

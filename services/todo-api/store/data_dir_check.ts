@@ -6,7 +6,7 @@
  * @module
  */
 import { SettingsError } from "@svc/shared/settings";
-import { SETTINGS } from "../config.ts";
+import { SETTINGS } from "../settings.ts";
 import { thrownMessage } from "../thrown.ts";
 
 /**

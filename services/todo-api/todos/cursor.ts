@@ -9,9 +9,14 @@ import { decodeBase64, encodeBase64 } from "@svc/shared/base64";
 import { hmacSha256, macEqual } from "@svc/shared/sha256";
 import type { OwnerScope, Position } from "./todo_store.ts";
 
-/** Thrown for any cursor we did not mint for this scope. */
+/**
+ * Thrown for any cursor we did not mint for this scope; the error boundary
+ * (`http/error_boundary.ts`) answers it with 400 `invalid cursor`.
+ */
 export class InvalidCursorError extends Error {
+  /** Stable code. */
   readonly code = "invalid_cursor";
+  /** Creates the error. */
   constructor() {
     super("invalid cursor");
     this.name = "InvalidCursorError";

@@ -1,19 +1,20 @@
 /**
- * The four `/v1/todos` operations. Each authorizes its action, then talks to the store.
- * Statuses: list 200, create 201 (+ Location), get 200, complete 200 (idempotent: completing a
- * completed todo returns it unchanged, keeping the first completedAt). A todo of another
- * subject is reported as 404 to a `user`, never revealing that it exists.
+ * The four `/v1/todos` operations, each behind its row's `auth` in `app.ts` (the caller arrives
+ * authenticated and allowed the action, in `ctx.principal`). Statuses: list 200, create 201
+ * (+ Location), get 200, complete 200 (idempotent: completing a completed todo returns it
+ * unchanged, keeping the first completedAt). A todo of another subject is reported as 404 to a
+ * `user`, never revealing that it exists.
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
 import { readBody } from "@svc/shared/http";
-import type { Principal } from "../auth/api_keys.ts";
-import { authorize, ownerScope } from "../auth/policy.ts";
+import type { AuthedContext } from "../auth/route_auth.ts";
+import { ownerScope } from "../auth/policy.ts";
 import { requireJson } from "../http/content_type.ts";
 import { schemaJson } from "../http/schema_link.ts";
-import { type CursorCodec, InvalidCursorError } from "./cursor.ts";
+import type { CursorCodec } from "./cursor.ts";
 import type { Todo, TodoStore } from "./todo_store.ts";
-import { parseCreateTodo, parseListQuery } from "./validate.ts";
+import { parseCreateTodo, parseListQuery, pathId } from "./validate.ts";
 
 /** What the todo routes need. */
 export interface TodoRoutesDeps {
@@ -32,30 +33,17 @@ function notFound(id: string): HttpError {
   });
 }
 
-function badCursor(): HttpError {
-  return new HttpError(400, "invalid_cursor", "invalid cursor", {
-    errors: [{ location: "query.cursor", message: "invalid cursor" }],
-  });
-}
-
 /** Builds the handlers. */
 export function createTodoRoutes(deps: TodoRoutesDeps) {
   return {
-    /** `url`: the request's URL when already parsed (the route table's). */
-    async list(req: Request, principal: Principal, url = new URL(req.url)): Promise<Response> {
-      authorize(principal, "todos.list");
-      const scope = ownerScope(principal);
-      const query = parseListQuery(url);
+    async list(req: Request, ctx: AuthedContext): Promise<Response> {
+      const scope = ownerScope(ctx.principal);
+      const query = parseListQuery(ctx.url);
       const codec = await deps.cursorCodec();
-      let after;
-      if (query.cursor !== undefined) {
-        try {
-          after = await codec.decode(query.cursor, scope);
-        } catch (err) {
-          if (err instanceof InvalidCursorError) throw badCursor();
-          throw err;
-        }
-      }
+      // A cursor not minted for this scope throws InvalidCursorError: 400 at the boundary.
+      const after = query.cursor === undefined
+        ? undefined
+        : await codec.decode(query.cursor, scope);
       const page = await deps.todos.list(scope, { limit: query.limit, after });
       const body: { todos: Todo[]; nextCursor?: string } = { todos: page.todos };
       if (page.more) {
@@ -65,8 +53,7 @@ export function createTodoRoutes(deps: TodoRoutesDeps) {
       return schemaJson(req, "ListTodosOutputBody", body);
     },
 
-    async create(req: Request, principal: Principal): Promise<Response> {
-      authorize(principal, "todos.create");
+    async create(req: Request, ctx: AuthedContext): Promise<Response> {
       requireJson(req);
       const { title } = parseCreateTodo(
         await readBody(req, {
@@ -74,23 +61,23 @@ export function createTodoRoutes(deps: TodoRoutesDeps) {
           timeoutMs: deps.bodyTimeoutMs,
         }),
       );
-      const todo = await deps.todos.create(principal.subject, title);
+      const todo = await deps.todos.create(ctx.principal.subject, title);
       return schemaJson(req, "Todo", todo, {
         status: 201,
         headers: { location: `/v1/todos/${todo.id}` },
       });
     },
 
-    async get(req: Request, principal: Principal, id: string): Promise<Response> {
-      authorize(principal, "todos.get");
-      const todo = await deps.todos.get(id, ownerScope(principal));
+    async get(req: Request, ctx: AuthedContext): Promise<Response> {
+      const id = pathId(ctx.params.id);
+      const todo = await deps.todos.get(id, ownerScope(ctx.principal));
       if (!todo) throw notFound(id);
       return schemaJson(req, "Todo", todo);
     },
 
-    async complete(req: Request, principal: Principal, id: string): Promise<Response> {
-      authorize(principal, "todos.complete");
-      const todo = await deps.todos.complete(id, ownerScope(principal));
+    async complete(req: Request, ctx: AuthedContext): Promise<Response> {
+      const id = pathId(ctx.params.id);
+      const todo = await deps.todos.complete(id, ownerScope(ctx.principal));
       if (!todo) throw notFound(id);
       return schemaJson(req, "Todo", todo);
     },

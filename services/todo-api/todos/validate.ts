@@ -123,3 +123,15 @@ export function parseListQuery(url: URL): { limit: number; cursor?: string } {
   const cursor = url.searchParams.get("cursor") ?? "";
   return cursor === "" ? { limit } : { limit, cursor };
 }
+
+/**
+ * The `{id}` of a todo or key path, percent-decoded once. Malformed escapes are kept as sent: no
+ * todo or key has such an id, so the lookup ends in 404.
+ */
+export function pathId(segment: string | undefined): string {
+  try {
+    return decodeURIComponent(segment ?? "");
+  } catch {
+    return segment ?? "";
+  }
+}

@@ -5,15 +5,15 @@
  */
 import type { MetricSnapshot } from "@svc/shared/metrics";
 import type { ShutdownReport } from "@svc/shared/server";
-import type { Config } from "../config.ts";
+import type { Settings } from "../settings.ts";
 
 /** What the main isolate sends. */
 export type ToWorker =
-  /** Serve the API on `config.addr` with `SO_REUSEPORT`; answered by `listening` or `failed`. */
+  /** Serve the API on `settings.addr` with `SO_REUSEPORT`; answered by `listening` or `failed`. */
   | {
     type: "start";
     worker: number;
-    config: Config;
+    settings: Settings;
     /** The process-wide key-change generation (shared, not copied). */
     keyChanges: SharedArrayBuffer;
   }

@@ -6,7 +6,7 @@
  */
 import { type ApiKeyRecord, createApiKeyStore, keyStatus } from "../auth/api_keys.ts";
 import { POLICY } from "../auth/policy.ts";
-import type { Config } from "../config.ts";
+import type { Settings } from "../settings.ts";
 import type { Db } from "../store/db.ts";
 import { type CliIo, explainDbError } from "./io.ts";
 
@@ -40,20 +40,20 @@ export function printKeys(records: ApiKeyRecord[], io: CliIo, nowMs: number): vo
 export async function keysCommand(
   db: Db,
   args: string[],
-  options: { config: Config; io: CliIo },
+  options: { settings: Settings; io: CliIo },
 ): Promise<number> {
-  const { config, io } = options;
+  const { settings, io } = options;
   const keys = createApiKeyStore(db);
   try {
     switch (args[0]) {
       case "create": {
-        if (config.subject === "" || config.roles.length === 0) {
+        if (settings.subject === "" || settings.roles.length === 0) {
           io.err("usage: keys create --subject S --role user|admin");
           return 2;
         }
         let expiresAt: string | undefined;
-        if (config.expiresAt !== "") {
-          const at = Date.parse(config.expiresAt);
+        if (settings.expiresAt !== "") {
+          const at = Date.parse(settings.expiresAt);
           if (Number.isNaN(at) || at <= Date.now()) {
             io.err("keys create: --expires-at must be a future RFC 3339 time");
             return 2;
@@ -61,17 +61,17 @@ export async function keysCommand(
           expiresAt = new Date(at).toISOString();
         }
         const { key, id } = await keys.create({
-          subject: config.subject,
-          roles: config.roles,
+          subject: settings.subject,
+          roles: settings.roles,
           expiresAt,
         });
-        const inert = config.roles.filter((r) => !KNOWN_ROLES.has(r));
+        const inert = settings.roles.filter((r) => !KNOWN_ROLES.has(r));
         if (inert.length > 0) {
           io.err(`warning: role(s) ${inert.join(",")} grant no action (known: user, admin)`);
         }
         io.out(key);
         io.err(
-          `created key ${id} for ${config.subject} (${config.roles.join(",")}); ` +
+          `created key ${id} for ${settings.subject} (${settings.roles.join(",")}); ` +
             "it is shown only now: store it safely",
         );
         return 0;

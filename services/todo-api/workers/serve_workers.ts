@@ -17,7 +17,7 @@
  *   waits for all of them, then closes the metrics listener;
  * - fails the start as a whole when any worker cannot start (its error, as one line), ending
  *   every worker first; that includes a worker that listened but then could not open its
- *   datastore (each opens it behind its listener, `serve_api.ts`).
+ *   datastore (each opens it behind its listener, `serveIsolate` of `serve.ts`).
  * @module
  */
 import type { Logger } from "@svc/shared/log";
@@ -32,8 +32,9 @@ import {
   startServer,
 } from "@svc/shared/server";
 import { SettingsError } from "@svc/shared/settings";
-import { type Config, SETTINGS } from "../config.ts";
+import { SETTINGS, type Settings } from "../settings.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import type { IsolateOptions, IsolateServer } from "../serve.ts";
 
 /** Options of {@linkcode serveOnWorkers}. */
 export interface ServeOnWorkersOptions {
@@ -43,6 +44,8 @@ export interface ServeOnWorkersOptions {
   workers: number;
   /** Starts the shutdown on SIGTERM and SIGINT. @default {true} */
   handleSignals?: boolean;
+  /** Serves the API in this isolate (`serve.ts`'s), as worker 1. */
+  serveIsolate(settings: Settings, options: IsolateOptions): Promise<IsolateServer>;
 }
 
 const SCRAPE_TIMEOUT_MS = 2_000;
@@ -76,7 +79,7 @@ function startupError(error: { name: string; message: string; key?: string }): E
 
 function spawn(
   id: number,
-  config: Config,
+  settings: Settings,
   options: {
     logger: Logger;
     onCrash(): void;
@@ -141,7 +144,7 @@ function spawn(
   };
   ready.promise.catch(() => {}); // observed by serveOnWorkers
   worker.postMessage(
-    { type: "start", worker: id, config, keyChanges: options.keyChanges } satisfies ToWorker,
+    { type: "start", worker: id, settings, keyChanges: options.keyChanges } satisfies ToWorker,
   );
   return slot;
 }
@@ -150,21 +153,25 @@ function spawn(
  * Worker 1: the API served by the main isolate itself (its own lifecycle, metrics registry and
  * pool, its lines with `"worker": 1`), so the first answer waits for no isolate start.
  */
-async function selfSlot(
+function selfSlot(
   id: number,
-  config: Config,
-  options: { logger: Logger; onFailure(err: unknown): void; keyChanges: SharedArrayBuffer },
-): Promise<Slot & { opened: Promise<void> }> {
+  settings: Settings,
+  options: {
+    logger: Logger;
+    onFailure(err: unknown): void;
+    keyChanges: SharedArrayBuffer;
+    serveIsolate: ServeOnWorkersOptions["serveIsolate"];
+  },
+): Slot & { opened: Promise<void> } {
   const logger = options.logger.child({ worker: id });
   // No signals (the main lifecycle owns them) and no logger: the main lifecycle already reports
   // this isolate's uncaught errors.
   const lifecycle = createLifecycle({ handleSignals: false });
   const metrics = createMetrics({ service: "todo-api" });
-  const { serveApi } = await import("./serve_api.ts");
   const stopped = Promise.withResolvers<ShutdownReport>();
   const opened = Promise.withResolvers<void>();
   opened.promise.catch(() => {}); // a failure is reported through onFailure
-  const ready = serveApi(config, {
+  const ready = options.serveIsolate(settings, {
     logger,
     lifecycle,
     metrics,
@@ -228,7 +235,7 @@ async function mergedMetrics(slots: Slot[]): Promise<string> {
 
 /** Serves as worker 1, starts workers 2…N and the metrics listener; resolves once all listen. */
 export async function serveOnWorkers(
-  config: Config,
+  settings: Settings,
   options: ServeOnWorkersOptions,
 ): Promise<RunningServer> {
   const { logger, workers } = options;
@@ -241,10 +248,10 @@ export async function serveOnWorkers(
   let api: string;
   let metricsServer: RunningServer;
   try {
-    const addr = probeAddr({ name: "api", addr: config.addr, setting: SETTINGS.names("addr") });
+    const addr = probeAddr({ name: "api", addr: settings.addr, setting: SETTINGS.names("addr") });
     // One key-change generation for all workers: a key revoked through one is refused by all.
     const keyChanges = new SharedArrayBuffer(4);
-    const target = { ...config, addr };
+    const target = { ...settings, addr };
     const onFailure = (err: unknown) => {
       lifecycle.shutdown("worker failed");
       failed.reject(err);
@@ -252,7 +259,12 @@ export async function serveOnWorkers(
     // Worker 1 is this isolate, so the API answers after one isolate's start. The others start
     // once it has opened its datastore: they do not compete with its first answers, and a
     // datastore that cannot be opened fails the start before N isolates are started for it.
-    const self = await selfSlot(1, target, { logger, keyChanges, onFailure });
+    const self = selfSlot(1, target, {
+      logger,
+      keyChanges,
+      onFailure,
+      serveIsolate: options.serveIsolate,
+    });
     slots.push(self);
     await self.ready;
     await self.opened;
@@ -279,11 +291,11 @@ export async function serveOnWorkers(
     metricsServer = await startServer(
       [{
         name: "metrics",
-        addr: config.metricsAddr,
+        addr: settings.metricsAddr,
         handler: scrape,
         setting: SETTINGS.names("metrics_addr"),
       }],
-      { logger, lifecycle: scrapeLifecycle, shutdownGrace: config.shutdownGraceMs },
+      { logger, lifecycle: scrapeLifecycle, shutdownGrace: settings.shutdownGraceMs },
     );
   } catch (err) {
     for (const slot of slots) slot.terminate();
@@ -291,12 +303,12 @@ export async function serveOnWorkers(
     scrapeLifecycle.close();
     throw err;
   }
-  logger.info("serving on workers", { workers, url: api, dbPoolSizeEach: config.dbPoolSize });
+  logger.info("serving on workers", { workers, url: api, dbPoolSizeEach: settings.dbPoolSize });
 
   async function stop(cause: string): Promise<ShutdownReport> {
     for (const slot of slots) slot.send({ type: "shutdown", cause });
     // Each worker bounds its own stop (delay, grace, pool close); this bounds a stuck one.
-    const bound = config.shutdownDelayMs + config.shutdownGraceMs + STOP_SLACK_MS;
+    const bound = settings.shutdownDelayMs + settings.shutdownGraceMs + STOP_SLACK_MS;
     const reports = await Promise.all(slots.map((s) => stoppedWithin(s, bound, logger)));
     for (const slot of slots) slot.terminate();
     await metricsServer.shutdown();
@@ -311,7 +323,7 @@ export async function serveOnWorkers(
       },
     };
   }
-  // A failure rejects at once (`runCli` exits with it); the workers stop behind it.
+  // A failure rejects at once (`main` exits with it); the workers stop behind it.
   const finished = Promise.race([lifecycle.untilShutdown().then(stop), failed.promise]);
   finished.catch(() => {});
   return {

@@ -12,7 +12,7 @@ import { createLifecycle, type Lifecycle } from "@svc/shared/lifecycle";
 import { createMetrics, type Metrics } from "@svc/shared/metrics";
 import { SettingsError } from "@svc/shared/settings";
 import { createKeyChanges } from "../auth/key_changes.ts";
-import { serveApi } from "./serve_api.ts";
+import { serveIsolate } from "../serve.ts";
 import { thrownMessage } from "../thrown.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
@@ -24,22 +24,22 @@ const scope = self as unknown as {
 let metrics: Metrics | undefined;
 let lifecycle: Lifecycle | undefined;
 
-async function start(worker: number, config: ToWorker & { type: "start" }): Promise<void> {
+async function start(worker: number, message: ToWorker & { type: "start" }): Promise<void> {
   const logger = createLogger({
-    level: config.config.logLevel,
+    level: message.settings.logLevel,
     service: IDENTITY,
     fields: { worker },
   });
   lifecycle = createLifecycle({ logger, handleSignals: false });
   metrics = createMetrics({ service: "todo-api" });
   try {
-    const server = await serveApi(config.config, {
+    const server = await serveIsolate(message.settings, {
       logger,
       lifecycle,
       metrics,
       metricsListener: false,
       reusePort: true,
-      keyChanges: createKeyChanges(config.keyChanges),
+      keyChanges: createKeyChanges(message.keyChanges),
     });
     server.finished.then((report) => {
       flushLogs(); // the main isolate terminates this one once it hears "stopped"

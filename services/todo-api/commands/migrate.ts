@@ -2,7 +2,7 @@
  * `migrate up | down [N] [--all] | status [--exit-code]`.
  * @module
  */
-import type { Config } from "../config.ts";
+import type { Settings } from "../settings.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator, MigrationFailedError } from "../migrate/migrator.ts";
 import type { Db } from "../store/db.ts";
@@ -18,11 +18,11 @@ const label = (m: { version: number; name: string }) =>
 export async function migrateCommand(
   db: Db,
   args: string[],
-  options: { config: Config; io: CliIo; files?: Record<string, string> },
+  options: { settings: Settings; io: CliIo; files?: Record<string, string> },
 ): Promise<number> {
-  const { config, io } = options;
+  const { settings, io } = options;
   const migrator = createMigrator(db, loadMigrations(options.files), {
-    lockTimeoutMs: config.lockTimeoutMs,
+    lockTimeoutMs: settings.lockTimeoutMs,
   });
   try {
     switch (args[0]) {
@@ -34,7 +34,7 @@ export async function migrateCommand(
       }
       case "down": {
         let steps = 1;
-        if (config.all) steps = Infinity;
+        if (settings.all) steps = Infinity;
         else if (args[1] !== undefined) {
           if (!/^[1-9]\d*$/.test(args[1])) {
             io.err("migrate down: N must be a positive integer");
@@ -62,7 +62,7 @@ export async function migrateCommand(
         io.out("");
         io.out(`Applied: ${lines.length - pending}`);
         io.out(`Pending: ${pending}`);
-        return config.exitCode && pending > 0 ? EXIT_PENDING : 0;
+        return settings.exitCode && pending > 0 ? EXIT_PENDING : 0;
       }
       default:
         io.err("usage: migrate up | down [N] [--all] | status [--exit-code]");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { migrateCommand } from "./migrate.ts";
-import { loadConfig } from "../config.ts";
+import { resolveSettings } from "../settings.ts";
 import { createTestDatabase } from "../_test_support.ts";
 import { loadMigrations } from "../migrate/migration_files.ts";
 import { createMigrator, MigrationFailedError } from "../migrate/migrator.ts";
@@ -41,9 +41,9 @@ Deno.test({
         await migrator.down(Infinity);
       });
       await t.step("the CLI prints each applied line, then the failure", async () => {
-        const { config } = loadConfig(["migrate", "up"], () => undefined);
+        const { settings } = resolveSettings(["migrate", "up"], () => undefined);
         const out = capture();
-        const code = await migrateCommand(db, ["up"], { config, io: out.io, files: FILES });
+        const code = await migrateCommand(db, ["up"], { settings, io: out.io, files: FILES });
         assert.equal(code, 1);
         assert.deepEqual(out.out, ["applied 000001_one", "applied 000002_two"]);
         assert.equal(out.err.length, 1);
@@ -55,12 +55,12 @@ Deno.test({
       await t.step(
         "status shows a recorded migration unknown to this build by its name",
         async () => {
-          const { config } = loadConfig(["migrate", "status"], () => undefined);
+          const { settings } = resolveSettings(["migrate", "status"], () => undefined);
           const fewer = { ...FILES } as Record<string, string>;
           delete fewer["000002_two.up.sql"];
           delete fewer["000002_two.down.sql"];
           const out = capture();
-          await migrateCommand(db, ["status"], { config, io: out.io, files: fewer });
+          await migrateCommand(db, ["status"], { settings, io: out.io, files: fewer });
           assert.match(out.out.find((l) => l.startsWith("[?]"))!, /^\[\?\] 000002_two /);
         },
       );

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../config.ts";
+import { resolveSettings } from "../settings.ts";
 import { baseUrlOf, curlOf, keysCallOf, lockedAdvice, shQuote } from "./keys_api.ts";
 
 Deno.test("shQuote leaves plain words and single-quotes the rest, ' included", () => {
@@ -18,7 +18,7 @@ Deno.test("baseUrlOf: wildcard and empty hosts become localhost", () => {
 });
 
 Deno.test("each keys command maps to one API call and its curl line", () => {
-  const cfg = (args: string[]) => loadConfig(args, () => undefined).config;
+  const cfg = (args: string[]) => resolveSettings(args, () => undefined).settings;
   const create = keysCallOf(
     ["create"],
     cfg(["--subject", "al", "--role", "user,admin", "--expires-at", "2031-01-01T00:00:00Z"]),

@@ -8,7 +8,7 @@
  * @module
  */
 import type { ApiKeyRecord } from "../auth/api_keys.ts";
-import type { Config } from "../config.ts";
+import type { Settings } from "../settings.ts";
 import type { CliIo } from "./io.ts";
 import { printKeys } from "./keys.ts";
 
@@ -22,14 +22,14 @@ export interface KeysCall {
 }
 
 /** The API call a keys command line stands for, or a usage error. */
-export function keysCallOf(args: string[], config: Config): KeysCall | { usage: string } {
+export function keysCallOf(args: string[], settings: Settings): KeysCall | { usage: string } {
   switch (args[0]) {
     case "create": {
-      if (config.subject === "" || config.roles.length === 0) {
+      if (settings.subject === "" || settings.roles.length === 0) {
         return { usage: "usage: keys create --subject S --role user|admin [--expires-at T]" };
       }
-      const body: Record<string, unknown> = { subject: config.subject, roles: config.roles };
-      if (config.expiresAt !== "") body.expiresAt = config.expiresAt;
+      const body: Record<string, unknown> = { subject: settings.subject, roles: settings.roles };
+      if (settings.expiresAt !== "") body.expiresAt = settings.expiresAt;
       return { method: "POST", path: "/v1/keys", body };
     }
     case "list":
@@ -75,12 +75,12 @@ export function curlOf(call: KeysCall, baseUrl: string): string {
  */
 export function lockedAdvice(
   args: string[],
-  config: Config,
+  settings: Settings,
   serverUrl?: string,
 ): string | undefined {
-  const call = keysCallOf(args, config);
+  const call = keysCallOf(args, settings);
   if ("usage" in call) return undefined;
-  const base = serverUrl ?? baseUrlOf(config.addr);
+  const base = serverUrl ?? baseUrlOf(settings.addr);
   return [
     "While the server runs, do the same through its API with an admin key in TODOAPI_API_KEY:",
     `  ${curlOf(call, base)}`,
@@ -102,28 +102,28 @@ function problemText(status: number, body: unknown): string {
 
 /** Options of {@linkcode keysOverApi}. */
 export interface KeysOverApiOptions {
-  config: Config;
+  settings: Settings;
   io: CliIo;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
 }
 
-/** Runs a keys subcommand through the server at `config.url`; returns the exit code. */
+/** Runs a keys subcommand through the server at `settings.url`; returns the exit code. */
 export async function keysOverApi(args: string[], options: KeysOverApiOptions): Promise<number> {
-  const { config, io } = options;
+  const { settings, io } = options;
   const fetcher = options.fetch ?? fetch;
-  const call = keysCallOf(args, config);
+  const call = keysCallOf(args, settings);
   if ("usage" in call) {
     io.err(call.usage);
     return 2;
   }
-  if (config.apiKey === "") {
+  if (settings.apiKey === "") {
     io.err(`keys ${args[0]}: --url needs an admin key: set TODOAPI_API_KEY (or --api-key)`);
     return 2;
   }
   let base: URL;
   try {
-    base = new URL(config.url);
+    base = new URL(settings.url);
     if (base.protocol !== "http:" && base.protocol !== "https:") throw new TypeError();
   } catch {
     io.err(`keys ${args[0]}: --url must be an http(s) URL such as http://localhost:8080`);
@@ -131,7 +131,7 @@ export async function keysOverApi(args: string[], options: KeysOverApiOptions): 
   }
   const root = base.href.replace(/\/+$/, "");
   async function send(path: string, body?: Record<string, unknown>) {
-    const headers: Record<string, string> = { "x-api-key": config.apiKey };
+    const headers: Record<string, string> = { "x-api-key": settings.apiKey };
     if (body) headers["content-type"] = "application/json";
     const res = await fetcher(`${root}${path}`, {
       method: body || path.endsWith("/revoke") ? "POST" : "GET",

@@ -1,20 +1,20 @@
 import assert from "node:assert/strict";
 import { runMain } from "@svc/shared/main";
 import { SettingsError } from "@svc/shared/settings";
-import { loadConfig, SETTINGS, workerCount } from "./config.ts";
+import { resolveSettings, SETTINGS, workerCount } from "./settings.ts";
 import { main } from "./main.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
 
 Deno.test("defaults: :8080, :9090, authorization on, PGlite in ./.data/todo-api", () => {
-  const { config, positionals } = loadConfig(["serve"], env({}));
+  const { settings, positionals } = resolveSettings(["serve"], env({}));
   assert.deepEqual(positionals, ["serve"]);
-  assert.equal(config.addr, ":8080");
-  assert.equal(config.metricsAddr, ":9090");
-  assert.equal(config.authzEnabled, true);
-  assert.equal(config.databaseUrl, "");
-  assert.equal(config.dataDir, "./.data/todo-api");
-  assert.equal(config.keyCacheTtlMs, 5000);
+  assert.equal(settings.addr, ":8080");
+  assert.equal(settings.metricsAddr, ":9090");
+  assert.equal(settings.authzEnabled, true);
+  assert.equal(settings.databaseUrl, "");
+  assert.equal(settings.dataDir, "./.data/todo-api");
+  assert.equal(settings.keyCacheTtlMs, 5000);
 });
 
 Deno.test("TODOAPI_* variables apply and flags win over them", () => {
@@ -23,19 +23,20 @@ Deno.test("TODOAPI_* variables apply and flags win over them", () => {
     TODOAPI_AUTHZ_ENABLED: "false",
     TODOAPI_DATABASE_URL: "postgres://u:p@h/db",
   });
-  const fromEnv = loadConfig(["serve"], vars).config;
+  const fromEnv = resolveSettings(["serve"], vars).settings;
   assert.equal(fromEnv.addr, "127.0.0.1:1");
   assert.equal(fromEnv.authzEnabled, false);
   assert.equal(fromEnv.databaseUrl, "postgres://u:p@h/db");
-  const fromFlags = loadConfig(["serve", "--addr=127.0.0.1:2", "--authz-enabled"], vars).config;
+  const fromFlags =
+    resolveSettings(["serve", "--addr=127.0.0.1:2", "--authz-enabled"], vars).settings;
   assert.equal(fromFlags.addr, "127.0.0.1:2");
   assert.equal(fromFlags.authzEnabled, true);
 });
 
 Deno.test("bad listen addresses and body limits are refused without echoing secrets", () => {
-  assert.throws(() => loadConfig(["--addr", "nope"], env({})), /addr/);
-  assert.throws(() => loadConfig(["--max-body-bytes", "0"], env({})), /max-body-bytes/);
-  assert.throws(() => loadConfig(["--bogus"], env({})));
+  assert.throws(() => resolveSettings(["--addr", "nope"], env({})), /addr/);
+  assert.throws(() => resolveSettings(["--max-body-bytes", "0"], env({})), /max-body-bytes/);
+  assert.throws(() => resolveSettings(["--bogus"], env({})));
 });
 
 Deno.test("a database URL the client cannot parse is refused without printing the password", async (t) => {
@@ -44,13 +45,16 @@ Deno.test("a database URL the client cannot parse is refused without printing th
     const url of ["postgres://u:Pa#ss@h/db", "postgres://u:Pa%zzss@h/db", "mysql://u:Pa#ss@h/db"]
   ) {
     await t.step(url.replace(/:[^:@]*@/, ":***@"), () => {
-      assert.throws(() => loadConfig(["serve"], env({ TODOAPI_DATABASE_URL: url })), (e: Error) => {
-        assert.ok(e instanceof SettingsError);
-        assert.equal(e.key, "database_url");
-        assert.match(e.message, /TODOAPI_DATABASE_URL/);
-        for (const s of secrets) assert.ok(!e.message.includes(s), e.message);
-        return true;
-      });
+      assert.throws(
+        () => resolveSettings(["serve"], env({ TODOAPI_DATABASE_URL: url })),
+        (e: Error) => {
+          assert.ok(e instanceof SettingsError);
+          assert.equal(e.key, "database_url");
+          assert.match(e.message, /TODOAPI_DATABASE_URL/);
+          for (const s of secrets) assert.ok(!e.message.includes(s), e.message);
+          return true;
+        },
+      );
     });
   }
   await t.step("main exits 2 with one line that names the variable", async () => {
@@ -71,7 +75,7 @@ Deno.test("a database URL the client cannot parse is refused without printing th
   });
   await t.step("a percent-encoded password is accepted", () => {
     const url = "postgres://u:Pa%23ss@h/db";
-    assert.equal(loadConfig([], env({ TODOAPI_DATABASE_URL: url })).config.databaseUrl, url);
+    assert.equal(resolveSettings([], env({ TODOAPI_DATABASE_URL: url })).settings.databaseUrl, url);
   });
 });
 
@@ -104,32 +108,41 @@ Deno.test("main exits 2 on a bad flag and with usage when no command is given", 
 });
 
 Deno.test("--shutdown-delay: 0 by default, Go durations from flag or TODOAPI_SHUTDOWN_DELAY", () => {
-  assert.equal(loadConfig(["serve"], env({})).config.shutdownDelayMs, 0);
+  assert.equal(resolveSettings(["serve"], env({})).settings.shutdownDelayMs, 0);
   const vars = env({ TODOAPI_SHUTDOWN_DELAY: "2s" });
-  assert.equal(loadConfig(["serve"], vars).config.shutdownDelayMs, 2000);
+  assert.equal(resolveSettings(["serve"], vars).settings.shutdownDelayMs, 2000);
   assert.equal(
-    loadConfig(["serve", "--shutdown-delay", "1m"], vars).config.shutdownDelayMs,
+    resolveSettings(["serve", "--shutdown-delay", "1m"], vars).settings.shutdownDelayMs,
     60_000,
   );
-  assert.throws(() => loadConfig(["serve", "--shutdown-delay", "soon"], env({})), /shutdown-delay/);
+  assert.throws(
+    () => resolveSettings(["serve", "--shutdown-delay", "soon"], env({})),
+    /shutdown-delay/,
+  );
 });
 
 Deno.test("--pglite-sync: on by default, off from flag or TODOAPI_PGLITE_SYNC", () => {
-  assert.equal(loadConfig(["serve"], env({})).config.pgliteSync, true);
-  assert.equal(loadConfig(["serve", "--pglite-sync=false"], env({})).config.pgliteSync, false);
+  assert.equal(resolveSettings(["serve"], env({})).settings.pgliteSync, true);
+  assert.equal(
+    resolveSettings(["serve", "--pglite-sync=false"], env({})).settings.pgliteSync,
+    false,
+  );
   const off = env({ TODOAPI_PGLITE_SYNC: "false" });
-  assert.equal(loadConfig(["serve"], off).config.pgliteSync, false);
-  assert.throws(() => loadConfig(["serve"], env({ TODOAPI_PGLITE_SYNC: "maybe" })), SettingsError);
+  assert.equal(resolveSettings(["serve"], off).settings.pgliteSync, false);
+  assert.throws(
+    () => resolveSettings(["serve"], env({ TODOAPI_PGLITE_SYNC: "maybe" })),
+    SettingsError,
+  );
   assert.match(SETTINGS.help(), /--pglite-sync[^\n]*\n[^\n]*power loss/);
 });
 
 Deno.test("keys create: repeated --role flags combine; a repeated --subject is refused", () => {
   const args = ["keys", "create", "--subject", "a", "--role", "user", "--role", "admin"];
-  assert.deepEqual(loadConfig(args, env({})).config.roles, ["user", "admin"]);
+  assert.deepEqual(resolveSettings(args, env({})).settings.roles, ["user", "admin"]);
   const mixed = ["keys", "create", "--subject", "a", "--role", "user,admin", "--role=auditor"];
-  assert.deepEqual(loadConfig(mixed, env({})).config.roles, ["user", "admin", "auditor"]);
+  assert.deepEqual(resolveSettings(mixed, env({})).settings.roles, ["user", "admin", "auditor"]);
   assert.throws(
-    () => loadConfig(["keys", "create", "--subject", "a", "--subject", "b"], env({})),
+    () => resolveSettings(["keys", "create", "--subject", "a", "--subject", "b"], env({})),
     (e: Error) => {
       assert.ok(e instanceof SettingsError);
       assert.match(e.message, /flag "--subject" is given more than once/);
@@ -141,30 +154,36 @@ Deno.test("keys create: repeated --role flags combine; a repeated --subject is r
 Deno.test("workerCount(): one per core on Postgres, one on PGlite, more refused on PGlite", async (t) => {
   const postgres = "postgres://u:p@h/db";
   await t.step("0 (the default) is the core count on Postgres", () => {
-    const { config } = loadConfig(["serve"], env({ TODOAPI_DATABASE_URL: postgres }));
-    assert.equal(config.workers, 0);
-    assert.equal(workerCount(config, 2), 2);
-    assert.equal(workerCount(config, 16), 16);
-    assert.equal(workerCount(config, 0), 1, "an unknown core count is one");
+    const { settings } = resolveSettings(["serve"], env({ TODOAPI_DATABASE_URL: postgres }));
+    assert.equal(settings.workers, 0);
+    assert.equal(workerCount(settings, 2), 2);
+    assert.equal(workerCount(settings, 16), 16);
+    assert.equal(workerCount(settings, 0), 1, "an unknown core count is one");
   });
   await t.step("0 is 1 on PGlite", () => {
-    assert.equal(workerCount(loadConfig(["serve"], env({})).config, 16), 1);
+    assert.equal(workerCount(resolveSettings(["serve"], env({})).settings, 16), 1);
   });
   await t.step("an explicit count wins, from the flag or TODOAPI_WORKERS", () => {
     const vars = env({ TODOAPI_DATABASE_URL: postgres, TODOAPI_WORKERS: "3" });
-    assert.equal(workerCount(loadConfig(["serve"], vars).config, 16), 3);
-    assert.equal(workerCount(loadConfig(["serve", "--workers", "1"], vars).config, 16), 1);
-    assert.equal(workerCount(loadConfig(["serve", "--workers", "256"], vars).config, 2), 256);
+    assert.equal(workerCount(resolveSettings(["serve"], vars).settings, 16), 3);
+    assert.equal(workerCount(resolveSettings(["serve", "--workers", "1"], vars).settings, 16), 1);
+    assert.equal(
+      workerCount(resolveSettings(["serve", "--workers", "256"], vars).settings, 2),
+      256,
+    );
   });
   await t.step("1 is allowed on PGlite, 2 is a settings error naming the setting", () => {
-    assert.equal(workerCount(loadConfig(["serve", "--workers", "1"], env({})).config, 16), 1);
+    assert.equal(
+      workerCount(resolveSettings(["serve", "--workers", "1"], env({})).settings, 16),
+      1,
+    );
     for (
-      const config of [
-        loadConfig(["serve", "--workers", "2"], env({})).config,
-        loadConfig(["serve"], env({ TODOAPI_WORKERS: "2" })).config,
+      const settings of [
+        resolveSettings(["serve", "--workers", "2"], env({})).settings,
+        resolveSettings(["serve"], env({ TODOAPI_WORKERS: "2" })).settings,
       ]
     ) {
-      assert.throws(() => workerCount(config, 16), (e: Error) => {
+      assert.throws(() => workerCount(settings, 16), (e: Error) => {
         assert.ok(e instanceof SettingsError);
         assert.equal(e.key, "workers");
         assert.match(e.message, /PGlite/);
@@ -173,7 +192,7 @@ Deno.test("workerCount(): one per core on Postgres, one on PGlite, more refused 
     }
   });
   await t.step("below 0 and above 256 are refused", () => {
-    assert.throws(() => loadConfig(["serve", "--workers", "-1"], env({})), /workers/);
-    assert.throws(() => loadConfig(["serve", "--workers", "257"], env({})), /workers/);
+    assert.throws(() => resolveSettings(["serve", "--workers", "-1"], env({})), /workers/);
+    assert.throws(() => resolveSettings(["serve", "--workers", "257"], env({})), /workers/);
   });
 });

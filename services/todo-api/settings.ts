@@ -1,5 +1,6 @@
 /**
- * The settings table (flag > env > default) and the resolved config every command uses.
+ * The settings table `SETTINGS` (flag > env > default) and `Settings`, what every command reads
+ * once they are resolved.
  * @module
  */
 import { parseAddr } from "@svc/shared/server";
@@ -157,8 +158,8 @@ export const SETTINGS = defineSettings({
   },
 });
 
-/** The resolved configuration. */
-export interface Config {
+/** The settings once resolved: what `serve`, `migrate` and `keys` read. */
+export interface Settings {
   databaseUrl: string;
   dataDir: string;
   pgliteSync: boolean;
@@ -186,17 +187,17 @@ export interface Config {
 }
 
 /**
- * Resolves args and env into the config plus positionals (the subcommand words).
+ * Resolves args and env into the settings plus positionals (the subcommand words).
  * @throws {SettingsError} naming the setting, never its value.
  */
-export function loadConfig(
+export function resolveSettings(
   args: string[],
   env: (name: string) => string | undefined,
-): { config: Config; positionals: string[] } {
+): { settings: Settings; positionals: string[] } {
   const { values: v, positionals } = SETTINGS.resolve({ args, env });
   return {
     positionals,
-    config: {
+    settings: {
       databaseUrl: v.database_url,
       dataDir: v.data_dir,
       pgliteSync: v.pglite_sync,
@@ -231,12 +232,12 @@ export function loadConfig(
  * isolate holds.
  */
 export function workerCount(
-  config: Pick<Config, "workers" | "databaseUrl">,
+  settings: Pick<Settings, "workers" | "databaseUrl">,
   cores: number,
 ): number {
-  const onPostgres = config.databaseUrl.trim() !== "";
-  if (config.workers === 0) return onPostgres ? Math.max(1, Math.floor(cores)) : 1;
-  if (config.workers > 1 && !onPostgres) {
+  const onPostgres = settings.databaseUrl.trim() !== "";
+  if (settings.workers === 0) return onPostgres ? Math.max(1, Math.floor(cores)) : 1;
+  if (settings.workers > 1 && !onPostgres) {
     throw new SettingsError(
       "workers",
       "Cannot serve on more than one worker: " +
@@ -245,7 +246,7 @@ export function workerCount(
         "(TODOAPI_DATABASE_URL)",
     );
   }
-  return config.workers;
+  return settings.workers;
 }
 
 /** Usage text built from the table. */
