@@ -1,30 +1,31 @@
 /**
- * Assembles a running proxy from resolved settings: the S3 store, the stream limiter, the cached
- * readiness probe on the lifecycle's shutdown signal, the handler, and the kit's server with the
- * shutdown delay and grace. Writes the contract's lifecycle records (docs/image-proxy.md#logs)
- * (`server_starting`, `server_listening`, `shutdown_started`, `shutdown_completed` /
- * `shutdown_forced`).
+ * The proxy's composition root: from resolved settings, the logger, the metrics (only with
+ * `metrics.endpoint`), the S3 store (its SDK loaded after the first answer), the stream limiter,
+ * the cached readiness probe on the lifecycle's shutdown signal, the handler, and the kit's server
+ * with the shutdown delay and grace. Writes the contract's lifecycle records
+ * (docs/image-proxy.md#logs): `server_starting`, `server_listening`, `shutdown_started`,
+ * `shutdown_completed` / `shutdown_forced`.
  *
  * @module
  */
-import { createLifecycle, createReadinessProbe, type ReadinessProbe } from "@svc/shared/lifecycle";
-import type { Logger } from "@svc/shared/log";
+import { createLifecycle, createReadinessProbe } from "@svc/shared/lifecycle";
+import { createLogger, type Logger, type LogLevel } from "@svc/shared/log";
 import { type ShutdownReport, startServer } from "@svc/shared/server";
 import type { EnvLookup } from "@svc/shared/settings";
-import type { S3ClientConfig } from "@aws-sdk/client-s3";
 import { firstAnswer, requestIdOf, withRequestId } from "@svc/shared/http";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import { createApp } from "./app.ts";
 import { errorBody, proxyError } from "./errors.ts";
+import { IDENTITY } from "./identity.ts";
+import { meteredTelemetry } from "./metrics.ts";
 import { normalizePrefix } from "./object/target.ts";
-import type { ProxySettings } from "./settings.ts";
-import { s3EndpointOf, SETTINGS } from "./settings.ts";
+import { metricsUrlOf, s3EndpointOf, SETTINGS, type Settings } from "./settings.ts";
 import { permissionOf } from "./store/errors.ts";
 import { checkStorageGrant, netGrantHint } from "./store/permission.ts";
 import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
 import { lazyStore } from "./store/lazy_store.ts";
-import { createStreamLimiter, type StreamLimiter } from "./stream/limiter.ts";
-import { NO_TELEMETRY, type Telemetry } from "./telemetry.ts";
-import { lazyModuleAt } from "@svc/shared/lazy-module";
+import { createStreamLimiter } from "./stream/limiter.ts";
+import { NO_TELEMETRY } from "./telemetry.ts";
 
 // By URL (the kit's `lazyModuleAt`): a literal `import("./store/s3_store.ts")` would have
 // `deno run` resolve the AWS SDK's packages on every start (≈ 100 ms CPU), though the store loads
@@ -33,54 +34,72 @@ const s3StoreModule = lazyModuleAt<typeof import("./store/s3_store.ts")>(
   import.meta.resolve("./store/s3_store.ts"),
 );
 
+// By URL too: a literal import would have `deno run` resolve the OpenTelemetry SDK's packages on
+// every start (≈ 40 ms CPU), though metrics are off by default. In image-proxy's `include`.
+const otlpMetricsModule = lazyModuleAt<typeof import("@svc/shared/otlp-metrics")>(
+  import.meta.resolve("@svc/shared/otlp-metrics"),
+);
+
 /**
  * How long after the listener opens the AWS SDK starts loading when no request has been answered
  * by then (the first answer starts it sooner).
  */
 const SDK_LOAD_AFTER_MS = 250;
 
-/** Options of {@linkcode startProxy}. */
-export interface StartProxyOptions {
+/** Options of {@linkcode serve}. */
+export interface ServeOptions {
+  /** Environment lookup: the AWS SDK's endpoint variables (`AWS_ENDPOINT_URL_S3`, …). */
   env: EnvLookup;
-  /** Carries `service.name` and `service.version`. */
-  logger: Logger;
-  telemetry?: Telemetry;
-  /** Flushes telemetry at the end of the shutdown. */
-  onShutdown?: () => Promise<void>;
-  /** Storage credentials. @default the AWS SDK's default provider chain */
-  credentials?: S3ClientConfig["credentials"];
+  /** Where records go. @default JSON lines on stdout at `log.level`, with the service's identity */
+  logger?: Logger;
   /** Listen for SIGTERM/SIGINT. @default {true} */
   handleSignals?: boolean;
 }
 
 /** A running proxy. */
 export interface RunningProxy {
+  /** Base URL of the listener, e.g. `http://127.0.0.1:8080`. */
   url: string;
-  probe: ReadinessProbe;
-  limiter: StreamLimiter;
   /** Starts the shutdown (as SIGTERM does) and resolves when it is over. */
   shutdown(): Promise<ShutdownReport>;
+  /** Resolves when the shutdown is over; `forced` when downloads had to be cut. */
   finished: Promise<ShutdownReport>;
 }
 
 /**
- * Starts the proxy.
+ * Starts the proxy: wires its parts and listens on `listen`.
  *
  * @example Usage
  * ```ts ignore
- * import { startProxy } from "./proxy.ts";
- * const proxy = await startProxy(SETTINGS.resolve({ args }).values, { env, logger });
+ * import { serve } from "./serve.ts";
+ * import { SETTINGS } from "./settings.ts";
+ * const proxy = await serve(SETTINGS.resolve({ args: ["--bucket", "mirror"] }).values, { env });
  * await proxy.finished;
  * ```
+ * @throws {SettingsError} for a store outside the network grant or a cleartext collector that is
+ * not on loopback.
  */
-export async function startProxy(
-  values: ProxySettings,
-  options: StartProxyOptions,
-): Promise<RunningProxy> {
-  const { env, logger, telemetry = NO_TELEMETRY } = options;
+export async function serve(settings: Settings, options: ServeOptions): Promise<RunningProxy> {
+  const { env } = options;
+  const logger = options.logger ??
+    createLogger({ level: settings["log.level"] as LogLevel, service: IDENTITY });
+  const url = metricsUrlOf(settings["metrics.endpoint"], settings["metrics.insecure"]);
+  // No provider at all unless a collector is configured: metrics off costs nothing, not even
+  // loading the OpenTelemetry SDK (≈ 8 MB of RSS: tests/bench/image_proxy).
+  const metrics = url
+    ? (await otlpMetricsModule()).createOtlpMetrics({
+      url,
+      serviceName: IDENTITY.name,
+      serviceVersion: IDENTITY.build.version,
+      intervalMs: settings["metrics.interval"],
+      shutdownTimeoutMs: settings["metrics.timeout"] ?? 3_000,
+      logger: logger.child({ component: "metrics" }),
+    })
+    : undefined;
+  const telemetry = metrics ? meteredTelemetry(metrics.meter) : NO_TELEMETRY;
   const serverLog = logger.child({ component: "server" });
-  serverLog.info("server_starting", { listen: values.listen });
-  const endpoint = s3EndpointOf(values["s3.endpoint"], env);
+  serverLog.info("server_starting", { listen: settings.listen });
+  const endpoint = s3EndpointOf(settings["s3.endpoint"], env);
   checkStorageGrant(
     endpoint,
     `${SETTINGS.names("s3.endpoint")} (or AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL)`,
@@ -89,22 +108,21 @@ export async function startProxy(
     logger: logger.child({ component: "lifecycle" }),
     handleSignals: options.handleSignals ?? true,
   });
-  const prefix = normalizePrefix(values.prefix);
+  const prefix = normalizePrefix(settings.prefix);
   // The AWS SDK loads after the first answer (below), or with the first storage request when
   // that comes first (`lazy_store.ts`).
   const store = lazyStore(async () => {
     const { createS3Store } = await s3StoreModule();
     return createS3Store({
-      bucket: values.bucket,
-      region: values.region,
+      bucket: settings.bucket,
+      region: settings.region,
       endpoint,
-      forcePathStyle: values["s3.force_path_style"],
-      timeoutMs: values["proxy.upstream_idle_timeout"],
-      credentials: options.credentials,
+      forcePathStyle: settings["s3.force_path_style"],
+      timeoutMs: settings["proxy.upstream_idle_timeout"],
       observe: (event) => telemetry.storeRequest(event),
     });
   });
-  const limiter = createStreamLimiter(values["proxy.max_streams"]);
+  const limiter = createStreamLimiter(settings["proxy.max_streams"]);
   // A probe denied by the permissions says which host and how to grant it (once per text, not
   // on every probe); readiness itself reports s3_misconfigured.
   let lastDenied: string | undefined;
@@ -120,8 +138,8 @@ export async function startProxy(
     check: (signal) => checkCatalog(store, prefix, signal).catch(logDenied),
     reasonOf: catalogReasonOf,
     staleReason: "s3_unavailable",
-    intervalMs: values["proxy.readiness_interval"],
-    stalenessMs: values["proxy.readiness_staleness"],
+    intervalMs: settings["proxy.readiness_interval"],
+    stalenessMs: settings["proxy.readiness_staleness"],
     shutdownSignal: lifecycle.signal,
     logger: logger.child({ component: "readiness" }),
     onChange: (state) => telemetry.readiness(state.ready),
@@ -131,8 +149,8 @@ export async function startProxy(
       store,
       prefix,
       limiter,
-      upstreamIdleMs: values["proxy.upstream_idle_timeout"],
-      writeIdleMs: values["proxy.write_idle_timeout"],
+      upstreamIdleMs: settings["proxy.upstream_idle_timeout"],
+      writeIdleMs: settings["proxy.write_idle_timeout"],
       servedNatively: true, // the kit's server is Deno.serve
       events: {
         rejected: () => telemetry.streamRejected(),
@@ -145,8 +163,8 @@ export async function startProxy(
   });
   lifecycle.signal.addEventListener("abort", () => {
     serverLog.info("shutdown_started", {
-      "delay_ms": values["proxy.shutdown_delay"],
-      "grace_ms": values["proxy.shutdown_grace"],
+      "delay_ms": settings["proxy.shutdown_delay"],
+      "grace_ms": settings["proxy.shutdown_grace"],
       "active_streams": limiter.active,
     });
   }, { once: true });
@@ -155,15 +173,15 @@ export async function startProxy(
   const first = firstAnswer(app, { maxWaitMs: SDK_LOAD_AFTER_MS, signal: lifecycle.signal });
   const server = await startServer([{
     name: "api",
-    addr: values.listen,
+    addr: settings.listen,
     handler: first.handler,
     setting: SETTINGS.names("listen"),
     netGrant: netGrantHint,
   }], {
     logger: kitLogger,
     lifecycle,
-    shutdownDelay: values["proxy.shutdown_delay"],
-    shutdownGrace: values["proxy.shutdown_grace"],
+    shutdownDelay: settings["proxy.shutdown_delay"],
+    shutdownGrace: settings["proxy.shutdown_grace"],
     // Once the delay is over, new requests get the contract's error body (and an X-Request-ID).
     refuse: withRequestId((req) =>
       errorBody(
@@ -175,7 +193,7 @@ export async function startProxy(
     ),
     async onShutdown() {
       store.destroy();
-      await options.onShutdown?.();
+      await metrics?.shutdown();
     },
   });
   // The AWS SDK is most of the proxy's module loading (≈ 230 ms CPU), and its evaluation holds
@@ -201,8 +219,6 @@ export async function startProxy(
   });
   return {
     url: server.urls.api,
-    probe,
-    limiter,
     shutdown: () => server.shutdown().then(() => finished),
     finished,
   };
