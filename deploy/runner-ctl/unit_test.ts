@@ -3,8 +3,8 @@
  * docs/runner-ctl.md#packaged-unit; `systemd-analyze verify` accepts the unit where it exists.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../services/runner-ctl/config/load_config.ts";
-import { settings } from "../../services/runner-ctl/config/settings.ts";
+import { loadConfig } from "../../services/runner-ctl/load_settings.ts";
+import { settings } from "../../services/runner-ctl/settings.ts";
 import { SERVICES } from "../services.ts";
 import { execStart, parseUnit } from "./unit.ts";
 import { skipSuite } from "@svc/testing";

@@ -9,10 +9,10 @@ import { createLogger } from "@svc/shared/log";
 import { createLifecycle } from "@svc/shared/lifecycle";
 import { type MainIo, runMain } from "@svc/shared/main";
 import { type EnvLookup, helpRequested } from "@svc/shared/settings";
-import { loadConfig } from "./config/load_config.ts";
-import { settings } from "./config/settings.ts";
-import { runController } from "./run.ts";
-import { IDENTITY } from "./version.ts";
+import { loadConfig } from "./load_settings.ts";
+import { settings } from "./settings.ts";
+import { runController } from "./serve.ts";
+import { IDENTITY } from "./identity.ts";
 
 const USAGE = `Usage: runner-ctl [flags]    run the controller
        runner-ctl --version    print build metadata

@@ -15,9 +15,9 @@
  * @module
  */
 export { main } from "./main.ts";
-export { runController, type RunDeps } from "./run.ts";
-export { loadConfig, type LoadConfigInput, type RunnerCtlConfig } from "./config/load_config.ts";
-export { type RunnerCtlValues, SETTINGS } from "./config/settings.ts";
+export { runController, type RunDeps } from "./serve.ts";
+export { loadConfig, type LoadConfigInput, type RunnerCtlConfig } from "./load_settings.ts";
+export { type RunnerCtlValues, SETTINGS } from "./settings.ts";
 export type { ConfigUrl } from "./github/config_url.ts";
 export type { GithubCredentials } from "./github/auth.ts";
-export { BUILD, versionLine } from "./version.ts";
+export { BUILD, versionLine } from "./identity.ts";

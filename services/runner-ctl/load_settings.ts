@@ -8,8 +8,8 @@
  */
 import type { KeyObject } from "node:crypto";
 import { type EnvLookup, SettingsError } from "@svc/shared/settings";
-import type { GithubCredentials } from "../github/auth.ts";
-import { type ConfigUrl, ConfigUrlError, parseConfigUrl } from "../github/config_url.ts";
+import type { GithubCredentials } from "./github/auth.ts";
+import { type ConfigUrl, ConfigUrlError, parseConfigUrl } from "./github/config_url.ts";
 import { type RunnerCtlValues, settings } from "./settings.ts";
 
 /** The resolved configuration the controller runs with. */
@@ -98,7 +98,7 @@ async function credentialsOf(
       read,
     );
     // node:crypto: loaded only when App credentials are configured.
-    const { loadAppKey } = await import("../github/app_jwt.ts");
+    const { loadAppKey } = await import("./github/app_jwt.ts");
     let key: KeyObject;
     try {
       key = loadAppKey(pem);

@@ -17,8 +17,8 @@ import { defaultSocketPath, IncusError, IncusTransport } from "./incus/transport
 import { Controller } from "./controller/controller.ts";
 import { JobProofQueue } from "./proof/job_proofs.ts";
 import { loadJobProofSettings } from "./proof/signing_key_file.ts";
-import type { RunnerCtlConfig } from "./config/load_config.ts";
-import { userAgent } from "./version.ts";
+import type { RunnerCtlConfig } from "./load_settings.ts";
+import { userAgent } from "./identity.ts";
 
 /** What the run mode needs besides the configuration. */
 export interface RunDeps {

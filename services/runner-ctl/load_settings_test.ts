@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { SettingsError } from "@svc/shared/settings";
 import { generateKeyPairSync } from "node:crypto";
-import { loadConfig } from "./load_config.ts";
+import { loadConfig } from "./load_settings.ts";
 import { DEFAULT_CONFIG_PATH } from "./settings.ts";
 
 const BASE_YAML = `
