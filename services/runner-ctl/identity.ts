@@ -1,30 +1,22 @@
 /**
- * Build metadata for `--version`, the log identity and the User-Agent. A development build reads
- * `dev`, `none`, `unknown`; `deno task compile` writes the release values into `build_info.json`
- * for the duration of the compile (see deploy/compile.ts).
+ * The service's name and build metadata (`build_info.json`, release values written by
+ * `deno task compile`): what `--version` prints and every log line carries, and the User-Agent
+ * of GitHub calls. A development build reads `dev`, `none`, `unknown`.
  *
  * @module
  */
-import { type ServiceIdentity, versionLine as kitVersionLine } from "@svc/shared/build-info";
-import info from "./build_info.json" with { type: "json" };
-
-/** Version, commit and build date. */
-export const BUILD: { version: string; commit: string; date: string } = info;
+import type { ServiceIdentity } from "@svc/shared/build-info";
+import build from "./build_info.json" with { type: "json" };
 
 /** `service.name` and the build (`service.version`). */
-export const IDENTITY: ServiceIdentity = { name: "runner-ctl", build: BUILD };
-
-/** The `--version` line. */
-export function versionLine(): string {
-  return kitVersionLine(IDENTITY);
-}
+export const IDENTITY: ServiceIdentity = { name: "runner-ctl", build };
 
 /** The User-Agent of GitHub calls: a JSON blob, as actions/scaleset and ARC send. */
 export function userAgent(): string {
   return JSON.stringify({
     system: "runner-ctl",
-    version: BUILD.version,
-    commit_sha: BUILD.commit,
+    version: build.version,
+    commit_sha: build.commit,
     subsystem: "controller",
     kind: "scaleset",
   });

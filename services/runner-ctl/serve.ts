@@ -1,12 +1,15 @@
 /**
- * The controller run mode: build the clients from the configuration, run Incus preflight, then
- * run the listener and the reconcile loop as background tasks until SIGTERM/SIGINT, and drain
- * within `timeouts.shutdown` (the whole shutdown is bounded by twice that).
+ * runner-ctl's composition root. It has no HTTP surface: from resolved settings it wires the
+ * GitHub clients (auth, Actions service), the Incus clients (transport, instances), the
+ * controller and the job-proof queue, runs Incus preflight, then starts the listener and the
+ * reconcile loop as background tasks until SIGTERM/SIGINT, and drains within
+ * `timeouts.shutdown` (the whole shutdown is bounded by twice that).
  *
  * @module
  */
-import type { Logger } from "@svc/shared/log";
-import type { Lifecycle } from "@svc/shared/lifecycle";
+import { createLogger, type Logger } from "@svc/shared/log";
+import { createLifecycle, type Lifecycle, type TasksReport } from "@svc/shared/lifecycle";
+import type { EnvLookup } from "@svc/shared/settings";
 import { ActionsClient } from "./github/actions.ts";
 import { ActionsAuth } from "./github/auth.ts";
 import type { HttpDeps } from "./github/http.ts";
@@ -17,147 +20,213 @@ import { defaultSocketPath, IncusError, IncusTransport } from "./incus/transport
 import { Controller } from "./controller/controller.ts";
 import { JobProofQueue } from "./proof/job_proofs.ts";
 import { loadJobProofSettings } from "./proof/signing_key_file.ts";
-import type { RunnerCtlConfig } from "./load_settings.ts";
-import { userAgent } from "./identity.ts";
+import { IDENTITY, userAgent } from "./identity.ts";
+import type { Settings } from "./settings.ts";
 
-/** What the run mode needs besides the configuration. */
-export interface RunDeps {
-  /** The loaded configuration (see `loadConfig`). */
-  config: RunnerCtlConfig;
-  /** Environment lookup, for the credential chain's variables. */
-  env: (name: string) => string | undefined;
-  /** Where the controller's JSON records go. */
-  logger: Logger;
-  /** Signals, shutdown and background tasks of the process. */
-  lifecycle: Lifecycle;
-  /** Owner name of the message session. */
-  hostname: string;
+/** Options of {@linkcode serve}. */
+export interface ServeOptions {
+  /** Environment lookup: `INCUS_DIR`, when `incus.socket` is empty. */
+  env: EnvLookup;
+  /** Where the controller's JSON records go. @default JSON lines on stdout, with its identity */
+  logger?: Logger;
+  /** Owner name of the message session. @default {Deno.hostname()} */
+  hostname?: string;
   /** HTTP client for GitHub (tests hand in a fake's). @default globalThis.fetch */
   fetch?: typeof fetch;
   /** Clock in epoch milliseconds. @default Date.now */
   now?: () => number;
+  /** Start the shutdown on SIGTERM/SIGINT. @default {true} */
+  handleSignals?: boolean;
 }
 
-/** Runs the controller until shutdown; resolves the exit code (0 clean, 1 failure). */
-export async function runController(d: RunDeps): Promise<number> {
-  const v = d.config.values;
-  const log = d.logger;
-  const now = d.now ?? Date.now;
-  const http: HttpDeps = {
-    fetch: d.fetch ?? fetch,
-    userAgent: userAgent(),
-    retry: { initialMs: v["retry.initial"], maximumMs: v["retry.maximum"] },
-    random: Math.random,
-  };
-  const auth = new ActionsAuth({
-    configUrl: d.config.configUrl,
-    credentials: d.config.credentials,
-    http,
+/** How a controller's run ended. */
+export interface ControllerReport {
+  /** A task failed or was still running when the bound ran out (exit 1). */
+  forced: boolean;
+  /** How the background tasks (listener, reconcile, job proofs) ended. */
+  tasks: TasksReport;
+  /** The error of the first task that failed, which started the shutdown. */
+  failure?: { error: unknown };
+}
+
+/** A running controller. */
+export interface RunningController {
+  /** Starts the shutdown (as SIGTERM does) and resolves when it is over. */
+  shutdown(): Promise<ControllerReport>;
+  /** Resolves when the shutdown is over. */
+  finished: Promise<ControllerReport>;
+}
+
+/**
+ * Starts the controller: resolves once preflight has passed and its loops run.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { loadSettings } from "./load_settings.ts";
+ * import { serve } from "./serve.ts";
+ * const env = (name: string) => Deno.env.get(name);
+ * const controller = await serve(await loadSettings({ args: [], env }), { env });
+ * const report = await controller.finished;
+ * ```
+ * @throws {IncusError} when preflight fails (an unreachable socket names the setting to change).
+ * @throws {SettingsError} when the job-proof key file cannot be used.
+ */
+export async function serve(settings: Settings, options: ServeOptions): Promise<RunningController> {
+  const values = settings.values;
+  const logger = options.logger ?? createLogger({ service: IDENTITY });
+  const now = options.now ?? Date.now;
+  let failure: { error: unknown } | undefined;
+  const lifecycle = createLifecycle({
+    logger,
+    handleSignals: options.handleSignals ?? true,
+    onTaskError: (_name, error) => {
+      failure ??= { error };
+      lifecycle.shutdown("task failed");
+    },
   });
-  const actions = new ActionsClient(auth, http);
-  const proofSettings = await loadJobProofSettings(v); // fails startup when only one is set
-  const transport = new IncusTransport({
-    socket: v["incus.socket"] || defaultSocketPath(d.env),
-    project: v["incus.project"],
-  });
+  let transport: IncusTransport | undefined;
   try {
+    const http: HttpDeps = {
+      fetch: options.fetch ?? fetch,
+      userAgent: userAgent(),
+      retry: { initialMs: values["retry.initial"], maximumMs: values["retry.maximum"] },
+      random: Math.random,
+    };
+    const auth = new ActionsAuth({
+      configUrl: settings.configUrl,
+      credentials: settings.credentials,
+      http,
+    });
+    const actions = new ActionsClient(auth, http);
+    const proofSettings = await loadJobProofSettings(values); // fails startup when only one is set
+    transport = new IncusTransport({
+      socket: values["incus.socket"] || defaultSocketPath(options.env),
+      project: values["incus.project"],
+    });
     const template = await preflight(transport, {
-      image: v["incus.image"],
-      profiles: v["incus.profiles"],
+      image: values["incus.image"],
+      profiles: values["incus.profiles"],
       type: "virtual-machine",
-      signal: d.lifecycle.signal,
+      signal: lifecycle.signal,
     }).catch((err) => {
       // At start-up an unreachable socket is a setting to change: say which.
       if (!(err instanceof IncusError) || err.status !== 0) throw err;
       const hint = "(change incus.socket / RUNNER_CTL_INCUS_SOCKET, or start Incus)";
       throw new IncusError(0, `${err.message} ${hint}`, { cause: err });
     });
-    log.info("preflight passed", {
+    logger.info("preflight passed", {
       fingerprint: template.fingerprint,
       profiles: template.profiles,
       incus_version: template.serverVersion,
     });
     const instances = new InstanceClient({
       transport,
-      operationTimeoutMs: v["timeouts.incus_operation"],
-      concurrency: v["concurrency.incus_operations"],
-      logger: log,
+      operationTimeoutMs: values["timeouts.incus_operation"],
+      concurrency: values["concurrency.incus_operations"],
+      logger,
     });
     let proofs: JobProofQueue | undefined;
-    const ctl = new Controller({
+    const controller = new Controller({
       actions,
       instances,
       template,
-      logger: log,
-      scaleSet: v["github.scale_set"],
-      owner: v["incus.owner"],
-      minRunners: v["capacity.min_runners"],
-      maxRunners: v["capacity.max_runners"],
-      bootstrapTimeoutMs: v["incus.bootstrap_timeout"],
-      diagnosticsDir: v["incus.diagnostics_dir"],
-      reconcileIntervalMs: v["reconcile_interval"],
+      logger,
+      scaleSet: values["github.scale_set"],
+      owner: values["incus.owner"],
+      minRunners: values["capacity.min_runners"],
+      maxRunners: values["capacity.max_runners"],
+      bootstrapTimeoutMs: values["incus.bootstrap_timeout"],
+      diagnosticsDir: values["incus.diagnostics_dir"],
+      reconcileIntervalMs: values["reconcile_interval"],
       retry: http.retry,
       jitter: http.random,
       now,
-      onJobStarted: (job, rec) => proofs?.offer(job, rec.name),
+      onJobStarted: (job, runner) => proofs?.offer(job, runner.name),
     });
     if (proofSettings) {
-      proofs = new JobProofQueue({
+      const queue = new JobProofQueue({
         ...proofSettings,
-        maxRunners: v["capacity.max_runners"],
+        maxRunners: values["capacity.max_runners"],
         instances,
-        project: v["incus.project"],
-        scaleSetName: v["github.scale_set"],
-        scaleSetId: () => ctl.scaleSetId,
-        logger: log,
+        project: values["incus.project"],
+        scaleSetName: values["github.scale_set"],
+        scaleSetId: () => controller.scaleSetId,
+        logger,
         now,
       });
-      d.lifecycle.spawn("job-proofs", (signal) => proofs!.run(signal));
-      log.info("job proofs enabled", {
+      proofs = queue;
+      lifecycle.spawn("job-proofs", (signal) => queue.run(signal));
+      logger.info("job proofs enabled", {
         host_id: proofSettings.hostId,
         keyid: proofSettings.key.keyid,
       });
     }
-    const shutdownMs = v["timeouts.shutdown"];
+    const shutdownMs = values["timeouts.shutdown"];
     const hard = new AbortController();
-    d.lifecycle.spawn("listener", (signal) =>
+    lifecycle.spawn("listener", (signal) =>
       runListener({
         client: actions,
         http,
-        handler: ctl,
-        logger: log,
-        scaleSet: v["github.scale_set"],
-        runnerGroup: v["github.runner_group"],
-        ownerName: d.hostname,
-        maxCapacity: () => v["capacity.max_runners"],
-        pollTimeoutMs: v["github.message_poll_timeout"],
-        closeTimeoutMs: Math.min(10_000, v["timeouts.shutdown"]),
+        handler: controller,
+        logger,
+        scaleSet: values["github.scale_set"],
+        runnerGroup: values["github.runner_group"],
+        ownerName: options.hostname ?? Deno.hostname(),
+        maxCapacity: () => values["capacity.max_runners"],
+        pollTimeoutMs: values["github.message_poll_timeout"],
+        closeTimeoutMs: Math.min(10_000, shutdownMs),
         signal,
       }));
-    d.lifecycle.spawn("reconcile", async (signal) => {
-      await ctl.run(signal);
+    lifecycle.spawn("reconcile", async (signal) => {
+      await controller.run(signal);
       const start = now();
       const timer = setTimeout(() => hard.abort(), 2 * shutdownMs - 250);
       try {
-        log.info("draining", { runners: ctl.pool.summary() });
-        await ctl.drain(start + shutdownMs, hard.signal);
+        logger.info("draining", { runners: controller.pool.summary() });
+        await controller.drain(start + shutdownMs, hard.signal);
       } finally {
         clearTimeout(timer);
       }
     });
-    log.info("controller started", {
-      scale_set: v["github.scale_set"],
-      max_runners: v["capacity.max_runners"],
+    logger.info("controller started", {
+      scale_set: values["github.scale_set"],
+      max_runners: values["capacity.max_runners"],
     });
-    const cause = await d.lifecycle.untilShutdown();
-    // The kit's lifecycle record names (the servers' too), so every service reads alike.
-    log.info("shutdown_started", { cause, grace_ms: shutdownMs });
-    const report = await d.lifecycle.stopTasks({ timeoutMs: 2 * shutdownMs });
-    hard.abort();
-    const forced = report.failed.length > 0 || report.abandoned.length > 0;
-    log.info(forced ? "shutdown_forced" : "shutdown_completed", { ...report });
-    return report.failed.length || report.abandoned.length ? 1 : 0;
-  } finally {
-    transport.close();
+    const finished = untilStopped(lifecycle, { logger, shutdownMs, hard }).then((stopped) => ({
+      ...stopped,
+      ...(failure && { failure }),
+    })).finally(() => {
+      transport?.close();
+      lifecycle.close();
+    });
+    return {
+      shutdown: () => {
+        lifecycle.shutdown();
+        return finished;
+      },
+      finished,
+    };
+  } catch (err) {
+    transport?.close();
+    lifecycle.close();
+    throw err;
   }
+}
+
+/**
+ * Waits for the shutdown, then stops the tasks within twice `timeouts.shutdown`, writing the kit's
+ * lifecycle records (the servers' too, so every service reads alike).
+ */
+async function untilStopped(
+  lifecycle: Lifecycle,
+  options: { logger: Logger; shutdownMs: number; hard: AbortController },
+): Promise<{ forced: boolean; tasks: TasksReport }> {
+  const { logger, shutdownMs, hard } = options;
+  const cause = await lifecycle.untilShutdown();
+  logger.info("shutdown_started", { cause, grace_ms: shutdownMs });
+  const report = await lifecycle.stopTasks({ timeoutMs: 2 * shutdownMs });
+  hard.abort();
+  const forced = report.failed.length > 0 || report.abandoned.length > 0;
+  logger.info(forced ? "shutdown_forced" : "shutdown_completed", { ...report });
+  return { forced, tasks: report };
 }
