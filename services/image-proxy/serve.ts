@@ -12,7 +12,7 @@ import { createLifecycle, createReadinessProbe } from "@svc/shared/lifecycle";
 import { createLogger, type Logger, type LogLevel } from "@svc/shared/log";
 import { type ShutdownReport, startServer } from "@svc/shared/server";
 import type { EnvLookup } from "@svc/shared/settings";
-import { firstAnswer, requestIdOf, withRequestId } from "@svc/shared/http";
+import { requestIdOf, withRequestId } from "@svc/shared/http";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
 import { createApp } from "./app.ts";
 import { errorBody, proxyError } from "./errors.ts";
@@ -170,11 +170,10 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
   }, { once: true });
   // The kit's own lifecycle lines duplicate the contract's records; only its warnings remain.
   const kitLogger = warningsOf(serverLog);
-  const first = firstAnswer(app, { maxWaitMs: SDK_LOAD_AFTER_MS, signal: lifecycle.signal });
   const server = await startServer([{
     name: "api",
     addr: settings.listen,
-    handler: first.handler,
+    handler: app,
     setting: SETTINGS.names("listen"),
     netGrant: netGrantHint,
   }], {
@@ -195,20 +194,21 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       store.destroy();
       await metrics?.shutdown();
     },
-  });
-  // The AWS SDK is most of the proxy's module loading (≈ 230 ms CPU), and its evaluation holds
-  // the event loop: loaded right after listening, it held back whichever request came first (a
-  // liveness probe, usually) by that much. So it loads once the first answer has gone out, or
-  // SDK_LOAD_AFTER_MS after listening when no request comes; an object request that comes first
-  // loads it itself, through the lazy store, and waits for it. Until the probe's first check has
-  // finished, /readyz answers `starting` (docs/image-proxy.md#readiness-and-shutdown).
-  // The probe starts once the SDK has loaded: its timeout bounds storage, not module loading
-  // (which, on a busy machine, holds the event loop longer than a probe interval).
-  lifecycle.spawn("readiness", async (signal) => {
-    await first.answered;
-    if (signal.aborted) return;
-    await store.load().catch(() => {}); // a failure shows in the probe's own first call
-    await probe.run(signal);
+    // The AWS SDK is most of the proxy's module loading (≈ 230 ms CPU), and its evaluation holds
+    // the event loop: loaded right after listening, it held back whichever request came first (a
+    // liveness probe, usually) by that much. So it loads once the first answer has gone out, or
+    // SDK_LOAD_AFTER_MS after listening when no request comes; an object request that comes
+    // first loads it itself, through the lazy store, and waits for it. Until the probe's first
+    // check has finished, /readyz answers `starting` (docs/image-proxy.md#readiness-and-shutdown).
+    // The probe starts once the SDK has loaded: its timeout bounds storage, not module loading
+    // (which, on a busy machine, holds the event loop longer than a probe interval).
+    afterFirstAnswer: {
+      maxWaitMs: SDK_LOAD_AFTER_MS,
+      async start(signal) {
+        await store.load().catch(() => {}); // a failure shows in the probe's own first call
+        if (!signal.aborted) lifecycle.spawn("readiness", probe.run);
+      },
+    },
   });
   serverLog.info("server_listening", { listener: "api", url: server.urls.api });
   const finished = server.finished.then((report) => {
