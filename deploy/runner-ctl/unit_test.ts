@@ -3,8 +3,8 @@
  * docs/runner-ctl.md#packaged-unit; `systemd-analyze verify` accepts the unit where it exists.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../services/runner-ctl/config/load_config.ts";
-import { settings } from "../../services/runner-ctl/config/settings.ts";
+import { loadSettings } from "../../services/runner-ctl/load_settings.ts";
+import { SETTINGS } from "../../services/runner-ctl/settings.ts";
 import { SERVICES } from "../services.ts";
 import { execStart, parseUnit } from "./unit.ts";
 import { skipSuite } from "@svc/testing";
@@ -168,7 +168,7 @@ Deno.test("credential and proof-key drop-ins", async (t) => {
     });
   }
   await t.step("each variable is one the controller reads", () => {
-    const help = settings.help();
+    const help = SETTINGS.help();
     for (const [, , , variable] of cases) assert.ok(help.includes(variable), variable);
   });
 });
@@ -182,9 +182,9 @@ Deno.test("tmpfiles policy ages diagnostics out after 30 days", async () => {
 });
 
 Deno.test("the example configuration loads and uses the packaged diagnostics directory", async () => {
-  const config = await loadConfig({
+  const settings = await loadSettings({
     args: ["--config", here("config.example.yaml")],
     env: (k) => (k === "RUNNER_CTL_GITHUB_TOKEN" ? "example-token" : undefined),
   });
-  assert.equal(config.values["incus.diagnostics_dir"], "/var/log/runner-ctl/diagnostics");
+  assert.equal(settings.values["incus.diagnostics_dir"], "/var/log/runner-ctl/diagnostics");
 });

@@ -1,12 +1,12 @@
 /**
  * Test support for the in-process handler tests: an in-memory {@linkcode ObjectStore} that keeps
- * the contract S3 gives (ranges, If-Match answered as `changed`, `StoreError` kinds), with knobs
+ * the contract S3 gives (ranges, If-Match answered as `changed`, `StoreError` codes), with knobs
  * to fail, stall or replace objects at chosen moments.
  *
  * @module
  */
 import { createLogger, type Logger } from "@svc/shared/log";
-import { StoreError, type StoreErrorKind } from "./store/errors.ts";
+import { StoreError, type StoreErrorCode } from "./store/errors.ts";
 import type { GetOptions, ObjectMeta, ObjectRead, ObjectStore } from "./store/store.ts";
 
 /** A stored object of the memory store. */
@@ -20,8 +20,8 @@ export interface MemoryStore extends ObjectStore {
   objects: Map<string, MemoryObject>;
   /** Storage requests seen, e.g. `["head k", "get k"]`. */
   calls: string[];
-  /** The next requests fail with this kind (one entry per request). */
-  failures: StoreErrorKind[];
+  /** The next requests fail with this code (one entry per request). */
+  failures: StoreErrorCode[];
   /** Runs between a `head` and the following `get` (e.g. to replace the object). */
   beforeGet?: (key: string) => void;
   /** Bodies stall (never end) after this many bytes. */
@@ -70,8 +70,8 @@ export function memoryStore(initial: Record<string, MemoryObject> = {}): MemoryS
     },
   };
   function fail() {
-    const kind = store.failures.shift();
-    if (kind) throw new StoreError(kind, `Cannot read: ${kind}`);
+    const code = store.failures.shift();
+    if (code) throw new StoreError(code, `Cannot read: ${code}`);
   }
   function found(key: string): MemoryObject {
     fail();

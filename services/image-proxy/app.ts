@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { Handler, RouteHandler } from "@svc/shared/http";
+import type { Handler, Route, RouteHandler } from "@svc/shared/http";
 import {
   createContextKey,
   createRouter,
@@ -24,7 +24,7 @@ import {
 } from "@svc/shared/http";
 import type { Logger } from "@svc/shared/log";
 import { errorBody, type ErrorCode, errorCodeOf, proxyError } from "./errors.ts";
-import { permissionOf } from "./store/errors.ts";
+import { permissionOf, StoreError } from "./store/errors.ts";
 import { type ObjectAnswer, serveObject, type ServeObjectOptions } from "./object/serve_object.ts";
 import { rawPathOf } from "./object/target.ts";
 import { methodLabel, NO_TELEMETRY, type RouteLabel, type Telemetry } from "./telemetry.ts";
@@ -66,6 +66,35 @@ function routeOf(req: Request): RouteLabel {
   return "object";
 }
 
+/** The handlers of {@linkcode routes}' rows. */
+export interface RouteHandlers {
+  healthz: (req: Request) => Response;
+  readyz: (req: Request) => Response;
+  object: (req: Request) => Promise<Response>;
+}
+
+/**
+ * The route table (docs/image-proxy.md#routes): the two probes, then every other path an object,
+ * GET and HEAD only (anything else is 405 with `Allow: GET, HEAD`). The table matches the
+ * normalised path (`new URL`); a probe answers only its exact raw target, so a path that merely
+ * resolves to one (`/a/../healthz`) is an object path, and an invalid one.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { routes } from "./app.ts";
+ * const router = createRouter(routes({ healthz, readyz, object }));
+ * ```
+ */
+export function routes({ healthz, readyz, object }: RouteHandlers): Route[] {
+  const only = (path: string, probe: (req: Request) => Response): RouteHandler => (req) =>
+    rawPathOf(req.url) === path ? probe(req) : object(req);
+  return [
+    { method: METHODS, pattern: "/healthz", label: "health", handler: only("/healthz", healthz) },
+    { method: METHODS, pattern: "/readyz", label: "readiness", handler: only("/readyz", readyz) },
+    { method: METHODS, pattern: "/*", label: "object", handler: object },
+  ];
+}
+
 /**
  * Creates the proxy's handler.
  *
@@ -85,25 +114,7 @@ export function createApp(deps: AppDeps): Handler {
     noteOf(req).done = done;
     return response;
   }
-  // The table matches the normalised path (`new URL`); the raw target decides, so a path that
-  // only resolves to a probe (`/a/../healthz`) is an object path, and invalid.
-  const exactly = (path: string, handler: (req: Request) => Response): RouteHandler => (req) =>
-    rawPathOf(req.url) === path ? handler(req) : object(req);
-  const router = createRouter([
-    {
-      method: METHODS,
-      pattern: "/healthz",
-      label: "health",
-      handler: exactly("/healthz", healthz),
-    },
-    {
-      method: METHODS,
-      pattern: "/readyz",
-      label: "readiness",
-      handler: exactly("/readyz", readyz),
-    },
-    { method: METHODS, pattern: "/*", label: "object", handler: object },
-  ], {
+  const router = createRouter(routes({ healthz, readyz, object }), {
     methodNotAllowed: () => {
       throw proxyError("method_not_allowed", "Cannot serve request: method not allowed", {
         headers: { Allow: ALLOW },
@@ -193,12 +204,11 @@ export function createApp(deps: AppDeps): Handler {
   };
 }
 
-/** A loggable description: error names and storage kinds, never messages (they may hold keys). */
+/** A loggable description: error names and storage codes, never messages (they may hold keys). */
 function errorName(err: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = err; e instanceof Error && parts.length < 4; e = e.cause) {
-    const kind = (e as { kind?: unknown }).kind;
-    parts.push(typeof kind === "string" ? `${e.name}(${kind})` : e.name);
+    parts.push(e instanceof StoreError ? `${e.name}(${e.code})` : e.name);
   }
   return parts.length ? parts.join(" < ") : typeof err;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { localInfo } from "@svc/shared/http";
-import { createApp } from "./app.ts";
+import { localInfo, type Route } from "@svc/shared/http";
+import { contractPath, documentedRoutes } from "@svc/testing/route-docs";
+import { createApp, routes } from "./app.ts";
 import { memoryStore, object, recordingLogger } from "./_test_support.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { OBJECT_HEADERS } from "./object/headers.ts";
@@ -31,6 +32,25 @@ function setup(options: { maxStreams?: number; upstreamIdleMs?: number } = {}) {
     return await app(req, localInfo());
   }
   return { store, limiter, records, call };
+}
+
+/** The cells of the contract's route-table row whose path cell reads `path` (not back-quoted). */
+function contractRow(markdown: string, path: string): Record<string, string> | undefined {
+  const cellsOf = (line: string) =>
+    line.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+  let header: string[] | undefined;
+  for (const line of markdown.split("\n")) {
+    if (!line.trim().startsWith("|")) {
+      header = undefined;
+      continue;
+    }
+    const cells = cellsOf(line);
+    if (!header) header = cells.map((c) => c.toLowerCase());
+    else if (cells[header.indexOf("path")] === path) {
+      return Object.fromEntries(header.map((name, i) => [name, cells[i]]));
+    }
+  }
+  return undefined;
 }
 
 async function json(res: Response) {
@@ -234,9 +254,9 @@ Deno.test("storage failures map to the contract's status table", async (t) => {
     ["misconfigured", 500, "internal_failure"],
     ["failed", 500, "internal_failure"],
   ] as const;
-  for (const [kind, status, code] of cases) {
-    await t.step(`${kind} → ${status} ${code}`, async () => {
-      store.failures.push(kind);
+  for (const [storeCode, status, code] of cases) {
+    await t.step(`${storeCode} → ${status} ${code}`, async () => {
+      store.failures.push(storeCode);
       const res = await call("/dir/file.bin");
       assert.equal(res.headers.get("retry-after"), status === 503 ? "1" : null);
       await expectError(res, status, code);
@@ -471,4 +491,43 @@ Deno.test("the record reads the request before the response is over (HTTP/2 clos
     assert.equal(record["http.response.body.size"], sent, path);
     assert.ok(sent > 0, path);
   }
+});
+
+Deno.test("the route table and the routes table of docs/image-proxy.md agree", async (t) => {
+  const contract = await Deno.readTextFile(new URL("../../docs/image-proxy.md", import.meta.url));
+  const answer = () => new Response(null);
+  const table = routes({
+    healthz: answer,
+    readyz: answer,
+    object: () => Promise.resolve(answer()),
+  });
+  const methodsOf = (route: Route) => [route.method].flat();
+  // The object route is the table's fallback: the contract documents it as "any other path",
+  // which documentedRoutes leaves out, so it is compared on its own below.
+  const fallback = table.filter((route) => route.pattern === "/*");
+  const named = table.filter((route) => route.pattern !== "/*");
+  await t.step(
+    "every named route is documented, and every documented route is in the table",
+    () => {
+      const fromTable = named.flatMap((route) =>
+        methodsOf(route).map((method) => `${method} ${contractPath(String(route.pattern))}`)
+      );
+      const fromContract = documentedRoutes(contract).map((r) => `${r.method} ${r.path}`);
+      assert.deepEqual(fromTable.sort(), fromContract.sort());
+      assert.ok(fromTable.length >= 4, "the probes, GET and HEAD each");
+    },
+  );
+  await t.step("the object route is the contract's 'any other path', with its methods", () => {
+    assert.equal(fallback.length, 1, "one fallback row");
+    const row = contractRow(contract, "any other path");
+    assert.ok(row, "the contract has an 'any other path' row");
+    assert.deepEqual(row.methods.split(",").map((m) => m.trim()), methodsOf(fallback[0]));
+  });
+  await t.step("every other method is the contract's 405 with the table's methods in Allow", () => {
+    const row = contractRow(contract, "any path");
+    assert.ok(row, "the contract has an 'any path' row");
+    assert.equal(row.methods, "others");
+    const allow = [...new Set(table.flatMap(methodsOf))].join(", ");
+    assert.ok(row.answer.includes(`\`Allow: ${allow}\``), row.answer);
+  });
 });

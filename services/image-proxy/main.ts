@@ -1,27 +1,21 @@
 /**
- * image-proxy entry: read the settings, build the store, the readiness probe and the handler,
- * listen, and shut down as docs/image-proxy.md#readiness-and-shutdown says (SIGTERM/SIGINT →
- * `draining` for `proxy.shutdown_delay`, then drain downloads up to `proxy.shutdown_grace`; exit 0
- * when the drain was clean, 1 when downloads had to be cut).
+ * image-proxy entry: `--help`, the settings, {@linkcode serve}, and the exit code: 0 when the
+ * shutdown drained cleanly, 1 when downloads had to be cut (docs/image-proxy.md#readiness-and-shutdown).
  *
  * @module
  */
-import { createLogger, type LogLevel } from "@svc/shared/log";
 import { type MainIo, runMain } from "@svc/shared/main";
-import { helpRequested } from "@svc/shared/settings";
-import type { EnvLookup } from "@svc/shared/settings";
-import { startProxy } from "./proxy.ts";
-import { metricsUrlOf, SETTINGS } from "./settings.ts";
-import { IDENTITY, SERVICE_NAME, VERSION } from "./version.ts";
-import { meteredTelemetry } from "./metrics.ts";
-import { lazyModuleAt } from "@svc/shared/lazy-module";
+import { type EnvLookup, helpRequested } from "@svc/shared/settings";
+import { IDENTITY } from "./identity.ts";
+import { serve } from "./serve.ts";
+import { SETTINGS } from "./settings.ts";
 
-// By URL (the kit's `lazyModuleAt`): a literal import would have `deno run` resolve the
-// OpenTelemetry SDK's packages on every start (≈ 40 ms CPU), though metrics are off by default.
-// In image-proxy's `include` (deploy/by_url_include_test.ts).
-const otlpMetricsModule = lazyModuleAt<typeof import("@svc/shared/otlp-metrics")>(
-  import.meta.resolve("@svc/shared/otlp-metrics"),
-);
+const HELP = "image-proxy: read-only HTTP proxy serving an image mirror out of S3\n\n" +
+  "Usage: image-proxy --bucket NAME [flags]\n\n";
+
+const CREDENTIALS = "\n\nStorage credentials come from the AWS SDK's default chain " +
+  "(AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE with the shared files, web identity, " +
+  "container and instance metadata). Collector headers come from OTEL_EXPORTER_OTLP_HEADERS.";
 
 /**
  * Runs the proxy until it is shut down; resolves to the exit code.
@@ -34,39 +28,11 @@ const otlpMetricsModule = lazyModuleAt<typeof import("@svc/shared/otlp-metrics")
  */
 export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
   if (helpRequested(args)) {
-    io.out(
-      "image-proxy: read-only HTTP proxy serving an image mirror out of S3\n\n" +
-        "Usage: image-proxy --bucket NAME [flags]\n\n" + SETTINGS.help() +
-        "\n\nStorage credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID/" +
-        "AWS_SECRET_ACCESS_KEY, AWS_PROFILE with the shared files, web identity, container and " +
-        "instance metadata). Collector headers come from OTEL_EXPORTER_OTLP_HEADERS.",
-    );
+    io.out(HELP + SETTINGS.help() + CREDENTIALS);
     return 0;
   }
   const { values } = await SETTINGS.load({ args, env });
-  const logger = createLogger({
-    level: values["log.level"] as LogLevel,
-    service: IDENTITY,
-  });
-  const url = metricsUrlOf(values["metrics.endpoint"], values["metrics.insecure"]);
-  // No provider at all unless a collector is configured: metrics off costs nothing, not even
-  // loading the OpenTelemetry SDK (≈ 8 MB of RSS: tests/bench/image_proxy).
-  const metrics = url
-    ? (await otlpMetricsModule()).createOtlpMetrics({
-      url,
-      serviceName: SERVICE_NAME,
-      serviceVersion: VERSION,
-      intervalMs: values["metrics.interval"],
-      shutdownTimeoutMs: values["metrics.timeout"] ?? 3_000,
-      logger: logger.child({ component: "metrics" }),
-    })
-    : undefined;
-  const proxy = await startProxy(values, {
-    env,
-    logger,
-    telemetry: metrics ? meteredTelemetry(metrics.meter) : undefined,
-    onShutdown: () => metrics?.shutdown() ?? Promise.resolve(),
-  });
+  const proxy = await serve(values, { env });
   const report = await proxy.finished;
   return report.forced ? 1 : 0;
 }

@@ -6,10 +6,17 @@
  *
  * @module
  */
-import { defineSettings, type EnvLookup, SettingsError } from "@svc/shared/settings";
+import {
+  defineSettings,
+  type EnvLookup,
+  SettingsError,
+  type SettingsShape,
+  type SettingsTable,
+  type SettingValues,
+} from "@svc/shared/settings";
 import { parseAddr } from "@svc/shared/server";
 
-const GO_ADDR = (value: string) => {
+const GO_ADDR = (value: string): string | undefined => {
   try {
     parseAddr(value);
     return undefined;
@@ -18,110 +25,113 @@ const GO_ADDR = (value: string) => {
   }
 };
 
-/** The settings table. */
-export const SETTINGS = defineSettings({
+/** The rows of {@linkcode SETTINGS}: key → type, default, flag, bounds, help. */
+export const SETTING_ROWS = {
+  "bucket": { type: "string", required: true, help: "bucket that holds the mirror" },
+  "region": {
+    type: "string",
+    help: "bucket region (unset: the SDK's chain, e.g. AWS_REGION)",
+  },
+  "prefix": { type: "string", default: "", help: "key prefix of the mirror in the bucket" },
+  "listen": {
+    type: "string",
+    default: ":8080",
+    validate: GO_ADDR,
+    help: "listen address (host:port)",
+  },
+  "s3.endpoint": {
+    type: "string",
+    validate: (v: string): string | undefined =>
+      /^https?:\/\/[^\s/?#]+\/?$/.test(v) ? undefined : "expected http(s)://host[:port]",
+    help: "S3-compatible endpoint (unset: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then AWS)",
+  },
+  "s3.force_path_style": {
+    type: "bool",
+    default: false,
+    help: "address the bucket in the path, not the host name (most S3-compatible stores)",
+  },
+  "proxy.readiness_interval": {
+    type: "duration",
+    default: 10_000,
+    min: 1,
+    help: "period of the background readiness probe",
+  },
+  "proxy.readiness_staleness": {
+    type: "duration",
+    default: 30_000,
+    min: 1,
+    help: "how long a successful probe keeps the proxy ready",
+  },
+  "proxy.shutdown_delay": {
+    type: "duration",
+    default: 5_000,
+    min: 0,
+    help: "keep serving (not ready, reason draining) this long after SIGTERM/SIGINT",
+  },
+  "proxy.shutdown_grace": {
+    type: "duration",
+    default: 30_000,
+    min: 0,
+    help: "then stop accepting and let running downloads finish for this long",
+  },
+  "proxy.max_streams": {
+    type: "int",
+    default: 64,
+    min: 1,
+    max: 100_000,
+    help: "concurrent object downloads; more are refused with 503 stream_limit",
+  },
+  "proxy.upstream_idle_timeout": {
+    type: "duration",
+    default: 30_000,
+    min: 1,
+    help: "cancels a storage request that sends nothing for this long",
+  },
+  "proxy.write_idle_timeout": {
+    type: "duration",
+    default: 30_000,
+    min: 1,
+    help: "cancels a download whose client takes nothing for this long",
+  },
+  "metrics.endpoint": {
+    type: "string",
+    validate: GO_ADDR,
+    help: "host:port (no scheme) of an OTLP/HTTP collector; unset: no metrics",
+  },
+  "metrics.timeout": {
+    type: "duration",
+    min: 1,
+    help: "bound of the metrics flush at shutdown (unset: 3s)",
+  },
+  "metrics.insecure": {
+    type: "bool",
+    default: false,
+    flag: "metrics-insecure",
+    help: "export over cleartext HTTP; only allowed for a loopback collector",
+  },
+  "metrics.interval": {
+    type: "duration",
+    default: 60_000,
+    min: 10,
+    help: "time between metric exports",
+  },
+  "log.level": {
+    type: "string",
+    choices: ["debug", "info", "warn", "error"],
+    default: "info",
+    help: "lowest level written (request records of health and readiness are debug)",
+  },
+} as const satisfies SettingsShape;
+
+/** The settings table: every key a flag, an `IMGPROXY_*` variable and a key of `--config`. */
+export const SETTINGS: SettingsTable<typeof SETTING_ROWS> = defineSettings({
   prefix: "IMGPROXY",
   configFile: { flag: "config" },
-  settings: {
-    "bucket": { type: "string", required: true, help: "bucket that holds the mirror" },
-    "region": {
-      type: "string",
-      help: "bucket region (unset: the SDK's chain, e.g. AWS_REGION)",
-    },
-    "prefix": { type: "string", default: "", help: "key prefix of the mirror in the bucket" },
-    "listen": {
-      type: "string",
-      default: ":8080",
-      validate: GO_ADDR,
-      help: "listen address (host:port)",
-    },
-    "s3.endpoint": {
-      type: "string",
-      validate: (v) =>
-        /^https?:\/\/[^\s/?#]+\/?$/.test(v) ? undefined : "expected http(s)://host[:port]",
-      help: "S3-compatible endpoint (unset: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then AWS)",
-    },
-    "s3.force_path_style": {
-      type: "bool",
-      default: false,
-      help: "address the bucket in the path, not the host name (most S3-compatible stores)",
-    },
-    "proxy.readiness_interval": {
-      type: "duration",
-      default: 10_000,
-      min: 1,
-      help: "period of the background readiness probe",
-    },
-    "proxy.readiness_staleness": {
-      type: "duration",
-      default: 30_000,
-      min: 1,
-      help: "how long a successful probe keeps the proxy ready",
-    },
-    "proxy.shutdown_delay": {
-      type: "duration",
-      default: 5_000,
-      min: 0,
-      help: "keep serving (not ready, reason draining) this long after SIGTERM/SIGINT",
-    },
-    "proxy.shutdown_grace": {
-      type: "duration",
-      default: 30_000,
-      min: 0,
-      help: "then stop accepting and let running downloads finish for this long",
-    },
-    "proxy.max_streams": {
-      type: "int",
-      default: 64,
-      min: 1,
-      max: 100_000,
-      help: "concurrent object downloads; more are refused with 503 stream_limit",
-    },
-    "proxy.upstream_idle_timeout": {
-      type: "duration",
-      default: 30_000,
-      min: 1,
-      help: "cancels a storage request that sends nothing for this long",
-    },
-    "proxy.write_idle_timeout": {
-      type: "duration",
-      default: 30_000,
-      min: 1,
-      help: "cancels a download whose client takes nothing for this long",
-    },
-    "metrics.endpoint": {
-      type: "string",
-      validate: GO_ADDR,
-      help: "host:port (no scheme) of an OTLP/HTTP collector; unset: no metrics",
-    },
-    "metrics.timeout": {
-      type: "duration",
-      min: 1,
-      help: "bound of the metrics flush at shutdown (unset: 3s)",
-    },
-    "metrics.insecure": {
-      type: "bool",
-      default: false,
-      flag: "metrics-insecure",
-      help: "export over cleartext HTTP; only allowed for a loopback collector",
-    },
-    "metrics.interval": {
-      type: "duration",
-      default: 60_000,
-      min: 10,
-      help: "time between metric exports",
-    },
-    "log.level": {
-      type: "string",
-      choices: ["debug", "info", "warn", "error"],
-      default: "info",
-      help: "lowest level written (request records of health and readiness are debug)",
-    },
-  },
+  settings: SETTING_ROWS,
 });
 
-/** Resolved values of the table. */
-export type ProxySettings = ReturnType<typeof SETTINGS.resolve>["values"];
+/** The resolved settings: every key with its value (flag > variable > file > default). */
+export type Settings = SettingValues<typeof SETTING_ROWS>;
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
 

@@ -1,18 +1,17 @@
 /**
  * runner-ctl: keeps ephemeral Incus VM runners for one GitHub Actions runner scale set. With no
- * subcommand it runs the controller; `--version` prints build metadata. Logs are JSON lines on
- * stdout; configuration errors go to stderr and exit 1.
+ * subcommand it runs the controller ({@linkcode serve}); `validate` and `proof verify` are
+ * subcommands; `--version` prints build metadata. Logs are JSON lines on stdout; configuration
+ * errors go to stderr and exit 1.
  *
  * @module
  */
-import { createLogger } from "@svc/shared/log";
-import { createLifecycle } from "@svc/shared/lifecycle";
 import { type MainIo, runMain } from "@svc/shared/main";
 import { type EnvLookup, helpRequested } from "@svc/shared/settings";
-import { loadConfig } from "./config/load_config.ts";
-import { settings } from "./config/settings.ts";
-import { runController } from "./run.ts";
-import { IDENTITY } from "./version.ts";
+import { IDENTITY } from "./identity.ts";
+import { loadSettings } from "./load_settings.ts";
+import { serve } from "./serve.ts";
+import { SETTINGS } from "./settings.ts";
 
 const USAGE = `Usage: runner-ctl [flags]    run the controller
        runner-ctl --version    print build metadata
@@ -22,7 +21,7 @@ const USAGE = `Usage: runner-ctl [flags]    run the controller
 Flags, variables and configuration keys (flag > variable > file > default):
 `;
 
-/** The entry point: resolves the exit code. */
+/** The entry point: resolves the exit code (0 clean, 1 a task failed or was cut). */
 export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number> {
   // The subcommands load with their use: the controller's start needs neither (nor node:util).
   if (args[0] === "proof") {
@@ -35,26 +34,13 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     );
   }
   if (helpRequested(args)) {
-    io.out(USAGE + settings.help());
+    io.out(USAGE + SETTINGS.help());
     return 0;
   }
-  const config = await loadConfig({ args, env });
-  const logger = createLogger({ service: IDENTITY });
-  let failure: { error: unknown } | undefined;
-  const lifecycle = createLifecycle({
-    logger,
-    onTaskError: (_name, error) => {
-      failure ??= { error };
-      lifecycle.shutdown("task failed");
-    },
-  });
-  try {
-    const code = await runController({ config, env, logger, lifecycle, hostname: Deno.hostname() });
-    if (failure) throw failure.error; // runMain prints it on stderr and exits 1
-    return code;
-  } finally {
-    lifecycle.close();
-  }
+  const controller = await serve(await loadSettings({ args, env }), { env });
+  const report = await controller.finished;
+  if (report.failure) throw report.failure.error; // runMain prints it on stderr and exits 1
+  return report.forced ? 1 : 0;
 }
 
 if (import.meta.main) {

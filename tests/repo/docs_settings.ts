@@ -13,7 +13,7 @@ import type { SettingRow } from "../../shared/settings/convert.ts";
 import { SETTINGS as IMAGE_PROXY } from "../../services/image-proxy/settings.ts";
 import { SETTINGS as MCP_SERVER } from "../../services/mcp-server/settings.ts";
 import { SETTINGS as MOCK_OIDC } from "../../services/mock-oidc/settings.ts";
-import { settings as RUNNER_CTL } from "../../services/runner-ctl/config/settings.ts";
+import { SETTINGS as RUNNER_CTL } from "../../services/runner-ctl/settings.ts";
 import { SETTINGS as TODO_API } from "../../services/todo-api/settings.ts";
 
 /** The rows of one service's settings table, and whether it reads a YAML file. */

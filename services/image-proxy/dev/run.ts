@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { IDENTITY } from "../version.ts";
+import { IDENTITY } from "../identity.ts";
 import { S3Client } from "@aws-sdk/client-s3";
 import { createLogger } from "@svc/shared/log";
 import { type MainIo, runMain } from "@svc/shared/main";

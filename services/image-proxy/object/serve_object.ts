@@ -104,7 +104,7 @@ async function metaOf(key: string, store: ObjectStore): Promise<ObjectMeta> {
   try {
     return await store.head(key);
   } catch (err) {
-    throw err instanceof StoreError ? storeHttpError(err.kind, err) : err;
+    throw err instanceof StoreError ? storeHttpError(err.code, err) : err;
   }
 }
 
@@ -176,8 +176,8 @@ async function getObject(
         options,
       });
     } catch (err) {
-      if (err instanceof StoreError && err.kind === "changed" && attempt < 2) continue;
-      if (err instanceof StoreError) throw storeHttpError(err.kind, err);
+      if (err instanceof StoreError && err.code === "changed" && attempt < 2) continue;
+      if (err instanceof StoreError) throw storeHttpError(err.code, err);
       throw err;
     }
   }
@@ -206,7 +206,7 @@ async function getWhole(
       options,
     });
   } catch (err) {
-    throw err instanceof StoreError ? storeHttpError(err.kind, err) : err;
+    throw err instanceof StoreError ? storeHttpError(err.code, err) : err;
   }
 }
 

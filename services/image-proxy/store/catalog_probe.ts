@@ -7,7 +7,7 @@
  */
 import { readStream } from "@svc/shared/http";
 import { HttpError } from "@svc/shared/problem";
-import { StoreError, type StoreErrorKind } from "./errors.ts";
+import { StoreError, type StoreErrorCode } from "./errors.ts";
 import type { ObjectStore } from "./store.ts";
 
 /** Path of the catalog under the prefix. */
@@ -88,8 +88,8 @@ export async function checkCatalog(
  */
 export function catalogReasonOf(err: unknown): CatalogReason {
   if (err instanceof CatalogMissingError) return "catalog_missing";
-  const kind: StoreErrorKind | undefined = err instanceof StoreError ? err.kind : undefined;
-  if (kind === "not_found") return "catalog_missing";
-  if (kind === "denied" || kind === "misconfigured") return "s3_misconfigured";
+  const code: StoreErrorCode | undefined = err instanceof StoreError ? err.code : undefined;
+  if (code === "not_found") return "catalog_missing";
+  if (code === "denied" || code === "misconfigured") return "s3_misconfigured";
   return "s3_unavailable";
 }

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { memoryStore, object } from "../_test_support.ts";
 import { CATALOG_PATH, catalogReasonOf, checkCatalog, MAX_CATALOG_BYTES } from "./catalog_probe.ts";
-import { StoreError, type StoreErrorKind } from "./errors.ts";
+import { StoreError, type StoreErrorCode } from "./errors.ts";
 
 const INDEX = JSON.stringify({ format: "index:1.0", index: { images: { path: "x" } } });
 
-async function reasonFor(body: string | Uint8Array | undefined, failure?: StoreErrorKind) {
+async function reasonFor(body: string | Uint8Array | undefined, failure?: StoreErrorCode) {
   const store = memoryStore(body === undefined ? {} : { ["m/" + CATALOG_PATH]: object(body) });
   if (failure) store.failures.push(failure);
   try {
@@ -23,7 +23,7 @@ Deno.test("checkCatalog() accepts an index:1.0 catalog read with a GET", async (
 });
 
 Deno.test("checkCatalog() failures map to the contract's readiness reasons", async (t) => {
-  const cases: [string, string | Uint8Array | undefined, StoreErrorKind | undefined, string][] = [
+  const cases: [string, string | Uint8Array | undefined, StoreErrorCode | undefined, string][] = [
     ["missing catalog", undefined, undefined, "catalog_missing"],
     ["not JSON", "<html>", undefined, "catalog_missing"],
     [

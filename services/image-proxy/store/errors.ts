@@ -9,8 +9,8 @@
 import { proxyError } from "../errors.ts";
 import type { HttpError } from "@svc/shared/problem";
 
-/** Kinds of storage failure; also the `error.kind` of logs and metrics. */
-export type StoreErrorKind =
+/** Stable codes of storage failures; also the `error.kind` of logs and metrics. */
+export type StoreErrorCode =
   | "not_found"
   | "denied"
   | "misconfigured"
@@ -20,19 +20,20 @@ export type StoreErrorKind =
   | "aborted"
   | "failed";
 
-/** A storage request failed; `kind` says how, `cause` keeps the SDK's error (never logged raw). */
+/** A storage request failed; `code` says how, `cause` keeps the SDK's error (never logged raw). */
 export class StoreError extends Error {
-  readonly kind: StoreErrorKind;
+  /** Stable code callers switch on. */
+  readonly code: StoreErrorCode;
   /** A permission the process lacks, naming the host or path and how to grant it (safe to log). */
   readonly permission?: string;
   constructor(
-    kind: StoreErrorKind,
+    code: StoreErrorCode,
     message: string,
     options: { cause?: unknown; permission?: string } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = "StoreError";
-    this.kind = kind;
+    this.code = code;
     if (options.permission) this.permission = options.permission;
   }
 }
@@ -86,8 +87,8 @@ interface SdkLikeError {
  * classifyStoreError({ name: "Error", code: "ECONNREFUSED" }); // "unavailable"
  * ```
  */
-export function classifyStoreError(err: unknown): StoreErrorKind {
-  if (err instanceof StoreError) return err.kind;
+export function classifyStoreError(err: unknown): StoreErrorCode {
+  if (err instanceof StoreError) return err.code;
   if (typeof err !== "object" || err === null) return "failed";
   const { name = "", code = "", $metadata } = err as SdkLikeError;
   if (name === "AbortError") return "aborted";
@@ -121,14 +122,14 @@ export function classifyStoreError(err: unknown): StoreErrorKind {
  * storeHttpError("denied").status; // 502
  * ```
  */
-export function storeHttpError(kind: StoreErrorKind, cause?: StoreError): HttpError {
-  const err = httpErrorOf(kind);
+export function storeHttpError(code: StoreErrorCode, cause?: StoreError): HttpError {
+  const err = httpErrorOf(code);
   if (cause) Object.defineProperty(err, "cause", { value: cause });
   return err;
 }
 
-function httpErrorOf(kind: StoreErrorKind): HttpError {
-  switch (kind) {
+function httpErrorOf(code: StoreErrorCode): HttpError {
+  switch (code) {
     case "not_found":
       return proxyError("not_found", "Cannot read object: it does not exist");
     case "denied":

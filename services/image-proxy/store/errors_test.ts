@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { classifyStoreError, StoreError, type StoreErrorKind, storeHttpError } from "./errors.ts";
+import { classifyStoreError, StoreError, type StoreErrorCode, storeHttpError } from "./errors.ts";
 
 function sdk(name: string, status?: number, code?: string) {
   return Object.assign(new Error(name), {
@@ -10,7 +10,7 @@ function sdk(name: string, status?: number, code?: string) {
 }
 
 Deno.test("classifyStoreError() maps what client-s3 throws", async (t) => {
-  const cases: [string, unknown, StoreErrorKind][] = [
+  const cases: [string, unknown, StoreErrorCode][] = [
     ["GET missing key", sdk("NoSuchKey", 404), "not_found"],
     ["HEAD missing key", sdk("NotFound", 404), "not_found"],
     ["missing bucket", sdk("NoSuchBucket", 404), "misconfigured"],
@@ -59,7 +59,7 @@ Deno.test("classifyStoreError() maps what client-s3 throws", async (t) => {
 });
 
 Deno.test("storeHttpError() answers with the contract's status table", () => {
-  const cases: [StoreErrorKind, number, string, string | null][] = [
+  const cases: [StoreErrorCode, number, string, string | null][] = [
     ["not_found", 404, "not_found", null],
     ["denied", 502, "unauthorized_upstream", null],
     ["unavailable", 503, "unavailable", "1"],
@@ -68,10 +68,10 @@ Deno.test("storeHttpError() answers with the contract's status table", () => {
     ["misconfigured", 500, "internal_failure", null],
     ["failed", 500, "internal_failure", null],
   ];
-  for (const [kind, status, code, retryAfter] of cases) {
-    const err = storeHttpError(kind);
-    assert.equal(err.status, status, kind);
-    assert.equal(err.code, code, kind);
-    assert.equal(new Headers(err.headers).get("retry-after"), retryAfter, kind);
+  for (const [storeCode, status, code, retryAfter] of cases) {
+    const err = storeHttpError(storeCode);
+    assert.equal(err.status, status, storeCode);
+    assert.equal(err.code, code, storeCode);
+    assert.equal(new Headers(err.headers).get("retry-after"), retryAfter, storeCode);
   }
 });

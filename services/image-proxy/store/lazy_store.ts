@@ -2,7 +2,7 @@
  * A store made on its first use. The S3 store holds the AWS SDK (its client, credential chain and
  * XML parser: most of the proxy's module loading), which no request before the first storage
  * request needs: `/healthz` answers without it, and the readiness probe, which starts after the
- * first answer (`proxy.ts`), loads it unless an object request already has.
+ * first answer (`serve.ts`), loads it unless an object request already has.
  *
  * @module
  */

@@ -103,10 +103,10 @@ export function createS3Store(options: S3StoreOptions): S3Store {
     } catch (err) {
       // A host outside the grant never heals by retrying: misconfigured, naming host and grant.
       const denied = deniedPermission(err);
-      const kind = denied ? "misconfigured" : classifyStoreError(err);
+      const code = denied ? "misconfigured" : classifyStoreError(err);
       const attempts = (err as { $metadata?: { attempts?: number } }).$metadata?.attempts;
-      report("error", attempts, kind);
-      throw new StoreError(kind, `Cannot ${operation}: ${denied ?? kind}`, {
+      report("error", attempts, code);
+      throw new StoreError(code, `Cannot ${operation}: ${denied ?? code}`, {
         cause: err,
         permission: denied,
       });

@@ -55,7 +55,7 @@ Deno.test("S3 store: a redirect from storage is never followed; it is a misconfi
         for (const read of [() => store.get("p/a"), () => store.head("p/a")]) {
           const err = await read().then(() => undefined, (e) => e);
           assert.ok(err instanceof StoreError, `${code}: ${err}`);
-          assert.equal(err.kind, "misconfigured");
+          assert.equal(err.code, "misconfigured");
         }
         assert.deepEqual(elsewhere.seen, [], "nothing reached the Location host");
       });

@@ -71,7 +71,7 @@ function tookJob(rec: RunnerRecord): boolean {
 /** The controller: the listener's handler and the reconcile loop. */
 export class Controller implements ListenerHandler {
   readonly pool: RunnerPool;
-  readonly o: ControllerOptions;
+  readonly options: ControllerOptions;
   scaleSetId: number | undefined;
   assignedJobs = 0;
   stopping = false;
@@ -84,22 +84,22 @@ export class Controller implements ListenerHandler {
   /** Set when an instance could not be accounted for this pass: scaling waits. */
   #unaccounted = false;
 
-  constructor(o: ControllerOptions) {
-    this.o = o;
-    this.#now = o.now ?? Date.now;
-    this.#random = o.random ??
+  constructor(options: ControllerOptions) {
+    this.options = options;
+    this.#now = options.now ?? Date.now;
+    this.#random = options.random ??
       (() => crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0"));
     this.pool = new RunnerPool(this.#now);
-    this.backoff = new FailureBackoff({ retry: o.retry, random: o.jitter });
+    this.backoff = new FailureBackoff({ retry: options.retry, random: options.jitter });
     this.#ops = {
-      actions: o.actions,
-      instances: o.instances,
-      template: o.template,
+      actions: options.actions,
+      instances: options.instances,
+      template: options.template,
       pool: this.pool,
-      logger: o.logger,
-      owner: o.owner,
-      scaleSet: o.scaleSet,
-      diagnosticsDir: o.diagnosticsDir,
+      logger: options.logger,
+      owner: options.owner,
+      scaleSet: options.scaleSet,
+      diagnosticsDir: options.diagnosticsDir,
       now: this.#now,
     };
   }
@@ -117,12 +117,12 @@ export class Controller implements ListenerHandler {
     const rec = job.runnerName ? this.pool.runners.get(job.runnerName) : undefined;
     if (job.messageType === "JobStarted" && rec) {
       this.pool.set(rec.name, "busy", { jobRequestId: job.runnerRequestId });
-      this.o.logger.info("job started", { runner: rec.name, job_id: job.jobId });
+      this.options.logger.info("job started", { runner: rec.name, job_id: job.jobId });
       this.#resetBackoff(rec, "job started");
-      this.o.onJobStarted?.(job, rec);
+      this.options.onJobStarted?.(job, rec);
     } else if (job.messageType === "JobCompleted" && rec) {
       if (rec.state !== "removing") this.pool.set(rec.name, "done");
-      this.o.logger.info("job completed", { runner: rec.name, result: job.result });
+      this.options.logger.info("job completed", { runner: rec.name, result: job.result });
       this.wake();
     }
   }
@@ -150,7 +150,7 @@ export class Controller implements ListenerHandler {
     const now = this.#now();
     const f = this.backoff.fail(now);
     rec.failure = { kind, escalate: f.escalate };
-    this.o.logger.warn("runner failed before taking a job", {
+    this.options.logger.warn("runner failed before taking a job", {
       runner: rec.name,
       kind,
       ...(error === undefined ? {} : { error: String(error) }),
@@ -168,15 +168,15 @@ export class Controller implements ListenerHandler {
     if (!rec.failure?.escalate) return;
     rec.failure.escalate = false;
     const kind = rec.failure.kind as FailureKind;
-    this.o.logger.error("runners keep failing before taking a job; still retrying", {
+    this.options.logger.error("runners keep failing before taking a job; still retrying", {
       runner: rec.name,
       kind,
       consecutive_failures: this.backoff.failures,
       likely_cause: LIKELY_CAUSE[kind],
       console_capture: rec.capture ??
-        (this.o.diagnosticsDir ? "not captured" : "none (set incus.diagnostics_dir)"),
-      image: this.o.template.fingerprint,
-      profiles: this.o.template.profiles,
+        (this.options.diagnosticsDir ? "not captured" : "none (set incus.diagnostics_dir)"),
+      image: this.options.template.fingerprint,
+      profiles: this.options.template.profiles,
     });
   }
 
@@ -192,10 +192,10 @@ export class Controller implements ListenerHandler {
     if (rec.runnerId === undefined) return false;
     let gone = false;
     try {
-      gone = (await this.o.actions.getRunner(rec.runnerId, signal)) === undefined;
+      gone = (await this.options.actions.getRunner(rec.runnerId, signal)) === undefined;
     } catch (err) {
       if (signal?.aborted) throw err;
-      this.o.logger.warn("cannot check whether a stopped runner took a job", {
+      this.options.logger.warn("cannot check whether a stopped runner took a job", {
         runner: rec.name,
         error: String(err),
       });
@@ -206,7 +206,7 @@ export class Controller implements ListenerHandler {
   #resetBackoff(rec: RunnerRecord, reason: string): void {
     const cleared = this.backoff.reset();
     if (cleared > 0) {
-      this.o.logger.info("runner failure backoff reset", {
+      this.options.logger.info("runner failure backoff reset", {
         runner: rec.name,
         reason,
         cleared_failures: cleared,
@@ -217,7 +217,7 @@ export class Controller implements ListenerHandler {
   #track(name: string, work: () => Promise<void>): void {
     if (this.#inFlight.has(name)) return;
     const p = work().catch((err) =>
-      this.o.logger.warn("runner operation failed", { runner: name, error: String(err) })
+      this.options.logger.warn("runner operation failed", { runner: name, error: String(err) })
     ).finally(() => {
       this.#inFlight.delete(name);
       this.wake();
@@ -229,21 +229,26 @@ export class Controller implements ListenerHandler {
   remove(
     rec: RunnerRecord,
     reason: string,
-    o: { onlyIfIdle?: boolean; signal?: AbortSignal } = {},
+    removal: { onlyIfIdle?: boolean; signal?: AbortSignal } = {},
   ) {
     if (this.#inFlight.has(rec.name)) return;
     const previous = rec.state;
     this.pool.set(rec.name, "removing");
     this.#track(rec.name, async () => {
       try {
-        await removeRunner(this.#ops, rec, { reason, ...o });
+        await removeRunner(this.#ops, rec, { reason, ...removal });
         this.#escalate(rec);
       } catch (err) {
         this.#escalate(rec);
         // Stays "removing": a later pass tries again, after a backoff.
         rec.failures = (rec.failures ?? 0) + 1;
-        rec.retryAt = nextTry(this.#now(), this.o.retry, rec.failures - 1, this.o.jitter);
-        this.o.logger.warn("runner not removed; retrying later", {
+        rec.retryAt = nextTry(
+          this.#now(),
+          this.options.retry,
+          rec.failures - 1,
+          this.options.jitter,
+        );
+        this.options.logger.warn("runner not removed; retrying later", {
           runner: rec.name,
           from: previous,
           error: String(err),
@@ -254,7 +259,7 @@ export class Controller implements ListenerHandler {
 
   #spawn(setId: number, signal?: AbortSignal): void {
     const rec = this.pool.add({
-      name: runnerName(this.o.scaleSet, this.#random),
+      name: runnerName(this.options.scaleSet, this.#random),
       state: "creating",
     });
     this.#track(rec.name, async () => {
@@ -279,15 +284,15 @@ export class Controller implements ListenerHandler {
 
   async #adoptOrSweep(inst: InstanceInfo, signal?: AbortSignal): Promise<void> {
     const id = Number(inst.config[TAG.runnerId]);
-    const ours = inst.config[TAG.scaleSet] === this.o.scaleSet;
+    const ours = inst.config[TAG.scaleSet] === this.options.scaleSet;
     const live = inst.statusCode !== STOPPED;
     let registered = false;
     if (ours && live && Number.isSafeInteger(id) && id > 0) {
       try {
-        registered = (await this.o.actions.getRunner(id, signal)) !== undefined;
+        registered = (await this.options.actions.getRunner(id, signal)) !== undefined;
       } catch (err) {
         this.#unaccounted = true;
-        this.o.logger.warn("cannot check an unknown instance yet", {
+        this.options.logger.warn("cannot check an unknown instance yet", {
           runner: inst.name,
           error: String(err),
         });
@@ -301,7 +306,7 @@ export class Controller implements ListenerHandler {
         state: inst.statusCode === READY ? "idle" : "booting",
         startedAt: this.#now(),
       });
-      this.o.logger.info("runner adopted", { runner: inst.name, status: inst.status });
+      this.options.logger.info("runner adopted", { runner: inst.name, status: inst.status });
       return;
     }
     const rec = this.pool.add({
@@ -315,7 +320,7 @@ export class Controller implements ListenerHandler {
   /** One reconcile pass. */
   async reconcile(signal?: AbortSignal): Promise<void> {
     const now = this.#now();
-    const list = await this.o.instances.listOwned(this.o.owner, signal);
+    const list = await this.options.instances.listOwned(this.options.owner, signal);
     const byName = new Map(list.map((i) => [i.name, i]));
     this.#unaccounted = false;
     for (const inst of list) {
@@ -335,25 +340,26 @@ export class Controller implements ListenerHandler {
         this.remove(rec, jobDone ? "job finished" : "instance stopped", { signal });
       } else if (rec.state === "booting" && inst.statusCode === READY) {
         this.pool.set(rec.name, "idle");
-        this.o.logger.info("runner ready", { runner: rec.name });
+        this.options.logger.info("runner ready", { runner: rec.name });
         this.#resetBackoff(rec, "runner ready");
         this.#track(
           rec.name,
-          () => this.o.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
+          () => this.options.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
         );
       } else if (rec.state !== "booting" && inst.config[TAG.jitConfig]) {
         // A runner can take its job before Incus reports Ready (or after an adoption): the guest
         // has read its JIT config, so it must not stay readable in the instance's config.
         this.#track(
           rec.name,
-          () => this.o.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
+          () => this.options.instances.patchConfig(rec.name, { [TAG.jitConfig]: "" }, signal),
         );
       } else if (
-        rec.state === "booting" && now - (rec.startedAt ?? rec.since) > this.o.bootstrapTimeoutMs
+        rec.state === "booting" &&
+        now - (rec.startedAt ?? rec.since) > this.options.bootstrapTimeoutMs
       ) {
         this.#failed(rec, "bootstrap_timeout");
         this.remove(rec, "bootstrap timed out", { signal });
-      } else if (rec.state === "done" && now - rec.since > this.o.bootstrapTimeoutMs) {
+      } else if (rec.state === "done" && now - rec.since > this.options.bootstrapTimeoutMs) {
         this.remove(rec, "still running after its job completed", { signal });
       }
     }
@@ -362,10 +368,14 @@ export class Controller implements ListenerHandler {
 
   #scale(signal?: AbortSignal): void {
     if (this.scaleSetId === undefined) return;
-    const desired = desiredRunners(this.o.minRunners, this.o.maxRunners, this.assignedJobs);
+    const desired = desiredRunners(
+      this.options.minRunners,
+      this.options.maxRunners,
+      this.assignedJobs,
+    );
     const active = this.pool.active();
     if (active < desired && this.backoff.allows(this.#now())) {
-      const n = Math.min(desired - active, this.o.maxRunners - this.pool.total());
+      const n = Math.min(desired - active, this.options.maxRunners - this.pool.total());
       for (let i = 0; i < n; i++) this.#spawn(this.scaleSetId, signal);
     } else if (active > desired) {
       const idle = this.pool.inState("idle").sort((a, b) => a.since - b.since);
@@ -382,10 +392,12 @@ export class Controller implements ListenerHandler {
         await this.reconcile(signal);
       } catch (err) {
         if (signal.aborted) break;
-        this.o.logger.warn("reconcile failed", { error: String(err) });
+        this.options.logger.warn("reconcile failed", { error: String(err) });
       }
       const woken = new Promise<void>((r) => this.#wake = r);
-      await Promise.race([delay(this.o.reconcileIntervalMs, { signal }), woken]).catch(() => {});
+      await Promise.race([delay(this.options.reconcileIntervalMs, { signal }), woken]).catch(
+        () => {},
+      );
       this.#wake = undefined;
     }
   }
@@ -396,7 +408,7 @@ export class Controller implements ListenerHandler {
    */
   async drain(deadline: number, signal: AbortSignal): Promise<void> {
     this.stopping = true;
-    const log = this.o.logger;
+    const log = this.options.logger;
     while (this.#now() < deadline && !signal.aborted) {
       for (const rec of this.pool.inState("idle", "booting")) {
         this.remove(rec, "shutdown", { onlyIfIdle: true, signal });
@@ -407,7 +419,7 @@ export class Controller implements ListenerHandler {
         log.warn("reconcile failed", { error: String(err) });
       }
       if (this.pool.total() === 0 && this.#inFlight.size === 0) break;
-      await delay(Math.min(this.o.reconcileIntervalMs, 250), { signal }).catch(() => {});
+      await delay(Math.min(this.options.reconcileIntervalMs, 250), { signal }).catch(() => {});
     }
     await Promise.race([
       Promise.allSettled(this.#inFlight.values()),

@@ -89,16 +89,16 @@ export class FailureBackoff {
   failures = 0;
   /** No runner is created before this time (ms). */
   retryAt = 0;
-  readonly #o: FailureBackoffOptions;
+  readonly #options: FailureBackoffOptions;
 
-  constructor(o: FailureBackoffOptions) {
-    this.#o = o;
+  constructor(options: FailureBackoffOptions) {
+    this.#options = options;
   }
 
   /** Records a failure at `now`. */
   fail(now: number): RecordedFailure {
     this.failures++;
-    const waitMs = failureWaitMs(this.#o.retry, this.failures, this.#o.random);
+    const waitMs = failureWaitMs(this.#options.retry, this.failures, this.#options.random);
     this.retryAt = now + waitMs;
     return {
       failures: this.failures,

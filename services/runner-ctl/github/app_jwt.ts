@@ -1,7 +1,7 @@
 /**
  * The GitHub App JWT: RS256, `iss` = client ID, `iat` = now − 60 s (clock skew), `exp` = iat +
  * 9 min (GitHub allows 10). Accepts PKCS#1 (what GitHub hands out) and PKCS#8 PEM keys. Loaded
- * only with App credentials (`load_config.ts`, `auth.ts` import it when they need it): it holds
+ * only with App credentials (`load_settings.ts`, `auth.ts` import it when they need it): it holds
  * node:crypto, which a token-credential start need not load.
  *
  * @module

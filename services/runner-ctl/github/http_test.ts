@@ -182,7 +182,7 @@ Deno.test("backoff is jittered so controllers sharing a scale set do not retry i
     assert.deepEqual(sleeps, [0]);
   });
   await t.step("the controller's HTTP deps carry a random source", async () => {
-    const src = await Deno.readTextFile(new URL("../run.ts", import.meta.url));
+    const src = await Deno.readTextFile(new URL("../serve.ts", import.meta.url));
     assert.match(src, /random: Math\.random/);
   });
 });

@@ -43,7 +43,7 @@ export interface ListenerOptions {
   maxCapacity: () => number;
   pollTimeoutMs: number;
   /**
-   * Time limit of a session delete (run.ts: at most `timeouts.shutdown`, so a hung service cannot
+   * Time limit of a session delete (serve.ts: at most `timeouts.shutdown`, so a hung service cannot
    * stretch the shutdown past its budget), and of a session create that shutdown overtakes.
    * @default {10000}
    */
@@ -66,21 +66,21 @@ class ListenerFatalError extends Error {
  * us and so undeletable (the next start would get 409 until it expires). Once shutdown starts the
  * create may run `closeTimeoutMs` more; the session it returns is then deleted on the way out.
  */
-async function createSession(o: ListenerOptions, setId: number): Promise<MessageSession> {
-  o.signal.throwIfAborted();
+async function createSession(options: ListenerOptions, setId: number): Promise<MessageSession> {
+  options.signal.throwIfAborted();
   const grace = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const onShutdown = () => {
     timer = setTimeout(
       () => grace.abort(new DOMException("session create outlived the shutdown", "TimeoutError")),
-      o.closeTimeoutMs ?? 10_000,
+      options.closeTimeoutMs ?? 10_000,
     );
   };
-  o.signal.addEventListener("abort", onShutdown, { once: true });
+  options.signal.addEventListener("abort", onShutdown, { once: true });
   try {
-    return await o.client.createSession(setId, o.ownerName, grace.signal);
+    return await options.client.createSession(setId, options.ownerName, grace.signal);
   } finally {
-    o.signal.removeEventListener("abort", onShutdown);
+    options.signal.removeEventListener("abort", onShutdown);
     clearTimeout(timer);
   }
 }
@@ -94,24 +94,25 @@ function isCode(err: unknown, ...codes: string[]): boolean {
  *
  * @throws {ListenerFatalError} when the scale set exists but does not fit.
  */
-export async function runListener(o: ListenerOptions): Promise<void> {
-  const sleep = o.sleep ?? abortableSleep;
-  const log = o.logger;
+export async function runListener(options: ListenerOptions): Promise<void> {
+  const sleep = options.sleep ?? abortableSleep;
+  const log = options.logger;
   let failures = 0;
   let set: RunnerScaleSet | undefined;
   let session: MessageSession | undefined;
   const backoff = async () => {
-    await sleep(jittered(o.http, backoffMs(o.http.retry, failures++)), o.signal).catch(() => {});
+    await sleep(jittered(options.http, backoffMs(options.http.retry, failures++)), options.signal)
+      .catch(() => {});
   };
   // A session whose delete failed stays alive on the service, and a new session under the same
   // owner is refused (409) until it expires: its delete is retried before the next create.
   let stale: { setId: number; sessionId: string } | undefined;
   const deleteSession = async (s: { setId: number; sessionId: string }) => {
     try {
-      await o.client.deleteSession(
+      await options.client.deleteSession(
         s.setId,
         s.sessionId,
-        AbortSignal.timeout(o.closeTimeoutMs ?? 10_000),
+        AbortSignal.timeout(options.closeTimeoutMs ?? 10_000),
       );
       if (stale === s) stale = undefined;
     } catch (err) {
@@ -129,20 +130,20 @@ export async function runListener(o: ListenerOptions): Promise<void> {
     session = undefined;
     await deleteSession(s);
   };
-  while (!o.signal.aborted) {
+  while (!options.signal.aborted) {
     try {
       if (!set) {
-        const r = await ensureScaleSet(o.client, {
-          name: o.scaleSet,
-          runnerGroup: o.runnerGroup,
-          signal: o.signal,
+        const r = await ensureScaleSet(options.client, {
+          name: options.scaleSet,
+          runnerGroup: options.runnerGroup,
+          signal: options.signal,
         });
         set = r.set;
         log.info(r.created ? "scale set created" : "scale set found", { scale_set_id: set.id });
-        o.handler.onScaleSet(set);
+        options.handler.onScaleSet(set);
       }
       if (stale) await deleteSession(stale);
-      session = await createSession(o, set.id);
+      session = await createSession(options, set.id);
       if (!session.messageQueueUrl || !session.messageQueueAccessToken || !session.sessionId) {
         log.warn("message session has no queue; checking the scale set again");
         await closeSession();
@@ -151,11 +152,11 @@ export async function runListener(o: ListenerOptions): Promise<void> {
         continue;
       }
       log.info("message session created", { session_id: session.sessionId });
-      if (session.statistics) o.handler.onStatistics(session.statistics);
+      if (session.statistics) options.handler.onStatistics(session.statistics);
       failures = 0;
-      await pollLoop(o, set, () => session!, (s) => session = s);
+      await pollLoop(options, set, () => session!, (s) => session = s);
     } catch (err) {
-      if (o.signal.aborted) break;
+      if (options.signal.aborted) break;
       if (err instanceof ScaleSetPolicyError) throw new ListenerFatalError(err.message);
       if (isCode(err, "scale_set_not_found")) {
         log.warn("scale set is gone; creating it again");
@@ -174,7 +175,7 @@ export async function runListener(o: ListenerOptions): Promise<void> {
 }
 
 async function pollLoop(
-  o: ListenerOptions,
+  options: ListenerOptions,
   set: RunnerScaleSet,
   current: () => MessageSession,
   replace: (s: MessageSession) => void,
@@ -188,34 +189,34 @@ async function pollLoop(
     } catch (err) {
       if (!isCode(err, "unauthorized")) throw err;
       try {
-        replace(await o.client.refreshSession(set.id, current().sessionId, o.signal));
+        replace(await options.client.refreshSession(set.id, current().sessionId, options.signal));
       } catch (refreshErr) {
         if (!isCode(refreshErr, "not_found")) throw refreshErr;
-        o.logger.warn("message session was evicted; opening a new one");
-        replace(await createSession(o, set.id));
+        options.logger.warn("message session was evicted; opening a new one");
+        replace(await createSession(options, set.id));
         lastMessageId = 0;
       }
       return await fn(current());
     }
   };
-  while (!o.signal.aborted) {
+  while (!options.signal.aborted) {
     // Renew the queue token before it runs out, not only after a 401 (as GARM does).
     const exp = jwtExp(current().messageQueueAccessToken);
     if (exp !== undefined && exp * 1000 - Date.now() < QUEUE_TOKEN_RENEW_MS) {
-      replace(await o.client.refreshSession(set.id, current().sessionId, o.signal));
+      replace(await options.client.refreshSession(set.id, current().sessionId, options.signal));
     }
     const msg = await withToken((s) =>
-      getMessage(o.http, {
+      getMessage(options.http, {
         queueUrl: s.messageQueueUrl,
         queueToken: s.messageQueueAccessToken,
         lastMessageId,
-        maxCapacity: o.maxCapacity(),
-        pollTimeoutMs: o.pollTimeoutMs,
-        signal: o.signal,
+        maxCapacity: options.maxCapacity(),
+        pollTimeoutMs: options.pollTimeoutMs,
+        signal: options.signal,
       })
     );
     if (!msg) {
-      if (lastStats) o.handler.onStatistics(lastStats);
+      if (lastStats) options.handler.onStatistics(lastStats);
       continue;
     }
     if (msg.statistics) lastStats = msg.statistics;
@@ -224,23 +225,26 @@ async function pollLoop(
       .map((j) => j.runnerRequestId).filter((id) => Number.isSafeInteger(id));
     if (available.length > 0) {
       const acquired = await withToken((s) =>
-        o.client.acquireJobs(set.id, s.messageQueueAccessToken, available, o.signal)
+        options.client.acquireJobs(set.id, s.messageQueueAccessToken, available, options.signal)
       );
-      o.logger.info("jobs acquired", { requested: available.length, acquired: acquired.length });
+      options.logger.info("jobs acquired", {
+        requested: available.length,
+        acquired: acquired.length,
+      });
     }
     // The contract's order (docs/runner-ctl.md#order-per-message): the message is acknowledged
     // before the callbacks run (a crash can leave a job without a proof); acquisition comes first,
     // so an unacknowledged JobAvailable is acquired again on redelivery.
     await withToken((s) =>
-      deleteMessage(o.http, {
+      deleteMessage(options.http, {
         queueUrl: s.messageQueueUrl,
         queueToken: s.messageQueueAccessToken,
         messageId: msg.messageId,
-        signal: o.signal,
+        signal: options.signal,
       })
     );
     lastMessageId = msg.messageId;
-    for (const job of jobs) await o.handler.onJob(job);
-    if (lastStats) o.handler.onStatistics(lastStats);
+    for (const job of jobs) await options.handler.onJob(job);
+    if (lastStats) options.handler.onStatistics(lastStats);
   }
 }

@@ -58,18 +58,18 @@ export interface InstanceClientOptions {
 
 /** Instance operations. */
 export class InstanceClient {
-  readonly t: IncusTransport;
+  readonly transport: IncusTransport;
   readonly semaphore: Semaphore;
   #timeoutMs: number;
   #graceMs: number;
   #log: Logger;
 
-  constructor(o: InstanceClientOptions) {
-    this.t = o.transport;
-    this.semaphore = new Semaphore(o.concurrency);
-    this.#timeoutMs = o.operationTimeoutMs;
-    this.#graceMs = o.cancelGraceMs ?? o.operationTimeoutMs;
-    this.#log = o.logger ?? silentLogger();
+  constructor(options: InstanceClientOptions) {
+    this.transport = options.transport;
+    this.semaphore = new Semaphore(options.concurrency);
+    this.#timeoutMs = options.operationTimeoutMs;
+    this.#graceMs = options.cancelGraceMs ?? options.operationTimeoutMs;
+    this.#log = options.logger ?? silentLogger();
   }
 
   /** Runs one async call and waits; "unknown" (the op vanished) resolves undefined. */
@@ -85,7 +85,7 @@ export class InstanceClient {
       const sig = signal ? AbortSignal.any([signal, deadline]) : deadline;
       let env;
       try {
-        env = await this.t.call(what, method, path, { body, signal: sig });
+        env = await this.transport.call(what, method, path, { body, signal: sig });
       } catch (err) {
         if (deadline.aborted && !signal?.aborted) {
           throw new IncusError(504, `Cannot ${what}: the operation timed out`);
@@ -94,11 +94,11 @@ export class InstanceClient {
       }
       if (env.type !== "async") return undefined;
       const op = env.metadata as Operation;
-      let out = await waitOperation(this.t, op.id, this.#timeoutMs, signal);
+      let out = await waitOperation(this.transport, op.id, this.#timeoutMs, signal);
       let cancelled = false;
       if (out.kind === "timeout") {
         // Still running on Incus: cancel it where Incus allows, and hold the slot until it ends.
-        out = await settleTimedOut(this.t, op.id, {
+        out = await settleTimedOut(this.transport, op.id, {
           what,
           timeoutMs: this.#timeoutMs,
           graceMs: this.#graceMs,
@@ -133,7 +133,7 @@ export class InstanceClient {
 
   /** Merges config keys (PATCH); an empty value removes the key. */
   async patchConfig(name: string, config: Record<string, string>, signal?: AbortSignal) {
-    await this.t.call("update an instance", "PATCH", resourcePath("instances", name), {
+    await this.transport.call("update an instance", "PATCH", resourcePath("instances", name), {
       body: { config },
       signal,
     });
@@ -168,9 +168,14 @@ export class InstanceClient {
   /** The instance, or undefined when it does not exist. */
   async get(name: string, signal?: AbortSignal): Promise<InstanceInfo | undefined> {
     try {
-      const env = await this.t.call("read an instance", "GET", resourcePath("instances", name), {
-        signal,
-      });
+      const env = await this.transport.call(
+        "read an instance",
+        "GET",
+        resourcePath("instances", name),
+        {
+          signal,
+        },
+      );
       return infoOf(env.metadata as Record<string, unknown>);
     } catch (err) {
       if (err instanceof IncusError && err.status === 404) return undefined;
@@ -183,7 +188,7 @@ export class InstanceClient {
     name: string,
     signal?: AbortSignal,
   ): Promise<{ status: string; statusCode: number; processes: number }> {
-    const env = await this.t.call(
+    const env = await this.transport.call(
       "read an instance state",
       "GET",
       resourcePath("instances", name, "state"),
@@ -205,20 +210,23 @@ export class InstanceClient {
     const query: Record<string, string> = { recursion: "1" };
     // Incus 6.0.4 answers 400 "Invalid filter: unterminated quote" to a double-quoted value.
     if (/^[A-Za-z0-9._:@-]+$/.test(owner)) query.filter = `config.${TAG.owner} eq ${owner}`;
-    const env = await this.t.call("list instances", "GET", "/1.0/instances", { query, signal });
+    const env = await this.transport.call("list instances", "GET", "/1.0/instances", {
+      query,
+      signal,
+    });
     const list = (env.metadata as Record<string, unknown>[] | null) ?? [];
     return list.map(infoOf).filter((i) => i.config[TAG.owner] === owner && isInstanceName(i.name));
   }
 
   /** The accumulated console log (raw bytes). */
   async consoleLog(name: string, signal?: AbortSignal): Promise<Uint8Array> {
-    const res = await this.t.raw(
+    const res = await this.transport.raw(
       "GET",
-      this.t.url(resourcePath("instances", name, "console"), { type: "log" }),
+      this.transport.url(resourcePath("instances", name, "console"), { type: "log" }),
       { signal },
     );
     if (!res.ok) {
-      await this.t.envelope("read the console log", res);
+      await this.transport.envelope("read the console log", res);
     }
     return new Uint8Array(await res.arrayBuffer());
   }

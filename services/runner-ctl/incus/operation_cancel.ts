@@ -33,34 +33,42 @@ export interface SettleOptions {
  * "unknown" when Incus no longer knows it (it ended), "timeout" when it was abandoned.
  */
 export async function settleTimedOut(
-  t: IncusTransport,
+  transport: IncusTransport,
   id: string,
-  o: SettleOptions,
+  options: SettleOptions,
 ): Promise<OperationOutcome> {
-  const fields = { operation: id, what: o.what, "timeout_ms": o.timeoutMs, "grace_ms": o.graceMs };
+  const fields = {
+    operation: id,
+    what: options.what,
+    "timeout_ms": options.timeoutMs,
+    "grace_ms": options.graceMs,
+  };
   let cancel = "requested";
   try {
-    await t.call("cancel an operation", "DELETE", resourcePath("operations", id), {
-      signal: o.signal,
+    await transport.call("cancel an operation", "DELETE", resourcePath("operations", id), {
+      signal: options.signal,
     });
   } catch (err) {
-    if (o.signal?.aborted) throw err;
+    if (options.signal?.aborted) throw err;
     if (err instanceof IncusError && err.status === 404) {
-      o.logger.info("Incus operation ended after its timeout", { ...fields, outcome: "gone" });
+      options.logger.info("Incus operation ended after its timeout", {
+        ...fields,
+        outcome: "gone",
+      });
       return { kind: "unknown" };
     }
     cancel = `refused: ${err instanceof Error ? err.message : String(err)}`;
   }
-  o.logger.warn("Incus operation timed out; waiting for it to end", { ...fields, cancel });
-  const out = await waitOperation(t, id, o.graceMs, o.signal);
+  options.logger.warn("Incus operation timed out; waiting for it to end", { ...fields, cancel });
+  const out = await waitOperation(transport, id, options.graceMs, options.signal);
   if (out.kind === "timeout") {
-    o.logger.error(
+    options.logger.error(
       "Incus operation abandoned: still running after its grace; its concurrency slot is freed",
       fields,
     );
     return out;
   }
   const outcome = out.kind === "failure" && out.error === "canceled" ? "canceled" : out.kind;
-  o.logger.info("Incus operation ended after its timeout", { ...fields, outcome });
+  options.logger.info("Incus operation ended after its timeout", { ...fields, outcome });
   return out;
 }

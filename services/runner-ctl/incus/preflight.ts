@@ -30,9 +30,17 @@ export interface PreflightOptions {
   signal?: AbortSignal;
 }
 
-async function getOr404(t: IncusTransport, what: string, path: string, signal?: AbortSignal) {
+async function getOr404(
+  transport: IncusTransport,
+  what: string,
+  path: string,
+  signal?: AbortSignal,
+) {
   try {
-    return (await t.call(what, "GET", path, { signal })).metadata as Record<string, unknown>;
+    return (await transport.call(what, "GET", path, { signal })).metadata as Record<
+      string,
+      unknown
+    >;
   } catch (err) {
     if (err instanceof IncusError && err.status === 404) return undefined;
     throw err;
@@ -44,28 +52,32 @@ async function getOr404(t: IncusTransport, what: string, path: string, signal?: 
  *
  * @throws {IncusError} naming the missing or unfit resource.
  */
-export async function preflight(t: IncusTransport, o: PreflightOptions): Promise<PinnedTemplate> {
-  const server = (await t.call("read the server", "GET", "/1.0", { signal: o.signal }))
-    .metadata as { environment?: { server_version?: string; driver?: string } };
+export async function preflight(
+  transport: IncusTransport,
+  options: PreflightOptions,
+): Promise<PinnedTemplate> {
+  const server =
+    (await transport.call("read the server", "GET", "/1.0", { signal: options.signal }))
+      .metadata as { environment?: { server_version?: string; driver?: string } };
   const driver = server.environment?.driver ?? "";
-  const wanted = o.type === "virtual-machine" ? "qemu" : "lxc";
+  const wanted = options.type === "virtual-machine" ? "qemu" : "lxc";
   if (driver && !driver.split("|").map((d) => d.trim()).includes(wanted)) {
     throw new IncusError(400, `Cannot run preflight: this Incus has no ${wanted} driver`);
   }
   const project = await getOr404(
-    t,
+    transport,
     "read the project",
-    resourcePath("projects", t.project),
-    o.signal,
+    resourcePath("projects", transport.project),
+    options.signal,
   );
   if (!project) throw new IncusError(404, "Cannot run preflight: the project does not exist");
-  const image = await resolveImage(t, o.image, o.signal);
-  if (image.type !== o.type) {
-    throw new IncusError(400, `Cannot run preflight: the image is not a ${o.type} image`);
+  const image = await resolveImage(transport, options.image, options.signal);
+  if (image.type !== options.type) {
+    throw new IncusError(400, `Cannot run preflight: the image is not a ${options.type} image`);
   }
   // As Incus does for a create that names no profiles: the image's profiles, else `default`.
-  const names = o.profiles.length > 0
-    ? o.profiles
+  const names = options.profiles.length > 0
+    ? options.profiles
     : image.profiles.length > 0
     ? image.profiles
     : ["default"];
@@ -73,10 +85,10 @@ export async function preflight(t: IncusTransport, o: PreflightOptions): Promise
   const devices: Record<string, Record<string, string>> = {};
   for (const name of names) {
     const p = await getOr404(
-      t,
+      transport,
       "read a profile",
       resourcePath("profiles", name),
-      o.signal,
+      options.signal,
     );
     if (!p) {
       throw new IncusError(
@@ -89,7 +101,7 @@ export async function preflight(t: IncusTransport, o: PreflightOptions): Promise
   }
   return {
     fingerprint: image.fingerprint,
-    type: o.type,
+    type: options.type,
     profiles: names,
     config,
     devices,
@@ -97,16 +109,16 @@ export async function preflight(t: IncusTransport, o: PreflightOptions): Promise
   };
 }
 
-async function resolveImage(t: IncusTransport, image: string, signal?: AbortSignal) {
+async function resolveImage(transport: IncusTransport, image: string, signal?: AbortSignal) {
   const alias = await getOr404(
-    t,
+    transport,
     "read an image alias",
     resourcePath("images/aliases", image),
     signal,
   );
   const fp = alias ? String(alias.target) : image;
   if (alias || /^[0-9a-f]{1,64}$/.test(image)) {
-    const img = await getOr404(t, "read an image", resourcePath("images", fp), signal);
+    const img = await getOr404(transport, "read an image", resourcePath("images", fp), signal);
     if (img && typeof img.fingerprint === "string" && /^[0-9a-f]{64}$/.test(img.fingerprint)) {
       const profiles = Array.isArray(img.profiles)
         ? img.profiles.filter((p): p is string => typeof p === "string" && p !== "")

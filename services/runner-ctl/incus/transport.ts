@@ -55,12 +55,12 @@ export class IncusTransport {
   #client: Deno.HttpClient | undefined;
   #fetch: typeof fetch;
 
-  constructor(o: IncusTransportOptions) {
-    this.project = o.project;
-    this.socket = o.socket;
-    if (o.fetch) this.#fetch = o.fetch;
+  constructor(options: IncusTransportOptions) {
+    this.project = options.project;
+    this.socket = options.socket;
+    if (options.fetch) this.#fetch = options.fetch;
     else {
-      const client = Deno.createHttpClient({ proxy: { transport: "unix", path: o.socket } });
+      const client = Deno.createHttpClient({ proxy: { transport: "unix", path: options.socket } });
       this.#client = client;
       this.#fetch = (input, init) => fetch(input, { ...init, client });
     }
@@ -75,18 +75,19 @@ export class IncusTransport {
   }
 
   /** Sends a request and returns the raw response (console log, operation wait). */
-  async raw(method: string, url: string, r: IncusRequest = {}): Promise<Response> {
-    const headers: Record<string, string> = { ...r.headers };
+  async raw(method: string, url: string, request: IncusRequest = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...request.headers };
     let body: BodyInit | undefined;
-    if (typeof r.body === "string" || r.body instanceof Uint8Array) body = r.body as BodyInit;
-    else if (r.body !== undefined) {
-      body = JSON.stringify(r.body);
+    if (typeof request.body === "string" || request.body instanceof Uint8Array) {
+      body = request.body as BodyInit;
+    } else if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
       headers["Content-Type"] = "application/json";
     }
     try {
-      return await this.#fetch(url, { method, headers, body, signal: r.signal });
+      return await this.#fetch(url, { method, headers, body, signal: request.signal });
     } catch (err) {
-      if (r.signal?.aborted) throw r.signal.reason;
+      if (request.signal?.aborted) throw request.signal.reason;
       const why = (err as Error).message;
       throw new IncusError(0, `Cannot reach Incus at its socket ${this.socket}: ${why}`, {
         cause: err,
@@ -117,11 +118,14 @@ export class IncusTransport {
     what: string,
     method: string,
     path: string,
-    r: IncusRequest = {},
+    request: IncusRequest = {},
   ): Promise<{ type: string; metadata: unknown }> {
     const project = !path.startsWith("/1.0/operations") && !path.startsWith("/1.0/projects") &&
       path !== "/1.0";
-    return await this.envelope(what, await this.raw(method, this.url(path, r.query, project), r));
+    return await this.envelope(
+      what,
+      await this.raw(method, this.url(path, request.query, project), request),
+    );
   }
 
   /** Closes the socket client. */

@@ -52,14 +52,14 @@ type Fields = Omit<JobProofPayload, "version" | "times"> & {
 /** The job-proof queue and its worker. */
 export class JobProofQueue {
   readonly capacity: number;
-  #o: JobProofQueueOptions;
+  #options: JobProofQueueOptions;
   #queue: { instance: string; fields: Fields }[] = [];
   #seen = new Set<number>();
   #wake: (() => void) | undefined;
 
-  constructor(o: JobProofQueueOptions) {
-    this.#o = o;
-    this.capacity = Math.max(1, o.maxRunners);
+  constructor(options: JobProofQueueOptions) {
+    this.#options = options;
+    this.capacity = Math.max(1, options.maxRunners);
   }
 
   /** Queues one JobStarted for signing; false when it was malformed, a repeat or the queue full. */
@@ -67,13 +67,15 @@ export class JobProofQueue {
     try {
       const fields = this.#fieldsOf(job, instanceName);
       if (!fields) {
-        this.#o.logger.warn("job proof skipped: malformed JobStarted", { runner: instanceName });
+        this.#options.logger.warn("job proof skipped: malformed JobStarted", {
+          runner: instanceName,
+        });
         return false;
       }
       const id = fields.job.runner_request_id;
       if (this.#seen.has(id)) return false; // redelivered: the first attempt stands
       if (this.#queue.length >= this.capacity) {
-        this.#o.logger.warn("job proof skipped: queue full", { runner: instanceName });
+        this.#options.logger.warn("job proof skipped: queue full", { runner: instanceName });
         return false;
       }
       this.#remember(id);
@@ -106,7 +108,7 @@ export class JobProofQueue {
         await this.#commit(next.instance, next.fields, signal);
       } catch (err) {
         this.#seen.delete(next.fields.job.runner_request_id); // a redelivery may try again
-        this.#o.logger.warn("job proof not committed", {
+        this.#options.logger.warn("job proof not committed", {
           runner: next.instance,
           error: err instanceof Error ? err.name : "error",
         });
@@ -115,14 +117,14 @@ export class JobProofQueue {
   }
 
   async #commit(instance: string, fields: Fields, signal: AbortSignal): Promise<void> {
-    const current = await this.#o.instances.get(instance, signal);
+    const current = await this.#options.instances.get(instance, signal);
     if (!current) throw new Error("instance not found");
     if (current.config[PROOF_CONFIG_KEY]) return; // committed before (redelivery after restart)
-    const signedAt = new Date(this.#o.now?.() ?? Date.now()).toISOString();
+    const signedAt = new Date(this.#options.now?.() ?? Date.now()).toISOString();
     const payload = buildPayload({ ...fields, times: { ...fields.times, signed_at: signedAt } });
-    const envelope = await signProof(this.#o.key, payload);
-    await this.#o.instances.patchConfig(instance, { [PROOF_CONFIG_KEY]: envelope }, signal);
-    this.#o.logger.info("job proof committed", {
+    const envelope = await signProof(this.#options.key, payload);
+    await this.#options.instances.patchConfig(instance, { [PROOF_CONFIG_KEY]: envelope }, signal);
+    this.#options.logger.info("job proof committed", {
       runner: instance,
       runner_request_id: fields.job.runner_request_id,
     });
@@ -130,13 +132,13 @@ export class JobProofQueue {
 
   #remember(id: number): void {
     this.#seen.add(id);
-    if (this.#seen.size > (this.#o.remember ?? 4096)) {
+    if (this.#seen.size > (this.#options.remember ?? 4096)) {
       this.#seen.delete(this.#seen.values().next().value!);
     }
   }
 
   #fieldsOf(job: JobMessage, instance: string): Fields | undefined {
-    const scaleSetId = this.#o.scaleSetId();
+    const scaleSetId = this.#options.scaleSetId();
     const str = (v: unknown): v is string => typeof v === "string";
     const id = (v: unknown): v is number =>
       typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
@@ -148,10 +150,10 @@ export class JobProofQueue {
     if (!str(job.queueTime) || !isRfc3339Utc(job.queueTime)) return;
     if (!str(job.runnerAssignTime) || !isRfc3339Utc(job.runnerAssignTime)) return;
     const fields: Fields = {
-      "host_id": this.#o.hostId,
-      "scale_set": { id: scaleSetId, name: this.#o.scaleSetName },
+      "host_id": this.#options.hostId,
+      "scale_set": { id: scaleSetId, name: this.#options.scaleSetName },
       runner: { id: job.runnerId, name: job.runnerName },
-      instance: { project: this.#o.project, name: instance },
+      instance: { project: this.#options.project, name: instance },
       job: {
         "runner_request_id": job.runnerRequestId,
         repository: `${job.ownerName}/${job.repositoryName}`,

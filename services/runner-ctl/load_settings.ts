@@ -1,5 +1,5 @@
 /**
- * Loads the controller configuration: the table (flag > env > YAML > default per key), then the
+ * Loads the controller's settings: the table (flag > env > YAML > default per key), then the
  * rules that span keys (config URL shape, runner group by scope, min ≤ max, initial ≤ maximum,
  * job proof both-or-neither) and exactly one credential source, whose secrets are read once,
  * trimmed and never shown. Every error names the key, never the value.
@@ -8,24 +8,12 @@
  */
 import type { KeyObject } from "node:crypto";
 import { type EnvLookup, SettingsError } from "@svc/shared/settings";
-import type { GithubCredentials } from "../github/auth.ts";
-import { type ConfigUrl, ConfigUrlError, parseConfigUrl } from "../github/config_url.ts";
-import { type RunnerCtlValues, settings } from "./settings.ts";
+import type { GithubCredentials } from "./github/auth.ts";
+import { type ConfigUrl, ConfigUrlError, parseConfigUrl } from "./github/config_url.ts";
+import { SETTINGS, type Settings } from "./settings.ts";
 
-/** The resolved configuration the controller runs with. */
-export interface RunnerCtlConfig {
-  /** Every key's value after flag > variable > file > default. */
-  values: RunnerCtlValues;
-  /** `github.config_url`, validated and mapped to its scope and API base. */
-  configUrl: ConfigUrl;
-  /** The one credential source, its secrets read once and trimmed. */
-  credentials: GithubCredentials;
-  /** Where the configuration file came from, if one was read. */
-  configFile?: string;
-}
-
-/** Inputs of {@linkcode loadConfig}. */
-export interface LoadConfigInput {
+/** Inputs of {@linkcode loadSettings}. */
+export interface LoadSettingsInput {
   /** Command-line arguments after the command name. */
   args: readonly string[];
   /** Environment lookup (`RUNNER_CTL_*` and the credential files' variables). */
@@ -54,7 +42,7 @@ async function readSecretFile(
 }
 
 async function credentialsOf(
-  v: RunnerCtlValues,
+  v: Settings["values"],
   read: (p: string) => Promise<string>,
 ): Promise<GithubCredentials> {
   const app = [
@@ -98,7 +86,7 @@ async function credentialsOf(
       read,
     );
     // node:crypto: loaded only when App credentials are configured.
-    const { loadAppKey } = await import("../github/app_jwt.ts");
+    const { loadAppKey } = await import("./github/app_jwt.ts");
     let key: KeyObject;
     try {
       key = loadAppKey(pem);
@@ -123,13 +111,13 @@ async function credentialsOf(
 }
 
 /**
- * Loads and validates the configuration.
+ * Loads and validates the settings.
  *
  * @throws {SettingsError} naming the key at fault, never its value.
  */
-export async function loadConfig(input: LoadConfigInput): Promise<RunnerCtlConfig> {
+export async function loadSettings(input: LoadSettingsInput): Promise<Settings> {
   const read = input.readTextFile ?? ((p: string) => Deno.readTextFile(p));
-  const r = await settings.load({ args: input.args, env: input.env, readTextFile: read });
+  const r = await SETTINGS.load({ args: input.args, env: input.env, readTextFile: read });
   if (r.positionals.length) {
     throw new SettingsError("command", "Cannot start: unexpected arguments (see --help)");
   }

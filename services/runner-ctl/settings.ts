@@ -1,8 +1,8 @@
 /**
- * The controller's configuration table, row for row the key table of
- * docs/runner-ctl.md#configuration: YAML keys, their `RUNNER_CTL_*` variables (`incus.profiles` is
- * YAML-only), the seven CLI flags, defaults and per-key bounds. Rules that span keys live in
- * `load_config.ts`.
+ * The controller's settings table, row for row the key table of docs/runner-ctl.md#configuration:
+ * YAML keys, their `RUNNER_CTL_*` variables (`incus.profiles` is YAML-only), the seven CLI flags,
+ * defaults and per-key bounds; and {@linkcode Settings}, what the controller runs with. Rules that
+ * span keys, and the credentials, are resolved by `load_settings.ts`.
  *
  * @module
  */
@@ -12,6 +12,8 @@ import {
   type SettingsTable,
   type SettingValues,
 } from "@svc/shared/settings";
+import type { GithubCredentials } from "./github/auth.ts";
+import type { ConfigUrl } from "./github/config_url.ts";
 
 /** The packaged default configuration path (optional when absent). */
 export const DEFAULT_CONFIG_PATH = "/etc/runner-ctl/config.yaml";
@@ -32,8 +34,8 @@ function exactlyRepresentable(v: string): string | undefined {
   return undefined;
 }
 
-/** The rows: key → type, default, flag, bounds. */
-export const SETTINGS = {
+/** The rows of {@linkcode SETTINGS}: key → type, default, flag, bounds, help. */
+export const SETTING_ROWS = {
   "github.config_url": {
     type: "string",
     required: true,
@@ -214,12 +216,21 @@ export const SETTINGS = {
   },
 } as const satisfies SettingsShape;
 
-/** The resolved value of every configuration key, by its dotted name (see `--help`). */
-export type RunnerCtlValues = SettingValues<typeof SETTINGS>;
-
-/** The settings table. */
-export const settings: SettingsTable<typeof SETTINGS> = defineSettings({
+/** The settings table: flag > `RUNNER_CTL_*` variable > YAML file > default, per key. */
+export const SETTINGS: SettingsTable<typeof SETTING_ROWS> = defineSettings({
   prefix: "RUNNER_CTL",
   configFile: { flag: "config", env: false, defaultPath: DEFAULT_CONFIG_PATH },
-  settings: SETTINGS,
+  settings: SETTING_ROWS,
 });
+
+/** The resolved settings the controller runs with (`loadSettings`). */
+export interface Settings {
+  /** Every key's value after flag > variable > file > default, by its dotted name. */
+  values: SettingValues<typeof SETTING_ROWS>;
+  /** `github.config_url`, validated and mapped to its scope and API base. */
+  configUrl: ConfigUrl;
+  /** The one credential source, its secrets read once and trimmed. */
+  credentials: GithubCredentials;
+  /** Where the configuration file came from, if one was read. */
+  configFile?: string;
+}

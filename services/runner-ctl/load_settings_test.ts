@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { SettingsError } from "@svc/shared/settings";
 import { generateKeyPairSync } from "node:crypto";
-import { loadConfig } from "./load_config.ts";
+import { loadSettings } from "./load_settings.ts";
 import { DEFAULT_CONFIG_PATH } from "./settings.ts";
 
 const BASE_YAML = `
@@ -31,7 +31,7 @@ function load(
   },
 ) {
   const env = { RUNNER_CTL_GITHUB_TOKEN: TOKEN, ...o.env };
-  return loadConfig({
+  return loadSettings({
     args: ["--config", "/c.yaml", ...(o.args ?? [])],
     env: (k) => env[k as keyof typeof env],
     readTextFile: files({ "/c.yaml": o.yaml ?? BASE_YAML, ...o.extra }),
@@ -185,9 +185,9 @@ Deno.test("configuration file location", async (t) => {
       RUNNER_CTL_INCUS_IMAGE: "i",
       RUNNER_CTL_INCUS_OWNER: "o",
     };
-    const c = await loadConfig({ args: [], env: (k) => env[k], readTextFile: files({}) });
+    const c = await loadSettings({ args: [], env: (k) => env[k], readTextFile: files({}) });
     assert.equal(c.configFile, undefined);
-    const d = await loadConfig({
+    const d = await loadSettings({
       args: [],
       env: (k) => env[k],
       readTextFile: files({ [DEFAULT_CONFIG_PATH]: "incus:\n  owner: from-default\n" }),
@@ -197,7 +197,7 @@ Deno.test("configuration file location", async (t) => {
   });
   await t.step("an explicit --config must exist", async () => {
     await rejects(
-      loadConfig({
+      loadSettings({
         args: ["--config", "/missing.yaml"],
         env: () => undefined,
         readTextFile: files({}),

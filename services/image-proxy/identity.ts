@@ -8,9 +8,5 @@
 import type { ServiceIdentity } from "@svc/shared/build-info";
 import build from "./build_info.json" with { type: "json" };
 
-/** `service.name`. */
-export const SERVICE_NAME = "image-proxy";
-/** `service.version`. */
-export const VERSION: string = build.version;
-/** Name and build, for the logger and `--version`. */
-export const IDENTITY: ServiceIdentity = { name: SERVICE_NAME, build };
+/** `service.name` and the build (`service.version`). */
+export const IDENTITY: ServiceIdentity = { name: "image-proxy", build };
