@@ -1,8 +1,9 @@
 // deno-lint-ignore-file no-console -- a development tool talks to its user on the console
 /**
- * `deno task dev` for runner-ctl: starts the linked fakes (`tests/fakes/`) (GitHub + Actions service, Incus), a
- * simulated stream of jobs (single jobs and bursts, random durations), and the real controller
- * process pointed at them, so a person can watch it scale. SIGINT/SIGTERM stop the controller
+ * `deno task dev` for runner-ctl: starts the linked fakes of `tests/fakes/` (GitHub + Actions
+ * service, Incus), a simulated stream of jobs (single jobs and bursts, random durations), and the
+ * real controller process pointed at them, with its permissions of `deploy/services.ts`, so a
+ * person can watch it scale. SIGINT/SIGTERM stop the controller
  * gracefully (it drains), then the fakes.
  *
  * Options: `--max-runners N`, `--min-runners N` and the other controller flags are passed on.
