@@ -3,16 +3,16 @@
  * `deno task dev`: runs every service that exists, each on its own port with its embedded default
  * backing and its deployed permissions, with its output prefixed by its name. Before the services
  * start it runs their set-up commands (todo-api's migrations) and makes the todo-api keys its
- * hints need (`dev_todo_key.ts`: the one the mcp-server demo's `todos.*` use, and an admin key the
+ * hints need (`dev/todo_key.ts`: the one the mcp-server demo's `todos.*` use, and an admin key the
  * table's key command uses); then it prints one table of where each service is and what to open,
  * every command in it runnable as printed while dev runs (`dev_test.ts` runs them). When a service
- * exits, dev says so, stops the others and exits non-zero (`dev_supervise.ts`); Ctrl-C stops them
+ * exits, dev says so, stops the others and exits non-zero (`dev/supervise.ts`); Ctrl-C stops them
  * all gracefully.
  *
  * @module
  */
-import { ADMIN_KEY_FILE, type KeySpec, MCP_KEY_FILE, provisionTodoKeys } from "./dev_todo_key.ts";
-import { supervise } from "./dev_supervise.ts";
+import { ADMIN_KEY_FILE, type KeySpec, MCP_KEY_FILE, provisionTodoKeys } from "./dev/todo_key.ts";
+import { supervise } from "./dev/supervise.ts";
 import { existingServices, type ServiceDeployment } from "./services.ts";
 
 const root = new URL("../", import.meta.url);

@@ -33,7 +33,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SERVICES } from "./services.ts";
-import { ADMIN_KEY_FILE, MCP_KEY_FILE } from "./dev_todo_key.ts";
+import { ADMIN_KEY_FILE, MCP_KEY_FILE } from "./dev/todo_key.ts";
 import {
   clientConfigBlocks,
   type ReadmeBlock,

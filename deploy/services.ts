@@ -8,7 +8,7 @@
  * @module
  */
 
-import { ADMIN_KEY_FILE } from "./dev_todo_key.ts";
+import { ADMIN_KEY_FILE } from "./dev/todo_key.ts";
 
 /** One service of the workspace. */
 export interface ServiceDeployment {
@@ -114,7 +114,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
     devInfo: {
       url: "http://127.0.0.1:8081",
       // While serve runs it holds the embedded database: a key is made through its API, with the
-      // admin key dev made (deploy/dev_todo_key.ts). Run from the repository root.
+      // admin key dev made (deploy/dev/todo_key.ts). Run from the repository root.
       open: "/docs (API); a key: TODOAPI_API_KEY=$(cat " + ADMIN_KEY_FILE + ") deno task keys " +
         "create --url http://127.0.0.1:8081 --subject me --role user",
       // Readiness, not liveness: serve listens before its datastore is open (docs/todo-api.md).
@@ -155,7 +155,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
     // A local S3 server seeded with a sample mirror; it runs the proxy with `permissions`
     // narrowed to its loopback addresses.
     dev: {
-      entry: "services/image-proxy/dev/run.ts",
+      entry: "deploy/dev/image-proxy/run.ts",
       permissions: [
         "--allow-net=127.0.0.1",
         "--allow-read",
@@ -239,7 +239,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
     },
     // A systemd service on the Incus host: deploy/runner-ctl/ holds its unit and drop-ins.
     container: false,
-    dev: { entry: "tests/fakes/runner_ctl_dev.ts", permissions: ["--allow-all"] },
+    dev: { entry: "deploy/dev/runner_ctl.ts", permissions: ["--allow-all"] },
   },
 ];
 

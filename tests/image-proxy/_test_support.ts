@@ -8,14 +8,14 @@
  */
 import { PutObjectCommand, type PutObjectCommandInput, S3Client } from "@aws-sdk/client-s3";
 import { type ServiceProcess, startService } from "@svc/testing";
-import { sampleMirror } from "../../services/image-proxy/dev/mirror.ts";
+import { sampleMirror } from "../../deploy/dev/image-proxy/mirror.ts";
 import {
   S3RVER_CREDENTIALS,
   type S3Server,
   startS3Server,
-} from "../../services/image-proxy/dev/s3_server.ts";
-import { seedMirror } from "../../services/image-proxy/dev/seed.ts";
-import { devPermissions } from "../../services/image-proxy/dev/run.ts";
+} from "../../deploy/dev/image-proxy/s3_server.ts";
+import { seedMirror } from "../../deploy/dev/image-proxy/seed.ts";
+import { devPermissions } from "../../deploy/dev/image-proxy/run.ts";
 import { type FaultProxy, startFaultProxy } from "./fault_proxy.ts";
 
 export const BUCKET = "images";

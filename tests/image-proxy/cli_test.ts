@@ -4,8 +4,8 @@
  * SIGINT.
  */
 import assert from "node:assert/strict";
-import { S3RVER_CREDENTIALS } from "../../services/image-proxy/dev/s3_server.ts";
-import { devPermissions } from "../../services/image-proxy/dev/run.ts";
+import { S3RVER_CREDENTIALS } from "../../deploy/dev/image-proxy/s3_server.ts";
+import { devPermissions } from "../../deploy/dev/image-proxy/run.ts";
 import { BUCKET, freePort, PREFIX, startStore } from "./_test_support.ts";
 import { runCommand, startService } from "@svc/testing";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { freePort, runShipped, startShipped, takenPort } from "../_shipped.ts";
-import { S3RVER_CREDENTIALS } from "../../services/image-proxy/dev/s3_server.ts";
+import { S3RVER_CREDENTIALS } from "../../deploy/dev/image-proxy/s3_server.ts";
 import { BUCKET, PREFIX, startStore, type Store } from "./_test_support.ts";
 
 const AWS = {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sampleMirror } from "../../services/image-proxy/dev/mirror.ts";
+import { sampleMirror } from "../../deploy/dev/image-proxy/mirror.ts";
 import { startProxyProcess, startStore } from "./_test_support.ts";
 import { downloadMirror } from "./simplestreams_client.ts";
 

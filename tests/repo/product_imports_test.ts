@@ -6,8 +6,8 @@
  * Product files: every `.ts`, `.tsx`, `.js` and `.mjs` file under `services/`, `shared/`,
  * `starlark/`, `browser/` and `deploy/` that is not test code. Test code: a file named
  * `*_test.<ext>` or `*_test_support.ts`, and any file under a folder named `tests`, `testing`,
- * `testdata` or `test_support`. Dev runners and helpers (`deploy/dev*.ts`,
- * `services/image-proxy/dev/`) are product files: `deno task dev` runs them for a user.
+ * `testdata` or `test_support`. Dev runners and helpers (`deploy/dev.ts`, `deploy/dev/`) are
+ * product files: `deno task dev` runs them for a user.
  *
  * An import: `import … from`, `export … from`, `import "…"`, `import("…")`,
  * `import.meta.resolve("…")` and `new URL("…", import.meta.url)` (a worker or a child process
@@ -85,7 +85,8 @@ Deno.test("the rule tells product files from test code", () => {
       "deploy/services.ts",
       "deploy/dev.ts",
       "deploy/runner-ctl/unit.ts",
-      "services/image-proxy/dev/run.ts",
+      "deploy/dev/image-proxy/run.ts",
+      "deploy/dev/runner_ctl.ts",
     ]
   ) assert.equal(isProductFile(path), true, path);
   for (
@@ -96,6 +97,7 @@ Deno.test("the rule tells product files from test code", () => {
       "services/mcp-server/starlark/test_support/differential/compare.ts",
       "shared/http/testdata/listen_cli.ts",
       "deploy/dev_test.ts",
+      "deploy/dev/image-proxy/run_test.ts",
       "testing/process.ts",
       "tests/_shipped.ts",
       "tests/fakes/simulation.ts",

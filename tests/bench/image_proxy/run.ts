@@ -18,8 +18,8 @@
 import { parseArgs } from "node:util";
 import { Readable } from "node:stream";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { S3RVER_CREDENTIALS, startS3Server } from "../../../services/image-proxy/dev/s3_server.ts";
-import { devPermissions } from "../../../services/image-proxy/dev/run.ts";
+import { S3RVER_CREDENTIALS, startS3Server } from "../../../deploy/dev/image-proxy/s3_server.ts";
+import { devPermissions } from "../../../deploy/dev/image-proxy/run.ts";
 
 const RESULTS = new URL("../RESULTS.md", import.meta.url).pathname;
 const ROOT = new URL("../../../", import.meta.url);

@@ -1,25 +1,22 @@
 // deno-lint-ignore-file no-console -- a development tool talks to its user on the console
 /**
- * `deno task dev` for runner-ctl: starts the linked fakes (GitHub + Actions service, Incus), a
- * simulated stream of jobs (single jobs and bursts, random durations), and the real controller
- * process pointed at them, so a person can watch it scale. SIGINT/SIGTERM stop the controller
+ * `deno task dev` for runner-ctl: starts the linked fakes of `tests/fakes/` (GitHub + Actions
+ * service, Incus), a simulated stream of jobs (single jobs and bursts, random durations), and the
+ * real controller process pointed at them, with its permissions of `deploy/services.ts`, so a
+ * person can watch it scale. SIGINT/SIGTERM stop the controller
  * gracefully (it drains), then the fakes.
  *
  * Options: `--max-runners N`, `--min-runners N` and the other controller flags are passed on.
  *
  * @module
  */
-import { startSimulation } from "./simulation.ts";
+import { startSimulation } from "../../tests/fakes/simulation.ts";
+import { SERVICES } from "../services.ts";
 
+const DEPLOYED = SERVICES.find((s) => s.name === "runner-ctl")!;
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
-/** The controller's own permission set (deploy/services.ts). */
-const PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env=RUNNER_CTL_*,INCUS_DIR",
-  "--allow-sys=hostname",
-];
+/** The controller's own permission set (`deploy/services.ts`), not a copy of it. */
+const PERMISSIONS = DEPLOYED.permissions;
 
 async function main(args: string[]) {
   const sim = await startSimulation({

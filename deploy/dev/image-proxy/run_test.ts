@@ -4,7 +4,7 @@
  * `deploy/services.ts`, from the repository root. Each case fails before anything starts.
  */
 import assert from "node:assert/strict";
-import { SERVICES } from "../../../deploy/services.ts";
+import { SERVICES } from "../../services.ts";
 
 const DEV = SERVICES.find((s) => s.name === "image-proxy")!.dev!;
 const ROOT = new URL("../../../", import.meta.url);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CliResult, type KeySpec, provisionTodoKeys } from "./dev_todo_key.ts";
+import { type CliResult, type KeySpec, provisionTodoKeys } from "./todo_key.ts";
 
 async function digestPrefix(key: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));

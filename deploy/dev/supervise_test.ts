@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { supervise } from "./dev_supervise.ts";
+import { supervise } from "./supervise.ts";
 
 /** A real child process running `source`; stdout piped so the test can wait for its start. */
 function child(source: string): Deno.ChildProcess {

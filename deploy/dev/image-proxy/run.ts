@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { IDENTITY } from "../identity.ts";
+import { IDENTITY } from "../../../services/image-proxy/identity.ts";
 import { S3Client } from "@aws-sdk/client-s3";
 import { createLogger } from "@svc/shared/log";
 import { type MainIo, runMain } from "@svc/shared/main";
@@ -22,7 +22,7 @@ import { defineSettings, type EnvLookup, helpRequested } from "@svc/shared/setti
 import { sampleMirror } from "./mirror.ts";
 import { S3RVER_CREDENTIALS, startS3Server } from "./s3_server.ts";
 import { seedMirror } from "./seed.ts";
-import { SERVICES } from "../../../deploy/services.ts";
+import { SERVICES } from "../../services.ts";
 
 const DEPLOYED = SERVICES.find((s) => s.name === "image-proxy")!;
 
@@ -120,7 +120,7 @@ async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number>
   await seedMirror(client, { bucket: DEV.bucket, prefix: "", files: await sampleMirror() });
   client.destroy();
   logger.info("local S3 ready and seeded", { endpoint: s3.endpoint, bucket: DEV.bucket });
-  const entry = new URL("../main.ts", import.meta.url).pathname;
+  const entry = new URL("../../../services/image-proxy/main.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

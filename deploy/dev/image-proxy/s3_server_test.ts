@@ -114,6 +114,6 @@ Deno.test("deno.lock pins the S3 server package, without the bin flag it does no
     entry.bin,
     undefined,
     `remove the line "bin": true of "@20minutes/s3rver@${version}" in deno.lock (a lock update ` +
-      "put it back; see services/image-proxy/dev/s3rver_process.ts)",
+      "put it back; see deploy/dev/image-proxy/s3rver_process.ts)",
   );
 });
