@@ -112,6 +112,33 @@ export class HttpError extends Error {
     if (this.errors) problem.errors = boundedErrors(this.errors);
     return problem;
   }
+
+  /**
+   * The response of this error, which the error boundary ({@linkcode errorResponse}) sends: its
+   * problem with its headers. An error type whose wire body is not a problem (an OAuth 2.0
+   * error, RFC 6749 §5.2) overrides it, and is still rendered in that one place.
+   *
+   * @example An error with a body of its own
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { errorResponse, HttpError } from "@svc/shared/problem";
+   *
+   * class OAuthError extends HttpError {
+   *   override toResponse(): Response {
+   *     return Response.json({ error: this.code, error_description: this.message }, {
+   *       status: this.status,
+   *     });
+   *   }
+   * }
+   * const res = errorResponse(new OAuthError(400, "invalid_grant", "the code expired"));
+   * assert.deepEqual(await res.json(), { error: "invalid_grant", error_description: "the code expired" });
+   * ```
+   * @param instance The problem's `instance`: the request path.
+   * @returns The response to send.
+   */
+  toResponse(instance?: string): Response {
+    return problemResponse(this.toProblem(instance), { headers: this.headers });
+  }
 }
 
 /**
@@ -220,8 +247,9 @@ export function problemOf(
 }
 
 /**
- * Turns anything thrown by a handler into a problem response: an `HttpError` becomes its own
- * problem; anything else becomes a 500 that shows no internals (the detail goes to the log).
+ * Turns anything thrown by a handler into a response: an `HttpError` becomes its own response
+ * ({@linkcode HttpError.toResponse}: its problem, unless its type has a body of its own); anything
+ * else becomes a 500 problem that shows no internals (the detail goes to the log).
  *
  * @example Usage
  * ```ts
@@ -234,6 +262,7 @@ export function errorResponse(
   err: unknown,
   options: { logger?: Logger; instance?: string } = {},
 ): Response {
+  if (err instanceof HttpError) return err.toResponse(options.instance);
   const { problem, headers } = problemOf(err, options);
   return problemResponse(problem, { headers });
 }

@@ -121,3 +121,42 @@ Deno.test("HttpError.toProblem() bounds echoed values too (services that render 
   const text = JSON.stringify(err.toProblem());
   assert.ok(text.length < 200, text);
 });
+
+Deno.test("errorResponse() sends an HttpError subclass's own response, as the boundary's one render", async () => {
+  const lines: string[] = [];
+  class OAuthError extends HttpError {
+    override toResponse(): Response {
+      return Response.json({ error: this.code, error_description: this.message }, {
+        status: this.status,
+        headers: this.headers,
+      });
+    }
+  }
+  const err = new OAuthError(401, "invalid_client", "unknown client", {
+    headers: { "WWW-Authenticate": 'Basic realm="x"' },
+  });
+  const res = errorResponse(err, {
+    logger: createLogger({ write: (l) => lines.push(l) }),
+    instance: "/default/token",
+  });
+  assert.equal(res.status, 401);
+  assert.equal(res.headers.get("content-type"), "application/json");
+  assert.equal(res.headers.get("www-authenticate"), 'Basic realm="x"');
+  assert.deepEqual(await res.json(), {
+    error: "invalid_client",
+    error_description: "unknown client",
+  });
+  assert.deepEqual(lines, [], "a deliberate answer is not logged");
+});
+
+Deno.test("HttpError.toResponse() is the problem errorResponse() sends, instance included", async () => {
+  const err = new HttpError(409, "conflict", "Cannot create: it exists", {
+    headers: { "x-a": "1" },
+  });
+  const own = err.toResponse("/v1/things");
+  const viaBoundary = errorResponse(err, { instance: "/v1/things" });
+  assert.equal(own.status, viaBoundary.status);
+  assert.equal(own.headers.get("x-a"), "1");
+  assert.equal(own.headers.get("content-type"), "application/problem+json");
+  assert.deepEqual(await own.json(), await viaBoundary.json());
+});

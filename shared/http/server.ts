@@ -26,9 +26,15 @@
  * listener and every connection) once that is done or the grace period is over. What remains is
  * a connection accepted by the kernel in the instant the listener closes: see `createDrain`.
  *
+ * Start-up work that no first request needs but that would hold one back (a worker thread's
+ * start, a large module's evaluation, a datastore's open) is {@linkcode AfterFirstAnswer}: the
+ * server starts it once its first answer has gone out, and stops at once, with that work's error,
+ * when it fails.
+ *
  * @module
  */
 import type { Handler } from "./handler.ts";
+import { firstAnswer } from "./first_answer.ts";
 import type { Logger } from "../observe/log.ts";
 import { errorResponse } from "./problem.ts";
 import { withReadTimeout, withWriteTimeout, WriteTimeoutError } from "./io_timeouts.ts";
@@ -73,6 +79,30 @@ export interface ServerTimeouts {
   writeMs?: number;
 }
 
+/**
+ * Start-up work deferred until the first listener's first answer has gone out (or its request
+ * has arrived), bounded by `maxWaitMs` for when no request comes: see
+ * {@linkcode StartServerOptions.afterFirstAnswer}.
+ */
+export interface AfterFirstAnswer {
+  /**
+   * What the start waits for: the first answer to go out (`"answer"`: work the first request
+   * does not need, such as a signing thread or a library a later request loads), or that
+   * request's arrival plus one turn of the event loop (`"arrival"`: work the first request itself
+   * waits on, such as a datastore's open, so its handler has run up to that wait).
+   * @default {"answer"}
+   */
+  after?: "answer" | "arrival";
+  /** The start begins this long after `startServer` was called when no request has come. */
+  maxWaitMs: number;
+  /**
+   * The work. `signal` is the lifecycle's: it aborts when the shutdown starts. Not called when the
+   * shutdown starts first. A rejection stops the server at once (no shutdown delay: it was never
+   * ready) and `finished` rejects with it; long-running work belongs in `lifecycle.spawn`.
+   */
+  start: (signal: AbortSignal) => Promise<void> | void;
+}
+
 /** Options of {@linkcode startServer}. */
 export interface StartServerOptions {
   /** Gets the startup, shutdown and error lines. */
@@ -105,6 +135,11 @@ export interface StartServerOptions {
    * grace period) until its next request has been told `Connection: close`. @default {1000}
    */
   closeNotice?: number;
+  /**
+   * Work to start once the first listener's first answer has gone out, or `maxWaitMs` after the
+   * call when no request comes; skipped when the shutdown starts first.
+   */
+  afterFirstAnswer?: AfterFirstAnswer;
 }
 
 /** How a shutdown went. */
@@ -126,8 +161,22 @@ export interface RunningServer {
    * when it is over. Idempotent.
    */
   shutdown(): Promise<ShutdownReport>;
-  /** Resolves once the server has shut down. */
+  /**
+   * Resolves once the server has shut down; rejects then with the error of
+   * {@linkcode AfterFirstAnswer.start} when that failed.
+   */
   finished: Promise<ShutdownReport>;
+}
+
+/** What {@linkcode startServer} returns: the running server and how its deferred start went. */
+export interface StartedServer extends RunningServer {
+  /**
+   * `afterFirstAnswer.start`: resolves `true` once it has resolved, `false` when the shutdown
+   * started before it was due (it was never called), and rejects with its error (`finished` then
+   * rejects with the same error once the server has stopped). `true` at once without
+   * `afterFirstAnswer`.
+   */
+  started: Promise<boolean>;
 }
 
 /**
@@ -318,11 +367,34 @@ function urlOf(addr: Deno.NetAddr, tls: boolean): string {
  * );
  * await server.finished; // until SIGTERM / SIGINT
  * ```
+ *
+ * @example Start-up work after the first answer
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { startServer } from "@svc/shared/server";
+ * import { silentLogger } from "@svc/shared/log";
+ *
+ * let signerReady = false;
+ * const server = await startServer(
+ *   [{ name: "api", addr: "127.0.0.1:0", handler: () => new Response("ok") }],
+ *   {
+ *     logger: silentLogger(),
+ *     handleSignals: false,
+ *     // e.g. a signing thread: its start would hold up the first answer's write
+ *     afterFirstAnswer: { maxWaitMs: 1_000, start: () => void (signerReady = true) },
+ *   },
+ * );
+ * assert.equal(await (await fetch(server.urls.api)).text(), "ok");
+ * assert.equal(await server.started, true);
+ * assert.equal(signerReady, true);
+ * await server.shutdown();
+ * ```
+ * @throws {SettingsError} when a listener cannot start, naming it, its address and its setting.
  */
 export async function startServer(
   listeners: readonly ListenerSpec[],
   options: StartServerOptions,
-): Promise<RunningServer> {
+): Promise<StartedServer> {
   const { logger, shutdownGrace = 15_000, shutdownDelay = 0, timeouts = {} } = options;
   // Signals are watched before the first listener announces itself, so a supervisor that sends
   // SIGTERM right after the "server_listening" line always gets a graceful stop.
@@ -332,8 +404,19 @@ export async function startServer(
   const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
   const drain = createDrain({ refuse: options.refuse, closeNoticeMs: options.closeNotice });
   const urls: Record<string, string> = {};
+  // The first listener's answers are watched when start-up work waits for the first of them.
+  const deferred = options.afterFirstAnswer;
+  const first = deferred && listeners.length > 0
+    ? firstAnswer(listeners[0].handler, {
+      maxWaitMs: deferred.maxWaitMs,
+      after: deferred.after,
+      signal: lifecycle.signal,
+    })
+    : undefined;
   logger.info("server_starting", { listen: listeners.map((l) => `${l.name}=${l.addr}`) });
   try {
+    const handlerOf = (spec: ListenerSpec) =>
+      first && spec === listeners[0] ? first.handler : spec.handler;
     for (const spec of listeners) {
       const { hostname, port } = parseAddr(spec.addr);
       // `:port` means every interface: IPv6 `::` (dual-stack on Linux, so IPv4 too), or IPv4
@@ -358,7 +441,7 @@ export async function startServer(
                 logger.info("write timeout: connection closed", { listener: spec.name });
                 return new Response(null, { status: 408 }); // never sent: the body had begun
               },
-            }, drain.track(withIoTimeouts(spec.handler, timeouts))));
+            }, drain.track(withIoTimeouts(handlerOf(spec), timeouts))));
           } catch (err) {
             reject(err);
           }
@@ -382,10 +465,27 @@ export async function startServer(
   }
   logger.debug("server timeouts", { readMs: timeouts.readMs ?? 0, writeMs: timeouts.writeMs ?? 0 });
 
+  // The deferred start: skipped when the shutdown came first; a failure stops the server.
+  let startFailure: { error: unknown } | undefined;
+  const started = first
+    ? first.answered.then(async () => {
+      if (lifecycle.signal.aborted) return false;
+      await deferred!.start(lifecycle.signal);
+      return true;
+    }).catch((error) => {
+      startFailure = { error };
+      lifecycle.shutdown("start failed");
+      throw error;
+    })
+    : Promise.resolve(true);
+  started.catch(() => {}); // observed through `started` and `finished`
+
   async function stop(): Promise<ShutdownReport> {
-    const started = performance.now();
-    logger.info("shutdown_started", { delay_ms: shutdownDelay, grace_ms: shutdownGrace });
-    if (shutdownDelay > 0) await delay(shutdownDelay);
+    const stopping = performance.now();
+    // A server whose start failed was never ready: nothing to keep serving for.
+    const delayMs = startFailure ? 0 : shutdownDelay;
+    logger.info("shutdown_started", { delay_ms: delayMs, grace_ms: shutdownGrace });
+    if (delayMs > 0) await delay(delayMs);
     const forced = !await drain.drain(shutdownGrace);
     if (forced) {
       logger.warn("grace period over: closing open connections", { inFlight: drain.inFlight() });
@@ -396,7 +496,7 @@ export async function startServer(
     controller.abort();
     await Promise.allSettled(servers.map((s) => s.finished));
     // The tasks were aborted when the shutdown started; they get what is left of the grace.
-    const left = started + shutdownDelay + shutdownGrace - performance.now();
+    const left = stopping + delayMs + shutdownGrace - performance.now();
     const tasks = await lifecycle.stopTasks({ timeoutMs: Math.max(0, left) });
     try {
       await options.onShutdown?.();
@@ -407,10 +507,14 @@ export async function startServer(
     logger.info(forced ? "shutdown_forced" : "shutdown_completed");
     return { forced, tasks };
   }
-  const finished = lifecycle.untilShutdown().then(stop);
+  const finished = lifecycle.untilShutdown().then(stop).then((report) => {
+    if (startFailure) throw startFailure.error;
+    return report;
+  });
+  finished.catch(() => {}); // observed by whoever awaits it
   function shutdown(): Promise<ShutdownReport> {
     lifecycle.shutdown();
     return finished;
   }
-  return { urls, signal: lifecycle.signal, shutdown, finished };
+  return { urls, signal: lifecycle.signal, shutdown, finished, started };
 }

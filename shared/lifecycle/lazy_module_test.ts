@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRouter, localInfo, withErrors } from "../http/mod.ts";
 import { createLogger } from "../observe/log.ts";
-import { lazyModule, lazyModuleAt } from "./lazy_module.ts";
+import { declaredLazyModules, lazyModule, lazyModuleAt, onFirstUse } from "./lazy_module.ts";
 
 Deno.test("lazyModule loads once and hands every caller the same module", async () => {
   let loads = 0;
@@ -77,4 +77,58 @@ Deno.test("a row whose module fails to load answers a 500 problem, logged; the p
   assert.match(lines[0], /missing_module/);
   const ok = await handler(new Request("http://x/ok"), localInfo());
   assert.equal(await ok.text(), "fine");
+});
+
+Deno.test("lazyModuleAt names its URL and records it, before any use", () => {
+  const url = new URL("../codec/sha256.ts", import.meta.url).href;
+  const load = lazyModuleAt(url);
+  assert.equal(load.url, url);
+  assert.ok(declaredLazyModules().includes(url), "declared without being loaded");
+  const missing = new URL("./never_loaded_module.ts", import.meta.url).href;
+  assert.ok(!declaredLazyModules().includes(missing));
+  lazyModuleAt(missing);
+  lazyModuleAt(missing);
+  assert.equal(declaredLazyModules().filter((u) => u === missing).length, 1, "listed once");
+});
+
+Deno.test("onFirstUse loads the module on the first call, not before, and passes the arguments", async () => {
+  let loads = 0;
+  const load = lazyModule(() => {
+    loads++;
+    return Promise.resolve({ greet: (name: string, times: number) => `hi ${name} `.repeat(times) });
+  });
+  const greet = onFirstUse(load, (m) => m.greet);
+  assert.equal(loads, 0, "declaring the handler loads nothing");
+  assert.equal(await greet("a", 2), "hi a hi a ");
+  assert.equal(await greet("b", 1), "hi b ");
+  assert.equal(loads, 1, "loaded once");
+});
+
+Deno.test("onFirstUse: a failed load rejects that call and is tried again on the next", async () => {
+  let loads = 0;
+  const load = lazyModule(() => {
+    loads++;
+    return loads === 1
+      ? Promise.reject(new Error("no such module"))
+      : Promise.resolve({ answer: () => new Response("ok") });
+  });
+  const handler = onFirstUse(load, (m) => m.answer);
+  await assert.rejects(handler(), /no such module/);
+  assert.equal(await (await handler()).text(), "ok");
+  assert.equal(loads, 2);
+});
+
+Deno.test("onFirstUse as a route row's handler: the row answers once its module has loaded", async () => {
+  const url = new URL("../codec/duration.ts", import.meta.url).href;
+  const duration = lazyModuleAt<typeof import("../codec/duration.ts")>(url);
+  const router = createRouter([{
+    method: "GET",
+    pattern: "/ms/:text",
+    handler: onFirstUse(
+      duration,
+      (m) => (_req: Request, ctx) => Response.json(m.parseDuration(ctx.params.text!)),
+    ),
+  }]);
+  const res = await router.handler(new Request("http://x/ms/1.5s"), localInfo());
+  assert.equal(await res.json(), 1500);
 });

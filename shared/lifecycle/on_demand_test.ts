@@ -1,14 +1,18 @@
 import assert from "node:assert/strict";
 import { KIT_ON_DEMAND } from "./on_demand.ts";
 
-/** Every `import.meta.resolve("…")` specifier in the kit's sources, with the file it is in. */
+/**
+ * Every `import.meta.resolve("…")` specifier in the kit's code (not its comments: the examples of
+ * `lazy_module.ts` show some), with the file it is in.
+ */
 async function resolvedSpecifiers(dir: URL, found: { spec: string; file: URL }[] = []) {
   for await (const e of Deno.readDir(dir)) {
     const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
     if (e.isDirectory) {
       if (e.name !== "testdata") await resolvedSpecifiers(url, found);
     } else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) {
-      const text = await Deno.readTextFile(url);
+      const text = (await Deno.readTextFile(url)).split("\n")
+        .filter((line) => !/^\s*(\*|\/\/|\/\*\*)/.test(line)).join("\n");
       for (const [, spec] of text.matchAll(/import\.meta\.resolve\("([^"]+)"\)/g)) {
         found.push({ spec, file: url });
       }
