@@ -11,6 +11,7 @@
 import { releaseBuildInfo, withBuildInfo } from "./build_info.ts";
 import { existingServices, type ServiceDeployment } from "./services.ts";
 import { KIT_ON_DEMAND } from "../shared/lifecycle/on_demand.ts";
+import { lazyModulesOf } from "./lazy_modules.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -56,8 +57,14 @@ async function main(args: string[]) {
   // their own: the same guarantee as a checking compile per service, with the modules the
   // services share (the kit, npm types) checked once instead of once per service.
   // The kit's modules imported by URL on first use go into every binary
-  // (shared/lifecycle/on_demand.ts).
-  const includes = (svc: ServiceDeployment) => [...svc.include, ...KIT_ON_DEMAND];
+  // (shared/lifecycle/on_demand.ts), and each service's own, as its modules declare them
+  // (deploy/lazy_modules.ts).
+  const declared = new Map(
+    await Promise.all(services.map(async (s) => [s.name, await lazyModulesOf(s.entry)] as const)),
+  );
+  const includes = (svc: ServiceDeployment) => [
+    ...new Set([...svc.include, ...declared.get(svc.name)!, ...KIT_ON_DEMAND]),
+  ];
   const roots = services.flatMap((s) => [s.entry, ...includes(s).filter((p) => p.endsWith(".ts"))]);
   const checked = await new Deno.Command(Deno.execPath(), { args: ["check", ...roots], cwd: root })
     .spawn().status;

@@ -15,7 +15,11 @@ export interface ServiceDeployment {
   entry: string;
   /** Deno permission flags, explicit; never `-A`. Paths relative to the repository root. */
   permissions: string[];
-  /** Extra files to embed in the compiled binary (npm assets read at run time). */
+  /**
+   * Extra files to embed in the compiled binary: worker modules and npm assets read at run time.
+   * Modules declared with `lazyModuleAt` need no entry: the compile task embeds what the service's
+   * modules declare (deploy/lazy_modules.ts).
+   */
   include: string[];
   /** V8 flags baked into the binary and passed by the dev runner (e.g. heap sizing). */
   v8Flags?: string[];
@@ -62,28 +66,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // No --allow-ffi: the default signer is WebCrypto on worker threads. `--signer openssl`
       // (load tests) needs --allow-ffi added by whoever runs it.
     ],
-    // Modules loaded by URL at run time: the signing workers' module, and those imported on first
-    // use (kept out of the start's module graph: shared/lifecycle/lazy_module.ts).
-    include: [
-      "services/mock-oidc/keys/sign_worker.ts",
-      "services/mock-oidc/protocol/discovery.ts",
-      "services/mock-oidc/protocol/jwks.ts",
-      "services/mock-oidc/protocol/token.ts",
-      "services/mock-oidc/protocol/registration.ts",
-      "services/mock-oidc/protocol/authorize.ts",
-      "services/mock-oidc/protocol/device_authorization.ts",
-      "services/mock-oidc/protocol/endsession.ts",
-      "services/mock-oidc/protocol/introspect.ts",
-      "services/mock-oidc/protocol/revoke.ts",
-      "services/mock-oidc/protocol/userinfo.ts",
-      "services/mock-oidc/debugger/routes.ts",
-      "services/mock-oidc/control/control_handlers.ts",
-      "services/mock-oidc/control/control_token.ts",
-      "services/mock-oidc/openapi/openapi_doc.ts",
-      "services/mock-oidc/keys/openssl.ts",
-      "services/mock-oidc/config/self_signed_cert.ts",
-      "shared/observe/tracing.ts",
-    ],
+    // The signing workers' module, loaded by URL at run time (the modules its route rows and
+    // settings load on first use are derived from their declarations: deploy/lazy_modules.ts).
+    include: ["services/mock-oidc/keys/sign_worker.ts"],
     devSetup: [],
     // Plain-http client ID metadata documents on loopback: a local MCP client can serve its own.
     devArgs: [

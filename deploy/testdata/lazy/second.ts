@@ -1,0 +1,2 @@
+// Loaded on first use by first.ts.
+export const SECOND = 2;
