@@ -11,7 +11,6 @@ import { createLifecycle } from "@svc/shared/lifecycle";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
-import { firstAnswer } from "@svc/shared/http";
 import { runMain, type ServiceMain } from "@svc/shared/main";
 import { helpRequested } from "@svc/shared/settings";
 import { createApp, createAppState } from "./app.ts";
@@ -117,14 +116,8 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
     },
   });
   // --addr wins over SERVER_HOSTNAME/SERVER_PORT/PORT, so it is the one to name.
-  // The signing thread starts once the first answer has gone out (its start, ≈ 40 ms of the
-  // event loop's CPU, would hold up that answer's write), a second after start without one.
-  const first = firstAnswer(app.api, {
-    maxWaitMs: SIGNER_START_AFTER_MS,
-    signal: lifecycle.signal,
-  });
   const listeners: ListenerSpec[] = [
-    { name: "api", addr: plan.api, handler: first.handler, tls, setting: SETTINGS.names("addr") },
+    { name: "api", addr: plan.api, handler: app.api, tls, setting: SETTINGS.names("addr") },
   ];
   if (plan.metrics) {
     const setting = SETTINGS.names("metrics_addr");
@@ -143,27 +136,27 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
       await tracing?.shutdown();
       await signer.close();
     },
+    // The signing thread starts once the first answer has gone out (its start, ≈ 40 ms of the
+    // event loop's CPU, would hold up that answer's write; discovery and JWKS need no signing, and
+    // a token request that comes first starts it itself), or SIGNER_START_AFTER_MS after start
+    // when no request comes; not at all when the shutdown comes first. Closed at shutdown.
+    afterFirstAnswer: {
+      maxWaitMs: SIGNER_START_AFTER_MS,
+      start: async () => {
+        try {
+          await signer.ready();
+        } catch (err) {
+          throw configError("--signer", (err as Error).message);
+        }
+        logger.info("mock-oidc ready", {
+          signer: core.signer,
+          signerThreads: values.signer_threads || navigator.hardwareConcurrency,
+          algorithm: config.algorithm,
+        });
+      },
+    },
   });
   api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
-  // The signing thread starts once the first request has been answered (so that answer does not
-  // share the cores with the thread's start; discovery and JWKS need no signing, and a token
-  // request that comes first starts it itself), or SIGNER_START_AFTER_MS after listening when no
-  // request comes; closed at shutdown.
-  await first.answered;
-  // Shut down before it started: nothing to start.
-  if (!lifecycle.signal.aborted) {
-    try {
-      await signer.ready();
-    } catch (err) {
-      await server.shutdown();
-      throw configError("--signer", (err as Error).message);
-    }
-    logger.info("mock-oidc ready", {
-      signer: core.signer,
-      signerThreads: values.signer_threads || navigator.hardwareConcurrency,
-      algorithm: config.algorithm,
-    });
-  }
   await server.finished;
   return 0;
 };
