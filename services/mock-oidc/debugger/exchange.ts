@@ -8,7 +8,7 @@
 
 import { encodeBase64 } from "@svc/shared/base64";
 import type { IssuerContext } from "../protocol/deps.ts";
-import { OAuthError, oauthErrorResponse } from "../protocol/oauth_error.ts";
+import { errorResponse, HttpError } from "@svc/shared/problem";
 import { handleToken } from "../protocol/token.ts";
 import type { DebuggerSession } from "./session.ts";
 
@@ -60,8 +60,9 @@ export async function exchangeCode(
   try {
     res = await handleToken({ ...ctx, req });
   } catch (err) {
-    if (!(err instanceof OAuthError)) throw err;
-    res = oauthErrorResponse(err);
+    // What the error boundary would have sent (an OAuthError: its RFC 6749 body).
+    if (!(err instanceof HttpError)) throw err;
+    res = errorResponse(err);
   }
   const text = await res.text();
   return {

@@ -1,12 +1,15 @@
 import assert from "node:assert/strict";
 import { createRouter, localInfo } from "@svc/shared/http";
 import { createMetrics } from "@svc/shared/metrics";
-import { operationalRoutes } from "./operational_routes.ts";
+import { DEFAULT_CONFIG } from "./config/json_config.ts";
+import { createCore } from "./provider_state.ts";
+import { routeTable } from "./routes.ts";
 
 const document = () => ({ openapi: "3.0.3" });
+const protocol = () => createCore(DEFAULT_CONFIG).protocol;
 
 function table(metrics?: ReturnType<typeof createMetrics>) {
-  const router = createRouter(operationalRoutes({ version: "1.0.0", metrics, document }));
+  const router = createRouter(routeTable({ protocol: protocol(), metrics, document }));
   return {
     router,
     get: (path: string, method = "GET") =>
@@ -16,14 +19,16 @@ function table(metrics?: ReturnType<typeof createMetrics>) {
   };
 }
 
-Deno.test("operational routes: liveness, readiness, OpenAPI, and nothing else", async () => {
+Deno.test("operational routes: liveness, readiness, OpenAPI, upstream's favicon", async () => {
   const { get } = table();
   assert.deepEqual(await (await get("/isalive"))!.json(), { status: "ok" });
   assert.deepEqual(await (await get("/healthz"))!.json(), { status: "ok" });
   assert.deepEqual(await (await get("/readyz"))!.json(), { status: "ready", checks: {} });
   assert.equal((await (await get("/openapi.json"))!.json()).openapi, "3.0.3");
   assert.equal(await get("/metrics"), undefined);
-  assert.equal(await get("/default/jwks"), undefined);
+  const favicon = (await get("/favicon.ico"))!;
+  assert.equal(favicon.status, 200, "upstream's 200, not the kit's 204");
+  assert.equal(await favicon.text(), "");
 });
 
 Deno.test("operational routes serve /metrics when it shares the API listener", async () => {
@@ -46,7 +51,7 @@ Deno.test("operational routes answer wrong methods with 405 and Allow: GET, HEAD
 Deno.test("/readyz turns 503 draining once the shutdown starts; liveness stays 200", async () => {
   const shutdown = new AbortController();
   const router = createRouter(
-    operationalRoutes({ version: "1.0.0", document, shutdownSignal: shutdown.signal }),
+    routeTable({ protocol: protocol(), document, shutdownSignal: shutdown.signal }),
   );
   const get = (path: string) => router.handler(new Request(`http://x${path}`), localInfo());
   assert.equal((await get("/readyz")).status, 200);
