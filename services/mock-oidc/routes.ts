@@ -126,10 +126,8 @@ export function routeTable(deps: RouteDeps): Route[] {
       mock(READ,     CONSOLE_PATH,              onFirstUse(control, "consolePage"),     OP.console),
       ...controlCatchAll(unknownControlPath),
     ] : controlCatchAll(deps.controlElsewhere ?? disabledControlPlane)),
-    // Files of `staticAssetsPath` (without one, `static` is an issuer id like any other), and the
-    // favicon as upstream answers it.
+    // Files of `staticAssetsPath`, before the issuers: without one, `static` is an issuer id.
     ...(deps.staticRoot ? [staticFiles(deps.staticRoot)] : []),
-    { method: READ, pattern: "/favicon.ico", handler: favicon, openapi: OP.favicon },
     // The protocol of each issuer: /{issuer}/… (a GET row answers HEAD too).
     issuer("GET",  "/:issuer/.well-known/openid-configuration",       onFirstUse(discovery, "handleDiscovery"),           OP.discovery),
     issuer("GET",  "/:issuer/authorize",                              onFirstUse(authorize, "handleAuthorize"),           OP.authorize),
@@ -155,6 +153,8 @@ export function routeTable(deps: RouteDeps): Route[] {
     issuer("POST", "/:issuer/debugger/callback",                      onFirstUse(debuggerPages, "debuggerCallback"),      OP.debuggerCallbackPost),
     // RFC 8414's path-insertion form of the metadata document.
     issuer("GET",  "/.well-known/oauth-authorization-server/:issuer", onFirstUse(discovery, "handleDiscovery"),           OP.authorizationServerMetadataRfc8414),
+    // The favicon, as upstream answers it.
+    { method: READ, pattern: "/favicon.ico", handler: favicon, openapi: OP.favicon },
   ];
 }
 
