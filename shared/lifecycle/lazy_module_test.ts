@@ -139,7 +139,7 @@ Deno.test("onFirstUse by export name: the function of that name, typed from the 
     loads++;
     return Promise.resolve({
       add: (a: number, b: number) => a + b,
-      answer: async (req: Request) => new Response(new URL(req.url).pathname),
+      answer: (req: Request) => Promise.resolve(new Response(new URL(req.url).pathname)),
       VERSION: "1",
     });
   });
