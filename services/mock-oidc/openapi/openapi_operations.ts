@@ -9,9 +9,9 @@
 import { MAX_CHANGES_TIMEOUT_MS } from "../control/request_log.ts";
 import type { SCHEMAS } from "./openapi_schemas.ts";
 
-export const ref = (name: keyof typeof SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
-export const json = (name: keyof typeof SCHEMAS) => ({ "application/json": { schema: ref(name) } });
-export const ok = (name: keyof typeof SCHEMAS, description = "OK") => ({
+const ref = (name: keyof typeof SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: keyof typeof SCHEMAS) => ({ "application/json": { schema: ref(name) } });
+const ok = (name: keyof typeof SCHEMAS, description = "OK") => ({
   description,
   content: json(name),
 });
@@ -20,14 +20,14 @@ export const problem = (description: string) => ({
   content: { "application/problem+json": { schema: ref("Problem") } },
 });
 const form = { "application/x-www-form-urlencoded": { schema: { type: "object" } } };
-export const html = { "text/html": { schema: { type: "string" } } };
-export const redirect = {
+const html = { "text/html": { schema: { type: "string" } } };
+const redirect = {
   description: "Redirect to the client",
   headers: { Location: { schema: { type: "string" } } },
 };
 
 /** Problems any control route can answer. */
-export const CONTROL_ERRORS = {
+const CONTROL_ERRORS = {
   "401": { $ref: "#/components/responses/Unauthorized" },
   "404": { $ref: "#/components/responses/NotFound" },
   "429": { $ref: "#/components/responses/TooManyRequests" },
@@ -40,7 +40,7 @@ const BODY_ERRORS = {
   "422": { $ref: "#/components/responses/ValidationFailed" },
 };
 
-export function control(
+function control(
   operationId: string,
   summary: string,
   responses: Record<string, unknown>,
@@ -59,7 +59,7 @@ export function control(
   };
 }
 
-export function protocol(
+function protocol(
   operationId: string,
   summary: string,
   responses: Record<string, unknown>,
