@@ -1,8 +1,9 @@
 /**
- * Composes the HTTP surface of mock-oidc: one route table per listener, built from the rows of
- * the operational routes, the `/_mock` control plane (co-located, on its own listener, or
- * disabled), `/static/*` and the per-issuer protocol namespace, inside the kit's default stack
- * (request id, CORS, tracing, metrics, access log, errors, rate limit, request timeout).
+ * The HTTP surface of mock-oidc: the route table (`routes.ts`) served on each listener — the API
+ * (with the `/_mock` control plane co-located, on its own listener, or disabled), the dedicated
+ * control listener, the metrics listener — inside the kit's default stack (request id, CORS,
+ * tracing, metrics, access log, the one error boundary, rate limit, request timeout), with the
+ * control token gate and the capture of protocol requests.
  *
  * @module
  */
@@ -20,16 +21,16 @@ import {
   withErrors,
   withRateLimit,
 } from "@svc/shared/http";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import type { Logger } from "@svc/shared/log";
 import type { Metrics } from "@svc/shared/metrics";
 import { metricsRoute } from "@svc/shared/operational";
 import { HttpError } from "@svc/shared/problem";
+import type { Tracing } from "@svc/shared/tracing";
 import {
   type ControlDeps,
   controlMethodNotAllowed,
-  controlMissingRoutes,
   controlPlaneElsewhere,
-  controlRoutes,
   disabledControlPlane,
   isControlPath,
   RequestLog,
@@ -39,17 +40,10 @@ import {
   withTestingOnlyMarker,
 } from "./control/mod.ts";
 import type { Core } from "./provider_state.ts";
+import { issuerUrlOf } from "./protocol/issuer_url.ts";
+import { protocolMethodNotAllowed, protocolNotFound } from "./protocol/issuer_route.ts";
+import { type RouteDeps, routeTable } from "./routes.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./serving/mock_metrics.ts";
-import { operationalRoutes } from "./serving/operational_routes.ts";
-import { staticRoute } from "./serving/static_files.ts";
-import { lazyModuleAt } from "@svc/shared/lazy-module";
-import type { Tracing } from "@svc/shared/tracing";
-import {
-  issuerUrlOf,
-  protocolMethodNotAllowed,
-  protocolNotFound,
-  protocolRoutes,
-} from "./protocol/router.ts";
 
 /** Behaviour from the flags (defaults suit in-process tests). */
 export interface AppOptions {
@@ -119,23 +113,10 @@ export interface App {
   documentedRoutes: readonly Route[];
 }
 
+// Its builder and schemas load on the first /openapi.* request, not at start.
 const openapiDoc = lazyModuleAt<typeof import("./openapi/openapi_doc.ts")>(
   import.meta.resolve("./openapi/openapi_doc.ts"),
 );
-
-/** `/favicon.ico` answers as upstream's does: 200 with an empty body (browsers stop asking). */
-const FAVICON: Route = {
-  method: ["GET", "HEAD"],
-  pattern: "/favicon.ico",
-  handler: () =>
-    new Response(null, { status: 200, headers: { "cache-control": "public, max-age=86400" } }),
-  openapi: {
-    operationId: "favicon",
-    summary: "Empty favicon, as upstream answers",
-    tags: ["operational"],
-    responses: { "200": { description: "Empty body" } },
-  },
-};
 
 /**
  * The scenario queue, request log and metrics; create them before the core (it reads the queue).
@@ -161,7 +142,9 @@ export function createApp(deps: AppDeps): App {
   const { core, state, logger } = deps;
   const options = deps.options ?? {};
   const controlEnabled = options.controlEnabled ?? true;
-  const controlDeps: ControlDeps = {
+  const colocated = controlEnabled && !options.dedicatedControl;
+  const version = options.version ?? "0.0.0";
+  const control: ControlDeps = {
     clock: core.clock,
     tokens: core.tokens,
     scenarios: state.scenarios,
@@ -172,44 +155,33 @@ export function createApp(deps: AppDeps): App {
     apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
     onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),
   };
-  const control = controlRoutes(controlDeps);
-  const protocol = protocolRoutes({
-    ...core.protocol,
-    onTokenIssued: (grantType) => countTokenIssued(state.mockMetrics, grantType),
+  const table: RouteDeps = {
+    protocol: {
+      ...core.protocol,
+      onTokenIssued: (grantType) => countTokenIssued(state.mockMetrics, grantType),
+    },
+    control: controlEnabled ? control : undefined,
+    // `/metrics` is served (and documented) on the API listener only without --metrics-addr.
+    metrics: options.metricsOnApi ? state.metrics : undefined,
+    staticRoot: options.staticAssetsPath || undefined,
+    shutdownSignal: options.shutdownSignal,
+    document: async (): Promise<object> =>
+      (await openapiDoc()).openapiDocument(version, documentedRoutes),
+  };
+  // The document describes what this process serves: no `/_mock` when the control plane is off,
+  // its rows when it has a listener of its own.
+  const documentedRoutes = routeTable(table);
+  const apiRoutes = colocated ? documentedRoutes : routeTable({
+    ...table,
+    control: undefined,
+    controlElsewhere: controlEnabled ? controlPlaneElsewhere : disabledControlPlane,
   });
-  const staticFiles = staticRoute(options.staticAssetsPath ?? "");
-  const ops = (metrics?: Metrics): Route[] =>
-    operationalRoutes({
-      version: options.version ?? "0.0.0",
-      metrics,
-      shutdownSignal: options.shutdownSignal,
-      // Its builder and schemas load on the first /openapi.* request, not at start.
-      document: async (): Promise<object> =>
-        (await openapiDoc()).openapiDocument(options.version ?? "0.0.0", documentedRoutes),
-    });
-  // The document describes what this process serves: no `/_mock` when the control plane is off.
-  // `/metrics` is in it only when the API listener serves it (not with --metrics-addr), and
-  // `/static/*` only with a static root (without one, `static` is an issuer id like any other).
-  const documentedRoutes: Route[] = [
-    ...ops(options.metricsOnApi ? state.metrics : undefined),
-    ...(controlEnabled ? control : []),
-    ...protocol,
-    ...(options.staticAssetsPath ? [staticFiles] : []),
-    FAVICON,
-  ];
-
-  const colocated = controlEnabled && !options.dedicatedControl;
-  const apiRouter = createRouter([
-    ...ops(options.metricsOnApi ? state.metrics : undefined),
-    ...(colocated
-      ? control
-      : controlMissingRoutes(controlEnabled ? controlPlaneElsewhere : disabledControlPlane)),
-    ...(options.staticAssetsPath ? [staticFiles] : []),
-    FAVICON,
-    ...protocol,
-  ], { notFound: protocolNotFound, methodNotAllowed: apiMethodNotAllowed });
+  const apiRouter = createRouter(apiRoutes, {
+    notFound: protocolNotFound(apiRoutes),
+    methodNotAllowed: apiMethodNotAllowed,
+  });
   const controlRouter = controlEnabled && options.dedicatedControl
-    ? createRouter([...control, FAVICON], {
+    ? createRouter(documentedRoutes.filter(servedOnControlListener), {
       notFound: (_req, ctx) => {
         throw notFoundError(ctx.url.pathname, "only /_mock/* is served here");
       },
@@ -265,6 +237,11 @@ export function createApp(deps: AppDeps): App {
         : apiRouter.routeOf(req),
     documentedRoutes,
   };
+}
+
+/** The rows of a dedicated control listener: `/_mock` and the favicon. */
+function servedOnControlListener(route: Route): boolean {
+  return isControlPath(String(route.pattern)) || route.pattern === "/favicon.ico";
 }
 
 /** 405 in the control plane's words on `/_mock`, in the protocol's on issuer paths. */

@@ -1,30 +1,16 @@
 /**
- * mock-oidc entry: read flags and JSON configuration, build the core and app, listen.
- * Invalid configuration stops startup with one line naming the key (exit code 2, through the
- * kit's `runMain`).
+ * mock-oidc's entry: `--help`, the settings and upstream's JSON configuration, then
+ * {@linkcode serve} until the shutdown. Invalid configuration stops startup with one line naming
+ * the key (exit code 2, through the kit's `runMain`).
  *
  * @module
  */
 
-import { IDENTITY } from "./identity.ts";
-import { createLifecycle } from "@svc/shared/lifecycle";
-import { createLogger } from "@svc/shared/log";
-import { createMetrics } from "@svc/shared/metrics";
-import { type ListenerSpec, readTlsFiles, startServer } from "@svc/shared/server";
-import { firstAnswer } from "@svc/shared/http";
 import { runMain, type ServiceMain } from "@svc/shared/main";
 import { helpRequested } from "@svc/shared/settings";
-import { createApp, createAppState } from "./app.ts";
-import { configError } from "./config/config_error.ts";
-import { checkListenAddr, resolveListenAddr } from "./config/listen_addr.ts";
-import { loadJsonConfig } from "./config/load_config.ts";
-import type { TlsPair } from "./config/self_signed_cert.ts";
-import { createCore } from "./provider_state.ts";
-import { createSigner, type Signer } from "./keys/signer.ts";
-import { planListeners } from "./serving/listener_plan.ts";
-import { lazyModuleAt } from "@svc/shared/lazy-module";
+import { IDENTITY } from "./identity.ts";
+import { serve } from "./serve.ts";
 import { SETTINGS } from "./settings.ts";
-import service from "./deno.json" with { type: "json" };
 
 /**
  * Resolves configuration, starts the listeners and waits until shutdown; `--help` prints the
@@ -38,173 +24,10 @@ export const main: ServiceMain = async (args, env, io): Promise<number> => {
     return 0;
   }
   const { values } = SETTINGS.resolve({ args, env });
-  const { config, warnings } = await loadJsonConfig({ env });
-  const tls = await tlsOf(values, config.selfSignedTls);
-  const logger = createLogger({
-    level: values.log_level,
-    format: values.log_format,
-    service: IDENTITY,
-  });
-  for (const warning of warnings) logger.warn(warning);
-  const plan = planListeners({
-    api: resolveListenAddr({
-      addr: values.addr,
-      serverHostname: values.server_hostname,
-      serverPort: values.server_port,
-    }),
-    metricsAddr: values.metrics_addr,
-    controlAddr: values.control_addr,
-  });
-  checkListenAddr(plan.api, values.addr ? "--addr" : "--server-hostname/--server-port");
-  if (plan.metrics) checkListenAddr(plan.metrics, "--metrics-addr");
-  if (plan.control) checkListenAddr(plan.control, "--control-addr");
-  if (
-    values.control_enabled && !values.control_token && values.cors_allowed_origins.length === 0
-  ) {
-    logger.warn(
-      "the control plane is open: no --control-token and CORS reflects any origin, so any web " +
-        "page a browser on this machine opens can drive /_mock; set --control-token or " +
-        "--cors-allowed-origins, or --control-enabled=false",
-    );
-  }
-  const signer = await signerOf(values);
-  const state = createAppState(createMetrics({ service: "mock-oidc" }), {
-    captureMaxBytes: values.capture_max_bytes,
-  });
-  const core = createCore(config, {
-    signer,
-    callbacks: state.scenarios,
-    metadataDocuments: {
-      allowHttpLoopback: values.client_metadata_allow_http_loopback,
-      allowPrivateNetworks: values.client_metadata_allow_private_networks,
-    },
-    codeRedirectUriOptional: values.code_redirect_uri_optional,
-  });
-  // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
-  const tracing = values.tracing_enabled
-    ? (await tracingModule()).createTracing({
-      serviceName: "mock-oidc",
-      serviceVersion: service.version,
-      route: (req) => app.routeOf(req),
-    })
-    : undefined;
-  // SIGTERM/SIGINT start the shutdown; /readyz reports draining from then on.
-  const lifecycle = createLifecycle({ logger });
-  // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
-  lifecycle.signal.addEventListener("abort", () => state.requests.endWaiters(), { once: true });
-  // Set once the API listener is up; mint on a dedicated control listener names this origin.
-  const api: { origin?: string } = {};
-  const app = createApp({
-    core,
-    state,
-    logger,
-    options: {
-      controlEnabled: values.control_enabled,
-      controlToken: values.control_token,
-      dedicatedControl: plan.control !== undefined,
-      metricsOnApi: plan.metrics === undefined,
-      corsAllowedOrigins: values.cors_allowed_origins,
-      trustedProxyHeader: values.trusted_proxy_header,
-      rateLimit: values.rate_limit_enabled
-        ? { rps: values.rate_limit_rps, burst: values.rate_limit_burst }
-        : undefined,
-      requestTimeoutMs: values.request_timeout,
-      staticAssetsPath: config.staticAssetsPath,
-      tracing,
-      version: service.version,
-      apiOrigin: () => api.origin,
-      shutdownSignal: lifecycle.signal,
-    },
-  });
-  // --addr wins over SERVER_HOSTNAME/SERVER_PORT/PORT, so it is the one to name.
-  // The signing thread starts once the first answer has gone out (its start, ≈ 40 ms of the
-  // event loop's CPU, would hold up that answer's write), a second after start without one.
-  const first = firstAnswer(app.api, {
-    maxWaitMs: SIGNER_START_AFTER_MS,
-    signal: lifecycle.signal,
-  });
-  const listeners: ListenerSpec[] = [
-    { name: "api", addr: plan.api, handler: first.handler, tls, setting: SETTINGS.names("addr") },
-  ];
-  if (plan.metrics) {
-    const setting = SETTINGS.names("metrics_addr");
-    listeners.push({ name: "metrics", addr: plan.metrics, handler: app.metrics, setting });
-  }
-  if (plan.control && app.control) {
-    const setting = SETTINGS.names("control_addr");
-    listeners.push({ name: "control", addr: plan.control, handler: app.control, setting });
-  }
-  const server = await startServer(listeners, {
-    logger,
-    lifecycle,
-    shutdownGrace: values.shutdown_grace,
-    timeouts: { readMs: values.read_timeout, writeMs: values.write_timeout },
-    onShutdown: async () => {
-      await tracing?.shutdown();
-      await signer.close();
-    },
-  });
-  api.origin = server.urls.api?.replace(/:\/\/(0\.0\.0\.0|\[::\]):/, "://localhost:");
-  // The signing thread starts once the first request has been answered (so that answer does not
-  // share the cores with the thread's start; discovery and JWKS need no signing, and a token
-  // request that comes first starts it itself), or SIGNER_START_AFTER_MS after listening when no
-  // request comes; closed at shutdown.
-  await first.answered;
-  // Shut down before it started: nothing to start.
-  if (!lifecycle.signal.aborted) {
-    try {
-      await signer.ready();
-    } catch (err) {
-      await server.shutdown();
-      throw configError("--signer", (err as Error).message);
-    }
-    logger.info("mock-oidc ready", {
-      signer: core.signer,
-      signerThreads: values.signer_threads || navigator.hardwareConcurrency,
-      algorithm: config.algorithm,
-    });
-  }
+  const server = await serve(values, { env });
   await server.finished;
   return 0;
 };
-
-// By URL, so that a start without them does not even read them (shared/lifecycle/lazy_module.ts).
-const tracingModule = lazyModuleAt<typeof import("@svc/shared/tracing")>(
-  import.meta.resolve("@svc/shared/tracing"),
-);
-const selfSignedCert = lazyModuleAt<typeof import("./config/self_signed_cert.ts")>(
-  import.meta.resolve("./config/self_signed_cert.ts"),
-);
-
-/** How long after start the signing thread starts when no request has been answered. */
-const SIGNER_START_AFTER_MS = 1000;
-
-async function signerOf(
-  values: { signer: Signer["name"]; signer_threads: number; signer_libcrypto: string },
-): Promise<Signer> {
-  try {
-    return await createSigner({
-      signer: values.signer,
-      threads: values.signer_threads,
-      libcrypto: values.signer_libcrypto,
-    });
-  } catch (err) {
-    throw configError("--signer", (err as Error).message);
-  }
-}
-
-async function tlsOf(
-  values: { tls_cert_file: string; tls_key_file: string },
-  selfSigned: boolean,
-): Promise<TlsPair | undefined> {
-  const files = await readTlsFiles({
-    certFile: values.tls_cert_file,
-    keyFile: values.tls_key_file,
-  }, { cert: SETTINGS.names("tls_cert_file"), key: SETTINGS.names("tls_key_file") });
-  // Its certificate builder loads only when asked for (`selfSignedTls`), not at every start.
-  return files ??
-    (selfSigned ? await (await selfSignedCert()).selfSignedCertificate() : undefined);
-}
 
 const USAGE = `Usage: mock-oidc [flags]
 

@@ -30,7 +30,7 @@
  *
  * // a module-level declaration: `deno run` does not read ./token.ts until the first token request
  * const token = lazyModuleAt<typeof import("./token.ts")>(import.meta.resolve("./token.ts"));
- * const routes = [{ method: "POST", pattern: "/token", handler: onFirstUse(token, (m) => m.handleToken) }];
+ * const routes = [{ method: "POST", pattern: "/token", handler: onFirstUse(token, "handleToken") }];
  * ```
  * @module
  */
@@ -80,11 +80,16 @@ export function lazyModuleAt<M>(url: string): LazyModule<M> {
   return Object.assign(lazyModule(() => import(url) as Promise<M>), { url });
 }
 
+/** The names of the functions a module exports (what {@linkcode onFirstUse} can name). */
+export type FunctionName<M> = {
+  [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof M];
+
 /**
  * A handler (or any function) whose module loads on its first call: `pick` names the function in
- * the module, which is then called with the arguments. The way a route row declares a lazily
- * loaded handler. A failed load rejects that call (the error boundary answers a 500 problem) and
- * is tried again on the next.
+ * the module (its export name, or a function of the module), which is then called with the
+ * arguments. The way a route row declares a lazily loaded handler. A failed load rejects that call
+ * (the error boundary answers a 500 problem) and is tried again on the next.
  *
  * @example Usage
  * ```ts
@@ -94,16 +99,30 @@ export function lazyModuleAt<M>(url: string): LazyModule<M> {
  * const duration = lazyModuleAt<typeof import("@svc/shared/duration")>(
  *   import.meta.resolve("@svc/shared/duration"),
  * );
- * const parse = onFirstUse(duration, (m) => m.parseDuration); // nothing loaded yet
+ * const parse = onFirstUse(duration, "parseDuration"); // nothing loaded yet
  * assert.equal(await parse("1s"), 1000);
+ * const twice = onFirstUse(duration, (m) => (text: string) => 2 * m.parseDuration(text));
+ * assert.equal(await twice("1s"), 2000);
  * ```
  */
+export function onFirstUse<M, K extends FunctionName<M>>(
+  load: () => Promise<M>,
+  pick: K,
+): M[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+/** {@inheritDoc onFirstUse} */
 export function onFirstUse<M, A extends unknown[], R>(
   load: () => Promise<M>,
   pick: (module: M) => (...args: A) => R,
-): (...args: A) => Promise<Awaited<R>> {
-  return async function loadedOnFirstUse(...args: A): Promise<Awaited<R>> {
-    const picked = pick(await load());
+): (...args: A) => Promise<Awaited<R>>;
+export function onFirstUse<M>(
+  load: () => Promise<M>,
+  pick: keyof M | ((module: M) => (...args: unknown[]) => unknown),
+): (...args: unknown[]) => Promise<unknown> {
+  return async function loadedOnFirstUse(...args: unknown[]): Promise<unknown> {
+    const module = await load();
+    const picked = typeof pick === "function"
+      ? pick(module)
+      : module[pick] as (...args: unknown[]) => unknown;
     return await picked(...args);
   };
 }

@@ -132,3 +132,23 @@ Deno.test("onFirstUse as a route row's handler: the row answers once its module 
   const res = await router.handler(new Request("http://x/ms/1.5s"), localInfo());
   assert.equal(await res.json(), 1500);
 });
+
+Deno.test("onFirstUse by export name: the function of that name, typed from the module", async () => {
+  let loads = 0;
+  const load = lazyModule(() => {
+    loads++;
+    return Promise.resolve({
+      add: (a: number, b: number) => a + b,
+      answer: (req: Request) => Promise.resolve(new Response(new URL(req.url).pathname)),
+      VERSION: "1",
+    });
+  });
+  const add = onFirstUse(load, "add");
+  const answer = onFirstUse(load, "answer");
+  assert.equal(loads, 0);
+  assert.equal(await add(2, 3), 5);
+  assert.equal(await (await answer(new Request("http://x/p"))).text(), "/p");
+  assert.equal(loads, 1);
+  // @ts-expect-error: VERSION is not a function, so it cannot answer
+  onFirstUse(load, "VERSION");
+});

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { createControlHandler } from "../control/control_plane.ts";
-import { fakeDeps, jsonRequest } from "../control/_test_support.ts";
+import { createControlHandler, fakeDeps, jsonRequest } from "../control/_test_support.ts";
 import { harness } from "../protocol/_test_support.ts";
 import { hashSource } from "../ui/mod.ts";
 import { CONSOLE_PATH } from "./console_routes.ts";

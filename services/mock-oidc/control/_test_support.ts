@@ -1,5 +1,18 @@
-/** In-memory stand-ins for the clock and token factory used by the control-plane unit tests. */
+/**
+ * In-memory stand-ins for the clock and token factory used by the control-plane unit tests, and
+ * the `/_mock` rows of the route table on their own.
+ */
+import { createRouter, localInfo, withErrors } from "@svc/shared/http";
+import {
+  controlMethodNotAllowed,
+  isControlPath,
+  withControlGate,
+  withTestingOnlyMarker,
+} from "./control_plane.ts";
 import type { ControlClock, ControlDeps } from "./control_deps.ts";
+import { DEFAULT_CONFIG } from "../config/json_config.ts";
+import { createCore } from "../provider_state.ts";
+import { routeTable } from "../routes.ts";
 import type { IssuedToken, TokenRequest } from "../tokens/token_factory.ts";
 import { RequestLog } from "./request_log.ts";
 import { ScenarioQueue } from "./scenario_queue.ts";
@@ -57,4 +70,19 @@ export function jsonRequest(method: string, path: string, body?: unknown, header
     headers: all,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+/**
+ * The `/_mock` rows of the route table on their own, as one handler: the token gate, the rows,
+ * problems for errors (the one boundary), every response marked testing-only.
+ */
+export function createControlHandler(deps: ControlDeps): (req: Request) => Promise<Response> {
+  const protocol = createCore(DEFAULT_CONFIG).protocol;
+  const routes = routeTable({ protocol, control: deps, document: () => ({}) })
+    .filter((route) => isControlPath(String(route.pattern)));
+  const router = createRouter(routes, { methodNotAllowed: controlMethodNotAllowed });
+  const handler = withTestingOnlyMarker(
+    withErrors(withControlGate(router.handler, deps.controlToken)),
+  );
+  return async (req) => await handler(req, localInfo());
 }

@@ -14,6 +14,7 @@ export type ControlClock = Clock;
 /** The token factory shared with the token endpoint, so minted tokens match granted ones. */
 export type TokenIssuer = TokenFactory;
 
+/** What the `/_mock` rows need. */
 export interface ControlDeps {
   clock: ControlClock;
   tokens: TokenIssuer;
@@ -33,6 +34,9 @@ export interface ControlDeps {
   /** Called after each mint, e.g. to count tokens issued per grant. */
   onMint?: (kind: string) => void;
 }
+
+/** Answers one `/_mock` row (control_handlers.ts has them all). */
+export type ControlHandler = (req: Request, deps: ControlDeps) => Response | Promise<Response>;
 
 /** A JSON response carrying the control plane's testing-only marker. */
 export function controlJson(body: unknown, status = 200): Response {

@@ -1,13 +1,40 @@
 /**
- * Every handler of the `/_mock` rows, in one module that control_plane.ts loads on the first
- * control request: a start-up and the protocol's requests do without the control plane's code.
+ * Every handler of the `/_mock` rows of the route table (`routes.ts`), each a
+ * {@linkcode ControlHandler} `(req, deps)`, in one module the rows load on the first control
+ * request: a start-up and the protocol's requests do without the control plane's code.
  *
  * @module
  */
-export { advanceClock, getClock, putClock } from "./clock_routes.ts";
-export { mintToken } from "./mint.ts";
-export { clearRequests, listRequests, requestChanges, takeRequest } from "./request_routes.ts";
-export { resetMock } from "./reset.ts";
-export { clearClients, listClients } from "./client_routes.ts";
-export { enqueueScenario, flushScenarios, listScenarios } from "./scenario_routes.ts";
-export { consolePage } from "../console/console_page_response.ts";
+import type { ControlHandler } from "./control_deps.ts";
+import * as clock from "./clock_routes.ts";
+import { mintToken as mint } from "./mint.ts";
+import * as requests from "./request_routes.ts";
+import { resetMock as reset } from "./reset.ts";
+import * as clients from "./client_routes.ts";
+import * as scenarios from "./scenario_routes.ts";
+import { consolePage as page } from "../console/console_page_response.ts";
+import { ClientRegistry } from "../protocol/client_registry.ts";
+
+export const getClock: ControlHandler = (_req, deps) => clock.getClock(deps.clock);
+export const putClock: ControlHandler = (req, deps) => clock.putClock(req, deps.clock);
+export const advanceClock: ControlHandler = (req, deps) => clock.advanceClock(req, deps.clock);
+export const mintToken: ControlHandler = (req, deps) => mint(req, deps);
+export const enqueueScenario: ControlHandler = (req, deps) =>
+  scenarios.enqueueScenario(req, deps.scenarios);
+export const listScenarios: ControlHandler = (_req, deps) =>
+  scenarios.listScenarios(deps.scenarios);
+export const flushScenarios: ControlHandler = (_req, deps) =>
+  scenarios.flushScenarios(deps.scenarios);
+export const listRequests: ControlHandler = (req, deps) =>
+  requests.listRequests(req, deps.requests);
+export const clearRequests: ControlHandler = (_req, deps) => requests.clearRequests(deps.requests);
+export const takeRequest: ControlHandler = (req, deps) => requests.takeRequest(req, deps.requests);
+export const requestChanges: ControlHandler = (req, deps) =>
+  requests.requestChanges(req, deps.requests);
+// Without a registry of its own (tests), there is nothing registered to list or forget.
+export const listClients: ControlHandler = (_req, deps) =>
+  clients.listClients(deps.clients ?? new ClientRegistry());
+export const clearClients: ControlHandler = (_req, deps) =>
+  clients.clearClients(deps.clients ?? new ClientRegistry());
+export const resetMock: ControlHandler = (req, deps) => reset(req, deps);
+export const consolePage: ControlHandler = (req) => page(req);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createControlHandler, disabledControlPlane } from "./control_plane.ts";
-import { fakeDeps, jsonRequest } from "./_test_support.ts";
+import { disabledControlPlane } from "./control_plane.ts";
+import { createControlHandler, fakeDeps, jsonRequest } from "./_test_support.ts";
 import { localInfo, withTimeout } from "@svc/shared/http";
 
 Deno.test("every /_mock response carries X-Mock-Oidc: testing-only, errors included", async () => {

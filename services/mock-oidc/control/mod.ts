@@ -3,17 +3,17 @@
  * @module
  */
 export {
+  controlCatchAll,
   controlMethodNotAllowed,
-  controlMissingRoutes,
   controlPlaneElsewhere,
   controlRoutes,
-  createControlHandler,
   disabledControlPlane,
   isControlPath,
+  unknownControlPath,
   withControlGate,
   withTestingOnlyMarker,
 } from "./control_plane.ts";
-export type { ControlClock, ControlDeps, TokenIssuer } from "./control_deps.ts";
+export type { ControlClock, ControlDeps, ControlHandler, TokenIssuer } from "./control_deps.ts";
 export { isExcludedFromCapture, withCapture } from "./capture.ts";
 export { type CapturedRequest, type Endpoint, ENDPOINTS, RequestLog } from "./request_log.ts";
 export { type RequestMapping, type Scenario, ScenarioQueue } from "./scenario_queue.ts";

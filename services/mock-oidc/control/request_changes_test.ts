@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { createControlHandler } from "./control_plane.ts";
-import { fakeDeps, jsonRequest } from "./_test_support.ts";
+import { createControlHandler, fakeDeps, jsonRequest } from "./_test_support.ts";
 import { MAX_CHANGES_TIMEOUT_MS } from "./request_log.ts";
 import { STATUS_TEXT } from "@svc/shared/problem";
 

@@ -8,7 +8,8 @@
 
 import { encodeBase64 } from "@svc/shared/base64";
 import type { IssuerContext } from "../protocol/deps.ts";
-import { OAuthError, oauthErrorResponse } from "../protocol/oauth_error.ts";
+import { errorResponse } from "@svc/shared/problem";
+import { OAuthError } from "../protocol/oauth_error.ts";
 import { handleToken } from "../protocol/token.ts";
 import type { DebuggerSession } from "./session.ts";
 
@@ -60,8 +61,9 @@ export async function exchangeCode(
   try {
     res = await handleToken({ ...ctx, req });
   } catch (err) {
+    // What the error boundary sends for it: its RFC 6749 body.
     if (!(err instanceof OAuthError)) throw err;
-    res = oauthErrorResponse(err);
+    res = errorResponse(err);
   }
   const text = await res.text();
   return {

@@ -45,7 +45,7 @@ function cookie(ctx: IssuerContext, value: string, maxAgeSeconds?: number): stri
 
 function keyOf(ctx: IssuerContext): Uint8Array {
   const key = ctx.deps.debuggerKey;
-  if (!key) throw new Error("Cannot run the debugger: protocolRoutes sets no debuggerKey");
+  if (!key) throw new Error("Cannot run the debugger: routeTable sets no debuggerKey");
   return key;
 }
 

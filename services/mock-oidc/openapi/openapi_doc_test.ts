@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { createControlHandler } from "../control/control_plane.ts";
-import { fakeDeps, jsonRequest } from "../control/_test_support.ts";
+import { createControlHandler, fakeDeps, jsonRequest } from "../control/_test_support.ts";
 import { responseSchema, schemaViolations } from "@svc/testing/schema-check";
 import { openapiDocument } from "./openapi_doc.ts";
 import { createApp, createAppState } from "../app.ts";

@@ -1,16 +1,17 @@
 /**
- * Builders of the OpenAPI operation objects that the route-table rows carry (`openapi`), so
- * each row documents itself; `openapi_doc.ts` assembles them into the document.
+ * The OpenAPI operation of every row of the route table (`routes.ts`), by `operationId`, and the
+ * builders they are made with; `openapi_doc.ts` assembles the rows' operations into the document.
  *
- * `openapi/` holds the OpenAPI document: component schemas, the operation builders each route
- * row uses, and the document assembled from the rows.
+ * `openapi/` holds the OpenAPI document: component schemas, the operations of the route rows, and
+ * the document assembled from the rows.
  * @module
  */
+import { MAX_CHANGES_TIMEOUT_MS } from "../control/request_log.ts";
 import type { SCHEMAS } from "./openapi_schemas.ts";
 
-export const ref = (name: keyof typeof SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
-export const json = (name: keyof typeof SCHEMAS) => ({ "application/json": { schema: ref(name) } });
-export const ok = (name: keyof typeof SCHEMAS, description = "OK") => ({
+const ref = (name: keyof typeof SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: keyof typeof SCHEMAS) => ({ "application/json": { schema: ref(name) } });
+const ok = (name: keyof typeof SCHEMAS, description = "OK") => ({
   description,
   content: json(name),
 });
@@ -19,14 +20,14 @@ export const problem = (description: string) => ({
   content: { "application/problem+json": { schema: ref("Problem") } },
 });
 const form = { "application/x-www-form-urlencoded": { schema: { type: "object" } } };
-export const html = { "text/html": { schema: { type: "string" } } };
-export const redirect = {
+const html = { "text/html": { schema: { type: "string" } } };
+const redirect = {
   description: "Redirect to the client",
   headers: { Location: { schema: { type: "string" } } },
 };
 
 /** Problems any control route can answer. */
-export const CONTROL_ERRORS = {
+const CONTROL_ERRORS = {
   "401": { $ref: "#/components/responses/Unauthorized" },
   "404": { $ref: "#/components/responses/NotFound" },
   "429": { $ref: "#/components/responses/TooManyRequests" },
@@ -39,7 +40,7 @@ const BODY_ERRORS = {
   "422": { $ref: "#/components/responses/ValidationFailed" },
 };
 
-export function control(
+function control(
   operationId: string,
   summary: string,
   responses: Record<string, unknown>,
@@ -58,7 +59,7 @@ export function control(
   };
 }
 
-export function protocol(
+function protocol(
   operationId: string,
   summary: string,
   responses: Record<string, unknown>,
@@ -106,3 +107,226 @@ export const OPERATIONAL_DOCS = {
     content: { "application/yaml": { schema: { type: "string" } } },
   }),
 };
+
+const TOKEN_401 = { description: "invalid_client", content: json("OAuthError") };
+const USERINFO_401 = { description: "invalid_token" };
+const SIGNED_OUT = { description: "Signed out", content: html };
+const PAGE = { description: "Debugger page", content: html };
+const ERROR_PAGE = { description: "Debugger error page", content: html };
+const READ_HEADERS = ["Host", "X-Forwarded-Host", "X-Forwarded-Port", "X-Forwarded-Proto"];
+
+/** A debugger operation: a protocol one, tagged `debugger`, whose 400 is an error page. */
+function debuggerOp(
+  operationId: string,
+  summary: string,
+  responses: Record<string, unknown>,
+  body = false,
+): Record<string, unknown> {
+  const op = protocol(operationId, summary, responses, body);
+  return { ...op, tags: ["debugger"], responses: { ...op.responses, "400": ERROR_PAGE } };
+}
+
+/** The operation of each route row, by its `operationId` (docs/mock-oidc.md has the routes). */
+export const OPERATIONS = {
+  // Operational: mock-oidc's own rows (the kit's take theirs from OPERATIONAL_DOCS by path).
+  isalive: OPERATIONAL_DOCS["/isalive"],
+  favicon: {
+    operationId: "favicon",
+    summary: "Empty favicon, as upstream answers",
+    tags: ["operational"],
+    responses: { "200": { description: "Empty body" } },
+  },
+  staticFile: {
+    operationId: "staticFile",
+    summary: "A file under staticAssetsPath; no index, traversal and symlink escapes are 404",
+    tags: ["operational"],
+    parameters: [{ name: "path", in: "path", required: true, schema: { type: "string" } }],
+    responses: {
+      "200": {
+        description: "File",
+        content: { "*/*": { schema: { type: "string", format: "binary" } } },
+      },
+      "404": problem("No such file"),
+    },
+  },
+  // Control plane
+  getClock: control("getClock", "Read the clock", { "200": ok("ClockState") }),
+  setClock: control(
+    "setClock",
+    "Freeze at an instant or unfreeze",
+    { "200": ok("ClockState") },
+    "ClockUpdate",
+  ),
+  advanceClock: control(
+    "advanceClock",
+    "Freeze, then move forward",
+    { "200": ok("ClockState") },
+    "ClockAdvance",
+  ),
+  mintToken: {
+    ...control("mintToken", "Mint a token like the token endpoint grants", {
+      "200": ok("MintResponse"),
+    }, "MintRequest"),
+    parameters: READ_HEADERS.map((name) => ({
+      name,
+      in: "header",
+      required: false,
+      schema: { type: "string" },
+    })),
+  },
+  enqueueScenario: control("enqueueScenario", "Enqueue a one-shot scenario", {
+    "200": ok("ScenarioEnqueued"),
+  }, "Scenario"),
+  listScenarios: control("listScenarios", "List queued scenarios", { "200": ok("ScenarioList") }),
+  flushScenarios: control("flushScenarios", "Flush the queue", { "200": ok("ScenariosFlushed") }),
+  listRequests: {
+    ...control("listRequests", "List captured requests", { "200": ok("CapturedRequestList") }),
+    parameters: [
+      { name: "issuer", in: "query", required: false, schema: { type: "string" } },
+      { name: "endpoint", in: "query", required: false, schema: ref("Endpoint") },
+    ],
+    responses: {
+      "200": ok("CapturedRequestList"),
+      ...CONTROL_ERRORS,
+      "422": { $ref: "#/components/responses/ValidationFailed" },
+    },
+  },
+  clearRequests: control("clearRequests", "Clear the request log", {
+    "200": ok("RequestsCleared"),
+  }),
+  takeRequest: control(
+    "takeRequest",
+    "Remove and return the oldest matching request (long-poll)",
+    { "200": ok("CapturedRequest") },
+    "TakeRequest",
+  ),
+  requestChanges: {
+    ...control("requestChanges", "Wait until the request log changes (non-destructive)", {
+      "200": ok("RequestLogVersion"),
+    }),
+    parameters: [
+      { name: "after", in: "query", required: false, schema: { type: "integer", minimum: 0 } },
+      {
+        name: "timeoutMs",
+        in: "query",
+        required: false,
+        schema: { type: "integer", minimum: 0, maximum: MAX_CHANGES_TIMEOUT_MS, default: 0 },
+      },
+    ],
+    responses: {
+      "200": ok("RequestLogVersion"),
+      ...CONTROL_ERRORS,
+      "422": { $ref: "#/components/responses/ValidationFailed" },
+    },
+  },
+  listClients: control("listClients", "List dynamically registered clients (no secrets)", {
+    "200": ok("ClientList"),
+  }),
+  clearClients: control("clearClients", "Forget every registered client", {
+    "200": ok("ClientsCleared"),
+  }),
+  reset: control("reset", "Flush queue and log, unfreeze the clock; keys are kept", {
+    "200": ok("ResetResult"),
+  }),
+  console: {
+    operationId: "console",
+    summary: "The control-plane console (HTML; its calls need the control token when set)",
+    tags: ["control"],
+    security: [],
+    responses: {
+      "200": { description: "The page", content: { "text/html": { schema: { type: "string" } } } },
+    },
+  },
+  // Protocol
+  discovery: protocol("discovery", "Discovery document", { "200": ok("Discovery") }),
+  authorize: protocol("authorize", "Authorization endpoint", {
+    "200": { description: "Login page", content: html },
+    "302": redirect,
+  }),
+  authorizePost: protocol("authorizePost", "Authorization endpoint (form)", {
+    "200": { description: "Login page or form_post", content: html },
+    "302": redirect,
+  }, true),
+  token: protocol(
+    "token",
+    "Token endpoint",
+    { "200": ok("TokenResponse"), "401": TOKEN_401 },
+    true,
+  ),
+  userinfo: protocol("userinfo", "Claims of a valid bearer token", {
+    "200": ok("Claims"),
+    "401": USERINFO_401,
+  }),
+  userinfoPost: protocol("userinfoPost", "Claims of a valid bearer token (POST)", {
+    "200": ok("Claims"),
+    "401": USERINFO_401,
+  }, true),
+  introspect: protocol("introspect", "Token introspection", {
+    "200": ok("Introspection"),
+    "401": TOKEN_401,
+  }, true),
+  revoke: protocol("revoke", "Token revocation", { "200": { description: "Revoked" } }, true),
+  endsession: protocol("endsession", "End session", { "200": SIGNED_OUT, "302": redirect }),
+  endsessionPost: protocol("endsessionPost", "End session (form)", {
+    "200": SIGNED_OUT,
+    "302": redirect,
+  }, true),
+  jwks: protocol("jwks", "Public signing key of the issuer (kid = issuer id)", {
+    "200": ok("Jwks"),
+  }),
+  authorizationServerMetadata: protocol(
+    "authorizationServerMetadata",
+    "OAuth 2.0 metadata (same document)",
+    { "200": ok("Discovery") },
+  ),
+  deviceAuthorization: protocol("deviceAuthorization", "Device authorization (RFC 8628)", {
+    "200": { description: "Device and user codes", content: json("Claims") },
+    "401": TOKEN_401,
+  }, true),
+  deviceVerification: protocol("deviceVerification", "Device verification page", {
+    "200": { description: "Verification page", content: html },
+  }),
+  deviceVerificationPost: protocol("deviceVerificationPost", "Device verification (form)", {
+    "200": { description: "Verification result", content: html },
+    "400": { description: "Unknown or expired code, or no username", content: html },
+  }, true),
+  register: {
+    ...protocol("register", "Dynamic client registration (RFC 7591)", {
+      "201": { description: "Registered", content: json("ClientInformation") },
+      "413": { description: "Body over 1 MiB", content: json("OAuthError") },
+    }),
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: ref("ClientMetadata") } },
+    },
+  },
+  readRegistration: {
+    ...protocol("readRegistration", "Read a registration (RFC 7592)", {
+      "200": ok("ClientInformation"),
+      "401": { description: "invalid_token", content: json("OAuthError") },
+    }),
+    parameters: [
+      { $ref: "#/components/parameters/Issuer" },
+      { name: "client", in: "path", required: true, schema: { type: "string" } },
+    ],
+    security: [{ registrationAccessToken: [] }],
+  },
+  authorizationServerMetadataRfc8414: protocol(
+    "authorizationServerMetadataRfc8414",
+    "RFC 8414 path-insertion form",
+    { "200": ok("Discovery") },
+  ),
+  // Debugger
+  debugger: debuggerOp("debugger", "Debugger form (upstream defaults)", { "200": PAGE }),
+  debuggerStart: debuggerOp("debuggerStart", "Seal the parameters in a cookie, go to authorize", {
+    "302": redirect,
+  }, true),
+  debuggerCallback: debuggerOp("debuggerCallback", "Redeem the code here, show the exchange", {
+    "200": PAGE,
+    "401": ERROR_PAGE,
+  }),
+  debuggerCallbackPost: debuggerOp("debuggerCallbackPost", "Callback of response_mode=form_post", {
+    "200": PAGE,
+    "401": ERROR_PAGE,
+  }, true),
+} satisfies Record<string, Record<string, unknown>>;

@@ -49,6 +49,8 @@ export interface FetchedBytes {
 
 /** Why a URL was not fetched, or its answer not taken; the message is for the caller. */
 export class OutboundRefused extends Error {
+  /** Stable code callers switch on. */
+  readonly code = "outbound_refused";
   constructor(message: string) {
     super(message);
     this.name = "OutboundRefused";

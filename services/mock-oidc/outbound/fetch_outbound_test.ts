@@ -7,6 +7,7 @@ const PRIVATE =
 function refused(promise: Promise<unknown>, message: RegExp | string) {
   return assert.rejects(promise, (e: unknown) => {
     assert.ok(e instanceof OutboundRefused, String(e));
+    assert.equal(e.code, "outbound_refused");
     if (typeof message === "string") assert.equal(e.message, message);
     else assert.match(e.message, message);
     return true;

@@ -8,17 +8,24 @@
 import { type Core, type CoreOptions, createCore } from "../provider_state.ts";
 import { DEFAULT_CONFIG, type OidcConfig } from "../config/json_config.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
-import { createRouter, localInfo } from "@svc/shared/http";
+import { createRouter, localInfo, withErrors } from "@svc/shared/http";
 import type { ProtocolDeps } from "./deps.ts";
-import { protocolMethodNotAllowed, protocolNotFound, protocolRoutes } from "./router.ts";
+import { protocolMethodNotAllowed, protocolNotFound } from "./issuer_route.ts";
+import { routeTable } from "../routes.ts";
 
-/** The protocol rows on their own, as one handler (in-process tests). */
+/**
+ * The protocol rows of the route table on their own (`/{issuer}/…`), as one handler behind the
+ * error boundary, as the app serves them (in-process tests).
+ */
 export function createProtocolHandler(deps: ProtocolDeps): (req: Request) => Promise<Response> {
-  const router = createRouter(protocolRoutes(deps), {
-    notFound: protocolNotFound,
+  const routes = routeTable({ protocol: deps, document: () => ({}) })
+    .filter((route) => String(route.pattern).includes(":issuer"));
+  const router = createRouter(routes, {
+    notFound: protocolNotFound(routes),
     methodNotAllowed: protocolMethodNotAllowed,
   });
-  return async (req) => await router.handler(req, localInfo());
+  const handler = withErrors(router.handler);
+  return async (req) => await handler(req, localInfo());
 }
 
 /** Base URL the harness pretends to serve. */

@@ -9,7 +9,7 @@
 import type { IssuerContext } from "./deps.ts";
 import { randomTokenOf } from "./deps.ts";
 import { readForm } from "./form.ts";
-import { OAuthError, oauthErrorResponse } from "./oauth_error.ts";
+import { OAuthError } from "./oauth_error.ts";
 import { formPostPage, loginPage } from "./pages.ts";
 import { htmlResponse, redirectResponse } from "./responses.ts";
 import { problemResponse } from "@svc/shared/problem";
@@ -38,22 +38,17 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     }
   }
   const clientId = params.get("client_id");
-  if (!clientId) return oauthErrorResponse(badRequest("missing required parameter client_id"));
+  // Errors that cannot be redirected back to the client: thrown, answered in the OAuth dialect.
+  if (!clientId) throw badRequest("missing required parameter client_id");
   const redirectUri = params.get("redirect_uri");
   if (!isUsableRedirect(redirectUri)) {
-    return oauthErrorResponse(badRequest("redirect_uri is missing or not an absolute URI"));
+    throw badRequest("redirect_uri is missing or not an absolute URI");
   }
   // A registered client's redirect URI must be one it registered, exactly; never redirect to
   // another (RFC 6749 §4.1.2.1).
-  let registered;
-  try {
-    registered = await heldClient(ctx, clientId);
-  } catch (err) {
-    if (err instanceof OAuthError) return oauthErrorResponse(err);
-    throw err;
-  }
+  const registered = await heldClient(ctx, clientId);
   if (registered && !registered.metadata.redirect_uris.includes(redirectUri)) {
-    return oauthErrorResponse(badRequest("redirect_uri is not registered for this client"));
+    throw badRequest("redirect_uri is not registered for this client");
   }
   const requestedMode = params.get("response_mode") ?? "query";
   const mode: Mode = (MODES as readonly string[]).includes(requestedMode)
@@ -86,7 +81,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   try {
     resource = parseResources(params);
   } catch (err) {
-    if (err instanceof OAuthError) return fail(err.error, err.message);
+    if (err instanceof OAuthError) return fail(err.code, err.message);
     throw err;
   }
 

@@ -66,15 +66,6 @@ export interface IssuerContext {
 /** Answers one endpoint of an issuer namespace. */
 export type EndpointHandler = (ctx: IssuerContext) => Response | Promise<Response>;
 
-/** One row of the issuer namespace: path suffix, method, handler, OpenAPI operation. */
-export interface Endpoint {
-  /** Path inside the issuer namespace. */
-  suffix: string;
-  method: "GET" | "POST";
-  handle: EndpointHandler;
-  openapi: Record<string, unknown>;
-}
-
 /** 32 random bytes as base64url. */
 function defaultRandomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));

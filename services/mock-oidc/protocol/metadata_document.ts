@@ -51,6 +51,8 @@ export interface DocumentClient {
 
 /** Why a client ID URL cannot be used (rendered as `invalid_client`). */
 export class MetadataDocumentError extends Error {
+  /** Stable code callers switch on. */
+  readonly code = "metadata_document_unusable";
   constructor(message: string) {
     super(message);
     this.name = "MetadataDocumentError";

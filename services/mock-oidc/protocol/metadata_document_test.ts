@@ -36,7 +36,9 @@ function docOf(clientId: string, extra: Record<string, unknown> = {}) {
 function rejects(promise: Promise<unknown>, message: RegExp) {
   return assert.rejects(
     promise,
-    (e: unknown) => e instanceof MetadataDocumentError && message.test(e.message),
+    (e: unknown) =>
+      e instanceof MetadataDocumentError && e.code === "metadata_document_unusable" &&
+      message.test(e.message),
   );
 }
 

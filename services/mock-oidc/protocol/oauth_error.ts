@@ -1,27 +1,40 @@
 /**
- * RFC 6749 errors of the protocol endpoints: a JSON body `{error, error_description}` with the
- * code in its correct case, `Cache-Control: no-store`, and `WWW-Authenticate` on 401.
+ * RFC 6749 errors of the protocol endpoints: an `HttpError` whose body is not a problem but
+ * `{error, error_description}` with the code in its correct case, with `Cache-Control: no-store`
+ * and `WWW-Authenticate` on 401. Thrown by the endpoints and rendered by the one error boundary,
+ * like every other error (the kit's `errorResponse` sends {@linkcode OAuthError.toResponse}).
  *
  * @module
  */
+import { HttpError } from "@svc/shared/problem";
 
-/** A protocol error; {@linkcode oauthErrorResponse} renders it. */
-export class OAuthError extends Error {
-  readonly status: number;
-  readonly error: string;
-  readonly headers: HeadersInit | undefined;
-
+/** A protocol error: `code` is the RFC 6749 `error`, the message its `error_description`. */
+export class OAuthError extends HttpError {
+  /**
+   * @param status The HTTP status.
+   * @param code The RFC 6749 error code (`invalid_grant`, …), the body's `error`.
+   * @param description The body's `error_description`.
+   * @param options Response headers (`WWW-Authenticate`).
+   */
   constructor(
     status: number,
-    error: string,
+    code: string,
     description: string,
     options: { headers?: HeadersInit } = {},
   ) {
-    super(description);
+    super(status, code, description, { headers: options.headers });
     this.name = "OAuthError";
-    this.status = status;
-    this.error = error;
-    this.headers = options.headers;
+  }
+
+  /** The RFC 6749 JSON body (§5.2), never cached. */
+  override toResponse(): Response {
+    const headers = new Headers(this.headers);
+    headers.set("Content-Type", "application/json");
+    headers.set("Cache-Control", "no-store");
+    return new Response(JSON.stringify({ error: this.code, error_description: this.message }), {
+      status: this.status,
+      headers,
+    });
   }
 }
 
@@ -49,16 +62,5 @@ export function invalidToken(description: string): OAuthError {
     headers: {
       "WWW-Authenticate": `Bearer error="invalid_token", error_description="${quoted}"`,
     },
-  });
-}
-
-/** Render an OAuthError as an RFC 6749 JSON response. */
-export function oauthErrorResponse(err: OAuthError): Response {
-  const headers = new Headers(err.headers);
-  headers.set("Content-Type", "application/json");
-  headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify({ error: err.error, error_description: err.message }), {
-    status: err.status,
-    headers,
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Dynamic client registration: `POST /{issuer}/register` (RFC 7591, open: no initial access
- * token) and the RFC 7592 read `GET /{issuer}/register/{client_id}` with the registration access
+ * token) and the RFC 7592 read `GET /{issuer}/register/{client}` with the registration access
  * token. A confidential method (`client_secret_basic`, `client_secret_post`) gets a
  * `client_secret` that never expires (`client_secret_expires_at: 0`).
  *
@@ -86,7 +86,7 @@ export async function handleRegister(ctx: IssuerContext): Promise<Response> {
   return jsonResponse(clientInformation(client, ctx.issuerUrl), { status: 201, noStore: true });
 }
 
-/** `GET /{issuer}/register/{client_id}` (RFC 7592 §2.1). */
+/** `GET /{issuer}/register/{client}` (RFC 7592 §2.1). */
 export function handleReadRegistration(ctx: IssuerContext): Response {
   const { req, deps } = ctx;
   const path = new URL(req.url).pathname;

@@ -19,7 +19,7 @@ function params(...resources: string[]): URLSearchParams {
 
 function isTarget(message: RegExp) {
   return (e: unknown) =>
-    e instanceof OAuthError && e.error === "invalid_target" && e.status === 400 &&
+    e instanceof OAuthError && e.code === "invalid_target" && e.status === 400 &&
     message.test(e.message);
 }
 

@@ -1,15 +1,13 @@
 /**
- * `/static/*` from the JSON config's `staticAssetsPath`. Only regular files whose real path is
- * inside the real root are served: traversal, symlinks leading out and directories (there is no
- * index) all answer 404.
+ * `/static/*` from the JSON config's `staticAssetsPath` (its row is in `routes.ts`). Only regular
+ * files whose real path is inside the real root are served: traversal, symlinks leading out and
+ * directories (there is no index) all answer 404.
  *
- * `serving/` holds what serves the process rather than the protocol: listeners, operational
- * routes, static files, mock-oidc's own metrics.
+ * `serving/` holds what serves the process rather than the protocol: listeners, static files,
+ * mock-oidc's own metrics.
  * @module
  */
-import type { Route } from "@svc/shared/http";
 import { errorResponse, HttpError } from "@svc/shared/problem";
-import { problem } from "../openapi/openapi_operations.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",
@@ -82,29 +80,5 @@ export function createStaticHandler(root: string): (req: Request) => Promise<Res
       return new Response(null, { headers });
     }
     return new Response(handle.readable, { headers });
-  };
-}
-
-/** The `/static/*` row of the route table, serving `root`. */
-export function staticRoute(root: string): Route {
-  const serve = createStaticHandler(root);
-  return {
-    method: ["GET", "HEAD"],
-    pattern: "/static/:path+",
-    label: "/static/*",
-    handler: (req) => serve(req),
-    openapi: {
-      operationId: "staticFile",
-      summary: "A file under staticAssetsPath; no index, traversal and symlink escapes are 404",
-      tags: ["operational"],
-      parameters: [{ name: "path", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "File",
-          content: { "*/*": { schema: { type: "string", format: "binary" } } },
-        },
-        "404": problem("No such file"),
-      },
-    },
   };
 }
