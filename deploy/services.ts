@@ -103,12 +103,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-sys=uid,gid,userInfo",
     ],
     // `serve --workers N` starts its worker isolates from this module, by URL at run time.
-    include: [
-      "services/todo-api/workers/serve_worker.ts",
-      // The datastore clients, imported by URL (store/open_db.ts).
-      "services/todo-api/store/pglite_db.ts",
-      "services/todo-api/store/postgres_db.ts",
-    ],
+    // The worker's module; the datastore clients, imported by URL (store/open_db.ts), join from
+    // their lazyModuleAt declarations (deploy/lazy_modules.ts).
+    include: ["services/todo-api/workers/serve_worker.ts"],
     devSetup: [["migrate", "up"]],
     devArgs: ["serve", "--addr", "127.0.0.1:8081", "--metrics-addr", "127.0.0.1:9091"],
     devInfo: {
@@ -139,8 +136,9 @@ export const SERVICES: readonly ServiceDeployment[] = [
       // graph does not see, which needs read access to them. No write: the proxy keeps no state.
       "--allow-read",
     ],
-    // Loaded by a specifier the module graph does not see (start-up: services/image-proxy).
-    include: ["services/image-proxy/store/s3_store.ts", "shared/observe/otlp_metrics.ts"],
+    // The S3 store and OTLP metrics load by URL (serve.ts): their lazyModuleAt declarations
+    // give the compile include (deploy/lazy_modules.ts); nothing else to list.
+    include: [],
     // Every relayed chunk leaves a little JS garbage (promises, read results); a small young
     // generation collects it often. Peak RSS while streaming: ≈ 84 MiB with it, ≈ 95 MiB with
     // V8's default (tests/bench/image_proxy, which runs the proxy with these flags).
