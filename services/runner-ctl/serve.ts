@@ -15,6 +15,7 @@ import { ActionsAuth } from "./github/auth.ts";
 import type { HttpDeps } from "./github/http.ts";
 import { runListener } from "./github/listener.ts";
 import { InstanceClient } from "./incus/instances.ts";
+import { ImageSource } from "./incus/image_source.ts";
 import { preflight } from "./incus/preflight.ts";
 import { defaultSocketPath, IncusError, IncusTransport } from "./incus/transport.ts";
 import { Controller } from "./controller/controller.ts";
@@ -116,6 +117,8 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     });
     logger.info("preflight passed", {
       fingerprint: template.fingerprint,
+      // An alias is followed (resolved again on incus.image_refresh_interval); a fingerprint pins.
+      image_mode: template.follows ? "follows alias" : "pinned",
       profiles: template.profiles,
       incus_version: template.serverVersion,
     });
@@ -125,11 +128,20 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       concurrency: values["concurrency.incus_operations"],
       logger,
     });
+    const image = new ImageSource({
+      transport,
+      configured: values["incus.image"],
+      initial: template,
+      type: template.type,
+      intervalMs: values["incus.image_refresh_interval"],
+      now,
+    });
     let proofs: JobProofQueue | undefined;
     const controller = new Controller({
       actions,
       instances,
       template,
+      image,
       logger,
       scaleSet: values["github.scale_set"],
       owner: values["incus.owner"],

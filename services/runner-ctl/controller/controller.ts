@@ -7,6 +7,13 @@
  * Every runner that fails before it takes a job feeds one {@linkcode FailureBackoff}: no runner
  * is created until its wait has passed, and a runner that reaches Ready resets it.
  *
+ * Image rotation: `incus.image` is checked every `incus.image_refresh_interval` and after a
+ * failed create ({@linkcode ImageSource}). A new fingerprint is logged once and used for every new
+ * runner; idle and booting runners of an older image are removed (a runner GitHub reports busy is
+ * kept and finishes its job), so scaling replaces them from the new one. An image that is gone
+ * is one error naming the setting and a failure of kind `image_missing` per check; no runner is
+ * created, and it is checked again as the failure backoff allows until it is back.
+ *
  * @module
  */
 import type { Logger } from "@svc/shared/log";
@@ -16,6 +23,7 @@ import { backoffMs, jittered, type RetryPolicy } from "../github/http.ts";
 import type { ListenerHandler } from "../github/listener.ts";
 import type { JobMessage, RunnerScaleSet, Statistics } from "../github/types.ts";
 import { type InstanceClient, type InstanceInfo, TAG } from "../incus/instances.ts";
+import type { ImageSource } from "../incus/image_source.ts";
 import type { PinnedTemplate } from "../incus/preflight.ts";
 import { desiredRunners, runnerName, RunnerPool, type RunnerRecord } from "./pool.ts";
 import { FailureBackoff, type FailureKind, LIKELY_CAUSE } from "./failure_backoff.ts";
@@ -29,6 +37,11 @@ export interface ControllerOptions {
   actions: ActionsClient;
   instances: InstanceClient;
   template: PinnedTemplate;
+  /**
+   * Keeps `incus.image` current (an alias followed, a pinned fingerprint checked). Without it
+   * every runner is created from `template.fingerprint`.
+   */
+  image?: ImageSource;
   logger: Logger;
   scaleSet: string;
   owner: string;
@@ -95,6 +108,7 @@ export class Controller implements ListenerHandler {
       actions: options.actions,
       instances: options.instances,
       template: options.template,
+      fingerprint: () => options.image?.fingerprint ?? options.template.fingerprint,
       pool: this.pool,
       logger: options.logger,
       owner: options.owner,
@@ -175,7 +189,7 @@ export class Controller implements ListenerHandler {
       likely_cause: LIKELY_CAUSE[kind],
       console_capture: rec.capture ??
         (this.options.diagnosticsDir ? "not captured" : "none (set incus.diagnostics_dir)"),
-      image: this.options.template.fingerprint,
+      image: this.options.image?.fingerprint ?? this.options.template.fingerprint,
       profiles: this.options.template.profiles,
     });
   }
@@ -268,6 +282,8 @@ export class Controller implements ListenerHandler {
       } catch (err) {
         // No registration id yet: generatejitconfig itself failed. (Shutdown is no failure.)
         if (!signal?.aborted) {
+          // The image may be gone (an alias moved and the old image was deleted): look again.
+          if (rec.runnerId !== undefined) this.options.image?.checkSoon();
           this.#failed(
             rec,
             rec.runnerId === undefined ? "registration_failed" : "start_failed",
@@ -305,6 +321,7 @@ export class Controller implements ListenerHandler {
         runnerId: id,
         state: inst.statusCode === READY ? "idle" : "booting",
         startedAt: this.#now(),
+        image: inst.config[TAG.image] ?? inst.config["volatile.base_image"],
       });
       this.options.logger.info("runner adopted", { runner: inst.name, status: inst.status });
       return;
@@ -361,9 +378,71 @@ export class Controller implements ListenerHandler {
         this.remove(rec, "bootstrap timed out", { signal });
       } else if (rec.state === "done" && now - rec.since > this.options.bootstrapTimeoutMs) {
         this.remove(rec, "still running after its job completed", { signal });
+      } else if ((rec.state === "idle" || rec.state === "booting") && this.#outdated(rec)) {
+        // Replaced from the new image by scaling; a runner GitHub reports busy is kept.
+        this.remove(rec, "image replaced", { onlyIfIdle: true, signal });
       }
     }
+    if (!this.stopping) await this.#checkImage(now, signal);
     if (!this.stopping && !this.#unaccounted) this.#scale(signal);
+  }
+
+  /** The runner was built from an image other than the current one (and that one exists). */
+  #outdated(rec: RunnerRecord): boolean {
+    const image = this.options.image;
+    return image !== undefined && !image.gone && rec.image !== undefined &&
+      rec.image !== image.fingerprint;
+  }
+
+  /**
+   * Resolves `incus.image` again when due: on its interval, after a failed create, and, while
+   * the image is gone, whenever the failure backoff would allow a create.
+   */
+  async #checkImage(now: number, signal?: AbortSignal): Promise<void> {
+    const image = this.options.image;
+    if (!image) return;
+    if (!(image.due(now) || (image.gone && this.backoff.allows(now)))) return;
+    const log = this.options.logger;
+    let check;
+    try {
+      check = await image.check(signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      log.warn("cannot check incus.image; keeping the current image", { error: String(err) });
+      return;
+    }
+    if (check.outcome === "gone") {
+      const f = this.backoff.fail(this.#now());
+      // One error per disappearance (it names the setting); each later check is a warning.
+      log[check.first ? "error" : "warn"](
+        check.first ? check.error.message : "incus.image still names no image",
+        {
+          ...(check.first ? { setting: "incus.image" } : {}),
+          kind: "image_missing",
+          image: image.fingerprint,
+          consecutive_failures: f.failures,
+          backoff_ms: f.waitMs,
+          next_check_at: new Date(f.retryAt).toISOString(),
+        },
+      );
+      return;
+    }
+    if (check.recovered) {
+      log.info("incus.image names an image again", { image: check.fingerprint });
+      this.backoff.reset();
+    }
+    if (check.outcome === "changed") {
+      log.info("incus.image now names another image; new runners use it", {
+        image: check.fingerprint,
+        previous: check.previous,
+        replacing: this.pool.inState("idle", "booting").filter((r) => this.#outdated(r)).length,
+      });
+      for (const rec of this.pool.inState("idle", "booting")) {
+        if (this.#outdated(rec) && !this.#inFlight.has(rec.name)) {
+          this.remove(rec, "image replaced", { onlyIfIdle: true, signal });
+        }
+      }
+    }
   }
 
   #scale(signal?: AbortSignal): void {
@@ -374,7 +453,8 @@ export class Controller implements ListenerHandler {
       this.assignedJobs,
     );
     const active = this.pool.active();
-    if (active < desired && this.backoff.allows(this.#now())) {
+    const imageGone = this.options.image?.gone ?? false;
+    if (active < desired && !imageGone && this.backoff.allows(this.#now())) {
       const n = Math.min(desired - active, this.options.maxRunners - this.pool.total());
       for (let i = 0; i < n; i++) this.#spawn(this.scaleSetId, signal);
     } else if (active > desired) {

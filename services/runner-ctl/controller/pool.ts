@@ -26,6 +26,8 @@ export interface RunnerRecord {
   failures?: number;
   /** Set when the runner failed before taking a job (it fed the failure backoff). */
   failure?: { kind: string; escalate: boolean };
+  /** The fingerprint of the image its instance was created from, when known. */
+  image?: string;
   /** The serial-console capture written at its removal, if any. */
   capture?: string;
 }

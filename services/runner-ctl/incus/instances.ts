@@ -22,6 +22,8 @@ export const TAG = {
   runnerId: "user.runner-ctl-runner-id",
   /** The JIT config the guest reads from /dev/incus/sock; blanked once the guest is Ready. */
   jitConfig: "user.runner-ctl-jitconfig",
+  /** The fingerprint of the image the instance was created from (image rotation reads it). */
+  image: "user.runner-ctl-image",
 } as const;
 
 /** An instance as listed. */
