@@ -16,6 +16,10 @@ Deno.test("runner-ctl.service", async (t) => {
   const unit = await read("runner-ctl.service");
   const get = (section: string, key: string) => unit.get(section)?.get(key);
   const expected: [string, string, string][] = [
+    ["Service", "Type", "notify"],
+    ["Service", "NotifyAccess", "main"],
+    ["Service", "WatchdogSec", "60s"],
+    ["Service", "TimeoutStartSec", "5min"],
     ["Service", "ExecStart", "/usr/local/bin/runner-ctl --config /etc/runner-ctl/config.yaml"],
     ["Service", "DynamicUser", "yes"],
     ["Service", "SupplementaryGroups", "incus-admin"],
@@ -64,33 +68,50 @@ Deno.test("runner-ctl.service", async (t) => {
     const svc = SERVICES.find((s) => s.name === "runner-ctl");
     assert.deepEqual(svc?.v8Flags, ["--jitless"]);
   });
-  await t.step("systemd-analyze verify reports no unknown or bad directive", async () => {
-    const found = await new Deno.Command("systemd-analyze", { args: ["--version"], stdout: "null" })
-      .output().then(() => true, () => false);
-    const part = "systemd-analyze verify";
-    if (
-      skipSuite({ module: import.meta.url, part, needs: found ? undefined : "systemd-analyze" })
-    ) {
-      return;
-    }
-    const dir = await Deno.makeTempDir();
-    try {
-      // The binary is not installed here: point ExecStart at one that exists.
-      const text = (await Deno.readTextFile(here("runner-ctl.service")))
-        .replaceAll("/usr/local/bin/runner-ctl", "/bin/true");
-      await Deno.writeTextFile(`${dir}/runner-ctl.service`, text);
-      const out = await new Deno.Command("systemd-analyze", {
-        args: ["verify", "--man=no", `${dir}/runner-ctl.service`],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const said = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-      assert.doesNotMatch(said, /runner-ctl\.service:\d+|Unknown|ignoring|Failed/i, said);
-      assert.equal(out.code, 0, said);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  });
+  await t.step(
+    "systemd-analyze verify reports no unknown or bad directive; security scores at most 3.0",
+    async () => {
+      const found = await new Deno.Command("systemd-analyze", {
+        args: ["--version"],
+        stdout: "null",
+      })
+        .output().then(() => true, () => false);
+      const part = "systemd-analyze verify";
+      if (
+        skipSuite({ module: import.meta.url, part, needs: found ? undefined : "systemd-analyze" })
+      ) {
+        return;
+      }
+      const dir = await Deno.makeTempDir();
+      try {
+        // The binary is not installed here: point ExecStart at one that exists.
+        const text = (await Deno.readTextFile(here("runner-ctl.service")))
+          .replaceAll("/usr/local/bin/runner-ctl", "/bin/true");
+        await Deno.writeTextFile(`${dir}/runner-ctl.service`, text);
+        const out = await new Deno.Command("systemd-analyze", {
+          args: ["verify", "--man=no", `${dir}/runner-ctl.service`],
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const said = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+        assert.doesNotMatch(said, /runner-ctl\.service:\d+|Unknown|ignoring|Failed/i, said);
+        assert.equal(out.code, 0, said);
+        // The exposure score must not get worse than it was before Type=notify (3.0).
+        const sec = await new Deno.Command("systemd-analyze", {
+          args: ["security", "--offline=true", "--no-pager", `${dir}/runner-ctl.service`],
+          stdout: "piped",
+          stderr: "piped",
+          env: { NO_COLOR: "1", SYSTEMD_COLORS: "0" },
+        }).output();
+        const report = new TextDecoder().decode(sec.stdout) + new TextDecoder().decode(sec.stderr);
+        const score = /Overall exposure level for runner-ctl\.service: (\d+\.\d)/.exec(report);
+        assert.ok(score, report);
+        assert.ok(Number(score[1]) <= 3.0, `exposure ${score[1]}`);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
 });
 
 Deno.test("the unit's ExecStart, run with the deployed flags, reads the packaged config", async () => {

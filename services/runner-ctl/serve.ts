@@ -3,7 +3,9 @@
  * GitHub clients (auth, Actions service), the Incus clients (transport, instances), the
  * controller and the job-proof queue, runs Incus preflight, then starts the listener and the
  * reconcile loop as background tasks until SIGTERM/SIGINT, and drains within
- * `timeouts.shutdown` (the whole shutdown is bounded by twice that).
+ * `timeouts.shutdown` (the whole shutdown is bounded by twice that). Under systemd
+ * (`NOTIFY_SOCKET`) it sends `READY=1` once its loops run, `WATCHDOG=1` while both make progress
+ * (`systemd_notify.ts`) and `STOPPING=1` at the shutdown.
  *
  * @module
  */
@@ -23,10 +25,14 @@ import { JobProofQueue } from "./proof/job_proofs.ts";
 import { loadJobProofSettings } from "./proof/signing_key_file.ts";
 import { IDENTITY, userAgent } from "./identity.ts";
 import type { Settings } from "./settings.ts";
+import { createNotifier, Watchdog, watchdogIntervalMs } from "./systemd_notify.ts";
 
 /** Options of {@linkcode serve}. */
 export interface ServeOptions {
-  /** Environment lookup: `INCUS_DIR`, when `incus.socket` is empty. */
+  /**
+   * Environment lookup: `INCUS_DIR`, when `incus.socket` is empty; systemd's `NOTIFY_SOCKET` and
+   * `WATCHDOG_USEC` (`Type=notify`, `WatchdogSec=`).
+   */
   env: EnvLookup;
   /** Where the controller's JSON records go. @default JSON lines on stdout, with its identity */
   logger?: Logger;
@@ -86,6 +92,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     },
   });
   let transport: IncusTransport | undefined;
+  const notifier = createNotifier(options.env, logger);
   try {
     const http: HttpDeps = {
       fetch: options.fetch ?? fetch,
@@ -137,6 +144,16 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       now,
     });
     let proofs: JobProofQueue | undefined;
+    // A loop is stalled when it has made no progress for longer than its own bounds allow: a poll
+    // ends within max(90 s, message_poll_timeout), a retry waits at most retry.maximum; twice
+    // that, plus a reconcile interval.
+    const watchdog = notifier && new Watchdog({
+      notifier,
+      logger,
+      now,
+      stallMs: values["reconcile_interval"] +
+        2 * (Math.max(90_000, values["github.message_poll_timeout"]) + values["retry.maximum"]),
+    });
     const controller = new Controller({
       actions,
       instances,
@@ -154,6 +171,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       jitter: http.random,
       now,
       onJobStarted: (job, runner) => proofs?.offer(job, runner.name),
+      onPass: () => watchdog?.progress("reconcile"),
     });
     if (proofSettings) {
       const queue = new JobProofQueue({
@@ -188,6 +206,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
         pollTimeoutMs: values["github.message_poll_timeout"],
         closeTimeoutMs: Math.min(10_000, shutdownMs),
         signal,
+        onProgress: () => watchdog?.progress("listener"),
       }));
     lifecycle.spawn("reconcile", async (signal) => {
       await controller.run(signal);
@@ -204,10 +223,25 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       scale_set: values["github.scale_set"],
       max_runners: values["capacity.max_runners"],
     });
+    const pingMs = watchdogIntervalMs(options.env);
+    if (notifier) {
+      await notifier.send("READY=1");
+      if (watchdog && pingMs !== undefined) watchdog.start(pingMs);
+      logger.info("systemd notified", {
+        ready: true,
+        ...(pingMs === undefined ? {} : { watchdog_ping_ms: pingMs }),
+      });
+      void lifecycle.untilShutdown().then(() => {
+        watchdog?.stop();
+        return notifier.send("STOPPING=1");
+      });
+    }
     const finished = untilStopped(lifecycle, { logger, shutdownMs, hard }).then((stopped) => ({
       ...stopped,
       ...(failure && { failure }),
     })).finally(() => {
+      watchdog?.stop();
+      notifier?.close();
       transport?.close();
       lifecycle.close();
     });
@@ -219,6 +253,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       finished,
     };
   } catch (err) {
+    notifier?.close();
     transport?.close();
     lifecycle.close();
     throw err;

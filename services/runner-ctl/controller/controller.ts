@@ -60,6 +60,8 @@ export interface ControllerOptions {
    * step. Without it the waits are the low end of each range (tests).
    */
   jitter?: () => number;
+  /** Called after every reconcile pass of {@linkcode Controller.run}, failed or not (watchdog). */
+  onPass?: () => void;
   /** Called for every JobStarted of one of our runners (job proofs hook in here). */
   onJobStarted?: (job: JobMessage, runner: RunnerRecord) => void;
 }
@@ -474,6 +476,7 @@ export class Controller implements ListenerHandler {
         if (signal.aborted) break;
         this.options.logger.warn("reconcile failed", { error: String(err) });
       }
+      this.options.onPass?.();
       const woken = new Promise<void>((r) => this.#wake = r);
       await Promise.race([delay(this.options.reconcileIntervalMs, { signal }), woken]).catch(
         () => {},
