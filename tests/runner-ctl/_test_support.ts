@@ -137,7 +137,10 @@ export async function clockedController(sim: Simulation, o: {
   imageRefreshMs?: number;
   /** `incus.owner`. @default {"sim-host"} */
   owner?: string;
+  /** `github.scale_set`. @default {sim.scaleSet} */
+  scaleSet?: string;
 }): Promise<ClockedController> {
+  const scaleSet = o.scaleSet ?? sim.scaleSet;
   const client = Deno.createHttpClient({ caCerts: [sim.github.caCert] });
   const http: HttpDeps = {
     fetch: (input, init) => fetch(input, { ...init, client }),
@@ -153,7 +156,7 @@ export async function clockedController(sim: Simulation, o: {
     }),
     http,
   );
-  const { set } = await ensureScaleSet(actions, { name: sim.scaleSet, runnerGroup: "default" });
+  const { set } = await ensureScaleSet(actions, { name: scaleSet, runnerGroup: "default" });
   const transport = new IncusTransport({ socket: sim.incus.path, project: "default" });
   const instances = new InstanceClient({ transport, operationTimeoutMs: 10_000, concurrency: 2 });
   const template = await preflight(transport, {
@@ -177,7 +180,7 @@ export async function clockedController(sim: Simulation, o: {
     template,
     image,
     logger: createLogger({ write: (l) => lines.push(JSON.parse(l)), now: () => clock }),
-    scaleSet: sim.scaleSet,
+    scaleSet,
     owner: o.owner ?? "sim-host",
     minRunners: o.minRunners ?? 1,
     maxRunners: o.maxRunners ?? 1,
