@@ -26,12 +26,20 @@ import { loadJobProofSettings } from "./proof/signing_key_file.ts";
 import { IDENTITY, userAgent } from "./identity.ts";
 import type { Settings } from "./settings.ts";
 import { createNotifier, Watchdog, watchdogIntervalMs } from "./systemd_notify.ts";
+import {
+  type ControllerMetrics,
+  measuredFetch,
+  meteredController,
+  NO_METRICS,
+  startMetrics,
+} from "./metrics.ts";
 
 /** Options of {@linkcode serve}. */
 export interface ServeOptions {
   /**
    * Environment lookup: `INCUS_DIR`, when `incus.socket` is empty; systemd's `NOTIFY_SOCKET` and
-   * `WATCHDOG_USEC` (`Type=notify`, `WatchdogSec=`).
+   * `WATCHDOG_USEC` (`Type=notify`, `WatchdogSec=`); the OpenTelemetry `OTEL_*` variables of the
+   * metrics export (`metrics.ts`).
    */
   env: EnvLookup;
   /** Where the controller's JSON records go. @default JSON lines on stdout, with its identity */
@@ -93,9 +101,28 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
   });
   let transport: IncusTransport | undefined;
   const notifier = createNotifier(options.env, logger);
+  let exporter: Awaited<ReturnType<typeof startMetrics>>;
   try {
+    exporter = await startMetrics({
+      env: options.env,
+      logger,
+      serviceName: IDENTITY.name,
+      serviceVersion: IDENTITY.build.version,
+    });
+    // The observable instruments read the controller's pool and backoff at each export.
+    let controllerRef: Controller | undefined;
+    const metrics: ControllerMetrics = exporter
+      ? meteredController(exporter.meter, values["github.scale_set"], {
+        runners: () =>
+          controllerRef?.pool.summary() ??
+            { creating: 0, booting: 0, idle: 0, busy: 0, done: 0, removing: 0 },
+        backoffLevel: () => controllerRef?.backoff.failures ?? 0,
+      })
+      : NO_METRICS;
+    if (exporter) logger.info("metrics export enabled", { url: exporter.url });
+    const baseFetch = options.fetch ?? fetch;
     const http: HttpDeps = {
-      fetch: options.fetch ?? fetch,
+      fetch: exporter ? measuredFetch(baseFetch, metrics) : baseFetch,
       userAgent: userAgent(),
       retry: { initialMs: values["retry.initial"], maximumMs: values["retry.maximum"] },
       random: Math.random,
@@ -134,6 +161,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       operationTimeoutMs: values["timeouts.incus_operation"],
       concurrency: values["concurrency.incus_operations"],
       logger,
+      onOperation: (op, ms, error) => metrics.incusOperation(op, ms, error),
     });
     const image = new ImageSource({
       transport,
@@ -159,6 +187,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       instances,
       template,
       image,
+      metrics,
       logger,
       scaleSet: values["github.scale_set"],
       owner: values["incus.owner"],
@@ -173,6 +202,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       onJobStarted: (job, runner) => proofs?.offer(job, runner.name),
       onPass: () => watchdog?.progress("reconcile"),
     });
+    controllerRef = controller;
     if (proofSettings) {
       const queue = new JobProofQueue({
         ...proofSettings,
@@ -206,7 +236,10 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
         pollTimeoutMs: values["github.message_poll_timeout"],
         closeTimeoutMs: Math.min(10_000, shutdownMs),
         signal,
-        onProgress: () => watchdog?.progress("listener"),
+        onProgress: (step) => {
+          watchdog?.progress("listener");
+          if (step === "poll") metrics.polled(now());
+        },
       }));
     lifecycle.spawn("reconcile", async (signal) => {
       await controller.run(signal);
@@ -239,7 +272,8 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     const finished = untilStopped(lifecycle, { logger, shutdownMs, hard }).then((stopped) => ({
       ...stopped,
       ...(failure && { failure }),
-    })).finally(() => {
+    })).finally(async () => {
+      await exporter?.shutdown(); // the last export, bounded
       watchdog?.stop();
       notifier?.close();
       transport?.close();
@@ -253,6 +287,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       finished,
     };
   } catch (err) {
+    await exporter?.shutdown();
     notifier?.close();
     transport?.close();
     lifecycle.close();

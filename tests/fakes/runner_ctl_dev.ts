@@ -17,7 +17,7 @@ const PERMISSIONS = [
   "--allow-net",
   "--allow-read",
   "--allow-write",
-  "--allow-env=RUNNER_CTL_*,INCUS_DIR,NOTIFY_SOCKET,WATCHDOG_USEC",
+  "--allow-env=RUNNER_CTL_*,INCUS_DIR,NOTIFY_SOCKET,WATCHDOG_USEC,OTEL_*",
   "--allow-sys=hostname",
 ];
 

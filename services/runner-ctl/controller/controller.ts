@@ -25,6 +25,7 @@ import type { JobMessage, RunnerScaleSet, Statistics } from "../github/types.ts"
 import { type InstanceClient, type InstanceInfo, TAG } from "../incus/instances.ts";
 import type { ImageSource } from "../incus/image_source.ts";
 import type { PinnedTemplate } from "../incus/preflight.ts";
+import { type ControllerMetrics, NO_METRICS } from "../metrics.ts";
 import { desiredRunners, runnerName, RunnerPool, type RunnerRecord } from "./pool.ts";
 import { FailureBackoff, type FailureKind, LIKELY_CAUSE } from "./failure_backoff.ts";
 import { removeRunner, type RunnerOpsDeps, startRunner } from "./runner_ops.ts";
@@ -60,6 +61,8 @@ export interface ControllerOptions {
    * step. Without it the waits are the low end of each range (tests).
    */
   jitter?: () => number;
+  /** Where job, start-up and failure measurements go. @default {NO_METRICS} */
+  metrics?: ControllerMetrics;
   /** Called after every reconcile pass of {@linkcode Controller.run}, failed or not (watchdog). */
   onPass?: () => void;
   /** Called for every JobStarted of one of our runners (job proofs hook in here). */
@@ -96,12 +99,14 @@ export class Controller implements ListenerHandler {
   #wake: (() => void) | undefined;
   #now: () => number;
   #random: () => string;
+  #metrics: ControllerMetrics;
   /** Set when an instance could not be accounted for this pass: scaling waits. */
   #unaccounted = false;
 
   constructor(options: ControllerOptions) {
     this.options = options;
     this.#now = options.now ?? Date.now;
+    this.#metrics = options.metrics ?? NO_METRICS;
     this.#random = options.random ??
       (() => crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0"));
     this.pool = new RunnerPool(this.#now);
@@ -132,15 +137,34 @@ export class Controller implements ListenerHandler {
   onJob(job: JobMessage): void {
     const rec = job.runnerName ? this.pool.runners.get(job.runnerName) : undefined;
     if (job.messageType === "JobStarted" && rec) {
-      this.pool.set(rec.name, "busy", { jobRequestId: job.runnerRequestId });
+      const now = this.#now();
+      // Queue time by GitHub's own clock: queued → assigned to the runner (else: now).
+      const queued = Date.parse(job.queueTime ?? "");
+      const assigned = Date.parse(job.runnerAssignTime ?? "");
+      if (Number.isFinite(queued)) {
+        this.#metrics.jobQueued((Number.isFinite(assigned) ? assigned : now) - queued);
+      }
+      this.#started(rec, now); // a runner can take its job before Incus reports it Ready
+      this.pool.set(rec.name, "busy", { jobRequestId: job.runnerRequestId, jobStartedAt: now });
       this.options.logger.info("job started", { runner: rec.name, job_id: job.jobId });
       this.#resetBackoff(rec, "job started");
       this.options.onJobStarted?.(job, rec);
     } else if (job.messageType === "JobCompleted" && rec) {
+      if (rec.jobStartedAt !== undefined) {
+        this.#metrics.jobCompleted(this.#now() - rec.jobStartedAt, job.result);
+        rec.jobStartedAt = undefined;
+      }
       if (rec.state !== "removing") this.pool.set(rec.name, "done");
       this.options.logger.info("job completed", { runner: rec.name, result: job.result });
       this.wake();
     }
+  }
+
+  /** Start-up time, once per runner: creation → Ready, or → its JobStarted if that came first. */
+  #started(rec: RunnerRecord, now: number): void {
+    if (rec.createdAt === undefined) return;
+    this.#metrics.runnerStarted(now - rec.createdAt);
+    rec.createdAt = undefined;
   }
 
   /** Runs a reconcile pass soon. */
@@ -165,6 +189,7 @@ export class Controller implements ListenerHandler {
   #failed(rec: RunnerRecord, kind: FailureKind, error?: unknown): void {
     const now = this.#now();
     const f = this.backoff.fail(now);
+    this.#metrics.failure(kind);
     rec.failure = { kind, escalate: f.escalate };
     this.options.logger.warn("runner failed before taking a job", {
       runner: rec.name,
@@ -277,6 +302,7 @@ export class Controller implements ListenerHandler {
     const rec = this.pool.add({
       name: runnerName(this.options.scaleSet, this.#random),
       state: "creating",
+      createdAt: this.#now(),
     });
     this.#track(rec.name, async () => {
       try {
@@ -360,6 +386,7 @@ export class Controller implements ListenerHandler {
       } else if (rec.state === "booting" && inst.statusCode === READY) {
         this.pool.set(rec.name, "idle");
         this.options.logger.info("runner ready", { runner: rec.name });
+        this.#started(rec, now);
         this.#resetBackoff(rec, "runner ready");
         this.#track(
           rec.name,
@@ -415,6 +442,7 @@ export class Controller implements ListenerHandler {
     }
     if (check.outcome === "gone") {
       const f = this.backoff.fail(this.#now());
+      this.#metrics.failure("image_missing");
       // One error per disappearance (it names the setting); each later check is a warning.
       log[check.first ? "error" : "warn"](
         check.first ? check.error.message : "incus.image still names no image",

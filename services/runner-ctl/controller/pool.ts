@@ -17,6 +17,13 @@ export interface RunnerRecord {
   state: RunnerState;
   /** When the record entered its current state (ms). */
   since: number;
+  /**
+   * When this controller began creating it (start-up time counts from here; cleared once that is
+   * recorded; unset for adopted runners).
+   */
+  createdAt?: number;
+  /** When its job started (job duration counts from here). */
+  jobStartedAt?: number;
   /** When the instance was started (bootstrap_timeout counts from here). */
   startedAt?: number;
   jobRequestId?: number;

@@ -56,6 +56,11 @@ export interface InstanceClientOptions {
   cancelGraceMs?: number;
   /** Where timeouts, cancels and abandoned operations are logged. @default {silentLogger()} */
   logger?: Logger;
+  /**
+   * Called when an operation ends (metrics): its verb (`create`, `start`, `stop`, `delete`), its
+   * time in ms (the wait for a slot excluded) and its error when it failed.
+   */
+  onOperation?: (operation: string, ms: number, error?: unknown) => void;
 }
 
 /** Instance operations. */
@@ -65,8 +70,10 @@ export class InstanceClient {
   #timeoutMs: number;
   #graceMs: number;
   #log: Logger;
+  #onOperation: InstanceClientOptions["onOperation"];
 
   constructor(options: InstanceClientOptions) {
+    this.#onOperation = options.onOperation;
     this.transport = options.transport;
     this.semaphore = new Semaphore(options.concurrency);
     this.#timeoutMs = options.operationTimeoutMs;
@@ -83,6 +90,26 @@ export class InstanceClient {
     signal?: AbortSignal,
   ) {
     return await this.semaphore.run(async () => {
+      const started = performance.now();
+      try {
+        const out = await this.#run(what, method, path, body, signal);
+        this.#onOperation?.(what.split(" ")[0], performance.now() - started);
+        return out;
+      } catch (err) {
+        this.#onOperation?.(what.split(" ")[0], performance.now() - started, err);
+        throw err;
+      }
+    });
+  }
+
+  async #run(
+    what: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<Operation | undefined> {
+    {
       const deadline = AbortSignal.timeout(this.#timeoutMs);
       const sig = signal ? AbortSignal.any([signal, deadline]) : deadline;
       let env;
@@ -117,7 +144,7 @@ export class InstanceClient {
         throw new IncusError(504, `Cannot ${what}: the operation timed out`);
       }
       return out.kind === "success" ? out.operation : undefined;
-    });
+    }
   }
 
   /** Creates a stopped instance from a pinned image with pinned config and devices. */
