@@ -109,42 +109,40 @@ export class InstanceClient {
     body?: unknown,
     signal?: AbortSignal,
   ): Promise<Operation | undefined> {
-    {
-      const deadline = AbortSignal.timeout(this.#timeoutMs);
-      const sig = signal ? AbortSignal.any([signal, deadline]) : deadline;
-      let env;
-      try {
-        env = await this.transport.call(what, method, path, { body, signal: sig });
-      } catch (err) {
-        if (deadline.aborted && !signal?.aborted) {
-          throw new IncusError(504, `Cannot ${what}: the operation timed out`);
-        }
-        throw err;
-      }
-      if (env.type !== "async") return undefined;
-      const op = env.metadata as Operation;
-      let out = await waitOperation(this.transport, op.id, this.#timeoutMs, signal);
-      let cancelled = false;
-      if (out.kind === "timeout") {
-        // Still running on Incus: cancel it where Incus allows, and hold the slot until it ends.
-        out = await settleTimedOut(this.transport, op.id, {
-          what,
-          timeoutMs: this.#timeoutMs,
-          graceMs: this.#graceMs,
-          logger: this.#log,
-          signal,
-        });
-        cancelled = out.kind === "failure" && out.error === "canceled";
-      }
-      if (out.kind === "failure" && cancelled) {
-        throw new IncusError(504, `Cannot ${what}: the operation timed out and was cancelled`);
-      }
-      if (out.kind === "failure") throw new IncusError(500, `Cannot ${what}: ${out.error}`);
-      if (out.kind === "timeout") {
+    const deadline = AbortSignal.timeout(this.#timeoutMs);
+    const sig = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    let env;
+    try {
+      env = await this.transport.call(what, method, path, { body, signal: sig });
+    } catch (err) {
+      if (deadline.aborted && !signal?.aborted) {
         throw new IncusError(504, `Cannot ${what}: the operation timed out`);
       }
-      return out.kind === "success" ? out.operation : undefined;
+      throw err;
     }
+    if (env.type !== "async") return undefined;
+    const op = env.metadata as Operation;
+    let out = await waitOperation(this.transport, op.id, this.#timeoutMs, signal);
+    let cancelled = false;
+    if (out.kind === "timeout") {
+      // Still running on Incus: cancel it where Incus allows, and hold the slot until it ends.
+      out = await settleTimedOut(this.transport, op.id, {
+        what,
+        timeoutMs: this.#timeoutMs,
+        graceMs: this.#graceMs,
+        logger: this.#log,
+        signal,
+      });
+      cancelled = out.kind === "failure" && out.error === "canceled";
+    }
+    if (out.kind === "failure" && cancelled) {
+      throw new IncusError(504, `Cannot ${what}: the operation timed out and was cancelled`);
+    }
+    if (out.kind === "failure") throw new IncusError(500, `Cannot ${what}: ${out.error}`);
+    if (out.kind === "timeout") {
+      throw new IncusError(504, `Cannot ${what}: the operation timed out`);
+    }
+    return out.kind === "success" ? out.operation : undefined;
   }
 
   /** Creates a stopped instance from a pinned image with pinned config and devices. */
