@@ -2,7 +2,8 @@
 /**
  * `deno task dev` for runner-ctl: starts the linked fakes (GitHub + Actions service, Incus), a
  * simulated stream of jobs (single jobs and bursts, random durations), and the real controller
- * process pointed at them, so a person can watch it scale. SIGINT/SIGTERM stop the controller
+ * process pointed at them, so a person can watch it scale; every 5 s one summary line (jobs
+ * queued, started, running, waiting, failed; runners by state). SIGINT/SIGTERM stop the controller
  * gracefully (it drains), then the fakes.
  *
  * Options: `--max-runners N`, `--min-runners N` and the other controller flags are passed on.
@@ -10,6 +11,7 @@
  * @module
  */
 import { startSimulation } from "./simulation.ts";
+import { summarize, summaryLine } from "./simulation_summary.ts";
 
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
 /** The controller's own permission set (deploy/services.ts). */
@@ -65,7 +67,11 @@ async function main(args: string[]) {
     }
   })();
   void jobs;
+  // One readable line every 5 s between the JSON records (issue 40 item 6).
+  const summary = setInterval(() => console.log(summaryLine(summarize(sim))), 5000);
   const { code } = await child.status;
+  clearInterval(summary);
+  console.log(summaryLine(summarize(sim)));
   await sim.close().catch(() => {});
   Deno.exit(code);
 }
