@@ -223,7 +223,7 @@ export const SERVICES: readonly ServiceDeployment[] = [
       "--allow-net",
       "--allow-read",
       "--allow-write",
-      "--allow-env=RUNNER_CTL_*,INCUS_DIR",
+      "--allow-env=RUNNER_CTL_*,INCUS_DIR,NOTIFY_SOCKET,WATCHDOG_USEC,OTEL_*",
       "--allow-sys=hostname",
     ],
     // The packaged unit sets MemoryDenyWriteExecute, under which V8 cannot JIT.

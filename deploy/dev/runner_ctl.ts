@@ -3,7 +3,8 @@
  * `deno task dev` for runner-ctl: starts the linked fakes of `tests/fakes/` (GitHub + Actions
  * service, Incus), a simulated stream of jobs (single jobs and bursts, random durations), and the
  * real controller process pointed at them, with its permissions of `deploy/services.ts`, so a
- * person can watch it scale. SIGINT/SIGTERM stop the controller
+ * person can watch it scale; every 5 s one summary line (jobs queued, started, running, waiting,
+ * failed; runners by state). SIGINT/SIGTERM stop the controller
  * gracefully (it drains), then the fakes.
  *
  * Options: `--max-runners N`, `--min-runners N` and the other controller flags are passed on.
@@ -12,6 +13,7 @@
  */
 import { startSimulation } from "../../tests/fakes/simulation.ts";
 import { SERVICES } from "../services.ts";
+import { summarize, summaryLine } from "../../tests/fakes/simulation_summary.ts";
 
 const DEPLOYED = SERVICES.find((s) => s.name === "runner-ctl")!;
 const MAIN = new URL("../../services/runner-ctl/main.ts", import.meta.url).pathname;
@@ -62,7 +64,11 @@ async function main(args: string[]) {
     }
   })();
   void jobs;
+  // One readable line every 5 s between the JSON records (issue 40 item 6).
+  const summary = setInterval(() => console.log(summaryLine(summarize(sim))), 5000);
   const { code } = await child.status;
+  clearInterval(summary);
+  console.log(summaryLine(summarize(sim)));
   await sim.close().catch(() => {});
   Deno.exit(code);
 }

@@ -31,12 +31,18 @@ export function parseUnit(text: string): Unit {
 
 /**
  * The binary and the arguments of the unit's one `ExecStart` (plain words: the unit uses no
- * quoting, specifiers or prefixes there).
+ * quoting or prefixes there; `%i`, a template unit's instance name, is replaced by `instance`,
+ * which must then be given and be a plain name).
  */
-export function execStart(unit: Unit): { binary: string; args: string[] } {
+export function execStart(unit: Unit, instance?: string): { binary: string; args: string[] } {
   const lines = unit.get("Service")?.get("ExecStart") ?? [];
   if (lines.length !== 1) throw new Error(`expected one ExecStart, found ${lines.length}`);
-  if (/["'%\\]|^[-@:+!]/.test(lines[0])) throw new Error("ExecStart uses syntax not handled here");
-  const [binary, ...args] = lines[0].split(/\s+/);
+  let line = lines[0];
+  if (instance !== undefined) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(instance)) throw new Error("not a plain instance name");
+    line = line.replaceAll("%i", instance);
+  }
+  if (/["'%\\]|^[-@:+!]/.test(line)) throw new Error("ExecStart uses syntax not handled here");
+  const [binary, ...args] = line.split(/\s+/);
   return { binary, args };
 }

@@ -16,6 +16,10 @@ Deno.test("runner-ctl.service", async (t) => {
   const unit = await read("runner-ctl.service");
   const get = (section: string, key: string) => unit.get(section)?.get(key);
   const expected: [string, string, string][] = [
+    ["Service", "Type", "notify"],
+    ["Service", "NotifyAccess", "main"],
+    ["Service", "WatchdogSec", "60s"],
+    ["Service", "TimeoutStartSec", "5min"],
     ["Service", "ExecStart", "/usr/local/bin/runner-ctl --config /etc/runner-ctl/config.yaml"],
     ["Service", "DynamicUser", "yes"],
     ["Service", "SupplementaryGroups", "incus-admin"],
@@ -64,33 +68,50 @@ Deno.test("runner-ctl.service", async (t) => {
     const svc = SERVICES.find((s) => s.name === "runner-ctl");
     assert.deepEqual(svc?.v8Flags, ["--jitless"]);
   });
-  await t.step("systemd-analyze verify reports no unknown or bad directive", async () => {
-    const found = await new Deno.Command("systemd-analyze", { args: ["--version"], stdout: "null" })
-      .output().then(() => true, () => false);
-    const part = "systemd-analyze verify";
-    if (
-      skipSuite({ module: import.meta.url, part, needs: found ? undefined : "systemd-analyze" })
-    ) {
-      return;
-    }
-    const dir = await Deno.makeTempDir();
-    try {
-      // The binary is not installed here: point ExecStart at one that exists.
-      const text = (await Deno.readTextFile(here("runner-ctl.service")))
-        .replaceAll("/usr/local/bin/runner-ctl", "/bin/true");
-      await Deno.writeTextFile(`${dir}/runner-ctl.service`, text);
-      const out = await new Deno.Command("systemd-analyze", {
-        args: ["verify", "--man=no", `${dir}/runner-ctl.service`],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const said = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-      assert.doesNotMatch(said, /runner-ctl\.service:\d+|Unknown|ignoring|Failed/i, said);
-      assert.equal(out.code, 0, said);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  });
+  await t.step(
+    "systemd-analyze verify reports no unknown or bad directive; security scores at most 3.0",
+    async () => {
+      const found = await new Deno.Command("systemd-analyze", {
+        args: ["--version"],
+        stdout: "null",
+      })
+        .output().then(() => true, () => false);
+      const part = "systemd-analyze verify";
+      if (
+        skipSuite({ module: import.meta.url, part, needs: found ? undefined : "systemd-analyze" })
+      ) {
+        return;
+      }
+      const dir = await Deno.makeTempDir();
+      try {
+        // The binary is not installed here: point ExecStart at one that exists.
+        const text = (await Deno.readTextFile(here("runner-ctl.service")))
+          .replaceAll("/usr/local/bin/runner-ctl", "/bin/true");
+        await Deno.writeTextFile(`${dir}/runner-ctl.service`, text);
+        const out = await new Deno.Command("systemd-analyze", {
+          args: ["verify", "--man=no", `${dir}/runner-ctl.service`],
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const said = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+        assert.doesNotMatch(said, /runner-ctl\.service:\d+|Unknown|ignoring|Failed/i, said);
+        assert.equal(out.code, 0, said);
+        // The exposure score must not get worse than it was before Type=notify (3.0).
+        const sec = await new Deno.Command("systemd-analyze", {
+          args: ["security", "--offline=true", "--no-pager", `${dir}/runner-ctl.service`],
+          stdout: "piped",
+          stderr: "piped",
+          env: { NO_COLOR: "1", SYSTEMD_COLORS: "0" },
+        }).output();
+        const report = new TextDecoder().decode(sec.stdout) + new TextDecoder().decode(sec.stderr);
+        const score = /Overall exposure level for runner-ctl\.service: (\d+\.\d)/.exec(report);
+        assert.ok(score, report);
+        assert.ok(Number(score[1]) <= 3.0, `exposure ${score[1]}`);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
 });
 
 Deno.test("the unit's ExecStart, run with the deployed flags, reads the packaged config", async () => {
@@ -173,11 +194,12 @@ Deno.test("credential and proof-key drop-ins", async (t) => {
   });
 });
 
-Deno.test("tmpfiles policy ages diagnostics out after 30 days", async () => {
+Deno.test("tmpfiles policy ages diagnostics out after 30 days (every instance's too)", async () => {
   const lines = (await Deno.readTextFile(here("runner-ctl.tmpfiles.conf"))).split("\n")
     .filter((l) => l.trim() !== "" && !l.startsWith("#"));
   assert.deepEqual(lines.map((l) => l.trim().split(/\s+/)), [
     ["e", "/var/log/runner-ctl/diagnostics", "-", "-", "-", "30d"],
+    ["e", "/var/log/runner-ctl/*/diagnostics", "-", "-", "-", "30d"],
   ]);
 });
 
@@ -187,4 +209,114 @@ Deno.test("the example configuration loads and uses the packaged diagnostics dir
     env: (k) => (k === "RUNNER_CTL_GITHUB_TOKEN" ? "example-token" : undefined),
   });
   assert.equal(settings.values["incus.diagnostics_dir"], "/var/log/runner-ctl/diagnostics");
+});
+
+Deno.test("runner-ctl@.service: the single unit per instance", async (t) => {
+  const single = await read("runner-ctl.service");
+  const template = await read("runner-ctl@.service");
+  const differs: Record<string, string> = {
+    "Unit.Description":
+      "runner-ctl (%i): ephemeral Incus VM runners for a GitHub Actions scale set",
+    "Service.ExecStart": "/usr/local/bin/runner-ctl --config /etc/runner-ctl/%i.yaml",
+    "Service.LogsDirectory": "runner-ctl/%i",
+  };
+  await t.step("config, logs (diagnostics) per instance; every other directive the same", () => {
+    const flat = (u: typeof single) =>
+      new Map(
+        [...u].flatMap(([section, keys]) =>
+          [...keys].map(([k, v]) => [`${section}.${k}`, v.join("\n")] as const)
+        ),
+      );
+    const a = flat(single), b = flat(template);
+    assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort());
+    for (const [key, value] of b) {
+      if (key in differs) assert.equal(value, differs[key], key);
+      else assert.equal(value, a.get(key), `${key} as in runner-ctl.service`);
+    }
+  });
+  await t.step("ExecStart with an instance name; a name that is not plain is refused", () => {
+    assert.deepEqual(execStart(template, "linux-x64"), {
+      binary: "/usr/local/bin/runner-ctl",
+      args: ["--config", "/etc/runner-ctl/linux-x64.yaml"],
+    });
+    for (const bad of ["", "../x", "a b", "a/b", "%i"]) {
+      assert.throws(() => execStart(template, bad), /plain instance name/, bad);
+    }
+    assert.throws(() => execStart(template), /syntax not handled/, "no instance: %i is left");
+  });
+  await t.step("systemd-analyze verify and security accept it", async () => {
+    const found = await new Deno.Command("systemd-analyze", { args: ["--version"], stdout: "null" })
+      .output().then(() => true, () => false);
+    const part = "systemd-analyze verify (template)";
+    if (
+      skipSuite({ module: import.meta.url, part, needs: found ? undefined : "systemd-analyze" })
+    ) {
+      return;
+    }
+    const dir = await Deno.makeTempDir();
+    try {
+      const text = (await Deno.readTextFile(here("runner-ctl@.service")))
+        .replaceAll("/usr/local/bin/runner-ctl", "/bin/true");
+      await Deno.writeTextFile(`${dir}/runner-ctl@.service`, text);
+      const run = async (args: string[]) => {
+        const out = await new Deno.Command("systemd-analyze", {
+          args,
+          stdout: "piped",
+          stderr: "piped",
+          env: { NO_COLOR: "1", SYSTEMD_COLORS: "0" },
+        }).output();
+        return {
+          code: out.code,
+          said: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr),
+        };
+      };
+      const v = await run(["verify", "--man=no", `${dir}/runner-ctl@.service`]);
+      assert.doesNotMatch(v.said, /runner-ctl@\.service:\d+|Unknown|ignoring|Failed/i, v.said);
+      assert.equal(v.code, 0, v.said);
+      const s = await run([
+        "security",
+        "--offline=true",
+        "--no-pager",
+        `${dir}/runner-ctl@.service`,
+      ]);
+      const score = /Overall exposure level for [^:]+: (\d+\.\d)/.exec(s.said);
+      assert.ok(score, s.said);
+      assert.ok(Number(score[1]) <= 3.0, `exposure ${score[1]}`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("per-instance drop-ins: the single unit's, with the files under credentials/<instance>/", async () => {
+  for (
+    const file of ["credential-app.conf", "credential-token.conf", "proof-key.conf"].concat(
+      "proof-key-encrypted.conf",
+    )
+  ) {
+    const single = (await read(file)).get("Service")!;
+    const instance = (await read(`instance/${file}`)).get("Service")!;
+    assert.deepEqual(instance.get("Environment"), single.get("Environment"), file);
+    const directive = [...single.keys()].find((k) => k.startsWith("LoadCredential"))!;
+    assert.deepEqual(
+      instance.get(directive),
+      single.get(directive)!.map((v) =>
+        v.replace("/etc/runner-ctl/credentials/", "/etc/runner-ctl/credentials/%i/")
+      ),
+      file,
+    );
+  }
+});
+
+Deno.test("the instance example configuration loads, with its own owner and diagnostics directory", async () => {
+  const settings = await loadSettings({
+    args: ["--config", here("instance.example.yaml")],
+    env: (k) => (k === "RUNNER_CTL_GITHUB_TOKEN" ? "example-token" : undefined),
+  });
+  const v = settings.values;
+  assert.equal(
+    v["incus.diagnostics_dir"],
+    `/var/log/runner-ctl/${v["github.scale_set"]}/diagnostics`,
+  );
+  assert.equal(v["incus.owner"], `runner-ctl-${v["github.scale_set"]}`);
 });

@@ -3,7 +3,9 @@
  * GitHub clients (auth, Actions service), the Incus clients (transport, instances), the
  * controller and the job-proof queue, runs Incus preflight, then starts the listener and the
  * reconcile loop as background tasks until SIGTERM/SIGINT, and drains within
- * `timeouts.shutdown` (the whole shutdown is bounded by twice that).
+ * `timeouts.shutdown` (the whole shutdown is bounded by twice that). Under systemd
+ * (`NOTIFY_SOCKET`) it sends `READY=1` once its loops run, `WATCHDOG=1` while both make progress
+ * (`systemd_notify.ts`) and `STOPPING=1` at the shutdown.
  *
  * @module
  */
@@ -15,6 +17,7 @@ import { ActionsAuth } from "./github/auth.ts";
 import type { HttpDeps } from "./github/http.ts";
 import { runListener } from "./github/listener.ts";
 import { InstanceClient } from "./incus/instances.ts";
+import { ImageSource } from "./incus/image_source.ts";
 import { preflight } from "./incus/preflight.ts";
 import { defaultSocketPath, IncusError, IncusTransport } from "./incus/transport.ts";
 import { Controller } from "./controller/controller.ts";
@@ -22,10 +25,22 @@ import { JobProofQueue } from "./proof/job_proofs.ts";
 import { loadJobProofSettings } from "./proof/signing_key_file.ts";
 import { IDENTITY, userAgent } from "./identity.ts";
 import type { Settings } from "./settings.ts";
+import { createNotifier, Watchdog, watchdogIntervalMs } from "./systemd_notify.ts";
+import {
+  type ControllerMetrics,
+  measuredFetch,
+  meteredController,
+  NO_METRICS,
+  startMetrics,
+} from "./metrics.ts";
 
 /** Options of {@linkcode serve}. */
 export interface ServeOptions {
-  /** Environment lookup: `INCUS_DIR`, when `incus.socket` is empty. */
+  /**
+   * Environment lookup: `INCUS_DIR`, when `incus.socket` is empty; systemd's `NOTIFY_SOCKET` and
+   * `WATCHDOG_USEC` (`Type=notify`, `WatchdogSec=`); the OpenTelemetry `OTEL_*` variables of the
+   * metrics export (`metrics.ts`).
+   */
   env: EnvLookup;
   /** Where the controller's JSON records go. @default JSON lines on stdout, with its identity */
   logger?: Logger;
@@ -85,9 +100,29 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     },
   });
   let transport: IncusTransport | undefined;
+  const notifier = createNotifier(options.env, logger);
+  let exporter: Awaited<ReturnType<typeof startMetrics>>;
   try {
+    exporter = await startMetrics({
+      env: options.env,
+      logger,
+      serviceName: IDENTITY.name,
+      serviceVersion: IDENTITY.build.version,
+    });
+    // The observable instruments read the controller's pool and backoff at each export.
+    let controllerRef: Controller | undefined;
+    const metrics: ControllerMetrics = exporter
+      ? meteredController(exporter.meter, values["github.scale_set"], {
+        runners: () =>
+          controllerRef?.pool.summary() ??
+            { creating: 0, booting: 0, idle: 0, busy: 0, done: 0, removing: 0 },
+        backoffLevel: () => controllerRef?.backoff.failures ?? 0,
+      })
+      : NO_METRICS;
+    if (exporter) logger.info("metrics export enabled", { url: exporter.url });
+    const baseFetch = options.fetch ?? fetch;
     const http: HttpDeps = {
-      fetch: options.fetch ?? fetch,
+      fetch: exporter ? measuredFetch(baseFetch, metrics) : baseFetch,
       userAgent: userAgent(),
       retry: { initialMs: values["retry.initial"], maximumMs: values["retry.maximum"] },
       random: Math.random,
@@ -116,6 +151,8 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     });
     logger.info("preflight passed", {
       fingerprint: template.fingerprint,
+      // An alias is followed (resolved again on incus.image_refresh_interval); a fingerprint pins.
+      image_mode: template.follows ? "follows alias" : "pinned",
       profiles: template.profiles,
       incus_version: template.serverVersion,
     });
@@ -124,12 +161,33 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       operationTimeoutMs: values["timeouts.incus_operation"],
       concurrency: values["concurrency.incus_operations"],
       logger,
+      onOperation: (op, ms, error) => metrics.incusOperation(op, ms, error),
+    });
+    const image = new ImageSource({
+      transport,
+      configured: values["incus.image"],
+      initial: template,
+      type: template.type,
+      intervalMs: values["incus.image_refresh_interval"],
+      now,
     });
     let proofs: JobProofQueue | undefined;
+    // A loop is stalled when it has made no progress for longer than its own bounds allow: a poll
+    // ends within max(90 s, message_poll_timeout), a retry waits at most retry.maximum; twice
+    // that, plus a reconcile interval.
+    const watchdog = notifier && new Watchdog({
+      notifier,
+      logger,
+      now,
+      stallMs: values["reconcile_interval"] +
+        2 * (Math.max(90_000, values["github.message_poll_timeout"]) + values["retry.maximum"]),
+    });
     const controller = new Controller({
       actions,
       instances,
       template,
+      image,
+      metrics,
       logger,
       scaleSet: values["github.scale_set"],
       owner: values["incus.owner"],
@@ -142,7 +200,9 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       jitter: http.random,
       now,
       onJobStarted: (job, runner) => proofs?.offer(job, runner.name),
+      onPass: () => watchdog?.progress("reconcile"),
     });
+    controllerRef = controller;
     if (proofSettings) {
       const queue = new JobProofQueue({
         ...proofSettings,
@@ -176,6 +236,10 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
         pollTimeoutMs: values["github.message_poll_timeout"],
         closeTimeoutMs: Math.min(10_000, shutdownMs),
         signal,
+        onProgress: (step) => {
+          watchdog?.progress("listener");
+          if (step === "poll") metrics.polled(now());
+        },
       }));
     lifecycle.spawn("reconcile", async (signal) => {
       await controller.run(signal);
@@ -192,10 +256,26 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       scale_set: values["github.scale_set"],
       max_runners: values["capacity.max_runners"],
     });
+    const pingMs = watchdogIntervalMs(options.env);
+    if (notifier) {
+      await notifier.send("READY=1");
+      if (watchdog && pingMs !== undefined) watchdog.start(pingMs);
+      logger.info("systemd notified", {
+        ready: true,
+        ...(pingMs === undefined ? {} : { watchdog_ping_ms: pingMs }),
+      });
+      void lifecycle.untilShutdown().then(() => {
+        watchdog?.stop();
+        return notifier.send("STOPPING=1");
+      });
+    }
     const finished = untilStopped(lifecycle, { logger, shutdownMs, hard }).then((stopped) => ({
       ...stopped,
       ...(failure && { failure }),
-    })).finally(() => {
+    })).finally(async () => {
+      await exporter?.shutdown(); // the last export, bounded
+      watchdog?.stop();
+      notifier?.close();
       transport?.close();
       lifecycle.close();
     });
@@ -207,6 +287,8 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       finished,
     };
   } catch (err) {
+    await exporter?.shutdown();
+    notifier?.close();
     transport?.close();
     lifecycle.close();
     throw err;

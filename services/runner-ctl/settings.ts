@@ -115,7 +115,14 @@ export const SETTING_ROWS = {
     required: true,
     flag: false,
     validate: nonEmpty,
-    help: "image alias or fingerprint",
+    help: "image alias (followed: resolved again on an interval) or fingerprint (pinned)",
+  },
+  "incus.image_refresh_interval": {
+    type: "duration",
+    default: 300_000,
+    flag: false,
+    validate: positive,
+    help: "how often an image alias is resolved again (and a pinned image checked)",
   },
   "incus.profiles": {
     type: "list",

@@ -15,6 +15,7 @@ import { parseConfigUrl } from "../../services/runner-ctl/github/config_url.ts";
 import type { HttpDeps, RetryPolicy } from "../../services/runner-ctl/github/http.ts";
 import { ensureScaleSet } from "../../services/runner-ctl/github/scale_set.ts";
 import { InstanceClient } from "../../services/runner-ctl/incus/instances.ts";
+import { ImageSource } from "../../services/runner-ctl/incus/image_source.ts";
 import { preflight } from "../../services/runner-ctl/incus/preflight.ts";
 import { IncusTransport } from "../../services/runner-ctl/incus/transport.ts";
 import { waitUntil } from "@svc/testing";
@@ -130,7 +131,16 @@ export async function clockedController(sim: Simulation, o: {
   retry: RetryPolicy;
   jitter?: () => number;
   diagnosticsDir?: string;
+  /** `incus.image`. @default {"runner"} */
+  image?: string;
+  /** `incus.image_refresh_interval` (ms); without it the image is never checked again. */
+  imageRefreshMs?: number;
+  /** `incus.owner`. @default {"sim-host"} */
+  owner?: string;
+  /** `github.scale_set`. @default {sim.scaleSet} */
+  scaleSet?: string;
 }): Promise<ClockedController> {
+  const scaleSet = o.scaleSet ?? sim.scaleSet;
   const client = Deno.createHttpClient({ caCerts: [sim.github.caCert] });
   const http: HttpDeps = {
     fetch: (input, init) => fetch(input, { ...init, client }),
@@ -146,23 +156,32 @@ export async function clockedController(sim: Simulation, o: {
     }),
     http,
   );
-  const { set } = await ensureScaleSet(actions, { name: sim.scaleSet, runnerGroup: "default" });
+  const { set } = await ensureScaleSet(actions, { name: scaleSet, runnerGroup: "default" });
   const transport = new IncusTransport({ socket: sim.incus.path, project: "default" });
   const instances = new InstanceClient({ transport, operationTimeoutMs: 10_000, concurrency: 2 });
   const template = await preflight(transport, {
-    image: "runner",
+    image: o.image ?? "runner",
     profiles: [],
     type: "virtual-machine",
   });
   let clock = 1_000_000;
+  const image = o.imageRefreshMs === undefined ? undefined : new ImageSource({
+    transport,
+    configured: o.image ?? "runner",
+    initial: template,
+    type: template.type,
+    intervalMs: o.imageRefreshMs,
+    now: () => clock,
+  });
   const lines: Record<string, unknown>[] = [];
   const ctl = new Controller({
     actions,
     instances,
     template,
+    image,
     logger: createLogger({ write: (l) => lines.push(JSON.parse(l)), now: () => clock }),
-    scaleSet: sim.scaleSet,
-    owner: "sim-host",
+    scaleSet,
+    owner: o.owner ?? "sim-host",
     minRunners: o.minRunners ?? 1,
     maxRunners: o.maxRunners ?? 1,
     bootstrapTimeoutMs: o.bootstrapTimeoutMs,

@@ -7,6 +7,13 @@
  * Every runner that fails before it takes a job feeds one {@linkcode FailureBackoff}: no runner
  * is created until its wait has passed, and a runner that reaches Ready resets it.
  *
+ * Image rotation: `incus.image` is checked every `incus.image_refresh_interval` and after a
+ * failed create ({@linkcode ImageSource}). A new fingerprint is logged once and used for every new
+ * runner; idle and booting runners of an older image are removed (a runner GitHub reports busy is
+ * kept and finishes its job), so scaling replaces them from the new one. An image that is gone
+ * is one error naming the setting and a failure of kind `image_missing` per check; no runner is
+ * created, and it is checked again as the failure backoff allows until it is back.
+ *
  * @module
  */
 import type { Logger } from "@svc/shared/log";
@@ -16,7 +23,9 @@ import { backoffMs, jittered, type RetryPolicy } from "../github/http.ts";
 import type { ListenerHandler } from "../github/listener.ts";
 import type { JobMessage, RunnerScaleSet, Statistics } from "../github/types.ts";
 import { type InstanceClient, type InstanceInfo, TAG } from "../incus/instances.ts";
+import type { ImageSource } from "../incus/image_source.ts";
 import type { PinnedTemplate } from "../incus/preflight.ts";
+import { type ControllerMetrics, NO_METRICS } from "../metrics.ts";
 import { desiredRunners, runnerName, RunnerPool, type RunnerRecord } from "./pool.ts";
 import { FailureBackoff, type FailureKind, LIKELY_CAUSE } from "./failure_backoff.ts";
 import { removeRunner, type RunnerOpsDeps, startRunner } from "./runner_ops.ts";
@@ -29,6 +38,11 @@ export interface ControllerOptions {
   actions: ActionsClient;
   instances: InstanceClient;
   template: PinnedTemplate;
+  /**
+   * Keeps `incus.image` current (an alias followed, a pinned fingerprint checked). Without it
+   * every runner is created from `template.fingerprint`.
+   */
+  image?: ImageSource;
   logger: Logger;
   scaleSet: string;
   owner: string;
@@ -47,6 +61,10 @@ export interface ControllerOptions {
    * step. Without it the waits are the low end of each range (tests).
    */
   jitter?: () => number;
+  /** Where job, start-up and failure measurements go. @default {NO_METRICS} */
+  metrics?: ControllerMetrics;
+  /** Called after every reconcile pass of {@linkcode Controller.run}, failed or not (watchdog). */
+  onPass?: () => void;
   /** Called for every JobStarted of one of our runners (job proofs hook in here). */
   onJobStarted?: (job: JobMessage, runner: RunnerRecord) => void;
 }
@@ -81,12 +99,14 @@ export class Controller implements ListenerHandler {
   #wake: (() => void) | undefined;
   #now: () => number;
   #random: () => string;
+  #metrics: ControllerMetrics;
   /** Set when an instance could not be accounted for this pass: scaling waits. */
   #unaccounted = false;
 
   constructor(options: ControllerOptions) {
     this.options = options;
     this.#now = options.now ?? Date.now;
+    this.#metrics = options.metrics ?? NO_METRICS;
     this.#random = options.random ??
       (() => crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0"));
     this.pool = new RunnerPool(this.#now);
@@ -95,6 +115,7 @@ export class Controller implements ListenerHandler {
       actions: options.actions,
       instances: options.instances,
       template: options.template,
+      fingerprint: () => options.image?.fingerprint ?? options.template.fingerprint,
       pool: this.pool,
       logger: options.logger,
       owner: options.owner,
@@ -116,15 +137,34 @@ export class Controller implements ListenerHandler {
   onJob(job: JobMessage): void {
     const rec = job.runnerName ? this.pool.runners.get(job.runnerName) : undefined;
     if (job.messageType === "JobStarted" && rec) {
-      this.pool.set(rec.name, "busy", { jobRequestId: job.runnerRequestId });
+      const now = this.#now();
+      // Queue time by GitHub's own clock: queued → assigned to the runner (else: now).
+      const queued = Date.parse(job.queueTime ?? "");
+      const assigned = Date.parse(job.runnerAssignTime ?? "");
+      if (Number.isFinite(queued)) {
+        this.#metrics.jobQueued((Number.isFinite(assigned) ? assigned : now) - queued);
+      }
+      this.#started(rec, now); // a runner can take its job before Incus reports it Ready
+      this.pool.set(rec.name, "busy", { jobRequestId: job.runnerRequestId, jobStartedAt: now });
       this.options.logger.info("job started", { runner: rec.name, job_id: job.jobId });
       this.#resetBackoff(rec, "job started");
       this.options.onJobStarted?.(job, rec);
     } else if (job.messageType === "JobCompleted" && rec) {
+      if (rec.jobStartedAt !== undefined) {
+        this.#metrics.jobCompleted(this.#now() - rec.jobStartedAt, job.result);
+        rec.jobStartedAt = undefined;
+      }
       if (rec.state !== "removing") this.pool.set(rec.name, "done");
       this.options.logger.info("job completed", { runner: rec.name, result: job.result });
       this.wake();
     }
+  }
+
+  /** Start-up time, once per runner: creation → Ready, or → its JobStarted if that came first. */
+  #started(rec: RunnerRecord, now: number): void {
+    if (rec.createdAt === undefined) return;
+    this.#metrics.runnerStarted(now - rec.createdAt);
+    rec.createdAt = undefined;
   }
 
   /** Runs a reconcile pass soon. */
@@ -149,6 +189,7 @@ export class Controller implements ListenerHandler {
   #failed(rec: RunnerRecord, kind: FailureKind, error?: unknown): void {
     const now = this.#now();
     const f = this.backoff.fail(now);
+    this.#metrics.failure(kind);
     rec.failure = { kind, escalate: f.escalate };
     this.options.logger.warn("runner failed before taking a job", {
       runner: rec.name,
@@ -175,7 +216,7 @@ export class Controller implements ListenerHandler {
       likely_cause: LIKELY_CAUSE[kind],
       console_capture: rec.capture ??
         (this.options.diagnosticsDir ? "not captured" : "none (set incus.diagnostics_dir)"),
-      image: this.options.template.fingerprint,
+      image: this.options.image?.fingerprint ?? this.options.template.fingerprint,
       profiles: this.options.template.profiles,
     });
   }
@@ -261,6 +302,7 @@ export class Controller implements ListenerHandler {
     const rec = this.pool.add({
       name: runnerName(this.options.scaleSet, this.#random),
       state: "creating",
+      createdAt: this.#now(),
     });
     this.#track(rec.name, async () => {
       try {
@@ -268,6 +310,8 @@ export class Controller implements ListenerHandler {
       } catch (err) {
         // No registration id yet: generatejitconfig itself failed. (Shutdown is no failure.)
         if (!signal?.aborted) {
+          // The image may be gone (an alias moved and the old image was deleted): look again.
+          if (rec.runnerId !== undefined) this.options.image?.checkSoon();
           this.#failed(
             rec,
             rec.runnerId === undefined ? "registration_failed" : "start_failed",
@@ -305,6 +349,7 @@ export class Controller implements ListenerHandler {
         runnerId: id,
         state: inst.statusCode === READY ? "idle" : "booting",
         startedAt: this.#now(),
+        image: inst.config[TAG.image] ?? inst.config["volatile.base_image"],
       });
       this.options.logger.info("runner adopted", { runner: inst.name, status: inst.status });
       return;
@@ -341,6 +386,7 @@ export class Controller implements ListenerHandler {
       } else if (rec.state === "booting" && inst.statusCode === READY) {
         this.pool.set(rec.name, "idle");
         this.options.logger.info("runner ready", { runner: rec.name });
+        this.#started(rec, now);
         this.#resetBackoff(rec, "runner ready");
         this.#track(
           rec.name,
@@ -361,9 +407,72 @@ export class Controller implements ListenerHandler {
         this.remove(rec, "bootstrap timed out", { signal });
       } else if (rec.state === "done" && now - rec.since > this.options.bootstrapTimeoutMs) {
         this.remove(rec, "still running after its job completed", { signal });
+      } else if ((rec.state === "idle" || rec.state === "booting") && this.#outdated(rec)) {
+        // Replaced from the new image by scaling; a runner GitHub reports busy is kept.
+        this.remove(rec, "image replaced", { onlyIfIdle: true, signal });
       }
     }
+    if (!this.stopping) await this.#checkImage(now, signal);
     if (!this.stopping && !this.#unaccounted) this.#scale(signal);
+  }
+
+  /** The runner was built from an image other than the current one (and that one exists). */
+  #outdated(rec: RunnerRecord): boolean {
+    const image = this.options.image;
+    return image !== undefined && !image.gone && rec.image !== undefined &&
+      rec.image !== image.fingerprint;
+  }
+
+  /**
+   * Resolves `incus.image` again when due: on its interval, after a failed create, and, while
+   * the image is gone, whenever the failure backoff would allow a create.
+   */
+  async #checkImage(now: number, signal?: AbortSignal): Promise<void> {
+    const image = this.options.image;
+    if (!image) return;
+    if (!(image.due(now) || (image.gone && this.backoff.allows(now)))) return;
+    const log = this.options.logger;
+    let check;
+    try {
+      check = await image.check(signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      log.warn("cannot check incus.image; keeping the current image", { error: String(err) });
+      return;
+    }
+    if (check.outcome === "gone") {
+      const f = this.backoff.fail(this.#now());
+      this.#metrics.failure("image_missing");
+      // One error per disappearance (it names the setting); each later check is a warning.
+      log[check.first ? "error" : "warn"](
+        check.first ? check.error.message : "incus.image still names no image",
+        {
+          ...(check.first ? { setting: "incus.image" } : {}),
+          kind: "image_missing",
+          image: image.fingerprint,
+          consecutive_failures: f.failures,
+          backoff_ms: f.waitMs,
+          next_check_at: new Date(f.retryAt).toISOString(),
+        },
+      );
+      return;
+    }
+    if (check.recovered) {
+      log.info("incus.image names an image again", { image: check.fingerprint });
+      this.backoff.reset();
+    }
+    if (check.outcome === "changed") {
+      log.info("incus.image now names another image; new runners use it", {
+        image: check.fingerprint,
+        previous: check.previous,
+        replacing: this.pool.inState("idle", "booting").filter((r) => this.#outdated(r)).length,
+      });
+      for (const rec of this.pool.inState("idle", "booting")) {
+        if (this.#outdated(rec) && !this.#inFlight.has(rec.name)) {
+          this.remove(rec, "image replaced", { onlyIfIdle: true, signal });
+        }
+      }
+    }
   }
 
   #scale(signal?: AbortSignal): void {
@@ -374,7 +483,8 @@ export class Controller implements ListenerHandler {
       this.assignedJobs,
     );
     const active = this.pool.active();
-    if (active < desired && this.backoff.allows(this.#now())) {
+    const imageGone = this.options.image?.gone ?? false;
+    if (active < desired && !imageGone && this.backoff.allows(this.#now())) {
       const n = Math.min(desired - active, this.options.maxRunners - this.pool.total());
       for (let i = 0; i < n; i++) this.#spawn(this.scaleSetId, signal);
     } else if (active > desired) {
@@ -394,6 +504,7 @@ export class Controller implements ListenerHandler {
         if (signal.aborted) break;
         this.options.logger.warn("reconcile failed", { error: String(err) });
       }
+      this.options.onPass?.();
       const woken = new Promise<void>((r) => this.#wake = r);
       await Promise.race([delay(this.options.reconcileIntervalMs, { signal }), woken]).catch(
         () => {},

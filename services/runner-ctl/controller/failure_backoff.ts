@@ -1,7 +1,8 @@
 /**
  * The one backoff every runner failure feeds. A runner that fails before it takes a job
  * (registration refused, instance not created or not started, not Ready within
- * `incus.bootstrap_timeout`, instance stopped or gone before a job) holds back the next create:
+ * `incus.bootstrap_timeout`, instance stopped or gone before a job), and every check that finds
+ * `incus.image` gone (no runner could be created), holds back the next create:
  * after the k-th failure in a row the controller waits a time drawn from
  * [max(initial, b/2), b] with b = min(maximum, initial·2^(k−1)), and from the
  * {@linkcode ESCALATE_AFTER}-th on b is the maximum. A runner that reaches Ready (or takes a job)
@@ -21,7 +22,8 @@ export type FailureKind =
   | "start_failed"
   | "bootstrap_timeout"
   | "stopped_before_job"
-  | "vanished_before_job";
+  | "vanished_before_job"
+  | "image_missing";
 
 /**
  * Failures in a row after which the controller logs one error naming the likely cause, and from
@@ -45,6 +47,9 @@ export const LIKELY_CAUSE: Record<FailureKind, string> = {
   "vanished_before_job":
     "the instance was deleted outside the controller before it took a job: check who else " +
     "manages instances with this owner tag",
+  "image_missing":
+    "incus.image names no image any more: import the image again under that alias or " +
+    "fingerprint, or change incus.image",
 };
 
 /**

@@ -17,6 +17,13 @@ export interface RunnerRecord {
   state: RunnerState;
   /** When the record entered its current state (ms). */
   since: number;
+  /**
+   * When this controller began creating it (start-up time counts from here; cleared once that is
+   * recorded; unset for adopted runners).
+   */
+  createdAt?: number;
+  /** When its job started (job duration counts from here). */
+  jobStartedAt?: number;
   /** When the instance was started (bootstrap_timeout counts from here). */
   startedAt?: number;
   jobRequestId?: number;
@@ -26,6 +33,8 @@ export interface RunnerRecord {
   failures?: number;
   /** Set when the runner failed before taking a job (it fed the failure backoff). */
   failure?: { kind: string; escalate: boolean };
+  /** The fingerprint of the image its instance was created from, when known. */
+  image?: string;
   /** The serial-console capture written at its removal, if any. */
   capture?: string;
 }

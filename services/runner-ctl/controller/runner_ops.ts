@@ -19,6 +19,11 @@ export interface RunnerOpsDeps {
   actions: ActionsClient;
   instances: InstanceClient;
   template: PinnedTemplate;
+  /**
+   * The fingerprint new runners are created from (it follows an alias; see `ImageSource`).
+   * @default {template.fingerprint}
+   */
+  fingerprint?: () => string;
   pool: RunnerPool;
   logger: Logger;
   owner: string;
@@ -36,19 +41,26 @@ export async function startRunner(
 ): Promise<void> {
   const jit = await d.actions.generateJitConfig(scaleSetId, rec.name, signal);
   rec.runnerId = jit.runner.id;
+  const fingerprint = d.fingerprint?.() ?? d.template.fingerprint;
+  rec.image = fingerprint;
   await d.instances.create({
     name: rec.name,
     type: d.template.type,
-    fingerprint: d.template.fingerprint,
+    fingerprint,
     config: {
       ...d.template.config,
       [TAG.owner]: d.owner,
       [TAG.scaleSet]: d.scaleSet,
       [TAG.runnerId]: String(jit.runner.id),
+      [TAG.image]: fingerprint,
     },
     devices: d.template.devices,
   }, signal);
-  d.logger.info("runner instance created", { runner: rec.name, runner_id: rec.runnerId });
+  d.logger.info("runner instance created", {
+    runner: rec.name,
+    runner_id: rec.runnerId,
+    image: fingerprint,
+  });
   await d.instances.patchConfig(rec.name, { [TAG.jitConfig]: jit.encodedJITConfig }, signal);
   await d.instances.setState(rec.name, "start", signal);
   d.pool.set(rec.name, "booting", { startedAt: d.now() });

@@ -50,6 +50,12 @@ export interface ListenerOptions {
   closeTimeoutMs?: number;
   signal: AbortSignal;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Called when a step ends: `poll` after every poll that returned (a message or none), `retry`
+   * when a failure is about to be retried (the watchdog counts both as progress; metrics the
+   * first).
+   */
+  onProgress?: (step: "poll" | "retry") => void;
 }
 
 /** Thrown for failures no retry can fix (a scale set that does not fit). */
@@ -148,6 +154,7 @@ export async function runListener(options: ListenerOptions): Promise<void> {
         log.warn("message session has no queue; checking the scale set again");
         await closeSession();
         set = undefined;
+        options.onProgress?.("retry");
         await backoff();
         continue;
       }
@@ -168,6 +175,7 @@ export async function runListener(options: ListenerOptions): Promise<void> {
         log.warn("listener failed; retrying", { error: String(err) });
         await closeSession();
       }
+      options.onProgress?.("retry");
       await backoff();
     }
   }
@@ -215,6 +223,7 @@ async function pollLoop(
         signal: options.signal,
       })
     );
+    options.onProgress?.("poll");
     if (!msg) {
       if (lastStats) options.handler.onStatistics(lastStats);
       continue;

@@ -22,6 +22,8 @@ export const TAG = {
   runnerId: "user.runner-ctl-runner-id",
   /** The JIT config the guest reads from /dev/incus/sock; blanked once the guest is Ready. */
   jitConfig: "user.runner-ctl-jitconfig",
+  /** The fingerprint of the image the instance was created from (image rotation reads it). */
+  image: "user.runner-ctl-image",
 } as const;
 
 /** An instance as listed. */
@@ -54,6 +56,11 @@ export interface InstanceClientOptions {
   cancelGraceMs?: number;
   /** Where timeouts, cancels and abandoned operations are logged. @default {silentLogger()} */
   logger?: Logger;
+  /**
+   * Called when an operation ends (metrics): its verb (`create`, `start`, `stop`, `delete`), its
+   * time in ms (the wait for a slot excluded) and its error when it failed.
+   */
+  onOperation?: (operation: string, ms: number, error?: unknown) => void;
 }
 
 /** Instance operations. */
@@ -63,8 +70,10 @@ export class InstanceClient {
   #timeoutMs: number;
   #graceMs: number;
   #log: Logger;
+  #onOperation: InstanceClientOptions["onOperation"];
 
   constructor(options: InstanceClientOptions) {
+    this.#onOperation = options.onOperation;
     this.transport = options.transport;
     this.semaphore = new Semaphore(options.concurrency);
     this.#timeoutMs = options.operationTimeoutMs;
@@ -81,41 +90,59 @@ export class InstanceClient {
     signal?: AbortSignal,
   ) {
     return await this.semaphore.run(async () => {
-      const deadline = AbortSignal.timeout(this.#timeoutMs);
-      const sig = signal ? AbortSignal.any([signal, deadline]) : deadline;
-      let env;
+      const started = performance.now();
       try {
-        env = await this.transport.call(what, method, path, { body, signal: sig });
+        const out = await this.#run(what, method, path, body, signal);
+        this.#onOperation?.(what.split(" ")[0], performance.now() - started);
+        return out;
       } catch (err) {
-        if (deadline.aborted && !signal?.aborted) {
-          throw new IncusError(504, `Cannot ${what}: the operation timed out`);
-        }
+        this.#onOperation?.(what.split(" ")[0], performance.now() - started, err);
         throw err;
       }
-      if (env.type !== "async") return undefined;
-      const op = env.metadata as Operation;
-      let out = await waitOperation(this.transport, op.id, this.#timeoutMs, signal);
-      let cancelled = false;
-      if (out.kind === "timeout") {
-        // Still running on Incus: cancel it where Incus allows, and hold the slot until it ends.
-        out = await settleTimedOut(this.transport, op.id, {
-          what,
-          timeoutMs: this.#timeoutMs,
-          graceMs: this.#graceMs,
-          logger: this.#log,
-          signal,
-        });
-        cancelled = out.kind === "failure" && out.error === "canceled";
-      }
-      if (out.kind === "failure" && cancelled) {
-        throw new IncusError(504, `Cannot ${what}: the operation timed out and was cancelled`);
-      }
-      if (out.kind === "failure") throw new IncusError(500, `Cannot ${what}: ${out.error}`);
-      if (out.kind === "timeout") {
+    });
+  }
+
+  async #run(
+    what: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<Operation | undefined> {
+    const deadline = AbortSignal.timeout(this.#timeoutMs);
+    const sig = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    let env;
+    try {
+      env = await this.transport.call(what, method, path, { body, signal: sig });
+    } catch (err) {
+      if (deadline.aborted && !signal?.aborted) {
         throw new IncusError(504, `Cannot ${what}: the operation timed out`);
       }
-      return out.kind === "success" ? out.operation : undefined;
-    });
+      throw err;
+    }
+    if (env.type !== "async") return undefined;
+    const op = env.metadata as Operation;
+    let out = await waitOperation(this.transport, op.id, this.#timeoutMs, signal);
+    let cancelled = false;
+    if (out.kind === "timeout") {
+      // Still running on Incus: cancel it where Incus allows, and hold the slot until it ends.
+      out = await settleTimedOut(this.transport, op.id, {
+        what,
+        timeoutMs: this.#timeoutMs,
+        graceMs: this.#graceMs,
+        logger: this.#log,
+        signal,
+      });
+      cancelled = out.kind === "failure" && out.error === "canceled";
+    }
+    if (out.kind === "failure" && cancelled) {
+      throw new IncusError(504, `Cannot ${what}: the operation timed out and was cancelled`);
+    }
+    if (out.kind === "failure") throw new IncusError(500, `Cannot ${what}: ${out.error}`);
+    if (out.kind === "timeout") {
+      throw new IncusError(504, `Cannot ${what}: the operation timed out`);
+    }
+    return out.kind === "success" ? out.operation : undefined;
   }
 
   /** Creates a stopped instance from a pinned image with pinned config and devices. */

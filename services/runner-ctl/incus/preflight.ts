@@ -1,7 +1,7 @@
 /**
  * Preflight against the local Incus: the daemon answers and supports the instance type, the
  * project exists, the image alias or fingerprint resolves to one full fingerprint of the right
- * type, and the profiles exist. Their configuration and devices are merged in order and pinned:
+ * type (an alias follows, a fingerprint pins: see `image_source.ts`), and the profiles exist. Their configuration and devices are merged in order and pinned:
  * every runner is created from this snapshot, never from profiles that may change later. Without
  * `incus.profiles`, Incus's own choice for a create that names none (the image's profiles, else
  * `default`, from the default project when the project does not have its own profiles) is
@@ -9,12 +9,15 @@
  *
  * @module
  */
+import { ImageGoneError, resolveImage } from "./image_source.ts";
 import { resourcePath } from "./resource_path.ts";
 import { IncusError, type IncusTransport } from "./transport.ts";
 
 /** What every runner instance is created from. */
 export interface PinnedTemplate {
   fingerprint: string;
+  /** True when `incus.image` is an alias (new runners follow it), false when it is pinned. */
+  follows: boolean;
   type: "virtual-machine" | "container";
   profiles: string[];
   config: Record<string, string>;
@@ -71,7 +74,15 @@ export async function preflight(
     options.signal,
   );
   if (!project) throw new IncusError(404, "Cannot run preflight: the project does not exist");
-  const image = await resolveImage(transport, options.image, options.signal);
+  const image = await resolveImage(transport, options.image, { signal: options.signal }).catch(
+    (err) => {
+      if (!(err instanceof ImageGoneError)) throw err;
+      throw new IncusError(
+        404,
+        "Cannot run preflight: the image alias or fingerprint does not exist (incus.image)",
+      );
+    },
+  );
   if (image.type !== options.type) {
     throw new IncusError(400, `Cannot run preflight: the image is not a ${options.type} image`);
   }
@@ -101,34 +112,11 @@ export async function preflight(
   }
   return {
     fingerprint: image.fingerprint,
+    follows: image.follows,
     type: options.type,
     profiles: names,
     config,
     devices,
     serverVersion: server.environment?.server_version ?? "unknown",
   };
-}
-
-async function resolveImage(transport: IncusTransport, image: string, signal?: AbortSignal) {
-  const alias = await getOr404(
-    transport,
-    "read an image alias",
-    resourcePath("images/aliases", image),
-    signal,
-  );
-  const fp = alias ? String(alias.target) : image;
-  if (alias || /^[0-9a-f]{1,64}$/.test(image)) {
-    const img = await getOr404(transport, "read an image", resourcePath("images", fp), signal);
-    if (img && typeof img.fingerprint === "string" && /^[0-9a-f]{64}$/.test(img.fingerprint)) {
-      const profiles = Array.isArray(img.profiles)
-        ? img.profiles.filter((p): p is string => typeof p === "string" && p !== "")
-        : [];
-      return {
-        fingerprint: img.fingerprint,
-        type: String(img.type ?? alias?.type ?? ""),
-        profiles,
-      };
-    }
-  }
-  throw new IncusError(404, "Cannot run preflight: the image alias or fingerprint does not exist");
 }

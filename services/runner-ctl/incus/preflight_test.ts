@@ -24,6 +24,7 @@ Deno.test("preflight", async (t) => {
         type: "virtual-machine",
       });
       assert.equal(p.fingerprint, "a".repeat(64));
+      assert.equal(p.follows, true, "an alias is followed");
       assert.deepEqual(p.profiles, ["default"]);
       assert.deepEqual(p.config, { "limits.cpu": "2" });
       assert.deepEqual(Object.keys(p.devices), ["root"]);
@@ -50,6 +51,7 @@ Deno.test("preflight", async (t) => {
         type: "virtual-machine",
       });
       assert.equal(p.fingerprint, "a".repeat(64));
+      assert.equal(p.follows, false, "a fingerprint is pinned");
     });
     await t.step("profiles merge in order (later wins)", async () => {
       const p = await preflight(x.transport, {
