@@ -6,6 +6,7 @@ import { memoryStore, object, recordingLogger } from "./_test_support.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { OBJECT_HEADERS } from "./object/headers.ts";
 import { nextTurn } from "@svc/testing";
+import { createCacheDefaults } from "./object/cache_policy.ts";
 
 const BODY = "0123456789abcdefghij"; // 20 bytes
 
@@ -529,5 +530,78 @@ Deno.test("the route table and the routes table of docs/image-proxy.md agree", a
     assert.equal(row.methods, "others");
     const allow = [...new Set(table.flatMap(methodsOf))].join(", ");
     assert.ok(row.answer.includes(`\`Allow: ${allow}\``), row.answer);
+  });
+});
+
+Deno.test("cache headers by path class: the same default on 200, 206, HEAD and 304; errors no-store", async (t) => {
+  const CATALOG = "public, max-age=60, must-revalidate";
+  const ARTIFACT = "public, max-age=31536000, immutable";
+  const store = memoryStore({
+    "p/streams/v1/index.json": object("{}", { contentType: "application/json" }),
+    "p/images/a/rootfs": object(BODY),
+    "p/images/a/own": object(BODY, { cacheControl: "no-cache" }),
+    "p/images/a/expires": object(BODY, { expires: "Thu, 01 Jan 2099 00:00:00 GMT" }),
+    "p/other/file": object(BODY),
+  });
+  const app = createApp({
+    objects: {
+      store,
+      prefix: "p/",
+      limiter: createStreamLimiter(8),
+      upstreamIdleMs: 5_000,
+      writeIdleMs: 5_000,
+      cacheDefaults: createCacheDefaults({
+        catalog: { patterns: ["streams/v1/*.json"], control: CATALOG },
+        artifact: { patterns: ["images/**"], control: ARTIFACT },
+      }),
+    },
+    readyz: () => Response.json({ status: "ready" }),
+    logger: recordingLogger().logger,
+  });
+  const call = (path: string, init: RequestInit = {}) =>
+    app(new Request("http://proxy.test" + path, init), localInfo());
+  for (
+    const [path, expected] of [["/streams/v1/index.json", CATALOG], ["/images/a/rootfs", ARTIFACT]]
+  ) {
+    await t.step(`${path}: ${expected}`, async () => {
+      const get = await call(path);
+      assert.equal(get.status, 200);
+      assert.equal(get.headers.get("cache-control"), expected);
+      const etag = get.headers.get("etag")!;
+      await get.body?.cancel();
+      const ranged = await call(path, { headers: { range: "bytes=0-0" } });
+      assert.equal(ranged.status, 206);
+      assert.equal(ranged.headers.get("cache-control"), expected);
+      await ranged.body?.cancel();
+      const head = await call(path, { method: "HEAD" });
+      assert.equal(head.headers.get("cache-control"), expected);
+      for (const method of ["GET", "HEAD"]) {
+        const cached = await call(path, { method, headers: { "if-none-match": etag } });
+        assert.equal(cached.status, 304);
+        assert.equal(cached.headers.get("cache-control"), expected);
+      }
+    });
+  }
+  await t.step("a stored Cache-Control or Expires wins; other paths get none", async () => {
+    const own = await call("/images/a/own");
+    assert.equal(own.headers.get("cache-control"), "no-cache");
+    await own.body?.cancel();
+    const expires = await call("/images/a/expires");
+    assert.equal(expires.headers.get("cache-control"), null);
+    assert.equal(expires.headers.get("expires"), "Thu, 01 Jan 2099 00:00:00 GMT");
+    await expires.body?.cancel();
+    const other = await call("/other/file");
+    assert.equal(other.headers.get("cache-control"), null);
+    await other.body?.cancel();
+  });
+  await t.step("errors on either class keep no-store", async () => {
+    for (const path of ["/streams/v1/missing.json", "/images/a/missing"]) {
+      const res = await call(path);
+      await expectError(res, 404, "not_found");
+      assert.equal(res.headers.get("cache-control"), "no-store");
+    }
+    const unsatisfiable = await call("/images/a/rootfs", { headers: { range: "bytes=99-" } });
+    await expectError(unsatisfiable, 416, "range_not_satisfiable");
+    assert.equal(unsatisfiable.headers.get("cache-control"), "no-store");
   });
 });

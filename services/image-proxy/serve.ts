@@ -18,6 +18,7 @@ import { createApp } from "./app.ts";
 import { errorBody, proxyError } from "./errors.ts";
 import { IDENTITY } from "./identity.ts";
 import { meteredTelemetry } from "./metrics.ts";
+import { createCacheDefaults } from "./object/cache_policy.ts";
 import { normalizePrefix } from "./object/target.ts";
 import { metricsUrlOf, s3EndpointOf, SETTINGS, type Settings } from "./settings.ts";
 import { permissionOf } from "./store/errors.ts";
@@ -152,6 +153,16 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       upstreamIdleMs: settings["proxy.upstream_idle_timeout"],
       writeIdleMs: settings["proxy.write_idle_timeout"],
       servedNatively: true, // the kit's server is Deno.serve
+      cacheDefaults: createCacheDefaults({
+        catalog: {
+          patterns: settings["cache.catalog_paths"],
+          control: settings["cache.catalog_control"],
+        },
+        artifact: {
+          patterns: settings["cache.artifact_paths"],
+          control: settings["cache.artifact_control"],
+        },
+      }),
       events: {
         rejected: () => telemetry.streamRejected(),
         ended: (result) => telemetry.streamEnded(result),

@@ -15,6 +15,7 @@ import {
   type SettingValues,
 } from "@svc/shared/settings";
 import { parseAddr } from "@svc/shared/server";
+import { cacheControlProblem, patternProblem } from "./object/cache_policy.ts";
 
 const GO_ADDR = (value: string): string | undefined => {
   try {
@@ -23,6 +24,14 @@ const GO_ADDR = (value: string): string | undefined => {
   } catch {
     return "expected host:port such as :8080 or 127.0.0.1:8080";
   }
+};
+
+const PATTERNS = (patterns: string[]): string | undefined => {
+  for (const pattern of patterns) {
+    const problem = patternProblem(pattern);
+    if (problem) return problem;
+  }
+  return undefined;
 };
 
 /** The rows of {@linkcode SETTINGS}: key → type, default, flag, bounds, help. */
@@ -49,6 +58,30 @@ export const SETTING_ROWS = {
     type: "bool",
     default: false,
     help: "address the bucket in the path, not the host name (most S3-compatible stores)",
+  },
+  "cache.catalog_control": {
+    type: "string",
+    default: "public, max-age=60, must-revalidate",
+    validate: cacheControlProblem,
+    help: "Cache-Control of catalog paths stored without Cache-Control or Expires (empty: none)",
+  },
+  "cache.catalog_paths": {
+    type: "list",
+    default: ["streams/v1/*.json"],
+    validate: PATTERNS,
+    help: "patterns of catalog paths under the prefix (* one segment, ** any segments)",
+  },
+  "cache.artifact_control": {
+    type: "string",
+    default: "public, max-age=31536000, immutable",
+    validate: cacheControlProblem,
+    help: "Cache-Control of artifact paths stored without Cache-Control or Expires (empty: none)",
+  },
+  "cache.artifact_paths": {
+    type: "list",
+    default: ["images/**"],
+    validate: PATTERNS,
+    help: "patterns of artifact paths under the prefix (a catalog match wins)",
   },
   "proxy.readiness_interval": {
     type: "duration",

@@ -68,6 +68,41 @@ Deno.test("settings: every key from a flag, an IMGPROXY_* variable or the YAML f
     assert.throws(() => streams("100001"), SettingsError);
     assert.throws(() => streams("many"), SettingsError);
   });
+  await t.step("cache.*: defaults, overrides, empty control, refused values", () => {
+    const values = (...args: string[]) =>
+      SETTINGS.resolve({ args: ["--bucket", "b", ...args] }).values;
+    const d = values();
+    assert.equal(d["cache.catalog_control"], "public, max-age=60, must-revalidate");
+    assert.deepEqual(d["cache.catalog_paths"], ["streams/v1/*.json"]);
+    assert.equal(d["cache.artifact_control"], "public, max-age=31536000, immutable");
+    assert.deepEqual(d["cache.artifact_paths"], ["images/**"]);
+    const set = values(
+      "--cache.catalog-paths",
+      "streams/v1/*.json, meta/**",
+      "--cache.artifact-control",
+      "",
+    );
+    assert.deepEqual(set["cache.catalog_paths"], ["streams/v1/*.json", "meta/**"]);
+    assert.equal(set["cache.artifact_control"], "");
+    const refused: [string[], RegExp][] = [
+      [["--cache.catalog-paths", "/streams/*.json"], /cache\.catalog_paths.*empty segment/],
+      [["--cache.artifact-paths", "images/../x"], /cache\.artifact_paths.*\.\. segment/],
+      [["--cache.artifact-paths", "images/a**"], /cache\.artifact_paths.*whole segment/],
+      [
+        ["--cache.catalog-control", "max-age=60\r\nX-Secret: 1"],
+        /cache\.catalog_control.*directives/,
+      ],
+      [["--cache.artifact-control", "max-age="], /cache\.artifact_control.*directives/],
+    ];
+    for (const [args, text] of refused) {
+      assert.throws(() => values(...args), (e: unknown) => {
+        assert.ok(e instanceof SettingsError);
+        assert.match(e.message, text);
+        assert.ok(!e.message.includes("Secret") && !e.message.includes("a**"), e.message);
+        return true;
+      });
+    }
+  });
   await t.step("invalid values name the key, never the value", () => {
     for (
       const args of [

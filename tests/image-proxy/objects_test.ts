@@ -73,6 +73,35 @@ Deno.test("image-proxy serves the mirror from s3rver as the contract's tables sa
         assert.deepEqual(await read(ranged, 0), big.subarray(1000));
       },
     );
+    await t.step(
+      "objects stored without caching fields get their path class's default",
+      async () => {
+        await store.put("streams/v1/images.json", new TextEncoder().encode("{}"), {
+          ContentType: "application/json",
+        });
+        await store.put("images/x/plain.bin", body);
+        await store.put("other/plain.bin", body);
+        const expected: [string, string | null][] = [
+          ["/streams/v1/images.json", "public, max-age=60, must-revalidate"],
+          ["/images/x/plain.bin", "public, max-age=31536000, immutable"],
+          ["/other/plain.bin", null],
+          [FILE, "public, max-age=300"], // stored: its own
+        ];
+        for (const [path, control] of expected) {
+          const res = await fetch(url(path));
+          assert.equal(res.status, 200);
+          assert.equal(res.headers.get("cache-control"), control, path);
+          const etag = res.headers.get("etag")!;
+          await res.body?.cancel();
+          const cached = await fetch(url(path), { headers: { "if-none-match": etag } });
+          assert.equal(cached.status, 304);
+          assert.equal(cached.headers.get("cache-control"), control, path);
+        }
+        const missing = await fetch(url("/images/x/missing.bin"));
+        assert.equal(await errorOf(missing), "not_found");
+        assert.equal(missing.headers.get("cache-control"), "no-store");
+      },
+    );
     await t.step("the colon may come raw or as %3A", async () => {
       const res = await fetch(url("/images/x/20250824_13%3A00/file.bin"));
       assert.equal(res.status, 200);

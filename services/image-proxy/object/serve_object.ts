@@ -18,6 +18,7 @@ import { storeHttpError } from "../store/errors.ts";
 import type { ObjectMeta, ObjectStore } from "../store/store.ts";
 import { relay, type RelayOutcome } from "../stream/relay.ts";
 import type { StreamLimiter, StreamSlot } from "../stream/limiter.ts";
+import type { CacheDefaults } from "./cache_policy.ts";
 import { notModifiedHeaders, objectHeaders } from "./headers.ts";
 import {
   type Conditions,
@@ -51,6 +52,11 @@ export interface ServeObjectOptions {
    * memory is freed once written (`freeTakenChunks` of {@linkcode relay}). @default {false}
    */
   servedNatively?: boolean;
+  /**
+   * Default `Cache-Control` by path class, for objects stored without caching fields.
+   * @default none: the stored object's headers only
+   */
+  cacheDefaults?: CacheDefaults;
 }
 
 /** What the request log needs beyond the response. */
@@ -83,6 +89,22 @@ export async function serveObject(
   options: ServeObjectOptions,
 ): Promise<ObjectAnswer> {
   const key = objectKeyOf(rawPathOf(req.url), options.prefix);
+  const path = key.slice(options.prefix.length);
+  const defaults = options.cacheDefaults;
+  if (defaults) {
+    // Every metadata read goes through the defaults, so 200, 206, HEAD and 304 agree.
+    const store = options.store;
+    options = {
+      ...options,
+      store: {
+        head: async (k, o) => defaults.apply(await store.head(k, o), path),
+        get: async (k, o) => {
+          const read = await store.get(k, o);
+          return { meta: defaults.apply(read.meta, path), body: read.body };
+        },
+      },
+    };
+  }
   const conditions = readConditions(req.headers);
   if (req.method === "HEAD") return await headObject(key, conditions, options);
   const slot = options.limiter.tryAcquire();
