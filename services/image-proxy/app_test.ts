@@ -605,3 +605,143 @@ Deno.test("cache headers by path class: the same default on 200, 206, HEAD and 3
     assert.equal(unsatisfiable.headers.get("cache-control"), "no-store");
   });
 });
+
+function gzipSetup(gzipCatalog = true) {
+  // Over one relay chunk (256 KiB), so the gzip body spans many reads.
+  const catalog = JSON.stringify({
+    products: Array.from({ length: 4000 }, (_, i) => ({ id: i, path: `images/x/${i}/rootfs` })),
+  });
+  const store = memoryStore({
+    "p/streams/v1/images.json": object(catalog, { contentType: "application/json" }),
+    "p/streams/v1/stored.json": object("\x1f\x8b-pretend", {
+      contentType: "application/json",
+      contentEncoding: "gzip",
+    }),
+    "p/streams/v1/text.json": object("{}", { contentType: "text/plain" }),
+    "p/images/x/meta.json": object("{}", { contentType: "application/json" }),
+  });
+  const { logger, records } = recordingLogger();
+  const limiter = createStreamLimiter(8);
+  const app = createApp({
+    objects: {
+      store,
+      prefix: "p/",
+      limiter,
+      upstreamIdleMs: 200,
+      writeIdleMs: 5_000,
+      gzipCatalog,
+      cacheDefaults: createCacheDefaults({
+        catalog: { patterns: ["streams/v1/*.json"], control: "public, max-age=60" },
+        artifact: { patterns: ["images/**"], control: "immutable" },
+      }),
+    },
+    readyz: () => Response.json({ status: "ready" }),
+    logger,
+  });
+  const call = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    app(new Request("http://proxy.test" + path, { method, headers }), localInfo());
+  return { store, catalog, call, records, limiter };
+}
+
+const GZIP = { "accept-encoding": "gzip, deflate" };
+const gunzipText = async (res: Response) =>
+  await new Response(res.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+
+Deno.test("compressed catalog: gzip for clients that accept it, byte-exact, its own weak ETag", async (t) => {
+  const { store, catalog, call, records, limiter } = gzipSetup();
+  const stored = store.objects.get("p/streams/v1/images.json")!.meta!.etag!;
+  const weak = `W/"${stored.slice(1, -1)}-gzip"`;
+  await t.step("GET with Accept-Encoding: gzip", async () => {
+    const res = await call("/streams/v1/images.json", GZIP);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-encoding"), "gzip");
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(res.headers.get("etag"), weak);
+    assert.equal(res.headers.get("content-length"), null);
+    assert.equal(res.headers.get("accept-ranges"), null);
+    assert.equal(res.headers.get("cache-control"), "public, max-age=60");
+    assert.equal(res.headers.get("content-type"), "application/json");
+    assert.equal(await gunzipText(res), catalog);
+    await nextTurn();
+    const record = records.findLast((r) => r.msg === "request completed")!;
+    assert.ok((record["http.response.body.size"] as number) < catalog.length / 2);
+    assert.equal(record["error.kind"], undefined);
+    assert.equal(limiter.active, 0);
+  });
+  await t.step("GET without it: identity, Vary, the stored ETag and length", async () => {
+    const res = await call("/streams/v1/images.json");
+    assert.equal(res.headers.get("content-encoding"), null);
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(res.headers.get("etag"), stored);
+    assert.equal(res.headers.get("content-length"), String(catalog.length));
+    assert.equal(await res.text(), catalog);
+  });
+  await t.step("a Range gets identity, 206", async () => {
+    const res = await call("/streams/v1/images.json", { ...GZIP, range: "bytes=0-9" });
+    assert.equal(res.status, 206);
+    assert.equal(res.headers.get("content-encoding"), null);
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(await res.text(), catalog.slice(0, 10));
+  });
+  await t.step("HEAD answers the gzip variant's headers", async () => {
+    const res = await call("/streams/v1/images.json", GZIP, "HEAD");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-encoding"), "gzip");
+    assert.equal(res.headers.get("etag"), weak);
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(res.body, null);
+  });
+  await t.step("conditionals compare against the variant's ETag", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const hit = await call("/streams/v1/images.json", { ...GZIP, "if-none-match": weak }, method);
+      assert.equal(hit.status, 304);
+      assert.equal(hit.headers.get("etag"), weak);
+      assert.equal(hit.headers.get("vary"), "Accept-Encoding");
+      assert.equal(hit.headers.get("cache-control"), "public, max-age=60");
+      assert.equal(hit.headers.get("content-encoding"), null);
+    }
+    // The identity tag does not validate the gzip variant, nor the gzip tag the identity one.
+    const other = await call("/streams/v1/images.json", { ...GZIP, "if-none-match": stored });
+    assert.equal(other.status, 200);
+    assert.equal(await gunzipText(other), catalog);
+    const plain = await call("/streams/v1/images.json", { "if-none-match": weak });
+    assert.equal(plain.status, 200);
+    assert.equal(await plain.text(), catalog);
+    // If-Match compares strongly: a weak tag never matches.
+    const failed = await call("/streams/v1/images.json", { ...GZIP, "if-match": weak });
+    await expectError(failed, 412, "precondition_failed");
+    assert.equal(limiter.active, 0);
+  });
+  await t.step("stored encoded, not JSON, or not a catalog path: as stored, no Vary", async () => {
+    for (
+      const path of ["/streams/v1/stored.json", "/streams/v1/text.json", "/images/x/meta.json"]
+    ) {
+      const res = await call(path, GZIP);
+      const expected = store.objects.get("p" + path)!;
+      assert.equal(res.headers.get("vary"), null, path);
+      assert.equal(res.headers.get("content-encoding"), expected.meta?.contentEncoding ?? null);
+      assert.equal(res.headers.get("content-length"), String(expected.body.byteLength));
+      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), expected.body);
+    }
+  });
+});
+
+Deno.test("compressed catalog: gzipCatalog off serves identity without Vary", async () => {
+  const { catalog, call } = gzipSetup(false);
+  const res = await call("/streams/v1/images.json", GZIP);
+  assert.equal(res.headers.get("content-encoding"), null);
+  assert.equal(res.headers.get("vary"), null);
+  assert.equal(await res.text(), catalog);
+});
+
+Deno.test("compressed catalog: a store that stalls mid-body cuts the gzip answer", async () => {
+  const { store, call, records, limiter } = gzipSetup();
+  store.stallAfter = 1000;
+  const res = await call("/streams/v1/images.json", GZIP);
+  assert.equal(res.headers.get("content-encoding"), "gzip");
+  await assert.rejects(gunzipText(res));
+  await nextTurn();
+  const record = records.findLast((r) => r.msg === "request completed")!;
+  assert.equal(record["error.kind"], "upstream_timeout");
+  assert.equal(limiter.active, 0);
+});

@@ -163,6 +163,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
           control: settings["cache.artifact_control"],
         },
       }),
+      gzipCatalog: settings["proxy.gzip_catalog"],
       events: {
         rejected: () => telemetry.streamRejected(),
         ended: (result) => telemetry.streamEnded(result),

@@ -83,6 +83,11 @@ export const SETTING_ROWS = {
     validate: PATTERNS,
     help: "patterns of artifact paths under the prefix (a catalog match wins)",
   },
+  "proxy.gzip_catalog": {
+    type: "bool",
+    default: true,
+    help: "gzip JSON catalog answers for clients that accept it and send no Range",
+  },
   "proxy.readiness_interval": {
     type: "duration",
     default: 10_000,

@@ -84,6 +84,15 @@ Deno.test("settings: every key from a flag, an IMGPROXY_* variable or the YAML f
     );
     assert.deepEqual(set["cache.catalog_paths"], ["streams/v1/*.json", "meta/**"]);
     assert.equal(set["cache.artifact_control"], "");
+    assert.equal(d["proxy.gzip_catalog"], true);
+    assert.equal(values("--proxy.gzip-catalog=false")["proxy.gzip_catalog"], false);
+    assert.equal(
+      SETTINGS.resolve({
+        args: ["--bucket", "b"],
+        env: (n) => n === "IMGPROXY_PROXY_GZIP_CATALOG" ? "false" : undefined,
+      }).values["proxy.gzip_catalog"],
+      false,
+    );
     const refused: [string[], RegExp][] = [
       [["--cache.catalog-paths", "/streams/*.json"], /cache\.catalog_paths.*empty segment/],
       [["--cache.artifact-paths", "images/../x"], /cache\.artifact_paths.*\.\. segment/],
