@@ -88,6 +88,38 @@ export const SETTING_ROWS = {
     default: true,
     help: "gzip JSON catalog answers for clients that accept it and send no Range",
   },
+  "secondary.bucket": {
+    type: "string",
+    help: "bucket of a second store, read when the primary fails (unset: no failover)",
+  },
+  "secondary.region": {
+    type: "string",
+    help: "its region (unset: the SDK's chain, e.g. AWS_REGION)",
+  },
+  "secondary.endpoint": {
+    type: "string",
+    validate: (v: string): string | undefined =>
+      /^https?:\/\/[^\s/?#]+\/?$/.test(v) ? undefined : "expected http(s)://host[:port]",
+    help: "its S3-compatible endpoint (unset: as s3.endpoint's fallbacks, then AWS)",
+  },
+  "secondary.force_path_style": {
+    type: "bool",
+    default: false,
+    help: "address the second bucket in the path, not the host name",
+  },
+  "failover.failures": {
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 1000,
+    help: "primary failures in a row after which it is skipped until a probe succeeds",
+  },
+  "failover.probe_interval": {
+    type: "duration",
+    default: 10_000,
+    min: 1,
+    help: "while the primary is skipped, probe its catalog at most this often",
+  },
   "proxy.readiness_interval": {
     type: "duration",
     default: 10_000,

@@ -112,6 +112,32 @@ Deno.test("settings: every key from a flag, an IMGPROXY_* variable or the YAML f
       });
     }
   });
+  await t.step("secondary.* and failover.*: unset by default, bounds at, below and above", () => {
+    const values = (...args: string[]) =>
+      SETTINGS.resolve({ args: ["--bucket", "b", ...args] }).values;
+    const d = values();
+    assert.equal(d["secondary.bucket"], undefined);
+    assert.equal(d["secondary.endpoint"], undefined);
+    assert.equal(d["secondary.force_path_style"], false);
+    assert.equal(d["failover.failures"], 3);
+    assert.equal(d["failover.probe_interval"], 10_000);
+    assert.equal(values("--failover.failures", "1")["failover.failures"], 1);
+    assert.equal(values("--failover.failures", "1000")["failover.failures"], 1000);
+    assert.throws(() => values("--failover.failures", "0"), /failover\.failures/);
+    assert.throws(() => values("--failover.failures", "1001"), /failover\.failures/);
+    assert.equal(values("--failover.probe-interval", "1ms")["failover.probe_interval"], 1);
+    assert.throws(() => values("--failover.probe-interval", "0s"), /failover\.probe_interval/);
+    assert.equal(
+      values("--secondary.endpoint", "http://127.0.0.1:9001")["secondary.endpoint"],
+      "http://127.0.0.1:9001",
+    );
+    assert.throws(
+      () => values("--secondary.endpoint", "file:///etc/secret"),
+      (e: unknown) =>
+        e instanceof SettingsError && /secondary\.endpoint/.test(e.message) &&
+        !e.message.includes("secret"),
+    );
+  });
   await t.step("invalid values name the key, never the value", () => {
     for (
       const args of [
