@@ -8,39 +8,16 @@
  */
 import assert from "node:assert/strict";
 import { skipSuite, waitUntil } from "@svc/testing";
-import { freePort, startProxyProcess, startStore } from "./_test_support.ts";
-
-const TEMPLATE = new URL("../../deploy/image-proxy/nginx.conf.template", import.meta.url);
-const NGINX = "/usr/sbin/nginx";
-
-function missing(): string | undefined {
-  for (const [path, pkg] of [[NGINX, "nginx"], ["/usr/bin/openssl", "openssl"]]) {
-    try {
-      Deno.statSync(path);
-    } catch {
-      return `${pkg} (apt-get install -y ${pkg})`;
-    }
-  }
-  return undefined;
-}
-
-/** The template with every `{{NAME}}` replaced; an unknown or missing name is an error. */
-function renderIngress(template: string, values: Record<string, string>): string {
-  const out = template.replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`Cannot render the ingress: no value for ${name}`);
-    return value;
-  });
-  return out;
-}
-
-async function run(cmd: string, args: string[]) {
-  const out = await new Deno.Command(cmd, { args, stdout: "null", stderr: "piped" }).output();
-  assert.ok(out.success, `${cmd} failed: ${new TextDecoder().decode(out.stderr)}`);
-}
+import { startProxyProcess, startStore } from "./_test_support.ts";
+import {
+  ingressMissing,
+  ingressTemplate,
+  renderIngress,
+  startIngress,
+} from "./_ingress_support.ts";
 
 Deno.test("renderIngress replaces every placeholder and refuses a missing one", async () => {
-  const template = await Deno.readTextFile(TEMPLATE);
+  const template = await ingressTemplate();
   const names = new Set([...template.matchAll(/\{\{([A-Z_]+)\}\}/g)].map((m) => m[1]));
   assert.deepEqual(
     [...names].sort(),
@@ -57,13 +34,10 @@ Deno.test("renderIngress replaces every placeholder and refuses a missing one", 
 Deno.test({
   name:
     "nginx in front of image-proxy: TLS and plain HTTP, artifacts cached, the catalog revalidated",
-  ignore: skipSuite({ module: import.meta.url, needs: missing() }),
+  ignore: skipSuite({ module: import.meta.url, needs: ingressMissing() }),
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const dir = await Deno.makeTempDir({ prefix: "ingress-" });
-    // nginx's workers (nobody, when the master is root) write the cache and temp files.
-    await Deno.chmod(dir, 0o777);
     const store = await startStore();
     const artifact = new Uint8Array(1024 * 1024 + 3).map((_, i) => (i * 31) & 0xff);
     await store.put("images/x/20250824_13:00/rootfs.squashfs", artifact);
@@ -72,55 +46,11 @@ Deno.test({
       // A catalog that goes stale within the test (the default is 60s).
       args: ["--cache.catalog-control", "public, max-age=1, must-revalidate"],
     });
-    const [httpPort, httpsPort] = [await freePort(), await freePort()];
-    await run("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      "-addext",
-      "basicConstraints=critical,CA:FALSE",
-      "-addext",
-      "extendedKeyUsage=serverAuth",
-      "-keyout",
-      `${dir}/key.pem`,
-      "-out",
-      `${dir}/cert.pem`,
-    ]);
-    const conf = renderIngress(await Deno.readTextFile(TEMPLATE), {
-      HTTP_LISTEN: `127.0.0.1:${httpPort}`,
-      HTTPS_LISTEN: `127.0.0.1:${httpsPort} ssl`,
-      UPSTREAM: new URL(proxy.url).host,
-      CERT: `${dir}/cert.pem`,
-      KEY: `${dir}/key.pem`,
-      RUN_DIR: dir,
-      CACHE_DIR: `${dir}/cache`,
-    });
-    await Deno.writeTextFile(`${dir}/nginx.conf`, conf);
-    await run(NGINX, ["-t", "-q", "-p", dir, "-e", `${dir}/error.log`, "-c", `${dir}/nginx.conf`]);
-    const nginx = new Deno.Command(NGINX, {
-      args: ["-p", dir, "-e", `${dir}/error.log`, "-c", `${dir}/nginx.conf`, "-g", "daemon off;"],
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(`${dir}/cert.pem`)] });
-    const https = `https://localhost:${httpsPort}`;
-    const http = `http://127.0.0.1:${httpPort}`;
+    const ingress = await startIngress(new URL(proxy.url).host);
+    const { client, https, http } = ingress;
     const objectRecords = () =>
       proxy.records().filter((r) => r.msg === "request completed" && r["http.route"] === "object");
     try {
-      await waitUntil(
-        () =>
-          fetch(`${http}/healthz`).then((r) => (r.body?.cancel(), r.status === 404), () => false),
-        { what: "nginx listening", timeoutMs: 10_000, intervalMs: 20 },
-      );
       const ARTIFACT = "/images/x/20250824_13:00/rootfs.squashfs";
       await t.step(
         "an artifact over plain HTTP: no redirect, a miss, then a hit the proxy never sees",
@@ -182,16 +112,13 @@ Deno.test({
           await res.body?.cancel();
         }
       });
-      const log = await Deno.readTextFile(`${dir}/access.log`);
+      const log = await ingress.accessLog();
       assert.match(log, / GET 200 HIT /);
       assert.match(log, / GET 200 REVALIDATED /);
     } finally {
-      client.close();
-      nginx.kill("SIGTERM");
-      await nginx.status;
+      await ingress.stop();
       await proxy.stop();
       await store.close();
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });
