@@ -142,6 +142,14 @@ Deno.test("image-proxy serves the mirror from s3rver as the contract's tables sa
         "if-none-match": String(gz.headers["etag"]),
       });
       assert.equal(again.status, 304);
+      const head = await fetch(url("/streams/v1/big.json"), {
+        method: "HEAD",
+        headers: { "accept-encoding": "gzip" },
+      });
+      assert.equal(head.headers.get("content-encoding"), "gzip");
+      assert.equal(head.headers.get("etag"), gz.headers["etag"]);
+      assert.equal(head.headers.get("content-length"), null);
+      await head.body?.cancel();
       const plain = await rawGet(url("/streams/v1/big.json"), {});
       assert.equal(plain.headers["content-encoding"], undefined);
       assert.equal(plain.headers["content-length"], String(catalog.byteLength));

@@ -207,7 +207,10 @@ async function headObject(
     variant,
     true,
   );
-  return { response: new Response(null, { status: 200, headers }), done: finished() };
+  // A null body would have Deno.serve announce `Content-Length: 0`; the gzip variant's length is
+  // unknown, and an empty stream body leaves it out (HEAD sends no body either way).
+  const body = variant.gzip(meta) ? new ReadableStream({ start: (c) => c.close() }) : null;
+  return { response: new Response(body, { status: 200, headers }), done: finished() };
 }
 
 async function getObject(
