@@ -119,6 +119,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     checkStorageGrant(
       secondEndpoint,
       `${SETTINGS.names("secondary.endpoint")} (or AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL)`,
+      "secondary.endpoint",
     );
   }
   // The AWS SDK loads after the first answer (below), or with the first storage request when
