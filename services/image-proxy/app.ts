@@ -27,6 +27,7 @@ import { errorBody, type ErrorCode, errorCodeOf, proxyError } from "./errors.ts"
 import { permissionOf, StoreError } from "./store/errors.ts";
 import { type ObjectAnswer, serveObject, type ServeObjectOptions } from "./object/serve_object.ts";
 import { rawPathOf } from "./object/target.ts";
+import type { FailoverStore, StoreName } from "./store/failover.ts";
 import { methodLabel, NO_TELEMETRY, type RouteLabel, type Telemetry } from "./telemetry.ts";
 
 /** Dependencies of {@linkcode createApp}. */
@@ -45,7 +46,9 @@ const METHODS = ["GET", "HEAD"];
 const ALLOW = METHODS.join(", ");
 
 /** What the request record needs beyond the response, noted on the request by the handlers. */
-const NOTE = createContextKey<{ done?: ObjectAnswer["done"]; code?: ErrorCode }>("requestNote");
+const NOTE = createContextKey<{ done?: ObjectAnswer["done"]; code?: ErrorCode; store?: StoreName }>(
+  "requestNote",
+);
 const noteOf = (req: Request) => ensureContext(req, NOTE, () => ({}));
 
 function healthz(req: Request): Response {
@@ -109,10 +112,22 @@ export function createApp(deps: AppDeps): Handler {
   const logger = deps.logger.child({ component: "http" });
   const now = deps.now ?? (() => performance.now());
 
+  const failover = "forRequest" in objects.store ? (objects.store as FailoverStore) : undefined;
   async function object(req: Request): Promise<Response> {
-    const { response, done } = await serveObject(req, objects);
-    noteOf(req).done = done;
-    return response;
+    if (!failover) {
+      const { response, done } = await serveObject(req, objects);
+      noteOf(req).done = done;
+      return response;
+    }
+    // One store per request (never bytes of two); the record says which one answered.
+    const store = failover.forRequest();
+    try {
+      const { response, done } = await serveObject(req, { ...objects, store });
+      noteOf(req).done = done;
+      return response;
+    } finally {
+      noteOf(req).store = store.answered;
+    }
   }
   const router = createRouter(routes({ healthz, readyz, object }), {
     methodNotAllowed: () => {
@@ -182,6 +197,7 @@ export function createApp(deps: AppDeps): Handler {
         "range_requested": rangeRequested,
         "duration_ms": Math.round(durationMs * 1000) / 1000,
       };
+      if (note?.store) record["imgproxy.store"] = note.store;
       const kind = failure ?? note?.code;
       if (kind) record["error.kind"] = kind;
       const level = route === "health" || route === "readiness" ? "debug" : "info";

@@ -6,6 +6,7 @@ import { memoryStore, object, recordingLogger } from "./_test_support.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { OBJECT_HEADERS } from "./object/headers.ts";
 import { nextTurn } from "@svc/testing";
+import { createCacheDefaults } from "./object/cache_policy.ts";
 
 const BODY = "0123456789abcdefghij"; // 20 bytes
 
@@ -530,4 +531,218 @@ Deno.test("the route table and the routes table of docs/image-proxy.md agree", a
     const allow = [...new Set(table.flatMap(methodsOf))].join(", ");
     assert.ok(row.answer.includes(`\`Allow: ${allow}\``), row.answer);
   });
+});
+
+Deno.test("cache headers by path class: the same default on 200, 206, HEAD and 304; errors no-store", async (t) => {
+  const CATALOG = "public, max-age=60, must-revalidate";
+  const ARTIFACT = "public, max-age=31536000, immutable";
+  const store = memoryStore({
+    "p/streams/v1/index.json": object("{}", { contentType: "application/json" }),
+    "p/images/a/rootfs": object(BODY),
+    "p/images/a/own": object(BODY, { cacheControl: "no-cache" }),
+    "p/images/a/expires": object(BODY, { expires: "Thu, 01 Jan 2099 00:00:00 GMT" }),
+    "p/other/file": object(BODY),
+  });
+  const app = createApp({
+    objects: {
+      store,
+      prefix: "p/",
+      limiter: createStreamLimiter(8),
+      upstreamIdleMs: 5_000,
+      writeIdleMs: 5_000,
+      cacheDefaults: createCacheDefaults({
+        catalog: { patterns: ["streams/v1/*.json"], control: CATALOG },
+        artifact: { patterns: ["images/**"], control: ARTIFACT },
+      }),
+    },
+    readyz: () => Response.json({ status: "ready" }),
+    logger: recordingLogger().logger,
+  });
+  const call = (path: string, init: RequestInit = {}) =>
+    app(new Request("http://proxy.test" + path, init), localInfo());
+  for (
+    const [path, expected] of [["/streams/v1/index.json", CATALOG], ["/images/a/rootfs", ARTIFACT]]
+  ) {
+    await t.step(`${path}: ${expected}`, async () => {
+      const get = await call(path);
+      assert.equal(get.status, 200);
+      assert.equal(get.headers.get("cache-control"), expected);
+      const etag = get.headers.get("etag")!;
+      await get.body?.cancel();
+      const ranged = await call(path, { headers: { range: "bytes=0-0" } });
+      assert.equal(ranged.status, 206);
+      assert.equal(ranged.headers.get("cache-control"), expected);
+      await ranged.body?.cancel();
+      const head = await call(path, { method: "HEAD" });
+      assert.equal(head.headers.get("cache-control"), expected);
+      for (const method of ["GET", "HEAD"]) {
+        const cached = await call(path, { method, headers: { "if-none-match": etag } });
+        assert.equal(cached.status, 304);
+        assert.equal(cached.headers.get("cache-control"), expected);
+      }
+    });
+  }
+  await t.step("a stored Cache-Control or Expires wins; other paths get none", async () => {
+    const own = await call("/images/a/own");
+    assert.equal(own.headers.get("cache-control"), "no-cache");
+    await own.body?.cancel();
+    const expires = await call("/images/a/expires");
+    assert.equal(expires.headers.get("cache-control"), null);
+    assert.equal(expires.headers.get("expires"), "Thu, 01 Jan 2099 00:00:00 GMT");
+    await expires.body?.cancel();
+    const other = await call("/other/file");
+    assert.equal(other.headers.get("cache-control"), null);
+    await other.body?.cancel();
+  });
+  await t.step("errors on either class keep no-store", async () => {
+    for (const path of ["/streams/v1/missing.json", "/images/a/missing"]) {
+      const res = await call(path);
+      await expectError(res, 404, "not_found");
+      assert.equal(res.headers.get("cache-control"), "no-store");
+    }
+    const unsatisfiable = await call("/images/a/rootfs", { headers: { range: "bytes=99-" } });
+    await expectError(unsatisfiable, 416, "range_not_satisfiable");
+    assert.equal(unsatisfiable.headers.get("cache-control"), "no-store");
+  });
+});
+
+function gzipSetup(gzipCatalog = true) {
+  // Over one relay chunk (256 KiB), so the gzip body spans many reads.
+  const catalog = JSON.stringify({
+    products: Array.from({ length: 4000 }, (_, i) => ({ id: i, path: `images/x/${i}/rootfs` })),
+  });
+  const store = memoryStore({
+    "p/streams/v1/images.json": object(catalog, { contentType: "application/json" }),
+    "p/streams/v1/stored.json": object("\x1f\x8b-pretend", {
+      contentType: "application/json",
+      contentEncoding: "gzip",
+    }),
+    "p/streams/v1/text.json": object("{}", { contentType: "text/plain" }),
+    "p/images/x/meta.json": object("{}", { contentType: "application/json" }),
+  });
+  const { logger, records } = recordingLogger();
+  const limiter = createStreamLimiter(8);
+  const app = createApp({
+    objects: {
+      store,
+      prefix: "p/",
+      limiter,
+      upstreamIdleMs: 200,
+      writeIdleMs: 5_000,
+      gzipCatalog,
+      cacheDefaults: createCacheDefaults({
+        catalog: { patterns: ["streams/v1/*.json"], control: "public, max-age=60" },
+        artifact: { patterns: ["images/**"], control: "immutable" },
+      }),
+    },
+    readyz: () => Response.json({ status: "ready" }),
+    logger,
+  });
+  const call = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    app(new Request("http://proxy.test" + path, { method, headers }), localInfo());
+  return { store, catalog, call, records, limiter };
+}
+
+const GZIP = { "accept-encoding": "gzip, deflate" };
+const gunzipText = async (res: Response) =>
+  await new Response(res.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+
+Deno.test("compressed catalog: gzip for clients that accept it, byte-exact, its own weak ETag", async (t) => {
+  const { store, catalog, call, records, limiter } = gzipSetup();
+  const stored = store.objects.get("p/streams/v1/images.json")!.meta!.etag!;
+  const weak = `W/"${stored.slice(1, -1)}-gzip"`;
+  await t.step("GET with Accept-Encoding: gzip", async () => {
+    const res = await call("/streams/v1/images.json", GZIP);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-encoding"), "gzip");
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(res.headers.get("etag"), weak);
+    assert.equal(res.headers.get("content-length"), null);
+    assert.equal(res.headers.get("accept-ranges"), null);
+    assert.equal(res.headers.get("cache-control"), "public, max-age=60");
+    assert.equal(res.headers.get("content-type"), "application/json");
+    assert.equal(await gunzipText(res), catalog);
+    await nextTurn();
+    const record = records.findLast((r) => r.msg === "request completed")!;
+    assert.ok((record["http.response.body.size"] as number) < catalog.length / 2);
+    assert.equal(record["error.kind"], undefined);
+    assert.equal(limiter.active, 0);
+  });
+  await t.step("GET without it: identity, Vary, the stored ETag and length", async () => {
+    const res = await call("/streams/v1/images.json");
+    assert.equal(res.headers.get("content-encoding"), null);
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(res.headers.get("etag"), stored);
+    assert.equal(res.headers.get("content-length"), String(catalog.length));
+    assert.equal(await res.text(), catalog);
+  });
+  await t.step("a Range gets identity, 206", async () => {
+    const res = await call("/streams/v1/images.json", { ...GZIP, range: "bytes=0-9" });
+    assert.equal(res.status, 206);
+    assert.equal(res.headers.get("content-encoding"), null);
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(await res.text(), catalog.slice(0, 10));
+  });
+  await t.step("HEAD answers the gzip variant's headers", async () => {
+    const res = await call("/streams/v1/images.json", GZIP, "HEAD");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-encoding"), "gzip");
+    assert.equal(res.headers.get("etag"), weak);
+    assert.equal(res.headers.get("vary"), "Accept-Encoding");
+    assert.equal(res.headers.get("content-length"), null);
+    assert.equal((await res.arrayBuffer()).byteLength, 0);
+  });
+  await t.step("conditionals compare against the variant's ETag", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const hit = await call("/streams/v1/images.json", { ...GZIP, "if-none-match": weak }, method);
+      assert.equal(hit.status, 304);
+      assert.equal(hit.headers.get("etag"), weak);
+      assert.equal(hit.headers.get("vary"), "Accept-Encoding");
+      assert.equal(hit.headers.get("cache-control"), "public, max-age=60");
+      assert.equal(hit.headers.get("content-encoding"), null);
+    }
+    // The identity tag does not validate the gzip variant, nor the gzip tag the identity one.
+    const other = await call("/streams/v1/images.json", { ...GZIP, "if-none-match": stored });
+    assert.equal(other.status, 200);
+    assert.equal(await gunzipText(other), catalog);
+    const plain = await call("/streams/v1/images.json", { "if-none-match": weak });
+    assert.equal(plain.status, 200);
+    assert.equal(await plain.text(), catalog);
+    // If-Match compares strongly: a weak tag never matches.
+    const failed = await call("/streams/v1/images.json", { ...GZIP, "if-match": weak });
+    await expectError(failed, 412, "precondition_failed");
+    assert.equal(limiter.active, 0);
+  });
+  await t.step("stored encoded, not JSON, or not a catalog path: as stored, no Vary", async () => {
+    for (
+      const path of ["/streams/v1/stored.json", "/streams/v1/text.json", "/images/x/meta.json"]
+    ) {
+      const res = await call(path, GZIP);
+      const expected = store.objects.get("p" + path)!;
+      assert.equal(res.headers.get("vary"), null, path);
+      assert.equal(res.headers.get("content-encoding"), expected.meta?.contentEncoding ?? null);
+      assert.equal(res.headers.get("content-length"), String(expected.body.byteLength));
+      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), expected.body);
+    }
+  });
+});
+
+Deno.test("compressed catalog: gzipCatalog off serves identity without Vary", async () => {
+  const { catalog, call } = gzipSetup(false);
+  const res = await call("/streams/v1/images.json", GZIP);
+  assert.equal(res.headers.get("content-encoding"), null);
+  assert.equal(res.headers.get("vary"), null);
+  assert.equal(await res.text(), catalog);
+});
+
+Deno.test("compressed catalog: a store that stalls mid-body cuts the gzip answer", async () => {
+  const { store, call, records, limiter } = gzipSetup();
+  store.stallAfter = 1000;
+  const res = await call("/streams/v1/images.json", GZIP);
+  assert.equal(res.headers.get("content-encoding"), "gzip");
+  await assert.rejects(gunzipText(res));
+  await nextTurn();
+  const record = records.findLast((r) => r.msg === "request completed")!;
+  assert.equal(record["error.kind"], "upstream_timeout");
+  assert.equal(limiter.active, 0);
 });

@@ -116,6 +116,7 @@ export function meteredTelemetry(meter: Meter): Telemetry {
         "aws.operation": e.operation,
         outcome: e.outcome,
         ...(e.errorKind ? { "error.kind": e.errorKind } : {}),
+        ...(e.store ? { "imgproxy.store": e.store } : {}),
       };
       s3Requests.add(1, attributes);
       s3Duration.record(e.durationS, attributes);

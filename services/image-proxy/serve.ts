@@ -18,12 +18,14 @@ import { createApp } from "./app.ts";
 import { errorBody, proxyError } from "./errors.ts";
 import { IDENTITY } from "./identity.ts";
 import { meteredTelemetry } from "./metrics.ts";
+import { createCacheDefaults } from "./object/cache_policy.ts";
 import { normalizePrefix } from "./object/target.ts";
 import { metricsUrlOf, s3EndpointOf, SETTINGS, type Settings } from "./settings.ts";
 import { permissionOf } from "./store/errors.ts";
 import { checkStorageGrant, netGrantHint } from "./store/permission.ts";
 import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
 import { lazyStore } from "./store/lazy_store.ts";
+import { createBreaker, failoverStore, type StoreName } from "./store/failover.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { NO_TELEMETRY } from "./telemetry.ts";
 
@@ -109,19 +111,56 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     handleSignals: options.handleSignals ?? true,
   });
   const prefix = normalizePrefix(settings.prefix);
+  const secondBucket = settings["secondary.bucket"] || undefined;
+  const secondEndpoint = secondBucket
+    ? s3EndpointOf(settings["secondary.endpoint"], env)
+    : undefined;
+  if (secondBucket) {
+    checkStorageGrant(
+      secondEndpoint,
+      `${SETTINGS.names("secondary.endpoint")} (or AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL)`,
+      "secondary.endpoint",
+    );
+  }
   // The AWS SDK loads after the first answer (below), or with the first storage request when
-  // that comes first (`lazy_store.ts`).
-  const store = lazyStore(async () => {
-    const { createS3Store } = await s3StoreModule();
-    return createS3Store({
-      bucket: settings.bucket,
-      region: settings.region,
-      endpoint,
-      forcePathStyle: settings["s3.force_path_style"],
-      timeoutMs: settings["proxy.upstream_idle_timeout"],
-      observe: (event) => telemetry.storeRequest(event),
+  // that comes first (`lazy_store.ts`). With a secondary, store events say which store.
+  const s3 = (name: StoreName, at: {
+    bucket: string;
+    region?: string;
+    endpoint?: string;
+    forcePathStyle: boolean;
+  }) =>
+    lazyStore(async () => {
+      const { createS3Store } = await s3StoreModule();
+      return createS3Store({
+        ...at,
+        timeoutMs: settings["proxy.upstream_idle_timeout"],
+        observe: (event) =>
+          telemetry.storeRequest(secondBucket ? { ...event, store: name } : event),
+      });
     });
+  const primary = s3("primary", {
+    bucket: settings.bucket,
+    region: settings.region,
+    endpoint,
+    forcePathStyle: settings["s3.force_path_style"],
   });
+  const secondary = secondBucket
+    ? s3("secondary", {
+      bucket: secondBucket,
+      region: settings["secondary.region"],
+      endpoint: secondEndpoint,
+      forcePathStyle: settings["secondary.force_path_style"],
+    })
+    : undefined;
+  const probeIntervalMs = settings["failover.probe_interval"];
+  const breaker = createBreaker({
+    failures: settings["failover.failures"],
+    probeIntervalMs,
+    probe: () => checkCatalog(primary, prefix, AbortSignal.timeout(probeIntervalMs)),
+    logger: logger.child({ component: "failover" }),
+  });
+  const store = secondary ? failoverStore(primary, secondary, breaker) : primary;
   const limiter = createStreamLimiter(settings["proxy.max_streams"]);
   // A probe denied by the permissions says which host and how to grant it (once per text, not
   // on every probe); readiness itself reports s3_misconfigured.
@@ -134,8 +173,23 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     lastDenied = permission;
     throw err;
   };
+  // With a secondary: ready while either store is; a failing one is named as degraded.
+  let degraded: { store: StoreName; reason: string } | undefined;
+  const checkStores = async (signal: AbortSignal) => {
+    if (!secondary) return await checkCatalog(primary, prefix, signal).catch(logDenied);
+    const [p, s] = await Promise.allSettled([
+      checkCatalog(primary, prefix, signal).catch(logDenied),
+      checkCatalog(secondary, prefix, signal).catch(logDenied),
+    ]);
+    if (p.status === "rejected" && s.status === "rejected") throw p.reason;
+    degraded = p.status === "rejected"
+      ? { store: "primary", reason: catalogReasonOf(p.reason) }
+      : s.status === "rejected"
+      ? { store: "secondary", reason: catalogReasonOf(s.reason) }
+      : undefined;
+  };
   const probe = createReadinessProbe({
-    check: (signal) => checkCatalog(store, prefix, signal).catch(logDenied),
+    check: checkStores,
     reasonOf: catalogReasonOf,
     staleReason: "s3_unavailable",
     intervalMs: settings["proxy.readiness_interval"],
@@ -152,12 +206,23 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       upstreamIdleMs: settings["proxy.upstream_idle_timeout"],
       writeIdleMs: settings["proxy.write_idle_timeout"],
       servedNatively: true, // the kit's server is Deno.serve
+      cacheDefaults: createCacheDefaults({
+        catalog: {
+          patterns: settings["cache.catalog_paths"],
+          control: settings["cache.catalog_control"],
+        },
+        artifact: {
+          patterns: settings["cache.artifact_paths"],
+          control: settings["cache.artifact_control"],
+        },
+      }),
+      gzipCatalog: settings["proxy.gzip_catalog"],
       events: {
         rejected: () => telemetry.streamRejected(),
         ended: (result) => telemetry.streamEnded(result),
       },
     },
-    readyz: probe.handler,
+    readyz: (req) => degradedReadyz(probe.handler(req), degraded, req.method === "HEAD"),
     logger,
     telemetry,
   });
@@ -191,7 +256,8 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       )
     ),
     async onShutdown() {
-      store.destroy();
+      primary.destroy();
+      secondary?.destroy();
       await metrics?.shutdown();
     },
     // The AWS SDK is most of the proxy's module loading (≈ 230 ms CPU), and its evaluation holds
@@ -205,7 +271,8 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     afterFirstAnswer: {
       maxWaitMs: SDK_LOAD_AFTER_MS,
       async start(signal) {
-        await store.load().catch(() => {}); // a failure shows in the probe's own first call
+        // a failure shows in the probe's own first call
+        await Promise.all([primary.load(), secondary?.load()]).catch(() => {});
         if (!signal.aborted) lifecycle.spawn("readiness", probe.run);
       },
     },
@@ -233,4 +300,20 @@ function warningsOf(logger: Logger): Logger {
     error: (msg, fields) => logger.error(msg, fields),
     child: (fields) => warningsOf(logger.child(fields)),
   };
+}
+
+/**
+ * `/readyz` with a secondary store: a ready answer names the store that is failing, as
+ * `{"status":"ready","degraded":"primary","reason":"s3_unavailable"}`.
+ */
+function degradedReadyz(
+  answer: Response,
+  degraded: { store: StoreName; reason: string } | undefined,
+  head: boolean,
+): Response {
+  if (answer.status !== 200 || !degraded) return answer;
+  const headers = new Headers(answer.headers);
+  headers.delete("content-length");
+  const body = { status: "ready", degraded: degraded.store, reason: degraded.reason };
+  return new Response(head ? null : JSON.stringify(body), { status: 200, headers });
 }

@@ -15,6 +15,7 @@ import {
   type SettingValues,
 } from "@svc/shared/settings";
 import { parseAddr } from "@svc/shared/server";
+import { cacheControlProblem, patternProblem } from "./object/cache_policy.ts";
 
 const GO_ADDR = (value: string): string | undefined => {
   try {
@@ -23,6 +24,14 @@ const GO_ADDR = (value: string): string | undefined => {
   } catch {
     return "expected host:port such as :8080 or 127.0.0.1:8080";
   }
+};
+
+const PATTERNS = (patterns: string[]): string | undefined => {
+  for (const pattern of patterns) {
+    const problem = patternProblem(pattern);
+    if (problem) return problem;
+  }
+  return undefined;
 };
 
 /** The rows of {@linkcode SETTINGS}: key → type, default, flag, bounds, help. */
@@ -49,6 +58,67 @@ export const SETTING_ROWS = {
     type: "bool",
     default: false,
     help: "address the bucket in the path, not the host name (most S3-compatible stores)",
+  },
+  "cache.catalog_control": {
+    type: "string",
+    default: "public, max-age=60, must-revalidate",
+    validate: cacheControlProblem,
+    help: "Cache-Control of catalog paths stored without Cache-Control or Expires (empty: none)",
+  },
+  "cache.catalog_paths": {
+    type: "list",
+    default: ["streams/v1/*.json"],
+    validate: PATTERNS,
+    help: "patterns of catalog paths under the prefix (* one segment, ** any segments)",
+  },
+  "cache.artifact_control": {
+    type: "string",
+    default: "public, max-age=31536000, immutable",
+    validate: cacheControlProblem,
+    help: "Cache-Control of artifact paths stored without Cache-Control or Expires (empty: none)",
+  },
+  "cache.artifact_paths": {
+    type: "list",
+    default: ["images/**"],
+    validate: PATTERNS,
+    help: "patterns of artifact paths under the prefix (a catalog match wins)",
+  },
+  "proxy.gzip_catalog": {
+    type: "bool",
+    default: true,
+    help: "gzip JSON catalog answers for clients that accept it and send no Range",
+  },
+  "secondary.bucket": {
+    type: "string",
+    help: "bucket of a second store, read when the primary fails (unset: no failover)",
+  },
+  "secondary.region": {
+    type: "string",
+    help: "its region (unset: the SDK's chain, e.g. AWS_REGION)",
+  },
+  "secondary.endpoint": {
+    type: "string",
+    validate: (v: string): string | undefined =>
+      /^https?:\/\/[^\s/?#]+\/?$/.test(v) ? undefined : "expected http(s)://host[:port]",
+    help: "its S3-compatible endpoint (unset: as s3.endpoint's fallbacks, then AWS)",
+  },
+  "secondary.force_path_style": {
+    type: "bool",
+    default: false,
+    help: "address the second bucket in the path, not the host name",
+  },
+  "failover.failures": {
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 1000,
+    help: "primary failures in a row after which it is skipped until a probe succeeds",
+  },
+  "failover.probe_interval": {
+    type: "duration",
+    default: 10_000,
+    min: 1,
+    help: "while the primary is skipped, probe its catalog at most this often",
   },
   "proxy.readiness_interval": {
     type: "duration",

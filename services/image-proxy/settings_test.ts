@@ -68,6 +68,76 @@ Deno.test("settings: every key from a flag, an IMGPROXY_* variable or the YAML f
     assert.throws(() => streams("100001"), SettingsError);
     assert.throws(() => streams("many"), SettingsError);
   });
+  await t.step("cache.*: defaults, overrides, empty control, refused values", () => {
+    const values = (...args: string[]) =>
+      SETTINGS.resolve({ args: ["--bucket", "b", ...args] }).values;
+    const d = values();
+    assert.equal(d["cache.catalog_control"], "public, max-age=60, must-revalidate");
+    assert.deepEqual(d["cache.catalog_paths"], ["streams/v1/*.json"]);
+    assert.equal(d["cache.artifact_control"], "public, max-age=31536000, immutable");
+    assert.deepEqual(d["cache.artifact_paths"], ["images/**"]);
+    const set = values(
+      "--cache.catalog-paths",
+      "streams/v1/*.json, meta/**",
+      "--cache.artifact-control",
+      "",
+    );
+    assert.deepEqual(set["cache.catalog_paths"], ["streams/v1/*.json", "meta/**"]);
+    assert.equal(set["cache.artifact_control"], "");
+    assert.equal(d["proxy.gzip_catalog"], true);
+    assert.equal(values("--proxy.gzip-catalog=false")["proxy.gzip_catalog"], false);
+    assert.equal(
+      SETTINGS.resolve({
+        args: ["--bucket", "b"],
+        env: (n) => n === "IMGPROXY_PROXY_GZIP_CATALOG" ? "false" : undefined,
+      }).values["proxy.gzip_catalog"],
+      false,
+    );
+    const refused: [string[], RegExp][] = [
+      [["--cache.catalog-paths", "/streams/*.json"], /cache\.catalog_paths.*empty segment/],
+      [["--cache.artifact-paths", "images/../x"], /cache\.artifact_paths.*\.\. segment/],
+      [["--cache.artifact-paths", "images/a**"], /cache\.artifact_paths.*whole segment/],
+      [
+        ["--cache.catalog-control", "max-age=60\r\nX-Secret: 1"],
+        /cache\.catalog_control.*directives/,
+      ],
+      [["--cache.artifact-control", "max-age="], /cache\.artifact_control.*directives/],
+    ];
+    for (const [args, text] of refused) {
+      assert.throws(() => values(...args), (e: unknown) => {
+        assert.ok(e instanceof SettingsError);
+        assert.match(e.message, text);
+        assert.ok(!e.message.includes("Secret") && !e.message.includes("a**"), e.message);
+        return true;
+      });
+    }
+  });
+  await t.step("secondary.* and failover.*: unset by default, bounds at, below and above", () => {
+    const values = (...args: string[]) =>
+      SETTINGS.resolve({ args: ["--bucket", "b", ...args] }).values;
+    const d = values();
+    assert.equal(d["secondary.bucket"], undefined);
+    assert.equal(d["secondary.endpoint"], undefined);
+    assert.equal(d["secondary.force_path_style"], false);
+    assert.equal(d["failover.failures"], 3);
+    assert.equal(d["failover.probe_interval"], 10_000);
+    assert.equal(values("--failover.failures", "1")["failover.failures"], 1);
+    assert.equal(values("--failover.failures", "1000")["failover.failures"], 1000);
+    assert.throws(() => values("--failover.failures", "0"), /failover\.failures/);
+    assert.throws(() => values("--failover.failures", "1001"), /failover\.failures/);
+    assert.equal(values("--failover.probe-interval", "1ms")["failover.probe_interval"], 1);
+    assert.throws(() => values("--failover.probe-interval", "0s"), /failover\.probe_interval/);
+    assert.equal(
+      values("--secondary.endpoint", "http://127.0.0.1:9001")["secondary.endpoint"],
+      "http://127.0.0.1:9001",
+    );
+    assert.throws(
+      () => values("--secondary.endpoint", "file:///etc/secret"),
+      (e: unknown) =>
+        e instanceof SettingsError && /secondary\.endpoint/.test(e.message) &&
+        !e.message.includes("secret"),
+    );
+  });
   await t.step("invalid values name the key, never the value", () => {
     for (
       const args of [

@@ -7,6 +7,29 @@ import assert from "node:assert/strict";
 import { TRAVERSAL_CORPUS } from "../../services/image-proxy/object/_test_support.ts";
 import { OBJECT_HEADERS } from "../../services/image-proxy/object/headers.ts";
 import { faultsFor, rawRequest, startProxyProcess, startStore } from "./_test_support.ts";
+import { request as httpRequest } from "node:http";
+import { gunzipSync } from "node:zlib";
+
+/** A GET that keeps the bytes on the wire (fetch would decompress them). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Uint8Array }>(
+    (resolve, reject) => {
+      const req = httpRequest(url, { headers }, (res) => {
+        const parts: Uint8Array[] = [];
+        res.on("data", (c: Uint8Array) => parts.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: new Uint8Array(Buffer.concat(parts)),
+          }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end();
+    },
+  );
+}
 
 const ALLOWED = new Set<string>([...OBJECT_HEADERS, "x-request-id", "date"]);
 
@@ -73,6 +96,65 @@ Deno.test("image-proxy serves the mirror from s3rver as the contract's tables sa
         assert.deepEqual(await read(ranged, 0), big.subarray(1000));
       },
     );
+    await t.step(
+      "objects stored without caching fields get their path class's default",
+      async () => {
+        await store.put("streams/v1/images.json", new TextEncoder().encode("{}"), {
+          ContentType: "application/json",
+        });
+        await store.put("images/x/plain.bin", body);
+        await store.put("other/plain.bin", body);
+        const expected: [string, string | null][] = [
+          ["/streams/v1/images.json", "public, max-age=60, must-revalidate"],
+          ["/images/x/plain.bin", "public, max-age=31536000, immutable"],
+          ["/other/plain.bin", null],
+          [FILE, "public, max-age=300"], // stored: its own
+        ];
+        for (const [path, control] of expected) {
+          const res = await fetch(url(path));
+          assert.equal(res.status, 200);
+          assert.equal(res.headers.get("cache-control"), control, path);
+          const etag = res.headers.get("etag")!;
+          await res.body?.cancel();
+          const cached = await fetch(url(path), { headers: { "if-none-match": etag } });
+          assert.equal(cached.status, 304);
+          assert.equal(cached.headers.get("cache-control"), control, path);
+        }
+        const missing = await fetch(url("/images/x/missing.bin"));
+        assert.equal(await errorOf(missing), "not_found");
+        assert.equal(missing.headers.get("cache-control"), "no-store");
+      },
+    );
+    await t.step("the JSON catalog travels gzipped to a client that accepts it", async () => {
+      const catalog = new TextEncoder().encode(
+        JSON.stringify({ products: Array.from({ length: 3000 }, (_, i) => ({ id: i })) }),
+      );
+      await store.put("streams/v1/big.json", catalog, { ContentType: "application/json" });
+      const gz = await rawGet(url("/streams/v1/big.json"), { "accept-encoding": "gzip" });
+      assert.equal(gz.status, 200);
+      assert.equal(gz.headers["content-encoding"], "gzip");
+      assert.equal(gz.headers["vary"], "Accept-Encoding");
+      assert.match(String(gz.headers["etag"]), /^W\/"[0-9a-f]{32}-gzip"$/);
+      assert.ok(gz.body.byteLength < catalog.byteLength / 4, `${gz.body.byteLength} on the wire`);
+      assert.deepEqual(new Uint8Array(gunzipSync(gz.body)), catalog);
+      const again = await rawGet(url("/streams/v1/big.json"), {
+        "accept-encoding": "gzip",
+        "if-none-match": String(gz.headers["etag"]),
+      });
+      assert.equal(again.status, 304);
+      const head = await fetch(url("/streams/v1/big.json"), {
+        method: "HEAD",
+        headers: { "accept-encoding": "gzip" },
+      });
+      assert.equal(head.headers.get("content-encoding"), "gzip");
+      assert.equal(head.headers.get("etag"), gz.headers["etag"]);
+      assert.equal(head.headers.get("content-length"), null);
+      await head.body?.cancel();
+      const plain = await rawGet(url("/streams/v1/big.json"), {});
+      assert.equal(plain.headers["content-encoding"], undefined);
+      assert.equal(plain.headers["content-length"], String(catalog.byteLength));
+      assert.deepEqual(plain.body, catalog);
+    });
     await t.step("the colon may come raw or as %3A", async () => {
       const res = await fetch(url("/images/x/20250824_13%3A00/file.bin"));
       assert.equal(res.status, 200);

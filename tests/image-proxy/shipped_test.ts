@@ -167,6 +167,33 @@ Deno.test("image-proxy as shipped: a store outside the grant is refused at start
   });
 });
 
+Deno.test("image-proxy as shipped: a second store outside the grant is refused at start-up", async () => {
+  await withStore(async (store, dir) => {
+    const listen = `127.0.0.1:${freePort()}`;
+    const s3 = new URL(store.s3.endpoint).host;
+    const second = `127.0.0.1:${freePort()}`;
+    const config = await configFile(dir, { listen, endpoint: store.s3.endpoint, pathStyle: true });
+    const out = await runShipped("image-proxy", {
+      args: [
+        "--config",
+        config,
+        "--secondary.bucket",
+        BUCKET,
+        "--secondary.endpoint",
+        `http://${second}`,
+      ],
+      env: AWS,
+      compileEnv: { IMGPROXY_ALLOW_NET: `${listen},${s3}` },
+    });
+    assert.deepEqual(plainLines(out.stderr), [
+      `image-proxy: Cannot use the store at ${second}: the network permission does not cover it ` +
+      `(${GRANT(second)}; or change --secondary.endpoint / IMGPROXY_SECONDARY_ENDPOINT (or ` +
+      `AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL))`,
+    ]);
+    assert.equal(out.code, 2);
+  });
+});
+
 Deno.test({
   name: "image-proxy as shipped: a storage call denied by the grant logs the host and the grant",
   sanitizeResources: false,

@@ -20,6 +20,7 @@ export const OBJECT_HEADERS = [
   "content-disposition",
   "content-encoding",
   "expires",
+  "vary",
 ] as const;
 
 function set(headers: Headers, name: string, value: string | undefined) {

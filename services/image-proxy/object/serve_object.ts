@@ -18,6 +18,8 @@ import { storeHttpError } from "../store/errors.ts";
 import type { ObjectMeta, ObjectStore } from "../store/store.ts";
 import { relay, type RelayOutcome } from "../stream/relay.ts";
 import type { StreamLimiter, StreamSlot } from "../stream/limiter.ts";
+import type { CacheDefaults } from "./cache_policy.ts";
+import { acceptsGzip, compressible, gzipBody, gzipTag } from "./encoding.ts";
 import { notModifiedHeaders, objectHeaders } from "./headers.ts";
 import {
   type Conditions,
@@ -51,6 +53,48 @@ export interface ServeObjectOptions {
    * memory is freed once written (`freeTakenChunks` of {@linkcode relay}). @default {false}
    */
   servedNatively?: boolean;
+  /**
+   * Default `Cache-Control` by path class, for objects stored without caching fields.
+   * @default none: the stored object's headers only
+   */
+  cacheDefaults?: CacheDefaults;
+  /**
+   * Gzip JSON objects of the catalog class (`cacheDefaults`) for clients that accept it and send
+   * no Range. @default {false}
+   */
+  gzipCatalog?: boolean;
+}
+
+/** The representation a request gets of an object, decided from its metadata. */
+interface Variant {
+  /** The answer depends on `Accept-Encoding` (a compressible catalog object). */
+  vary(meta: ObjectMeta): boolean;
+  /** The answer is the gzip variant. */
+  gzip(meta: ObjectMeta): boolean;
+}
+
+const IDENTITY: Variant = { vary: () => false, gzip: () => false };
+
+function variantOf(req: Request, path: string, options: ServeObjectOptions): Variant {
+  if (!options.gzipCatalog || options.cacheDefaults?.classOf(path) !== "catalog") return IDENTITY;
+  const wanted = !req.headers.has("range") && acceptsGzip(req.headers.get("accept-encoding"));
+  return { vary: compressible, gzip: (meta) => wanted && compressible(meta) };
+}
+
+/** The metadata as the variant presents it: the gzip variant has its own (weak) ETag. */
+function presented(meta: ObjectMeta, variant: Variant): ObjectMeta {
+  return variant.gzip(meta) ? { ...meta, etag: gzipTag(meta.etag) } : meta;
+}
+
+/** The variant's headers over the stored object's: `Vary`, and for gzip the encoding. */
+function shaped(headers: Headers, meta: ObjectMeta, variant: Variant, full: boolean): Headers {
+  if (variant.vary(meta)) headers.set("vary", "Accept-Encoding");
+  if (full && variant.gzip(meta)) {
+    headers.delete("content-length"); // streamed: unknown until the end
+    headers.delete("accept-ranges"); // a Range request gets the identity variant
+    headers.set("content-encoding", "gzip");
+  }
+  return headers;
 }
 
 /** What the request log needs beyond the response. */
@@ -61,6 +105,7 @@ export interface ObjectAnswer {
 }
 
 function validatorsOf(meta: ObjectMeta): Validators {
+  // (the etag of `presented(meta)` for the variant being answered)
   const ms = meta.lastModified?.getTime();
   return { etag: meta.etag, lastModified: ms === undefined ? undefined : Math.floor(ms / 1000) };
 }
@@ -83,8 +128,25 @@ export async function serveObject(
   options: ServeObjectOptions,
 ): Promise<ObjectAnswer> {
   const key = objectKeyOf(rawPathOf(req.url), options.prefix);
+  const path = key.slice(options.prefix.length);
+  const defaults = options.cacheDefaults;
+  if (defaults) {
+    // Every metadata read goes through the defaults, so 200, 206, HEAD and 304 agree.
+    const store = options.store;
+    options = {
+      ...options,
+      store: {
+        head: async (k, o) => defaults.apply(await store.head(k, o), path),
+        get: async (k, o) => {
+          const read = await store.get(k, o);
+          return { meta: defaults.apply(read.meta, path), body: read.body };
+        },
+      },
+    };
+  }
   const conditions = readConditions(req.headers);
-  if (req.method === "HEAD") return await headObject(key, conditions, options);
+  const variant = variantOf(req, path, options);
+  if (req.method === "HEAD") return await headObject(key, conditions, variant, options);
   const slot = options.limiter.tryAcquire();
   if (slot === null) {
     options.events?.rejected?.();
@@ -93,7 +155,7 @@ export async function serveObject(
     });
   }
   try {
-    return await getObject(req, key, conditions, slot, options);
+    return await getObject(req, key, conditions, variant, slot, options);
   } catch (err) {
     slot.release();
     throw err;
@@ -108,14 +170,22 @@ async function metaOf(key: string, store: ObjectStore): Promise<ObjectMeta> {
   }
 }
 
-function decide(conditions: Conditions, meta: ObjectMeta): ObjectAnswer | undefined {
+function decide(
+  conditions: Conditions,
+  stored: ObjectMeta,
+  variant: Variant,
+): ObjectAnswer | undefined {
+  const meta = presented(stored, variant);
   const outcome = evaluatePreconditions(conditions, validatorsOf(meta));
   if (outcome === "precondition_failed") {
     throw proxyError("precondition_failed", "Cannot read object: a precondition failed");
   }
   if (outcome === "not_modified") {
     return {
-      response: new Response(null, { status: 304, headers: notModifiedHeaders(meta) }),
+      response: new Response(null, {
+        status: 304,
+        headers: shaped(notModifiedHeaders(meta), stored, variant, false),
+      }),
       done: finished(),
     };
   }
@@ -125,27 +195,37 @@ function decide(conditions: Conditions, meta: ObjectMeta): ObjectAnswer | undefi
 async function headObject(
   key: string,
   conditions: Conditions,
+  variant: Variant,
   options: ServeObjectOptions,
 ): Promise<ObjectAnswer> {
   const meta = await metaOf(key, options.store);
-  const early = decide(conditions, meta);
+  const early = decide(conditions, meta, variant);
   if (early) return early;
-  const headers = objectHeaders(meta, { length: meta.size });
-  return { response: new Response(null, { status: 200, headers }), done: finished() };
+  const headers = shaped(
+    objectHeaders(presented(meta, variant), { length: meta.size }),
+    meta,
+    variant,
+    true,
+  );
+  // A null body would have Deno.serve announce `Content-Length: 0`; the gzip variant's length is
+  // unknown, and an empty stream body leaves it out (HEAD sends no body either way).
+  const body = variant.gzip(meta) ? new ReadableStream({ start: (c) => c.close() }) : null;
+  return { response: new Response(body, { status: 200, headers }), done: finished() };
 }
 
 async function getObject(
   req: Request,
   key: string,
   conditions: Conditions,
+  variant: Variant,
   slot: StreamSlot,
   options: ServeObjectOptions,
 ): Promise<ObjectAnswer> {
   const { store } = options;
-  if (plainGet(req, conditions)) return await getWhole(key, slot, options);
+  if (plainGet(req, conditions)) return await getWhole(key, variant, slot, options);
   for (let attempt = 1;; attempt++) {
     const meta = await metaOf(key, store);
-    const early = decide(conditions, meta);
+    const early = decide(conditions, meta, variant);
     if (early) {
       slot.release();
       return early;
@@ -171,6 +251,7 @@ async function getObject(
         range,
         length,
         total: meta.size,
+        variant,
         upstream,
         slot,
         options,
@@ -192,6 +273,7 @@ function plainGet(req: Request, c: Conditions): boolean {
 /** One GET, no metadata read first: one storage answer is one version, nothing to splice. */
 async function getWhole(
   key: string,
+  variant: Variant,
   slot: StreamSlot,
   options: ServeObjectOptions,
 ): Promise<ObjectAnswer> {
@@ -201,6 +283,7 @@ async function getWhole(
     return answer(read.meta, read.body, {
       length: read.meta.size,
       total: read.meta.size,
+      variant,
       upstream,
       slot,
       options,
@@ -217,12 +300,14 @@ function answer(
     range?: { start: number; end: number };
     length: number;
     total: number;
+    variant: Variant;
     upstream: AbortController;
     slot: StreamSlot;
     options: ServeObjectOptions;
   },
 ): ObjectAnswer {
-  const { range, length, total, upstream, slot, options } = ctx;
+  const { range, length, total, variant, upstream, slot, options } = ctx;
+  if (!range && variant.gzip(meta)) return gzipAnswer(meta, upstreamBody, ctx);
   let resolveDone!: (r: { bytes: number; failure?: RelayOutcome }) => void;
   const done = new Promise<{ bytes: number; failure?: RelayOutcome }>((r) => resolveDone = r);
   const body = relay(upstreamBody, {
@@ -239,9 +324,62 @@ function answer(
       options.events?.ended?.({ outcome, bytes });
     },
   });
-  const headers = objectHeaders(meta, {
-    length,
-    contentRange: range && contentRange(total, range),
-  });
+  const headers = shaped(
+    objectHeaders(meta, { length, contentRange: range && contentRange(total, range) }),
+    meta,
+    variant,
+    false, // identity (a Range, or a client that does not take gzip)
+  );
   return { response: new Response(body, { status: range ? 206 : 200, headers }), done };
+}
+
+/**
+ * The gzip variant of a whole JSON catalog object: the relay (stall bounds, slot) as for identity,
+ * its bytes gzipped as they stream; the record counts the bytes on the wire.
+ */
+function gzipAnswer(
+  meta: ObjectMeta,
+  upstreamBody: ReadableStream<Uint8Array>,
+  ctx: {
+    length: number;
+    variant: Variant;
+    upstream: AbortController;
+    slot: StreamSlot;
+    options: ServeObjectOptions;
+  },
+): ObjectAnswer {
+  const { length, variant, upstream, slot, options } = ctx;
+  let resolveDone!: (r: { bytes: number; failure?: RelayOutcome }) => void;
+  const done = new Promise<{ bytes: number; failure?: RelayOutcome }>((r) => resolveDone = r);
+  let outcome: RelayOutcome | undefined;
+  const relayed = relay(upstreamBody, {
+    expectedBytes: length,
+    upstreamIdleMs: options.upstreamIdleMs,
+    writeIdleMs: options.writeIdleMs,
+    abortUpstream: () => upstream.abort(),
+    // The compressor, not Deno.serve, takes the relay's chunks: they must stay intact.
+    freeTakenChunks: false,
+    onEnd: (result) => {
+      outcome = result.outcome;
+      slot.release();
+      options.events?.ended?.({ outcome: result.outcome, bytes: result.bytes });
+    },
+  });
+  const body = gzipBody(relayed, {
+    outcome: () => outcome,
+    onEnd: ({ bytes, early }) => {
+      if (!early) return resolveDone({ bytes });
+      const failure = early === "client_abort" || outcome === undefined || outcome === "complete"
+        ? "client_abort"
+        : outcome;
+      resolveDone({ bytes, failure });
+    },
+  });
+  const headers = shaped(
+    objectHeaders(presented(meta, variant), { length }),
+    meta,
+    variant,
+    true,
+  );
+  return { response: new Response(body, { status: 200, headers }), done };
 }

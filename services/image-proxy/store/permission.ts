@@ -56,7 +56,11 @@ export function deniedPermission(err: unknown): string | undefined {
  * @throws {SettingsError} one line naming the host:port, how to grant it and the setting that
  * points there.
  */
-export function checkStorageGrant(endpoint: string | undefined, setting: string): void {
+export function checkStorageGrant(
+  endpoint: string | undefined,
+  setting: string,
+  key: "s3.endpoint" | "secondary.endpoint" = "s3.endpoint",
+): void {
   if (!endpoint) return; // AWS itself: *.amazonaws.com is in the default grant
   const url = new URL(endpoint);
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
@@ -64,7 +68,7 @@ export function checkStorageGrant(endpoint: string | undefined, setting: string)
   const state = Deno.permissions.querySync({ name: "net", host: hostPort }).state;
   if (state === "granted") return;
   throw new SettingsError(
-    "s3.endpoint",
+    key,
     `Cannot use the store at ${hostPort}: the network permission does not cover it ` +
       `(${netGrantHint(hostPort)}; or change ${setting})`,
   );

@@ -47,4 +47,6 @@ export interface StoreEvent {
   errorKind?: string;
   durationS: number;
   retries: number;
+  /** Which store, when a secondary is configured. */
+  store?: "primary" | "secondary";
 }

@@ -7,7 +7,12 @@
  * untouched, no stall bounds), shows how much of the gap is the runtime and the SDK rather than
  * the proxy's relay.
  *
+ * A catalog row compares a synthetic `streams/v1/images.json` (≈ 4 MiB, a real mirror's shape:
+ * repeated keys, random SHA-256s) sent gzipped and as identity in the same run: bytes on the wire
+ * and time to the last byte (read raw with `node:http`, which does not decompress).
+ *
  * Usage: deno run -A tests/bench/image_proxy/run.ts [--write] [--mib 1024] [--rounds 3]
+ *        deno run -A tests/bench/image_proxy/run.ts --catalog-only (only the catalog row; light)
  *
  * The store (s3rver in its own process), the proxy (its own process, its deployed permissions
  * narrowed to loopback) and the client (this process, `fetch`) share the machine's 2 cores.
@@ -17,6 +22,7 @@
  */
 import { parseArgs } from "node:util";
 import { Readable } from "node:stream";
+import { request as httpRequest } from "node:http";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { S3RVER_CREDENTIALS, startS3Server } from "../../../deploy/dev/image-proxy/s3_server.ts";
 import { devPermissions } from "../../../deploy/dev/image-proxy/run.ts";
@@ -77,6 +83,102 @@ async function download(url: string, expect: number): Promise<{ ttfb: number; to
   return { ttfb: (first - start) / 1000, total: (performance.now() - start) / 1000 };
 }
 
+/** A synthetic simplestreams `images.json` of about `mib` MiB. */
+function syntheticCatalog(mib: number): Uint8Array {
+  const hex = () =>
+    Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+  const products: Record<string, unknown> = {};
+  let text = "";
+  for (let i = 0; text.length < mib * MIB; i++) {
+    const dir = `images/distro${i % 40}/release${i}/amd64/default/20250824_13:00`;
+    products[`distro${i % 40}:release${i}:amd64:default`] = {
+      aliases: `distro${i % 40}/release${i}/default,distro${i % 40}/release${i}`,
+      arch: "amd64",
+      os: `distro${i % 40}`,
+      release: `release${i}`,
+      release_title: `Distro ${i % 40} release ${i}`,
+      variant: "default",
+      versions: {
+        "20250824_13:00": {
+          items: {
+            "incus.tar.xz": {
+              ftype: "incus.tar.xz",
+              path: `${dir}/incus.tar.xz`,
+              sha256: hex(),
+              size: 1500 + i,
+              combined_squashfs_sha256: hex(),
+            },
+            "root.squashfs": {
+              ftype: "squashfs",
+              path: `${dir}/rootfs.squashfs`,
+              sha256: hex(),
+              size: 90_000_000 + i,
+            },
+          },
+        },
+      },
+    };
+    if (i % 500 === 499) text = JSON.stringify({ products });
+  }
+  return new TextEncoder().encode(
+    JSON.stringify({ content_id: "images", format: "products:1.0", products }, null, 2),
+  );
+}
+
+/** A raw GET (no decompression): bytes on the wire and seconds to the last byte. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ bytes: number; seconds: number; encoding?: string }>((resolve, reject) => {
+    const start = performance.now();
+    const req = httpRequest(url, { headers }, (res) => {
+      let bytes = 0;
+      res.on("data", (c: Uint8Array) => bytes += c.byteLength);
+      res.on("end", () =>
+        resolve({
+          bytes,
+          seconds: (performance.now() - start) / 1000,
+          encoding: res.headers["content-encoding"],
+        }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The catalog row: gzip and identity of the same object, alternating, same run. */
+async function catalogRows(proxied: string, catalogBytes: number, rounds: number) {
+  const url = `${proxied}/streams/v1/images.json`;
+  const gz: { bytes: number; seconds: number }[] = [];
+  const id: { bytes: number; seconds: number }[] = [];
+  await rawGet(url, { "accept-encoding": "gzip" }); // warm
+  for (let i = 0; i < rounds; i++) {
+    const pair = [
+      () => rawGet(url, { "accept-encoding": "gzip" }).then((r) => gz.push(r)),
+      () => rawGet(url, { "accept-encoding": "identity" }).then((r) => id.push(r)),
+    ];
+    if (i % 2) pair.reverse();
+    for (const run of pair) await run();
+  }
+  if (id.some((r) => r.bytes !== catalogBytes)) {
+    throw new Error("Cannot benchmark: the identity catalog came back with another length");
+  }
+  const ms = (xs: { seconds: number }[]) => median(xs.map((x) => x.seconds * 1000));
+  const wire = median(gz.map((r) => r.bytes));
+  return [
+    `| catalog \`images.json\` (${
+      (catalogBytes / MIB).toFixed(1)
+    } MiB JSON), median of ${rounds}: bytes on the wire | ${
+      (catalogBytes / 1024).toFixed(0)
+    } KiB (identity) | ${(wire / 1024).toFixed(0)} KiB (gzip) | ${
+      (wire / catalogBytes * 100).toFixed(0)
+    } % |`,
+    `| catalog: time to the last byte, identity vs gzip, same run (loopback) | ${
+      ms(id).toFixed(1)
+    } ms | ${ms(gz).toFixed(1)} ms | ${(ms(gz) / ms(id)).toFixed(2)}× |`,
+  ];
+}
+
 /** CPU seconds (user + system) a process has used. */
 function cpuOf(pid: number): number {
   const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
@@ -100,6 +202,7 @@ async function main() {
       write: { type: "boolean", default: false },
       mib: { type: "string", default: "1024" },
       rounds: { type: "string", default: "5" },
+      "catalog-only": { type: "boolean", default: false },
     },
   }).values;
   const bigBytes = Number(opts.mib) * MIB;
@@ -117,10 +220,21 @@ async function main() {
   let proxy: Deno.ChildProcess | undefined;
   let floor: Deno.ChildProcess | undefined;
   try {
-    console.log(`uploading ${opts.mib} MiB, 64 MiB and 1 KiB objects to s3rver …`);
-    await put(client, "big.bin", bigBytes);
-    await put(client, "mid.bin", 64 * MIB);
-    await put(client, "small.bin", 1024);
+    const catalog = syntheticCatalog(4);
+    await client.send(
+      new PutObjectCommand({
+        Bucket: "bench",
+        Key: "streams/v1/images.json",
+        Body: catalog,
+        ContentType: "application/json",
+      }),
+    );
+    if (!opts["catalog-only"]) {
+      console.log(`uploading ${opts.mib} MiB, 64 MiB and 1 KiB objects to s3rver …`);
+      await put(client, "big.bin", bigBytes);
+      await put(client, "mid.bin", 64 * MIB);
+      await put(client, "small.bin", 1024);
+    }
     const port = await freePort();
     const listen = `127.0.0.1:${port}`;
     proxy = new Deno.Command(Deno.execPath(), {
@@ -144,6 +258,14 @@ async function main() {
     }).spawn();
     drain(proxy.stdout);
     drain(proxy.stderr);
+    if (opts["catalog-only"]) {
+      await waitFor(`http://${listen}/healthz`);
+      const rows = await catalogRows(`http://${listen}`, catalog.byteLength, 20);
+      console.log(
+        ["| measure | identity | gzip | ratio |", "| --- | --- | --- | --- |", ...rows].join("\n"),
+      );
+      return;
+    }
     const floorListen = `127.0.0.1:${await freePort()}`;
     floor = new Deno.Command(Deno.execPath(), {
       args: [
@@ -245,6 +367,7 @@ async function main() {
       ttfb.direct.push((await download(`${direct}/small.bin`, 1024)).ttfb * 1000);
       ttfb.proxied.push((await download(`${proxied}/small.bin`, 1024)).ttfb * 1000);
     }
+    const catalogRowsText = await catalogRows(proxied, catalog.byteLength, 20);
     const hwm = rssOf(proxy.pid).hwm;
     const ratio = median(throughput.ratio);
     const pctOf = (xs: number[]) => xs.map((x) => (x * 100).toFixed(0)).join(", ");
@@ -269,6 +392,10 @@ async function main() {
       `| CPU per GiB relayed (user + system): proxy, and the floor | – | ${
         (proxyCpu / gib).toFixed(2)
       } s (floor ${(floorCpu / gib).toFixed(2)} s) | – |`,
+      "",
+      "| catalog through image-proxy | identity | gzip | ratio |",
+      "| --- | --- | --- | --- |",
+      ...catalogRowsText,
       "",
       "| proxy memory | RSS |",
       "| --- | --- |",
