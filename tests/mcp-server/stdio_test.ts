@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import build from "../../services/mcp-server/build_info.json" with { type: "json" };
 import { startStdio } from "./_test_support.ts";
 
 Deno.test("stdio: the SDK client lists and calls the three tools of the real process", async (t) => {
@@ -11,6 +12,13 @@ Deno.test("stdio: the SDK client lists and calls the three tools of the real pro
         "execute",
         "search_api",
       ]);
+      const execute = tools.find((x: { name: string }) => x.name === "execute")!;
+      assert.ok(execute.description!.includes("1000000 steps, 5s elapsed"), execute.description);
+      assert.equal(execute.annotations?.readOnlyHint, false); // records.put writes
+    });
+    await t.step("initialize: the build's version and the recovery rules", () => {
+      assert.deepEqual(s.client.getServerVersion(), { name: "mcp-server", version: build.version });
+      assert.match(s.client.getInstructions() ?? "", /After `capability not found`: search again/);
     });
     await t.step("search, describe, execute against the demo host", async () => {
       const found = await s.call("search_api", { query: "store a record" });
