@@ -15,6 +15,7 @@ import { createApp } from "./app.ts";
 import type { Authorizer } from "./auth/authorizer.ts";
 import { createBearerVerifier } from "./auth/bearer.ts";
 import { loadPolicy, policyAuthorizer } from "./auth/policy.ts";
+import { type StepUp, stepUpOf } from "./auth/step_up.ts";
 import type { CapabilityRegistry } from "./capabilities/registry.ts";
 import { createDemoRegistry, demoAuthorizer } from "./demo/host.ts";
 import { createExecutePool, type ExecutePool } from "./execute/pool.ts";
@@ -117,16 +118,23 @@ export function capabilityListing(capabilities: Capabilities): string {
   return lines.join("\n") + "\n";
 }
 
-/** The policy file's authorizer, or the demo rule (its own and the APIs' capabilities). */
+/**
+ * The policy file's authorizer and step-up scopes, or the demo rule (its own and the APIs'
+ * capabilities) and none.
+ */
 async function authorizerOf(
   settings: Settings,
   apis: readonly ApiReport[],
   logger: Logger,
-): Promise<Authorizer> {
+): Promise<{ authorizer: Authorizer; stepUp?: StepUp }> {
   if (settings.policy) {
-    const authorizer = policyAuthorizer(await loadPolicy(settings.policy));
-    logger.info("authorization policy loaded", { policy: settings.policy });
-    return authorizer;
+    const policy = await loadPolicy(settings.policy);
+    const stepUp = stepUpOf(policy.scopes);
+    logger.info("authorization policy loaded", {
+      policy: settings.policy,
+      stepUpScopes: stepUp?.all.join(" ") ?? "",
+    });
+    return { authorizer: policyAuthorizer(policy), stepUp };
   }
   const roots = apis.map((api) => api.name);
   logger.warn(
@@ -134,7 +142,7 @@ async function authorizerOf(
       "--openapi APIs' to any subject",
     { apis: roots },
   );
-  return demoAuthorizer(roots);
+  return { authorizer: demoAuthorizer(roots) };
 }
 
 /**
@@ -153,10 +161,10 @@ export async function serve(settings: Settings, options: ServeOptions = {}): Pro
   }
   const logger = options.logger ?? serviceLogger(settings);
   const { registry, apis } = await loadCapabilities(settings, { ...options, logger });
-  const authorizer = await authorizerOf(settings, apis, logger);
+  const { authorizer, stepUp } = await authorizerOf(settings, apis, logger);
   const limits = limitsOf(settings);
   const pool = createExecutePool(limits);
-  const wired = { registry, authorizer, limits, pool, logger };
+  const wired = { registry, authorizer, stepUp, limits, pool, logger };
   let serving: Serving;
   try {
     serving = settings.transport === "stdio"
@@ -173,6 +181,7 @@ export async function serve(settings: Settings, options: ServeOptions = {}): Pro
 interface Wired {
   registry: CapabilityRegistry;
   authorizer: Authorizer;
+  stepUp?: StepUp;
   limits: Limits;
   pool: ExecutePool;
   logger: Logger;

@@ -27,6 +27,8 @@ import { signature } from "./notation.ts";
 export interface Subject {
   /** Stable, non-empty id of the caller. */
   id: string;
+  /** The OAuth scopes of the caller's token (HTTP); none without one (stdio). */
+  scopes?: readonly string[];
   /** Further claims the resolver chose to keep. */
   [claim: string]: unknown;
 }

@@ -52,6 +52,7 @@ export const INSTRUCTIONS = [
   "main and returns its value.",
   "After `resource limit exceeded`: do less (execute's description states the limits).",
   "After `permission denied`: the capability is not allowed for you; do not retry it.",
+  "After `insufficient scope`: the user must grant the scopes it names before a retry.",
 ].join("\n");
 
 /**

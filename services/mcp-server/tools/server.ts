@@ -25,6 +25,7 @@ import type {
 import { z } from "zod";
 import type { Capability, CapabilityRegistry, Subject } from "../capabilities/registry.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
+import type { StepUp } from "../auth/step_up.ts";
 import { type Limits, resolveLimits } from "../limits.ts";
 import type { Logger } from "@svc/shared/log";
 import { createExecutePool, type ExecutePool } from "../execute/pool.ts";
@@ -72,6 +73,8 @@ export interface CapabilityServerOptions {
    * (a bounded set, fit for a metric label), and its duration in seconds.
    */
   observe?: (tool: string, outcome: string, seconds: number) => void;
+  /** Scopes capabilities require (the policy's `scopes`: step-up authorization). */
+  stepUp?: StepUp;
   /**
    * Server name and version announced at initialization. @default the build's (`--version`:
    * `mcp-server` and build_info.json's version)
@@ -131,7 +134,14 @@ export function createServerFactory(
   const { registry, resolver, authorizer, logger, pool } = options;
   const limits = resolveLimits(options.limits);
   const search = createSearch(registry, limits);
-  const execute = createExecute({ registry, authorizer, limits, pool, logger });
+  const execute = createExecute({
+    registry,
+    authorizer,
+    limits,
+    pool,
+    logger,
+    stepUp: options.stepUp,
+  });
   const info = options.info ?? { name: IDENTITY.name, version: IDENTITY.build.version };
   // The SDK's Server makes its own Ajv instance (≈ 90 KiB of heap) unless given one; it only
   // serves elicitation, which these tools never use. One for all servers of this factory.
