@@ -83,3 +83,32 @@ Deno.test("stdio: a policy file denies by default", async () => {
   }
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("stdio: a capability the policy guards with a scope fails insufficient scope (no token)", async () => {
+  const dir = await Deno.makeTempDir();
+  const policy = `${dir}/policy.json`;
+  await Deno.writeTextFile(
+    policy,
+    JSON.stringify({
+      rules: [{ subjects: ["*"], capabilities: ["*"] }],
+      scopes: [{ capabilities: ["records.put"], scopes: ["records:write"] }],
+    }),
+  );
+  const s = await startStdio(["--subject", "alice", "--policy", policy]);
+  try {
+    const guarded = await s.call("execute", {
+      source: "def main():\n  return records.put(key='k', value='v')['record']['key']\n",
+    });
+    assert.deepEqual(guarded.content, [{
+      type: "text",
+      text: "insufficient scope: records:write",
+    }]);
+    const open = await s.call("execute", {
+      source: "def main():\n  return records.get(key='k')['record']\n",
+    });
+    assert.deepEqual(open.structuredContent, { result: null }); // the put never ran
+  } finally {
+    await s.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
