@@ -31,6 +31,9 @@ import { toolMetrics } from "./tool_metrics.ts";
 const openApiHost = lazyModuleAt<typeof import("./openapi/host.ts")>(
   import.meta.resolve("./openapi/host.ts"),
 );
+const mcpUpstreamHost = lazyModuleAt<typeof import("./mcp_upstream/host.ts")>(
+  import.meta.resolve("./mcp_upstream/host.ts"),
+);
 const stdioTransport = lazyModuleAt<typeof import("./transport/stdio.ts")>(
   import.meta.resolve("./transport/stdio.ts"),
 );
@@ -104,6 +107,29 @@ export async function loadCapabilities(
     }
   }
   logApiReports(logger, apis);
+  // Other MCP servers' tools (`--mcp`), loaded, like the OpenAPI host, only when named.
+  if (settings.mcp.length + settings.mcp_auth.length > 0) {
+    const { registerUpstreams, upstreamSpecs } = await mcpUpstreamHost();
+    const { ApiError } = await openApiHost();
+    let upstreams: ApiReport[];
+    try {
+      upstreams = await registerUpstreams(
+        registry,
+        upstreamSpecs(settings.mcp, settings.mcp_auth),
+        {
+          env: (name) => env(name),
+          timeoutMs: settings.mcp_timeout,
+          maxResponseBytes: settings.mcp_max_response_bytes,
+          maxTools: settings.mcp_max_tools,
+        },
+      );
+    } catch (err) {
+      if (err instanceof ApiError) throw new SettingsError("mcp", err.message);
+      throw err;
+    }
+    logApiReports(logger, upstreams, "mcp");
+    apis = [...apis, ...upstreams];
+  }
   return { registry, apis };
 }
 

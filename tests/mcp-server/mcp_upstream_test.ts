@@ -1,0 +1,92 @@
+/**
+ * `--mcp`: a real MCP server nobody here wrote, `@modelcontextprotocol/server-everything` from
+ * npm (served on loopback by `_everything_server.ts`), exposed through mcp-server started in its
+ * shipped form; the SDK client searches, describes and calls its tools from one `execute`
+ * program together with the demo host's capabilities.
+ */
+import assert from "node:assert/strict";
+import { ROOT, runMcp, startStdio } from "./_test_support.ts";
+
+const HARNESS = new URL("./_everything_server.ts", import.meta.url).pathname;
+
+/** Starts the upstream; resolves to its URL and a stop. */
+async function startEverything(): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", HARNESS],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "null",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/listening (\S+)\n/.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the upstream did not start: ${seen}`);
+    seen += value;
+  }
+  const url = /listening (\S+)\n/.exec(seen)![1];
+  return {
+    url,
+    async stop() {
+      child.kill();
+      await reader.cancel().catch(() => {});
+      await child.status;
+    },
+  };
+}
+
+Deno.test("--mcp: server-everything's tools searched, described and called from one program", async (t) => {
+  const upstream = await startEverything();
+  try {
+    await t.step("--list-capabilities lists them", async () => {
+      const { code, stdout } = await runMcp(["--list-capabilities", "--mcp", `ev=${upstream.url}`]);
+      assert.equal(code, 0);
+      assert.match(stdout, /^ev\.get_sum\(\*, a: float, b: float\)$/m);
+      assert.match(stdout, /^ev\.echo\(\*, message: str\)$/m);
+    });
+    const s = await startStdio(["--mcp", `ev=${upstream.url}`]);
+    try {
+      await t.step("search and describe", async () => {
+        const found = await s.call("search_api", { query: "sum" });
+        const names = (found.structuredContent as { results: { name: string }[] }).results
+          .map((r) => r.name);
+        assert.ok(names.includes("ev.get_sum"), names.join());
+        const described = await s.call("describe_api", { name: "ev.echo" });
+        const d = described.structuredContent as { output: unknown[]; description: string };
+        assert.deepEqual(d.output, [{ name: "text", type: "str", required: true }]);
+        assert.match(d.description, /MCP: tool echo of http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      });
+      await t.step("one program calls the upstream and the host", async () => {
+        const ran = await s.call("execute", {
+          source: "def main():\n" +
+            "  total = ev.get_sum(a=2, b=3.5)['text']\n" +
+            "  echoed = ev.echo(message='hello')['text']\n" +
+            "  records.put(key='sum', value=total)\n" +
+            "  return [echoed, records.get(key='sum')['record']['value']]\n",
+        });
+        const [echoed, stored] = (ran.structuredContent as { result: string[] }).result;
+        assert.match(echoed, /hello/);
+        assert.match(stored, /5\.5/);
+      });
+      await t.step("an upstream isError result is capability failed: <its text>", async () => {
+        const r = await s.call("execute", {
+          source: "def main():\n  return ev.get_annotated_message(messageType='nope')\n",
+        });
+        assert.equal(r.isError, true);
+        const text = (r.content[0] as { text: string }).text;
+        assert.ok(
+          text.startsWith(
+            "capability failed: MCP error -32602: Input validation error: Invalid arguments " +
+              "for tool get-annotated-message",
+          ),
+          text,
+        );
+      });
+    } finally {
+      await s.close();
+    }
+  } finally {
+    await upstream.stop();
+  }
+});
