@@ -54,7 +54,10 @@ const NOT_APPLICABLE: Record<string, string> = {
 /** Runs the suite's CLI; resolves to its exit code and output. */
 async function suite(args: string[]): Promise<{ code: number; out: string }> {
   const run = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", SUITE, ...args],
+    // Outside the workspace's node_modules: a tool of the test, not a dependency of the code (in
+    // the workspace's imports its dependencies made every later npm import of the services set
+    // node_modules up again, with a warning on stderr).
+    args: ["run", "--no-config", "--node-modules-dir=none", "--no-lock", "-A", SUITE, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdout: "piped",

@@ -7,12 +7,55 @@
 import assert from "node:assert/strict";
 import { ROOT, runMcp, startStdio } from "./_test_support.ts";
 
-const HARNESS = new URL("./_everything_server.ts", import.meta.url).pathname;
+const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
+const SDK = "npm:@modelcontextprotocol/sdk@1.32.2";
+
+/**
+ * The upstream's process: server-everything's own server factory, one server per request, on
+ * stateless Streamable HTTP on loopback (its bundled express transport listens on every
+ * interface). Run outside the workspace's node_modules (`--no-config`): a test fixture, not a
+ * dependency of the code; prints `listening <url>`.
+ */
+const HARNESS = `
+import { createServer } from "${EVERYTHING}/dist/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "${SDK}/server/webStandardStreamableHttp.js";
+const http = Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => console.log("listening http://127.0.0.1:" + port + "/mcp"),
+}, async (req) => {
+  if (req.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+  const { server, cleanup } = createServer();
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(req);
+  } finally {
+    cleanup?.();
+  }
+});
+await http.finished;
+`;
 
 /** Starts the upstream; resolves to its URL and a stop. */
 async function startEverything(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = await Deno.makeTempDir();
+  const harness = `${dir}/everything.ts`;
+  await Deno.writeTextFile(harness, HARNESS);
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", HARNESS],
+    args: [
+      "run",
+      "--no-config",
+      "--node-modules-dir=none",
+      "--no-lock",
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-env",
+      harness,
+    ],
     cwd: ROOT,
     stdout: "piped",
     stderr: "null",
@@ -32,6 +75,7 @@ async function startEverything(): Promise<{ url: string; stop(): Promise<void> }
       child.kill();
       await reader.cancel().catch(() => {});
       await child.status;
+      await Deno.remove(dir, { recursive: true });
     },
   };
 }

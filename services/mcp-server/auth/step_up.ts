@@ -1,6 +1,7 @@
 /**
  * Step-up authorization: the policy file's `scopes` rules give capabilities the OAuth scopes a
- * caller's token must carry. Before a program runs, the capabilities it names (its dotted names
+ * caller's token must carry (the names a program uses: `program_scopes.ts`, off the start path,
+ * as it needs the interpreter's parser). Before a program runs, the capabilities it names (its dotted names
  * below capability roots are static in the source: `predeclaredPaths`) are checked against the
  * token's scopes; over HTTP a missing one is a 403 `insufficient_scope` naming what the program
  * needs, so that the client can get a token with them and retry (MCP authorization 2025-11-25,
@@ -8,7 +9,6 @@
  *
  * @module
  */
-import { predeclaredPaths } from "@svc/starlark";
 import type { Subject } from "../capabilities/registry.ts";
 import { capabilityMatches, type ScopeRule } from "./policy.ts";
 
@@ -38,29 +38,6 @@ export function stepUpOf(rules: readonly ScopeRule[] | undefined): StepUp | unde
       return scopes;
     },
   };
-}
-
-/**
- * The scopes a program needs: those of every enabled capability it names. A name taken as a value
- * (`t = todos`, `getattr(todos, ...)`) names everything below it. Empty for a program that does
- * not parse or resolve (it fails as `invalid program` without calling anything).
- */
-export function programScopes(
-  stepUp: StepUp,
-  source: string,
-  capabilities: readonly string[],
-): string[] {
-  const roots = [...new Set(capabilities.map((name) => name.split(".")[0]))];
-  const paths = predeclaredPaths(source, roots) ?? [];
-  const needed = new Set<string>();
-  for (const path of paths) {
-    for (const name of capabilities) {
-      if (name === path || name.startsWith(`${path}.`) || path.startsWith(`${name}.`)) {
-        for (const scope of stepUp.scopesOf(name)) needed.add(scope);
-      }
-    }
-  }
-  return [...needed].sort();
 }
 
 /** The scopes of `needed` that `granted` lacks. */

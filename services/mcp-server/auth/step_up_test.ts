@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { grantedScopes, missingScopes, programScopes, stepUpOf } from "./step_up.ts";
+import { grantedScopes, missingScopes, stepUpOf } from "./step_up.ts";
+import { programScopes } from "./program_scopes.ts";
 
 const stepUp = stepUpOf([
   { capabilities: ["todos.*"], scopes: ["todos:read"] },

@@ -156,10 +156,15 @@ async function connect(
 }
 
 /** The text of a failure, for `capability failed: <text>`. */
-function failureText(err: unknown, state: { tooLarge: boolean }, timeoutMs: number): string {
+function failureText(
+  err: unknown,
+  state: { tooLarge: boolean },
+  options: UpstreamOptions,
+): string {
   if (state.tooLarge || err instanceof TooLarge) {
-    return `response larger than ${(err as TooLarge).limit ?? "the bound"} bytes`;
+    return `response larger than ${options.maxResponseBytes} bytes`;
   }
+  const timeoutMs = options.timeoutMs;
   const name = (err as Error)?.name;
   const message = String((err as Error)?.message ?? "");
   if (name === "TimeoutError" || /timed out|timeout/i.test(message)) {
@@ -299,7 +304,7 @@ async function registerUpstream(
   } catch (err) {
     throw new ApiError(
       `Cannot use MCP server "${spec.name}": cannot list its tools at ${spec.url}: ${
-        failureText(err, state, options.timeoutMs)
+        failureText(err, state, options)
       } (--mcp / MCP_MCP)`,
     );
   }
@@ -383,7 +388,7 @@ function toolHandler(
       }) as CallToolResult;
     } catch (err) {
       if (context.signal.aborted) throw err;
-      throw new AgentError(failureText(err, state, options.timeoutMs));
+      throw new AgentError(failureText(err, state, options));
     } finally {
       void client?.close().catch(() => {});
     }

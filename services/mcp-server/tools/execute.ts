@@ -9,7 +9,8 @@ import type { Limits } from "../limits.ts";
 import type { Logger } from "@svc/shared/log";
 import type { ExecutePool } from "../execute/pool.ts";
 import type { DoneMessage } from "../execute/protocol.ts";
-import { grantedScopes, missingScopes, programScopes, type StepUp } from "../auth/step_up.ts";
+import { grantedScopes, missingScopes, type StepUp } from "../auth/step_up.ts";
+import { programScopes } from "../auth/program_scopes.ts";
 import { callCapability, type CallScope } from "./call_capability.ts";
 import { ErrorText, errorText, ToolError, toolErrorOf } from "./errors.ts";
 

@@ -14,7 +14,8 @@ import type { ExecutePool } from "../execute/pool.ts";
 import type { AuthenticatedHandler } from "./bearer_auth.ts";
 import { type EndpointError, jsonRpcError } from "./endpoint_error.ts";
 import type { RouteContext } from "@svc/shared/http";
-import { missingScopes, programScopes, type StepUp } from "../auth/step_up.ts";
+import { missingScopes, type StepUp } from "../auth/step_up.ts";
+import { programScopes } from "../auth/program_scopes.ts";
 import { resolveLimits } from "../limits.ts";
 
 /** The status logged for a request whose client went away (nginx's 499; never delivered). */
