@@ -165,7 +165,7 @@ async function authorizerOf(
   const roots = apis.map((api) => api.name);
   logger.warn(
     "no --policy: the demo host allows its own demo capabilities (records.*, time.*) and the " +
-      "--openapi APIs' to any subject",
+      "--openapi APIs' and --mcp servers' to any subject",
     { apis: roots },
   );
   return { authorizer: demoAuthorizer(roots) };

@@ -1,8 +1,9 @@
 /**
  * `--mcp`: a real MCP server nobody here wrote, `@modelcontextprotocol/server-everything` from
- * npm (served on loopback by `_everything_server.ts`), exposed through mcp-server started in its
+ * npm (served on loopback by the harness below), exposed through mcp-server started in its
  * shipped form; the SDK client searches, describes and calls its tools from one `execute`
- * program together with the demo host's capabilities.
+ * program together with an OpenAPI capability (a document file whose API the test serves) and
+ * the demo host's.
  */
 import assert from "node:assert/strict";
 import { ROOT, runMcp, startStdio } from "./_test_support.ts";
@@ -80,8 +81,38 @@ async function startEverything(): Promise<{ url: string; stop(): Promise<void> }
   };
 }
 
+/** An OpenAPI API on loopback (`GET /double?n=`) and its document in a file. */
+async function startDoubler(dir: string) {
+  const api = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const n = Number(new URL(req.url).searchParams.get("n"));
+    return Response.json({ value: n * 2 });
+  });
+  const doc = `${dir}/doubler.yaml`;
+  await Deno.writeTextFile(
+    doc,
+    `openapi: 3.1.0
+info: {title: doubler, version: "1"}
+servers: [{url: "http://127.0.0.1:${api.addr.port}"}]
+paths:
+  /double:
+    get:
+      operationId: double
+      parameters: [{name: n, in: query, required: true, schema: {type: number}}]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, required: [value], properties: {value: {type: number}}}
+`,
+  );
+  return { doc, stop: () => api.shutdown() };
+}
+
 Deno.test("--mcp: server-everything's tools searched, described and called from one program", async (t) => {
   const upstream = await startEverything();
+  const dir = await Deno.makeTempDir();
+  const doubler = await startDoubler(dir);
   try {
     await t.step("--list-capabilities lists them", async () => {
       const { code, stdout } = await runMcp(["--list-capabilities", "--mcp", `ev=${upstream.url}`]);
@@ -89,7 +120,12 @@ Deno.test("--mcp: server-everything's tools searched, described and called from 
       assert.match(stdout, /^ev\.get_sum\(\*, a: float, b: float\)$/m);
       assert.match(stdout, /^ev\.echo\(\*, message: str\)$/m);
     });
-    const s = await startStdio(["--mcp", `ev=${upstream.url}`]);
+    const s = await startStdio([
+      "--mcp",
+      `ev=${upstream.url}`,
+      "--openapi",
+      `calc=${doubler.doc}`,
+    ]);
     try {
       await t.step("search and describe", async () => {
         const found = await s.call("search_api", { query: "sum" });
@@ -101,17 +137,19 @@ Deno.test("--mcp: server-everything's tools searched, described and called from 
         assert.deepEqual(d.output, [{ name: "text", type: "str", required: true }]);
         assert.match(d.description, /MCP: tool echo of http:\/\/127\.0\.0\.1:\d+\/mcp/);
       });
-      await t.step("one program calls the upstream and the host", async () => {
+      await t.step("one program calls the upstream, an OpenAPI API and the host", async () => {
         const ran = await s.call("execute", {
           source: "def main():\n" +
             "  total = ev.get_sum(a=2, b=3.5)['text']\n" +
             "  echoed = ev.echo(message='hello')['text']\n" +
+            "  doubled = calc.double(n=5.5)['value']\n" +
             "  records.put(key='sum', value=total)\n" +
-            "  return [echoed, records.get(key='sum')['record']['value']]\n",
+            "  return [echoed, records.get(key='sum')['record']['value'], doubled]\n",
         });
-        const [echoed, stored] = (ran.structuredContent as { result: string[] }).result;
-        assert.match(echoed, /hello/);
-        assert.match(stored, /5\.5/);
+        const [echoed, stored, doubled] = (ran.structuredContent as { result: unknown[] }).result;
+        assert.equal(echoed, "Echo: hello");
+        assert.match(stored as string, /\b5\.5\b/);
+        assert.equal(doubled, 11);
       });
       await t.step("an upstream isError result is capability failed: <its text>", async () => {
         const r = await s.call("execute", {
@@ -131,6 +169,8 @@ Deno.test("--mcp: server-everything's tools searched, described and called from 
       await s.close();
     }
   } finally {
+    await doubler.stop();
     await upstream.stop();
+    await Deno.remove(dir, { recursive: true });
   }
 });
