@@ -3,7 +3,7 @@
  * upstream's tools are listed (at most `--mcp-max-tools`) and each becomes the capability
  * `NAME.<tool in snake_case>`, its `inputSchema` and `outputSchema` mapped through the OpenAPI
  * schema mapping; a tool the notation cannot express is disabled with the reason. A call opens its
- * own connection (initialize, `tools/call`, close) within `--mcp-timeout`, reading at most
+ * own connection (initialize, `tools/call`, the session's end, close) within `--mcp-timeout`, reading at most
  * `--mcp-max-response-bytes` per HTTP response; an `isError` result is `capability failed:
  * <its text>`. The tool list is read once: a tool the upstream adds later is not seen, one it
  * removes fails when called (docs/mcp-server.md#mcp-servers).
@@ -114,7 +114,10 @@ function boundedFetch(
     }
     if (credential?.kind === "header") headers.set(credential.name, credential.value);
     if (credential?.kind === "query") url.searchParams.set(credential.name, credential.value);
-    const res = await base(url, { ...init, headers, redirect: "manual" });
+    // every request within the time bound (the session's DELETE at the end too)
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const res = await base(url, { ...init, headers, signal, redirect: "manual" });
     if (!res.body) return res;
     let seen = 0;
     const limit = options.maxResponseBytes;
@@ -145,14 +148,25 @@ async function connect(
   options: UpstreamOptions,
   credential: Credential | undefined,
   signal: AbortSignal,
-): Promise<{ client: Client; state: { tooLarge: boolean } }> {
+): Promise<{ client: Client; state: { tooLarge: boolean }; end(): Promise<void> }> {
   const state = { tooLarge: false };
   const client = new Client({ name: IDENTITY.name, version: IDENTITY.build.version });
   const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
     fetch: boundedFetch(options, credential, state),
   });
-  await client.connect(transport, { signal, timeout: options.timeoutMs });
-  return { client, state };
+  // Ends the session the upstream opened for this connection (DELETE with its id: a stateful
+  // server keeps one per initialize otherwise), then the connection. Never rejects.
+  const end = async () => {
+    await transport.terminateSession().catch(() => {});
+    await client.close().catch(() => {});
+  };
+  try {
+    await client.connect(transport, { signal, timeout: options.timeoutMs });
+  } catch (err) {
+    await end();
+    throw err;
+  }
+  return { client, state, end };
 }
 
 /** The text of a failure, for `capability failed: <text>`. */
@@ -299,7 +313,7 @@ async function registerUpstream(
     try {
       tools = await listTools(connected.client, options, signal);
     } finally {
-      await connected.client.close().catch(() => {});
+      await connected.end();
     }
   } catch (err) {
     throw new ApiError(
@@ -377,12 +391,12 @@ function toolHandler(
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(options.timeoutMs)]);
     let state = { tooLarge: false };
     let result: CallToolResult;
-    let client: Client | undefined;
+    let end = () => Promise.resolve();
     try {
       const connected = await connect(spec, options, credential, signal);
-      client = connected.client;
+      end = connected.end;
       state = connected.state;
-      result = await client.callTool({ name: tool, arguments: wireArgs }, undefined, {
+      result = await connected.client.callTool({ name: tool, arguments: wireArgs }, undefined, {
         signal,
         timeout: options.timeoutMs,
       }) as CallToolResult;
@@ -390,7 +404,7 @@ function toolHandler(
       if (context.signal.aborted) throw err;
       throw new AgentError(failureText(err, state, options));
     } finally {
-      void client?.close().catch(() => {});
+      void end(); // in the background: the answer does not wait for the session's end
     }
     if (result.isError) throw new AgentError(textOf(result) || "the tool failed");
     if (mapped.structured) return result.structuredContent ?? {};

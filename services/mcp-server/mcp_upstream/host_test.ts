@@ -287,3 +287,51 @@ Deno.test("an upstream that hangs never keeps execute past --max-execution-time"
     await up.close();
   }
 });
+
+Deno.test("each connection ends its session at a stateful upstream (DELETE), calls and listing", async () => {
+  const open = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  let opened = 0;
+  let closed = 0;
+  let closedFour = () => {};
+  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const id = req.headers.get("mcp-session-id");
+    let transport = id ? open.get(id) : undefined;
+    if (!transport) {
+      if (id) return new Response(null, { status: 404 });
+      const server = new McpServer({ name: "stateful", version: "1" });
+      server.registerTool("ping", { inputSchema: {} }, () => ({
+        content: [{ type: "text", text: "pong" }],
+      }));
+      transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (sid: string) => {
+          opened++;
+          open.set(sid, transport!);
+        },
+        onsessionclosed: (sid: string) => {
+          closed++;
+          open.delete(sid);
+          if (closed === 4) closedFour();
+        },
+      });
+      await server.connect(transport);
+    }
+    if (req.method === "GET") return new Response(null, { status: 405 });
+    return await transport.handleRequest(req);
+  });
+  try {
+    const url = `http://127.0.0.1:${http.addr.port}/mcp`;
+    const registry = new CapabilityRegistry();
+    await registerUpstreams(registry, upstreamSpecs([`st=${url}`], []), OPTIONS);
+    const ended = new Promise<void>((resolve) => closedFour = resolve);
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(await registry.get("st.ping")!.handler({}, ctx()), { text: "pong" });
+    }
+    await ended; // the listing's session and each call's, ended (in the background)
+    assert.equal(opened, 4);
+    assert.equal(open.size, 0);
+  } finally {
+    await http.shutdown();
+  }
+});
