@@ -29,4 +29,5 @@ export { DEFAULT_BUDGETS } from "./budgets.ts";
 export { EvalError, type Frame, LimitError, StarlarkError } from "./errors.ts";
 export { parse, type Program } from "./program.ts";
 export { run } from "./run.ts";
+export { predeclaredPaths } from "./names.ts";
 export { KEYWORDS, RESERVED } from "./keywords.ts";

@@ -23,7 +23,8 @@ import type { Logger } from "@svc/shared/log";
 import type { Metrics } from "@svc/shared/metrics";
 import { lazyModuleAt, onFirstUse } from "@svc/shared/lazy-module";
 import { operationalRoutes } from "@svc/shared/operational";
-import type { CapabilityRegistry } from "./capabilities/registry.ts";
+import type { CapabilityRegistry, Subject } from "./capabilities/registry.ts";
+import type { StepUp } from "./auth/step_up.ts";
 import type { Authorizer } from "./auth/authorizer.ts";
 import type { BearerVerifier } from "./auth/bearer.ts";
 import type { ExecutePool } from "./execute/pool.ts";
@@ -33,6 +34,7 @@ import { bearerAuth } from "./transport/bearer_auth.ts";
 import type { McpRoute } from "./transport/mcp_route.ts";
 import { allowedOriginsOnly, originAllowed } from "./transport/origin.ts";
 import {
+  insufficientScopeError,
   MCP_PATH,
   METADATA_PATH,
   protectedResourceMetadata,
@@ -75,6 +77,11 @@ export interface AppDeps {
    * without `Origin` (non-browser clients) are not affected. @default {[]}
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Scopes capabilities require (the policy's `scopes`): a program naming one answers 403
+   * `insufficient_scope` when the token lacks them; they join `scopes_supported`.
+   */
+  stepUp?: StepUp;
   /** Largest accepted request body, bytes. @default 4 MiB */
   maxBodyBytes?: number;
   /** Time a request body may take to arrive, ms. @default 10000 */
@@ -97,11 +104,11 @@ export interface App {
   prepare(): Promise<void>;
 }
 
-/** The subject of an HTTP call: the `sub` of its verified bearer token. */
-function bearerResolver(context: ToolContext): { id: string } {
+/** The subject of an HTTP call: the `sub` and the scopes of its verified bearer token. */
+function bearerResolver(context: ToolContext): Subject {
   const subject = context.authInfo?.extra?.subject;
   if (typeof subject !== "string" || subject === "") throw new Error("no verified subject");
-  return { id: subject };
+  return { id: subject, scopes: context.authInfo?.scopes ?? [] };
 }
 
 const READ = ["GET", "HEAD"] as const;
@@ -129,11 +136,18 @@ export function createApp(deps: AppDeps): App {
       pool: deps.pool,
       logger,
       observe: deps.observe,
+      stepUp: deps.stepUp,
+      insufficientScope: (ctx, needed) =>
+        insufficientScopeError({
+          origin: originOf(ctx.url),
+          scopes: [...new Set([...scopes, ...needed])],
+        }),
       maxBodyBytes: deps.maxBodyBytes ?? 4 << 20,
       bodyTimeoutMs: deps.bodyTimeoutMs ?? 10_000,
     });
+  const supported = [...new Set([...scopes, ...(deps.stepUp?.all ?? [])])];
   const metadata: RouteHandler = (_req, ctx) =>
-    Response.json(protectedResourceMetadata(originOf(ctx.url), verifier.issuer, scopes));
+    Response.json(protectedResourceMetadata(originOf(ctx.url), verifier.issuer, supported));
 
   const routes: Route[] = [
     ...operationalRoutes({ metrics: deps.metrics }), // GET /healthz, /readyz (and /metrics)

@@ -4,6 +4,7 @@ import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { contractPath, documentedRoutes } from "@svc/testing/route-docs";
 import { allowAll } from "./auth/authorizer.ts";
+import { stepUpOf } from "./auth/step_up.ts";
 import { type BearerVerifier, InvalidToken } from "./auth/bearer.ts";
 import { createDemoRegistry } from "./demo/host.ts";
 import { createExecutePool } from "./execute/pool.ts";
@@ -138,4 +139,87 @@ Deno.test("a valid token reaches the MCP exchange, loaded on first use or by pre
   assert.equal(res.status, 200);
   const names = (await res.json()).result.tools.map((tool: { name: string }) => tool.name);
   assert.deepEqual(names, ["search_api", "describe_api", "execute"]);
+});
+
+Deno.test("step-up: a program naming a guarded capability needs its scopes, else 403", async (t) => {
+  const scoped: BearerVerifier = {
+    ...verifier,
+    verify(token) {
+      const scopes = { base: ["mcp"], writer: ["mcp", "records:write"] }[token];
+      if (!scopes) return Promise.reject(new InvalidToken("unknown"));
+      return Promise.resolve({ token, clientId: "c", scopes, extra: { subject: "alice" } });
+    },
+  };
+  const stepUp = stepUpOf([{ capabilities: ["records.put"], scopes: ["records:write"] }]);
+  const served = app({ verifier: scoped, stepUp });
+  const call = (token: string, source: string, id = 1) =>
+    served.handler(
+      exchange(
+        { authorization: `Bearer ${token}` },
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "execute", arguments: { source } },
+        }),
+      ),
+      localInfo(),
+    );
+  const put = "def main():\n    return records.put(key='k', value='v')['record']['key']\n";
+  const get = "def main():\n    return records.get(key='k')['record']\n";
+
+  await t.step("the metadata lists the step-up scopes besides --scopes", async () => {
+    const res = await served.handler(
+      new Request("http://127.0.0.1/.well-known/oauth-protected-resource"),
+      localInfo(),
+    );
+    assert.deepEqual((await res.json()).scopes_supported, ["mcp", "records:write"]);
+  });
+  await t.step("the base scope: 403 insufficient_scope naming what the program needs", async () => {
+    const res = await call("base", put);
+    assert.equal(res.status, 403);
+    assert.equal(
+      res.headers.get("www-authenticate"),
+      'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", ' +
+        'scope="mcp records:write", error="insufficient_scope"',
+    );
+    assert.deepEqual(await res.json(), {
+      error: "insufficient_scope",
+      error_description: "The access token lacks the required scope: mcp records:write",
+    });
+  });
+  await t.step("a program naming only unguarded capabilities runs on the base scope", async () => {
+    const res = await call("base", get);
+    assert.equal(res.status, 200);
+    assert.deepEqual((await res.json()).result.structuredContent, { result: null });
+  });
+  await t.step("a batch with one guarded program is refused whole", async () => {
+    const body = [get, put].map((source, i) => ({
+      jsonrpc: "2.0",
+      id: i + 1,
+      method: "tools/call",
+      params: { name: "execute", arguments: { source } },
+    }));
+    const res = await served.handler(
+      exchange({ authorization: "Bearer base" }, JSON.stringify(body)),
+      localInfo(),
+    );
+    assert.equal(res.status, 403);
+    await res.body?.cancel();
+  });
+  await t.step("the scope: the program runs", async () => {
+    const res = await call("writer", put);
+    assert.equal(res.status, 200);
+    assert.deepEqual((await res.json()).result.structuredContent, { result: "k" });
+  });
+  await t.step("over the source bound: no step-up, resource limit exceeded", async () => {
+    const big = put + "#".repeat(DEFAULT_LIMITS.maxSourceBytes - put.length + 1);
+    const res = await call("base", big);
+    assert.equal(res.status, 200);
+    assert.deepEqual((await res.json()).result.content, [
+      { type: "text", text: "resource limit exceeded" },
+    ]);
+    const atBound = put + "#".repeat(DEFAULT_LIMITS.maxSourceBytes - put.length);
+    assert.equal((await call("base", atBound)).status, 403);
+  });
 });

@@ -64,3 +64,148 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 export function resolveLimits(partial: Partial<Limits> = {}): Limits {
   return { ...DEFAULT_LIMITS, ...partial };
 }
+
+/** Bounds fixed in the code (no setting). */
+const FIXED_LIMITS = Object.freeze({
+  /** Distinct normalized search tokens. */
+  searchTokens: 16,
+  /** Bytes of the message of `capability failed: <message>`, `...` included. */
+  failureMessageBytes: 256,
+});
+
+/** One bound: its setting (or none: fixed), its value under some limits, what it bounds. */
+interface LimitRow {
+  /** The flag without `--`; undefined for a fixed bound. */
+  setting?: string;
+  /** The value under the given limits, as shown. */
+  value: (limits: Limits) => string;
+  /** What it bounds (the tables' text). */
+  bound: string;
+  /** The tool whose description states it, and how (`{}` is the value). */
+  tool?: { name: "search_api" | "execute"; phrase: string };
+}
+
+const ms = (n: number) => n % 1000 === 0 ? `${n / 1000}s` : `${n}ms`;
+
+/**
+ * Every bound of the tools, in the order of the limits tables. The one source of the tables in
+ * the README and docs/mcp-server.md (`limits_test.ts` checks both) and of the limits the search
+ * and execute descriptions state ({@linkcode toolLimits}).
+ */
+const LIMIT_ROWS: readonly LimitRow[] = [
+  {
+    setting: "max-query-bytes",
+    value: (l) => String(l.maxQueryBytes),
+    bound: "raw search query, before trimming",
+    tool: { name: "search_api", phrase: "a query of at most {} bytes" },
+  },
+  {
+    value: () => String(FIXED_LIMITS.searchTokens),
+    bound: "distinct normalized search tokens",
+    tool: { name: "search_api", phrase: "{} distinct words" },
+  },
+  {
+    setting: "max-search-results",
+    value: (l) => String(l.maxSearchResults),
+    bound: "results per search (`truncated` when cut)",
+    tool: { name: "search_api", phrase: "{} results" },
+  },
+  {
+    setting: "max-search-response-bytes",
+    value: (l) => String(l.maxSearchResponseBytes),
+    bound: "compact JSON of `{results, truncated}`",
+    tool: { name: "search_api", phrase: "{} bytes of results" },
+  },
+  {
+    setting: "max-source-bytes",
+    value: (l) => String(l.maxSourceBytes),
+    bound: "execute source",
+    tool: { name: "execute", phrase: "source {} bytes" },
+  },
+  {
+    setting: "max-execution-steps",
+    value: (l) => String(l.maxExecutionSteps),
+    bound: "Starlark steps per execute (builtins charged by their work)",
+    tool: { name: "execute", phrase: "{} steps" },
+  },
+  {
+    setting: "max-execution-time",
+    value: (l) => ms(l.maxExecutionMs),
+    bound: "elapsed time per execute",
+    tool: { name: "execute", phrase: "{} elapsed" },
+  },
+  {
+    setting: "max-native-calls",
+    value: (l) => String(l.maxNativeCalls),
+    bound: "capability calls per execute",
+    tool: { name: "execute", phrase: "{} capability calls" },
+  },
+  {
+    setting: "max-value-depth",
+    value: (l) => String(l.maxValueDepth),
+    bound: "each argument, result and final value (scalar = 1)",
+    tool: { name: "execute", phrase: "value depth {}" },
+  },
+  {
+    setting: "max-value-bytes",
+    value: (l) => String(l.maxValueBytes),
+    bound: "each argument, result and final value",
+    tool: { name: "execute", phrase: "{} bytes per argument, result and returned value" },
+  },
+  {
+    setting: "max-intermediate-bytes",
+    value: (l) => String(l.maxIntermediateBytes),
+    bound: "sum of successful capability results per execute",
+    tool: { name: "execute", phrase: "{} bytes of capability results in all" },
+  },
+  {
+    setting: "max-alloc-bytes",
+    value: (l) => String(l.maxAllocBytes),
+    bound: "bytes a program may hold (interpreter budget)",
+    tool: { name: "execute", phrase: "{} bytes allocated" },
+  },
+  {
+    setting: "worker-heap-mb",
+    value: (l) => `${l.workerHeapMb} MiB`,
+    bound: "V8 heap of each execute worker (the memory backstop)",
+  },
+  {
+    setting: "max-concurrent-executions",
+    value: (l) => String(l.maxConcurrentExecutions),
+    bound: "programs running at once (one worker each)",
+  },
+  {
+    setting: "execution-queue-timeout",
+    value: (l) => ms(l.executionQueueMs),
+    bound: "wait for a free worker (`context deadline exceeded`)",
+  },
+  {
+    setting: "max-queued-executions",
+    value: (l) => String(l.maxQueuedExecutions),
+    bound: "executes waiting for a worker (`resource limit exceeded` beyond)",
+  },
+  {
+    value: () => `${FIXED_LIMITS.failureMessageBytes} bytes`,
+    bound: "message of `capability failed: <message>`, `...` included",
+  },
+];
+
+/**
+ * The limits table of the README and docs/mcp-server.md (Markdown, unpadded: `deno fmt` pads
+ * it), at the default limits.
+ */
+export function limitsTable(): string {
+  const lines = ["| setting | default | bound |", "| --- | --- | --- |"];
+  for (const row of LIMIT_ROWS) {
+    const setting = row.setting ? `\`--${row.setting}\`` : "(fixed)";
+    lines.push(`| ${setting} | ${row.value(DEFAULT_LIMITS)} | ${row.bound} |`);
+  }
+  return lines.join("\n");
+}
+
+/** The bounds a tool's description states, under the effective limits: `a, b, c`. */
+export function toolLimits(tool: "search_api" | "execute", limits: Limits): string {
+  return LIMIT_ROWS.filter((row) => row.tool?.name === tool)
+    .map((row) => row.tool!.phrase.replace("{}", row.value(limits)))
+    .join(", ");
+}

@@ -13,8 +13,9 @@ import { SETTINGS } from "./settings.ts";
 const USAGE = `Usage: mcp-server [--transport stdio|http] [flags]
 
 MCP server with three tools (search_api, describe_api, execute) over the demo host's
-capabilities (records.*, time.now) and every operation of the --openapi documents
-(NAME.<operation>). Flags (each also MCP_<KEY> in the environment):
+capabilities (records.*, time.now), every operation of the --openapi documents
+(NAME.<operation>) and every tool of the --mcp servers (NAME.<tool>). Flags (each also
+MCP_<KEY> in the environment):
 `;
 
 /** Runs the server; resolves to the exit code. */

@@ -29,7 +29,9 @@ export {
   type Policy,
   policyAuthorizer,
   type PolicyRule,
+  type ScopeRule,
 } from "./auth/policy.ts";
+export { type StepUp, stepUpOf } from "./auth/step_up.ts";
 export { ExecutePool, type ExecutePoolOptions } from "./execute/pool.ts";
 export type { PoolOutcome, RunOptions as PoolRunOptions } from "./execute/pool.ts";
 export type { CallMessage, CallReply, DoneMessage, JobMessage } from "./execute/protocol.ts";

@@ -15,6 +15,7 @@ import { createApp } from "./app.ts";
 import type { Authorizer } from "./auth/authorizer.ts";
 import { createBearerVerifier } from "./auth/bearer.ts";
 import { loadPolicy, policyAuthorizer } from "./auth/policy.ts";
+import { type StepUp, stepUpOf } from "./auth/step_up.ts";
 import type { CapabilityRegistry } from "./capabilities/registry.ts";
 import { createDemoRegistry, demoAuthorizer } from "./demo/host.ts";
 import { createExecutePool, type ExecutePool } from "./execute/pool.ts";
@@ -29,6 +30,9 @@ import { toolMetrics } from "./tool_metrics.ts";
 // read them (shared/lifecycle/lazy_module.ts says why; each is in mcp-server's `include`).
 const openApiHost = lazyModuleAt<typeof import("./openapi/host.ts")>(
   import.meta.resolve("./openapi/host.ts"),
+);
+const mcpUpstreamHost = lazyModuleAt<typeof import("./mcp_upstream/host.ts")>(
+  import.meta.resolve("./mcp_upstream/host.ts"),
 );
 const stdioTransport = lazyModuleAt<typeof import("./transport/stdio.ts")>(
   import.meta.resolve("./transport/stdio.ts"),
@@ -103,6 +107,29 @@ export async function loadCapabilities(
     }
   }
   logApiReports(logger, apis);
+  // Other MCP servers' tools (`--mcp`), loaded, like the OpenAPI host, only when named.
+  if (settings.mcp.length + settings.mcp_auth.length > 0) {
+    const { registerUpstreams, upstreamSpecs } = await mcpUpstreamHost();
+    const { ApiError } = await openApiHost();
+    let upstreams: ApiReport[];
+    try {
+      upstreams = await registerUpstreams(
+        registry,
+        upstreamSpecs(settings.mcp, settings.mcp_auth),
+        {
+          env: (name) => env(name),
+          timeoutMs: settings.mcp_timeout,
+          maxResponseBytes: settings.mcp_max_response_bytes,
+          maxTools: settings.mcp_max_tools,
+        },
+      );
+    } catch (err) {
+      if (err instanceof ApiError) throw new SettingsError("mcp", err.message);
+      throw err;
+    }
+    logApiReports(logger, upstreams, "mcp");
+    apis = [...apis, ...upstreams];
+  }
   return { registry, apis };
 }
 
@@ -117,24 +144,31 @@ export function capabilityListing(capabilities: Capabilities): string {
   return lines.join("\n") + "\n";
 }
 
-/** The policy file's authorizer, or the demo rule (its own and the APIs' capabilities). */
+/**
+ * The policy file's authorizer and step-up scopes, or the demo rule (its own and the APIs'
+ * capabilities) and none.
+ */
 async function authorizerOf(
   settings: Settings,
   apis: readonly ApiReport[],
   logger: Logger,
-): Promise<Authorizer> {
+): Promise<{ authorizer: Authorizer; stepUp?: StepUp }> {
   if (settings.policy) {
-    const authorizer = policyAuthorizer(await loadPolicy(settings.policy));
-    logger.info("authorization policy loaded", { policy: settings.policy });
-    return authorizer;
+    const policy = await loadPolicy(settings.policy);
+    const stepUp = stepUpOf(policy.scopes);
+    logger.info("authorization policy loaded", {
+      policy: settings.policy,
+      stepUpScopes: stepUp?.all.join(" ") ?? "",
+    });
+    return { authorizer: policyAuthorizer(policy), stepUp };
   }
   const roots = apis.map((api) => api.name);
   logger.warn(
     "no --policy: the demo host allows its own demo capabilities (records.*, time.*) and the " +
-      "--openapi APIs' to any subject",
+      "--openapi APIs' and --mcp servers' to any subject",
     { apis: roots },
   );
-  return demoAuthorizer(roots);
+  return { authorizer: demoAuthorizer(roots) };
 }
 
 /**
@@ -153,10 +187,10 @@ export async function serve(settings: Settings, options: ServeOptions = {}): Pro
   }
   const logger = options.logger ?? serviceLogger(settings);
   const { registry, apis } = await loadCapabilities(settings, { ...options, logger });
-  const authorizer = await authorizerOf(settings, apis, logger);
+  const { authorizer, stepUp } = await authorizerOf(settings, apis, logger);
   const limits = limitsOf(settings);
   const pool = createExecutePool(limits);
-  const wired = { registry, authorizer, limits, pool, logger };
+  const wired = { registry, authorizer, stepUp, limits, pool, logger };
   let serving: Serving;
   try {
     serving = settings.transport === "stdio"
@@ -173,6 +207,7 @@ export async function serve(settings: Settings, options: ServeOptions = {}): Pro
 interface Wired {
   registry: CapabilityRegistry;
   authorizer: Authorizer;
+  stepUp?: StepUp;
   limits: Limits;
   pool: ExecutePool;
   logger: Logger;

@@ -119,6 +119,37 @@ export const SETTINGS = defineSettings({
       ...positive,
       help: "OpenAPI: largest response body read",
     },
+    mcp: {
+      type: "list",
+      default: [],
+      help: "MCP servers to expose, NAME=URL (repeatable; Streamable HTTP): each tool becomes " +
+        "the capability NAME.<tool>",
+    },
+    mcp_auth: {
+      type: "list",
+      default: [],
+      help: "per MCP server, NAME=bearer:VAR | basic:VAR (user:password) | header:NAME:VAR | " +
+        "query:NAME:VAR; VAR is an MCP_* environment variable holding the secret",
+    },
+    mcp_timeout: {
+      type: "duration",
+      default: 10_000,
+      ...positive,
+      help: "MCP servers: time for listing the tools at start-up, and for one call (its " +
+        "connection included)",
+    },
+    mcp_max_response_bytes: {
+      type: "int",
+      default: 4 * 1024 * 1024,
+      ...positive,
+      help: "MCP servers: largest HTTP response body read from one",
+    },
+    mcp_max_tools: {
+      type: "int",
+      default: 256,
+      ...positive,
+      help: "MCP servers: tools registered per server; the rest are listed as disabled",
+    },
     list_capabilities: {
       type: "bool",
       default: false,

@@ -7,12 +7,14 @@
 import { EvalError, packPos } from "../errors.ts";
 import type {
   Arg,
+  BinaryExpr,
   Binding,
   Clause,
   Comprehension,
   DictEntry,
   Expr,
   FnInfo,
+  Literal,
   Param,
 } from "../syntax/ast.ts";
 import { getAttr, getMethod, setAttr } from "../lib/attr.ts";
@@ -111,6 +113,7 @@ export function expr(c: CompilerContext, e: Expr): CompiledExpr {
       };
     }
     case "binary":
+      if (e.operator === "+") return plus(c, e);
       return binaryExpr(e.operator, expr(c, e.left), expr(c, e.right), packPos(e.line, e.col));
     case "conditional": {
       const cond = expr(c, e.condition), t = expr(c, e.then), f = expr(c, e.else);
@@ -234,6 +237,57 @@ export function load(c: CompilerContext, b: Binding, P: number): CompiledExpr {
         throw new EvalError(`undefined: ${name}`);
       };
   }
+}
+
+/** One operand of a chain of `+`, with the position of the `+` before it (-1 for the first). */
+interface Summand {
+  x: Expr;
+  P: number;
+}
+
+/** `e` without enclosing parentheses. */
+function unparen(e: Expr): Expr {
+  while (e.kind === "paren") e = e.inner;
+  return e;
+}
+
+/**
+ * A chain `((a + b) + ...) + z`, compiled as starlark-go's compiler does it: the operands of the
+ * left-leaning tree in source order, adjacent bytes literals folded into one at compile time. So
+ * `b"a" + b"b"` is `b"ab"`, while `x + b"b"` with `x = b"a"` fails `unknown binary op: bytes +
+ * bytes` at run time, as in starlark-go (its `Binary` has no bytes case). starlark-go folds string,
+ * list and tuple literals too; for those the result and any error are the same either way, so only
+ * bytes are folded here.
+ */
+function plus(c: CompilerContext, e: BinaryExpr): CompiledExpr {
+  const args: Summand[] = [];
+  for (let p = e;;) {
+    args.push({ x: unparen(p.right), P: packPos(p.line, p.col) });
+    const left = unparen(p.left);
+    if (left.kind !== "binary" || left.operator !== "+") {
+      args.push({ x: left, P: -1 });
+      break;
+    }
+    p = left;
+  }
+  args.reverse();
+  const isBytes = (x: Expr) => x.kind === "literal" && x.token === "bytes";
+  const out: Summand[] = [];
+  for (let i = 0; i < args.length;) {
+    let j = i + 1;
+    if (isBytes(args[i].x)) {
+      while (j < args.length && isBytes(args[j].x)) j++;
+      if (j > i + 1) {
+        const value = args.slice(i, j).map((a) => (a.x as Literal).value as string).join("");
+        args[i] = { x: { ...(args[i].x as Literal), value }, P: args[i].P };
+      }
+    }
+    out.push(args[i]);
+    i = j;
+  }
+  let acc = expr(c, out[0].x);
+  for (const s of out.slice(1)) acc = binaryExpr("+", acc, expr(c, s.x), s.P);
+  return acc;
 }
 
 /** Compile a binary operation on compiled operands (`P`: the packed operator position). */

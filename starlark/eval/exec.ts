@@ -18,9 +18,9 @@ export interface CompileOptions {
   allowLoad?: boolean;
 }
 
-/** One shared universe: all its values are immutable. */
+/** One shared universe: all its values are immutable (also what names.ts resolves against). */
 let sharedUniverse: Map<string, Value> | null = null;
-function universe(): Map<string, Value> {
+export function universe(): Map<string, Value> {
   return sharedUniverse ??= makeUniverse();
 }
 

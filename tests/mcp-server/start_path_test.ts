@@ -112,12 +112,13 @@ Deno.test("mcp-server's start path: no npm package, no node: module", async (t) 
 });
 
 Deno.test("what loads later is embedded by deno compile: derived from its declarations", async () => {
-  // the /mcp row's module, serve.ts's OpenAPI host and stdio transport, the bearer verifier's JWT
-  // library, the pool's reply channel: each declared once, where it is used
+  // the /mcp row's module, serve.ts's OpenAPI host, MCP upstream host and stdio transport, the
+  // bearer verifier's JWT library, the pool's reply channel: each declared once, where it is used
   const list = await lazyModulesOf("services/mcp-server/main.ts");
   assert.deepEqual(list.toSorted(), [
     "services/mcp-server/auth/jose.ts",
     "services/mcp-server/execute/channel.ts",
+    "services/mcp-server/mcp_upstream/host.ts",
     "services/mcp-server/openapi/host.ts",
     "services/mcp-server/transport/mcp_route.ts",
     "services/mcp-server/transport/stdio.ts",

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import build from "../../services/mcp-server/build_info.json" with { type: "json" };
 import { startStdio } from "./_test_support.ts";
 
 Deno.test("stdio: the SDK client lists and calls the three tools of the real process", async (t) => {
@@ -11,6 +12,13 @@ Deno.test("stdio: the SDK client lists and calls the three tools of the real pro
         "execute",
         "search_api",
       ]);
+      const execute = tools.find((x: { name: string }) => x.name === "execute")!;
+      assert.ok(execute.description!.includes("1000000 steps, 5s elapsed"), execute.description);
+      assert.equal(execute.annotations?.readOnlyHint, false); // records.put writes
+    });
+    await t.step("initialize: the build's version and the recovery rules", () => {
+      assert.deepEqual(s.client.getServerVersion(), { name: "mcp-server", version: build.version });
+      assert.match(s.client.getInstructions() ?? "", /After `capability not found`: search again/);
     });
     await t.step("search, describe, execute against the demo host", async () => {
       const found = await s.call("search_api", { query: "store a record" });
@@ -74,4 +82,33 @@ Deno.test("stdio: a policy file denies by default", async () => {
     }
   }
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("stdio: a capability the policy guards with a scope fails insufficient scope (no token)", async () => {
+  const dir = await Deno.makeTempDir();
+  const policy = `${dir}/policy.json`;
+  await Deno.writeTextFile(
+    policy,
+    JSON.stringify({
+      rules: [{ subjects: ["*"], capabilities: ["*"] }],
+      scopes: [{ capabilities: ["records.put"], scopes: ["records:write"] }],
+    }),
+  );
+  const s = await startStdio(["--subject", "alice", "--policy", policy]);
+  try {
+    const guarded = await s.call("execute", {
+      source: "def main():\n  return records.put(key='k', value='v')['record']['key']\n",
+    });
+    assert.deepEqual(guarded.content, [{
+      type: "text",
+      text: "insufficient scope: records:write",
+    }]);
+    const open = await s.call("execute", {
+      source: "def main():\n  return records.get(key='k')['record']\n",
+    });
+    assert.deepEqual(open.structuredContent, { result: null }); // the put never ran
+  } finally {
+    await s.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

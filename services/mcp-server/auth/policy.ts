@@ -44,10 +44,20 @@ export interface PolicyRule {
   when?: Condition[];
 }
 
+/** Step-up: the OAuth scopes a token needs for a program that names these capabilities. */
+export interface ScopeRule {
+  /** Exact names, `"ns.*"` or `"*"`. */
+  capabilities: string[];
+  /** Scopes the caller's token must carry (all of them). */
+  scopes: string[];
+}
+
 /** A parsed policy. */
 export interface Policy {
   /** Allow rules; a call no rule allows is denied. */
   rules: PolicyRule[];
+  /** Scopes capabilities require (step-up authorization); none when absent. */
+  scopes?: ScopeRule[];
 }
 
 /** The policy file is malformed; the message names the place, never secrets. */
@@ -59,6 +69,9 @@ export class PolicyError extends Error {
     this.name = "PolicyError";
   }
 }
+
+/** An OAuth scope token (RFC 6749 §3.3: printable ASCII but space, `"` and a backslash). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 const strings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.length > 0 &&
@@ -72,9 +85,27 @@ export function parsePolicy(text: string): Policy {
   } catch (err) {
     throw new PolicyError(`Cannot parse policy: ${(err as Error).message.split("\n")[0]}`);
   }
-  if (!isObject(doc) || !onlyKeys(doc, ["rules"]) || !Array.isArray(doc.rules)) {
-    throw new PolicyError("Cannot read policy: want an object with a rules list");
+  if (!isObject(doc) || !onlyKeys(doc, ["rules", "scopes"]) || !Array.isArray(doc.rules)) {
+    throw new PolicyError("Cannot read policy: want an object with a rules list (and scopes)");
   }
+  if (doc.scopes !== undefined && !Array.isArray(doc.scopes)) {
+    throw new PolicyError("Cannot read policy: scopes must be a list");
+  }
+  const scopes = (doc.scopes ?? []).map((rule: unknown, i: number): ScopeRule => {
+    const at = `scopes[${i}]`;
+    if (!isObject(rule) || !onlyKeys(rule, ["capabilities", "scopes"])) {
+      throw new PolicyError(`Cannot read policy: ${at} must have capabilities and scopes`);
+    }
+    if (!strings(rule.capabilities)) {
+      throw new PolicyError(`Cannot read policy: ${at}.capabilities`);
+    }
+    if (!strings(rule.scopes) || !rule.scopes.every((scope) => SCOPE_TOKEN.test(scope))) {
+      throw new PolicyError(
+        `Cannot read policy: ${at}.scopes must be a list of OAuth scope tokens (RFC 6749 §3.3)`,
+      );
+    }
+    return { capabilities: rule.capabilities, scopes: rule.scopes };
+  });
   const rules = doc.rules.map((rule: unknown, i: number): PolicyRule => {
     const at = `rules[${i}]`;
     if (!isObject(rule) || !onlyKeys(rule, ["subjects", "capabilities", "when"])) {
@@ -103,7 +134,7 @@ export function parsePolicy(text: string): Policy {
     });
     return { subjects: rule.subjects, capabilities: rule.capabilities, when: when as Condition[] };
   });
-  return { rules };
+  return doc.scopes === undefined ? { rules } : { rules, scopes };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -135,7 +166,8 @@ export class PolicyEvaluationError extends Error {
   }
 }
 
-function capabilityMatches(pattern: string, name: string): boolean {
+/** Whether a rule's capability pattern (exact, `"ns.*"` or `"*"`) matches a name. */
+export function capabilityMatches(pattern: string, name: string): boolean {
   if (pattern === "*") return true;
   if (pattern.endsWith(".*")) return name.startsWith(pattern.slice(0, -1));
   return pattern === name;

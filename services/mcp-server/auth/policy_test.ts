@@ -62,6 +62,30 @@ Deno.test("parsePolicy rejects malformed files with a reason", async (t) => {
       "condition with both",
       '{"rules": [{"subjects": ["a"], "capabilities": ["a.b"], "when": [{"argument": "k", "equals": 1, "in": [1]}]}]}',
     ],
+    ["scopes not a list", '{"rules": [], "scopes": {}}'],
+    ["scope rule without scopes", '{"rules": [], "scopes": [{"capabilities": ["a.b"]}]}'],
+    [
+      "scope rule with empty scopes",
+      '{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": []}]}',
+    ],
+    [
+      "scope rule unknown key",
+      '{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": ["s"], "x": 1}]}',
+    ],
+    ["scope with a space", '{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": ["a b"]}]}'],
+    [
+      "scope with a quote",
+      '{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": ["a\\"b"]}]}',
+    ],
+    [
+      "scope with a backslash",
+      '{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": ["a\\\\b"]}]}',
+    ],
+    [
+      "scope with a control",
+      '{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": ["a\\u0001"]}]}',
+    ],
+    ["scope not ASCII", '{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": ["é"]}]}'],
     [
       "in not a list",
       '{"rules": [{"subjects": ["a"], "capabilities": ["a.b"], "when": [{"argument": "k", "in": 1}]}]}',
@@ -70,4 +94,22 @@ Deno.test("parsePolicy rejects malformed files with a reason", async (t) => {
   for (const [what, text] of bad) {
     await t.step(what, () => assert.throws(() => parsePolicy(text), PolicyError));
   }
+});
+
+Deno.test("parsePolicy reads scope rules: capability patterns and OAuth scope tokens", () => {
+  const parsed = parsePolicy(JSON.stringify({
+    rules: [],
+    scopes: [{ capabilities: ["todos.*", "records.put"], scopes: ["todos:write", "x!#[]~"] }],
+  }));
+  assert.deepEqual(parsed.scopes, [
+    { capabilities: ["todos.*", "records.put"], scopes: ["todos:write", "x!#[]~"] },
+  ]);
+  assert.equal(parsePolicy('{"rules": []}').scopes, undefined);
+  assert.throws(
+    () => parsePolicy('{"rules": [], "scopes": [{"capabilities": ["a"], "scopes": ["a b"]}]}'),
+    {
+      message:
+        "Cannot read policy: scopes[0].scopes must be a list of OAuth scope tokens (RFC 6749 §3.3)",
+    },
+  );
 });

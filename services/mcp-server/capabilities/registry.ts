@@ -27,6 +27,8 @@ import { signature } from "./notation.ts";
 export interface Subject {
   /** Stable, non-empty id of the caller. */
   id: string;
+  /** The OAuth scopes of the caller's token (HTTP); none without one (stdio). */
+  scopes?: readonly string[];
   /** Further claims the resolver chose to keep. */
   [claim: string]: unknown;
 }
@@ -63,6 +65,13 @@ export interface CapabilityDefinition {
   output?: Field[];
   /** Visible to search, describe and execute. @default true */
   enabled?: boolean;
+  /**
+   * Only reads: changes nothing (an HTTP GET or HEAD). `execute` is announced read-only only when
+   * every enabled capability is. @default false
+   */
+  readOnly?: boolean;
+  /** Reaches a system outside this server (an HTTP API). @default false */
+  openWorld?: boolean;
   /** The implementation. */
   handler: CapabilityHandler;
 }
@@ -87,6 +96,10 @@ export interface Capability {
   readonly signature: string;
   /** The implementation. */
   readonly handler: CapabilityHandler;
+  /** Only reads (changes nothing). */
+  readonly readOnly: boolean;
+  /** Reaches a system outside this server. */
+  readonly openWorld: boolean;
   /** Visible to search, describe and execute. */
   enabled: boolean;
 }
@@ -157,6 +170,8 @@ export class CapabilityRegistry {
       output: [...output],
       signature: signature(name, input),
       handler: def.handler,
+      readOnly: def.readOnly ?? false,
+      openWorld: def.openWorld ?? false,
       enabled: def.enabled ?? true,
     };
     this.#byName.set(name, cap);

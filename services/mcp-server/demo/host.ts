@@ -23,6 +23,7 @@ export function createDemoRegistry(options: DemoOptions = {}): CapabilityRegistr
   registerRecords(registry);
   registry.register({
     name: "time.now",
+    readOnly: true,
     summary: "Current time (UTC) as RFC 3339 text and Unix milliseconds",
     searchTerms: ["clock", "date", "timestamp"],
     output: t.fields({ iso: t.str(), unix_ms: t.int64() }),

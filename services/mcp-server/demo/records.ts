@@ -45,6 +45,7 @@ export function registerRecords(registry: CapabilityRegistry, options: RecordsOp
   });
   registry.register({
     name: "records.get",
+    readOnly: true,
     summary: "Get the record stored under a key; None when absent",
     searchTerms: ["lookup", "read", "fetch"],
     input: t.fields({ key: t.str() }),
@@ -61,6 +62,7 @@ export function registerRecords(registry: CapabilityRegistry, options: RecordsOp
   });
   registry.register({
     name: "records.list",
+    readOnly: true,
     summary: "List records, optionally by key prefix and label values",
     searchTerms: ["find", "search", "query", "filter"],
     input: t.fields({

@@ -623,3 +623,27 @@ Deno.test("the document itself: a redirect is not followed, a file URL names a l
     new DocumentError("cannot read file://otherhost/o.json (not a local file path)"),
   );
 });
+
+Deno.test("GET and HEAD operations are reads; every operation reaches outside the server", async () => {
+  const ops = ["get", "head", "post", "put", "patch", "delete", "options"].map((m) =>
+    `    ${m}:\n      operationId: ${m}It\n      responses: {"204": {description: ok}}`
+  ).join("\n");
+  const doc = `openapi: 3.1.0
+info: {title: y, version: "1"}
+servers: [{url: "https://example.org"}]
+paths:
+  /a:
+${ops}
+`;
+  await withFiles({ "a.yaml": doc }, async (dir) => {
+    const loaded = await loadDocument(`${dir}/a.yaml`);
+    const registry = new CapabilityRegistry();
+    const report = registerDocument(registry, { name: "y", source: "a.yaml" }, loaded, {
+      env: () => undefined,
+    });
+    assert.equal(report.enabled.length, 7);
+    const reads = registry.enabled().filter((c) => c.readOnly).map((c) => c.name);
+    assert.deepEqual(reads.sort(), ["y.get_it", "y.head_it"]);
+    assert.ok(registry.enabled().every((c) => c.openWorld));
+  });
+});

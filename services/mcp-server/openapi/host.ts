@@ -276,6 +276,8 @@ export function registerDocument(
             searchTerms: mapped.searchTerms,
             input: mapped.input,
             output: mapped.output,
+            readOnly: mapped.plan.method === "GET" || mapped.plan.method === "HEAD",
+            openWorld: true,
             handler,
           });
           report.enabled.push(name);

@@ -17,28 +17,47 @@
 import type { Logger } from "@svc/shared/log";
 import type { ApiReport } from "./host.ts";
 
-/** Logs the outcome of registering the APIs as the module documentation says. */
-export function logApiReports(logger: Logger, apis: readonly ApiReport[]): void {
+/** The words of the log lines: of OpenAPI APIs, or (the same lines) of `--mcp` servers. */
+const WORDS = {
+  openapi: {
+    api: "OpenAPI API",
+    op: "OpenAPI operation",
+    ops: "OpenAPI operations",
+    usable: "operation",
+  },
+  mcp: { api: "MCP server", op: "MCP tool", ops: "MCP tools", usable: "tool" },
+};
+
+/**
+ * Logs the outcome of registering the APIs as the module documentation says; `kind` `mcp` words
+ * them for `--mcp` servers (`MCP server registered`, `MCP tools disabled`, ...).
+ */
+export function logApiReports(
+  logger: Logger,
+  apis: readonly ApiReport[],
+  kind: keyof typeof WORDS = "openapi",
+): void {
+  const w = WORDS[kind];
   const unexpressible: string[] = [];
   for (const api of apis) {
-    logger.info("OpenAPI API registered", {
+    logger.info(`${w.api} registered`, {
       api: api.name,
       enabled: api.enabled.length,
       disabled: api.disabled.length,
     });
     if (api.enabled.length === 0) {
-      logger.warn("OpenAPI API has no usable operation", {
+      logger.warn(`${w.api} has no usable ${w.usable}`, {
         api: api.name,
         disabled: api.disabled.length,
       });
     }
     for (const d of api.disabled) {
       if (d.kind === "unexpressible") unexpressible.push(d.name);
-      else logger.warn("OpenAPI operation disabled", { capability: d.name, reason: d.reason });
+      else logger.warn(`${w.op} disabled`, { capability: d.name, reason: d.reason });
     }
   }
   if (unexpressible.length > 0) {
-    logger.info("OpenAPI operations disabled", {
+    logger.info(`${w.ops} disabled`, {
       count: unexpressible.length,
       capabilities: unexpressible,
       reason: "the notation cannot express them; --list-capabilities gives each one's",

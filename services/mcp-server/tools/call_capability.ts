@@ -10,6 +10,7 @@ import { ProjectionError, projectResult, tagFloats } from "../capabilities/proje
 import type { Authorizer } from "../auth/authorizer.ts";
 import { PermissionDenied } from "../auth/authorizer.ts";
 import type { Limits } from "../limits.ts";
+import { grantedScopes, missingScopes, type StepUp } from "../auth/step_up.ts";
 import type { Logger } from "@svc/shared/log";
 import { AgentError, sanitizeAgentMessage } from "./agent_error.ts";
 import { ErrorText, ToolError } from "./errors.ts";
@@ -28,6 +29,8 @@ export interface CallDeps {
   authorizer: Authorizer;
   limits: Limits;
   logger?: Logger;
+  /** Scopes capabilities require; checked again at each call (execute checked the names). */
+  stepUp?: StepUp;
 }
 
 /** Performs one call; resolves with the projected value. @throws {ToolError} */
@@ -52,6 +55,10 @@ export async function callCapability(
       throw new ToolError(ErrorText.invalidArguments, err.message);
     }
     throw err;
+  }
+  if (deps.stepUp) {
+    const missing = missingScopes(deps.stepUp.scopesOf(cap.name), grantedScopes(scope.subject));
+    if (missing.length > 0) throw new ToolError(ErrorText.insufficientScope, missing.join(" "));
   }
   await authorize(deps.authorizer, {
     subject: scope.subject,

@@ -11,6 +11,7 @@ export const ErrorText = {
   invalidProgram: "invalid program",
   invalidArguments: "invalid capability arguments",
   permissionDenied: "permission denied",
+  insufficientScope: "insufficient scope",
   policyFailure: "authorization policy failure",
   resourceLimit: "resource limit exceeded",
   capabilityFailed: "capability failed",

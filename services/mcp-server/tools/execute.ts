@@ -9,6 +9,8 @@ import type { Limits } from "../limits.ts";
 import type { Logger } from "@svc/shared/log";
 import type { ExecutePool } from "../execute/pool.ts";
 import type { DoneMessage } from "../execute/protocol.ts";
+import { grantedScopes, missingScopes, type StepUp } from "../auth/step_up.ts";
+import { programScopes } from "../auth/program_scopes.ts";
 import { callCapability, type CallScope } from "./call_capability.ts";
 import { ErrorText, errorText, ToolError, toolErrorOf } from "./errors.ts";
 
@@ -24,6 +26,8 @@ export interface ExecuteDeps {
   limits: Limits;
   pool: ExecutePool;
   logger?: Logger;
+  /** Scopes capabilities require (the policy's `scopes`); none when undefined. */
+  stepUp?: StepUp;
 }
 
 /** Extra time the watchdog grants beyond the execution-time budget before terminating. */
@@ -38,6 +42,15 @@ export function createExecute(
     if (new TextEncoder().encode(source).length > limits.maxSourceBytes) {
       throw new ToolError(ErrorText.resourceLimit);
     }
+    const capabilities = deps.registry.enabled().map((capability) => capability.name);
+    if (deps.stepUp) {
+      // Before anything runs: the scopes of every capability the program names.
+      const missing = missingScopes(
+        programScopes(deps.stepUp, source, capabilities),
+        grantedScopes(subject),
+      );
+      if (missing.length > 0) throw new ToolError(ErrorText.insufficientScope, missing.join(" "));
+    }
     const done = new AbortController();
     const scope: CallScope = {
       subject,
@@ -47,7 +60,7 @@ export function createExecute(
     try {
       const outcome = await deps.pool.run({
         source,
-        capabilities: deps.registry.enabled().map((capability) => capability.name),
+        capabilities,
         budgets: {
           maxSteps: limits.maxExecutionSteps,
           timeoutMs: limits.maxExecutionMs,

@@ -23,8 +23,9 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { CapabilityRegistry, Subject } from "../capabilities/registry.ts";
+import type { Capability, CapabilityRegistry, Subject } from "../capabilities/registry.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
+import type { StepUp } from "../auth/step_up.ts";
 import { type Limits, resolveLimits } from "../limits.ts";
 import type { Logger } from "@svc/shared/log";
 import { createExecutePool, type ExecutePool } from "../execute/pool.ts";
@@ -35,7 +36,14 @@ import { describeCapability } from "./describe_api.ts";
 import { createExecute } from "./execute.ts";
 import { ErrorText, errorText, ToolError } from "./errors.ts";
 import { toJsonText } from "./json_size.ts";
-import { DESCRIBE_DESCRIPTION, EXECUTE_DESCRIPTION, SEARCH_DESCRIPTION } from "./descriptions.ts";
+import {
+  DESCRIBE_DESCRIPTION,
+  executeAnnotations,
+  executeDescription,
+  INSTRUCTIONS,
+  searchDescription,
+} from "./descriptions.ts";
+import { IDENTITY } from "../identity.ts";
 
 /** What the SDK hands a tool handler besides its arguments. */
 export type ToolContext = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -65,7 +73,12 @@ export interface CapabilityServerOptions {
    * (a bounded set, fit for a metric label), and its duration in seconds.
    */
   observe?: (tool: string, outcome: string, seconds: number) => void;
-  /** Server name and version announced at initialization. */
+  /** Scopes capabilities require (the policy's `scopes`: step-up authorization). */
+  stepUp?: StepUp;
+  /**
+   * Server name and version announced at initialization. @default the build's (`--version`:
+   * `mcp-server` and build_info.json's version)
+   */
   info?: { name: string; version: string };
 }
 
@@ -121,11 +134,44 @@ export function createServerFactory(
   const { registry, resolver, authorizer, logger, pool } = options;
   const limits = resolveLimits(options.limits);
   const search = createSearch(registry, limits);
-  const execute = createExecute({ registry, authorizer, limits, pool, logger });
-  const info = options.info ?? { name: "mcp-server", version: "0.1.0" };
+  const execute = createExecute({
+    registry,
+    authorizer,
+    limits,
+    pool,
+    logger,
+    stepUp: options.stepUp,
+  });
+  const info = options.info ?? { name: IDENTITY.name, version: IDENTITY.build.version };
   // The SDK's Server makes its own Ajv instance (≈ 90 KiB of heap) unless given one; it only
   // serves elicitation, which these tools never use. One for all servers of this factory.
-  const serverOptions = { jsonSchemaValidator: new AjvJsonSchemaValidator() };
+  const serverOptions = {
+    jsonSchemaValidator: new AjvJsonSchemaValidator(),
+    instructions: INSTRUCTIONS,
+  };
+  const searchToolSpec = { ...SEARCH_TOOL, description: searchDescription(limits) };
+  const executeToolSpec = { ...EXECUTE_TOOL, description: executeDescription(limits) };
+  // execute's annotations follow the enabled capabilities; recomputed when they change.
+  let annotated: { version: number; tool: typeof executeToolSpec & { annotations?: object } } = {
+    version: -1,
+    tool: executeToolSpec,
+  };
+  const executeToolNow = () => {
+    if (annotated.version !== registry.version) {
+      let annotations;
+      try {
+        annotations = executeAnnotations(registry.enabled());
+      } catch (err) {
+        // A host registry that cannot list its capabilities: assume the worst; its calls say why.
+        logger?.error("cannot list capabilities for execute's annotations", {
+          error: String(err),
+        });
+        annotations = executeAnnotations([{ readOnly: false, openWorld: true } as Capability]);
+      }
+      annotated = { version: registry.version, tool: { ...executeToolSpec, annotations } };
+    }
+    return annotated.tool;
+  };
 
   const handle = async (
     tool: string,
@@ -175,16 +221,15 @@ export function createServerFactory(
 
   return function newServer(): McpServer {
     const server = new McpServer(info, serverOptions);
-    server.registerTool("search_api", SEARCH_TOOL, searchTool);
+    server.registerTool("search_api", searchToolSpec, searchTool);
     server.registerTool("describe_api", DESCRIBE_TOOL, describeTool);
-    server.registerTool("execute", EXECUTE_TOOL, executeTool);
+    server.registerTool("execute", executeToolNow(), executeTool);
     return server;
   };
 }
 
 const SEARCH_TOOL = {
   title: "Search capabilities",
-  description: SEARCH_DESCRIPTION,
   inputSchema: searchInput,
   outputSchema: searchOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -198,7 +243,6 @@ const DESCRIBE_TOOL = {
 };
 const EXECUTE_TOOL = {
   title: "Execute a Starlark program",
-  description: EXECUTE_DESCRIPTION,
   inputSchema: executeInput,
   outputSchema: executeOutput,
 };

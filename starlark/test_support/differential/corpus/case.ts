@@ -8,6 +8,11 @@ export interface CorpusCase {
   positionMayDiffer?: string;
   /** Both must fail, but the class may differ (a documented dialect choice). */
   classMayDiffer?: string;
+  /**
+   * The reference runner (Debian's 2021 snapshot) cannot run this program (it has no bytes): the
+   * outcome the newest starlark-go gives, compared instead (value, or error text and position).
+   */
+  newest?: { value: unknown } | { message: string; line: number; col: number };
 }
 
 export function main(body: string): string {

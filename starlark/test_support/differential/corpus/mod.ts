@@ -5,7 +5,8 @@
  *
  * Written for the Debian starlark-go snapshot (2021-01): it has no `bytes` type, no
  * `str.removeprefix/removesuffix`, no dict `|` union, so those are not exercised here (the
- * conformance harness covers them from the newer test files where available).
+ * conformance harness covers them from the newer test files where available), except where a case
+ * records the newest starlark-go's outcome (`newest`: `+` of bytes literals).
  */
 import type { CorpusCase } from "./case.ts";
 import { PROGRAM_CASES } from "./programs.ts";

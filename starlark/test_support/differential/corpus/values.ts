@@ -214,4 +214,39 @@ export const VALUE_CASES: CorpusCase[] = [
       `return [{"a": 1, "b": 2} == {"b": 2, "a": 1}, list({"b": 1, "a": 2}), [k for k in {3: 0, 1: 0, 2: 0}]]`,
     ),
   },
+  // `+` chains: starlark-go's compiler folds adjacent string, list, tuple and bytes literals
+  // (internal/compile `plus`); for bytes that decides the outcome, as bytes have no `+` at run time.
+  {
+    name: "plus chains of literals",
+    src: main(
+      `x = 1\nreturn ["a" + "b" + "c", [1] + [2] + [3], (1,) + (2,) + (), ("a") + ("b")]`,
+    ),
+  },
+  { name: "plus chain with a variable first", src: main(`x = 1\nreturn x + "a" + "b"`) },
+  { name: "plus chain with a variable last", src: main(`x = 1\nreturn "a" + "b" + x`) },
+  {
+    name: "bytes literals added",
+    src: main(`return [repr(b"a" + b"b"), repr((b"a") + (b"b") + b"c"), repr(b"" + b"")]`),
+    newest: { value: ['b"ab"', 'b"abc"', 'b""'] },
+  },
+  {
+    name: "bytes variable plus a bytes literal",
+    src: main(`x = b"a"\nreturn x + b"b"`),
+    newest: { message: "unknown binary op: bytes + bytes", line: 3, col: 14 },
+  },
+  {
+    name: "bytes literals folded, then plus a variable",
+    src: main(`x = b"c"\nreturn b"a" + b"b" + x`),
+    newest: { message: "unknown binary op: bytes + bytes", line: 3, col: 24 },
+  },
+  {
+    name: "bytes variable plus folded literals",
+    src: main(`x = b"c"\nreturn x + b"a" + b"b"`),
+    newest: { message: "unknown binary op: bytes + bytes", line: 3, col: 14 },
+  },
+  {
+    name: "bytes literal plus a parenthesized sum of literals",
+    src: main(`return b"a" + (b"b" + b"c")`),
+    newest: { message: "unknown binary op: bytes + bytes", line: 2, col: 17 },
+  },
 ];
