@@ -15,6 +15,13 @@ async function discover(base: string, issuer = "default", secret = "secret") {
   );
 }
 
+/** The message of what openid-client's authorization-response check refused (its cause). */
+function issProblem(err: Error): string | undefined {
+  return (err as Error & { code?: string }).code === "OAUTH_INVALID_RESPONSE"
+    ? (err.cause as Error | undefined)?.message
+    : undefined;
+}
+
 /** Follow the authorization URL like a browser would, returning the callback URL. */
 async function authorize(url: URL): Promise<URL> {
   const res = await fetch(url, { redirect: "manual" });
@@ -66,6 +73,48 @@ const CASES: [string, () => Promise<void>][] = [
         const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
         assert.equal(refreshed.claims()!.sub, claims.sub);
         assert.equal(refreshed.refresh_token, tokens.refresh_token);
+      });
+    },
+  ],
+  [
+    "openid-client: RFC 9207 iss is checked; a response from another issuer is refused (mix-up)",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url, "rp-a");
+        assert.equal(config.serverMetadata().authorization_response_iss_parameter_supported, true);
+        const state = client.randomState();
+        const params = { "redirect_uri": REDIRECT, scope: "openid", state };
+        // The same request sent to another issuer of the same mock: its code must not be taken.
+        const other = await discover(url, "rp-b");
+        const mixedUp = await authorize(client.buildAuthorizationUrl(other, params));
+        assert.equal(mixedUp.searchParams.get("iss"), `${url}/rp-b`);
+        await assert.rejects(
+          client.authorizationCodeGrant(config, mixedUp, { expectedState: state }),
+          (err: Error) => issProblem(err) === 'unexpected "iss" (issuer) response parameter value',
+        );
+        // Without iss the advertised check fails too: the client does look at it.
+        const stripped = await authorize(client.buildAuthorizationUrl(config, params));
+        stripped.searchParams.delete("iss");
+        await assert.rejects(
+          client.authorizationCodeGrant(config, stripped, { expectedState: state }),
+          (err: Error) => issProblem(err) === 'response parameter "iss" (issuer) missing',
+        );
+        // The real answer of its own issuer completes the flow with iss checked.
+        const callback = await authorize(client.buildAuthorizationUrl(config, params));
+        assert.equal(callback.searchParams.get("iss"), `${url}/rp-a`);
+        const tokens = await client.authorizationCodeGrant(config, callback, {
+          expectedState: state,
+        });
+        assert.equal(tokens.claims()!.iss, `${url}/rp-a`);
+        // An error response is checked the same way: its own issuer's error surfaces as such.
+        const denied = await authorize(
+          client.buildAuthorizationUrl(config, { ...params, prompt: "none login" }),
+        );
+        assert.equal(denied.searchParams.get("iss"), `${url}/rp-a`);
+        await assert.rejects(
+          client.authorizationCodeGrant(config, denied, { expectedState: state }),
+          (err: client.AuthorizationResponseError) => err.error === "login_required",
+        );
       });
     },
   ],

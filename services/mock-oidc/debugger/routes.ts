@@ -97,6 +97,14 @@ export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
         "from another mock-oidc process or issuer. Start again.",
     );
   }
+  // RFC 9207: the response (error or code) names its issuer; one naming another is a mix-up.
+  const iss = params.get("iss");
+  if (iss !== null && iss !== ctx.issuerUrl) {
+    return fail(
+      "issuer mismatch",
+      `The callback names issuer ${iss} (iss), not this issuer ${ctx.issuerUrl}.`,
+    );
+  }
   const error = params.get("error");
   if (error !== null) {
     return fail("authorization error", `The authorization endpoint answered ${error}.`);

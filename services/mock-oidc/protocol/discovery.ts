@@ -28,6 +28,7 @@ function discoveryDocument(issuerUrl: string): Record<string, unknown> {
     registration_endpoint: registrationEndpoint(issuerUrl),
     response_types_supported: ["code"],
     response_modes_supported: ["query", "fragment", "form_post"],
+    authorization_response_iss_parameter_supported: true,
     grant_types_supported: [...GRANT_TYPES],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [...ALGORITHMS],
