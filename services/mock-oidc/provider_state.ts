@@ -22,6 +22,7 @@ import { createKeyStore, type KeyStore } from "./keys/key_store.ts";
 import type { Signer, SignerName } from "./keys/signer.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { createProtocolState } from "./protocol/state.ts";
+import { Issuers } from "./protocol/issuers.ts";
 import { MetadataDocuments } from "./protocol/metadata_document.ts";
 import type { OutboundPolicy } from "./outbound/fetch_outbound.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
@@ -51,6 +52,8 @@ export interface CoreOptions {
   codeRedirectUriOptional?: boolean;
   /** Fetch of metadata documents (tests). @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** `--public-base-url`: every issuer URL starts with it. @default derived from each request */
+  publicBaseUrl?: string;
 }
 
 /** Create the core of one mock-oidc process. */
@@ -74,6 +77,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     tokens,
     callbacks: options.callbacks ?? NO_SCENARIOS,
     state: createProtocolState(),
+    issuers: new Issuers({ configured: config.issuers, publicBaseUrl: options.publicBaseUrl }),
     metadataDocuments: new MetadataDocuments({
       clock,
       fetch: options.fetch,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as client from "openid-client";
 import { concurrentSteps, type ServiceProcess } from "@svc/testing";
-import { startOidc, withOidc } from "./_test_support.ts";
+import { control, startOidc, withOidc } from "./_test_support.ts";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
 
@@ -116,6 +116,76 @@ const CASES: [string, () => Promise<void>][] = [
           (err: client.AuthorizationResponseError) => err.error === "login_required",
         );
       });
+    },
+  ],
+  [
+    "openid-client: multi-segment issuers (Keycloak- and Entra-style) and a trailing-slash one",
+    async () => {
+      await withShared(async ({ url }) => {
+        const flow = async (issuerUrl: string) => {
+          const config = await client.discovery(
+            new URL(issuerUrl),
+            "app",
+            "secret",
+            client.ClientSecretBasic("secret"),
+            { execute: [client.allowInsecureRequests] },
+          );
+          assert.equal(config.serverMetadata().issuer, issuerUrl);
+          const state = client.randomState();
+          const callback = await authorize(client.buildAuthorizationUrl(config, {
+            "redirect_uri": REDIRECT,
+            scope: "openid",
+            state,
+          }));
+          assert.equal(callback.searchParams.get("iss"), issuerUrl);
+          const tokens = await client.authorizationCodeGrant(config, callback, {
+            expectedState: state,
+          });
+          assert.equal(tokens.claims()!.iss, issuerUrl);
+          const info = await client.fetchUserInfo(
+            config,
+            tokens.access_token,
+            tokens.claims()!.sub,
+          );
+          assert.equal(info.sub, tokens.claims()!.sub);
+        };
+        await flow(`${url}/realms/x`);
+        await flow(`${url}/tenant1/v2.0`);
+        // The trailing slash, set for one issuer through the control plane.
+        const put = await control(url, "PUT", "/_mock/issuers", {
+          issuer: "realms/slash",
+          trailingSlash: true,
+          discovery: { "tenant_region_scope": "EU" },
+        });
+        assert.equal(put.status, 200);
+        await flow(`${url}/realms/slash/`);
+        const doc = await (await fetch(`${url}/realms/slash/.well-known/openid-configuration`))
+          .json();
+        assert.equal(doc.tenant_region_scope, "EU");
+      });
+    },
+  ],
+  [
+    "shipped: --public-base-url and the JSON configuration's issuers",
+    async () => {
+      const service = await startOidc({
+        issuers: [{ issuer: "tenant1/v2.0", trailingSlash: true, discovery: { x: 1 } }],
+      }, { args: ["--public-base-url", "https://idp.example/auth/"] });
+      try {
+        const res = await fetch(`${service.url}/tenant1/v2.0/.well-known/openid-configuration`, {
+          headers: { "x-forwarded-host": "other.example" },
+        });
+        const doc = await res.json();
+        assert.equal(doc.issuer, "https://idp.example/auth/tenant1/v2.0/");
+        assert.equal(doc.token_endpoint, "https://idp.example/auth/tenant1/v2.0/token");
+        assert.equal(doc.x, 1);
+        const listed = await control(service.url, "GET", "/_mock/issuers");
+        assert.deepEqual(listed.body.issuers, [
+          { issuer: "tenant1/v2.0", source: "config", trailingSlash: true, discovery: { x: 1 } },
+        ]);
+      } finally {
+        await service.stop();
+      }
     },
   ],
   [

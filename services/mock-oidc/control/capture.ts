@@ -8,6 +8,7 @@ import { readBody, withBodyBytes } from "@svc/shared/http";
 import type { CapturedRequest, RequestLog } from "./request_log.ts";
 import { holdBody, leaseBody } from "./captured_body.ts";
 import type { Handler } from "@svc/shared/http";
+import { splitIssuerPath } from "../protocol/issuer_path.ts";
 
 /** Largest protocol request body captured (and forwarded). */
 const CAPTURE_BODY_LIMIT = 1024 * 1024;
@@ -47,18 +48,19 @@ function headerMap(headers: Headers): Record<string, string[]> {
   return out;
 }
 
-const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
-
-/** The issuer id a protocol path addresses (RFC 8414 discovery puts it last). */
+/**
+ * The issuer id a protocol path addresses: what precedes its endpoint suffix (several segments
+ * allowed; RFC 8414 discovery puts it last), else the first segment.
+ */
 export function issuerOfPath(path: string): string {
-  const segment = path.startsWith(RFC8414_PREFIX)
-    ? path.slice(RFC8414_PREFIX.length)
-    : path.split("/")[1] ?? "";
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  const raw = splitIssuerPath(path)?.issuer ?? path.split("/")[1] ?? "";
+  return raw.split("/").map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  }).join("/");
 }
 
 /** Builds the CapturedRequest for `req` whose body bytes were already read. */

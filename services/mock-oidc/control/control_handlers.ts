@@ -11,6 +11,8 @@ import { mintToken as mint } from "./mint.ts";
 import * as requests from "./request_routes.ts";
 import { resetMock as reset } from "./reset.ts";
 import * as clients from "./client_routes.ts";
+import * as issuerSettings from "./issuer_routes.ts";
+import { Issuers } from "../protocol/issuers.ts";
 import * as scenarios from "./scenario_routes.ts";
 import { consolePage as page } from "../console/console_page_response.ts";
 import { ClientRegistry } from "../protocol/client_registry.ts";
@@ -36,5 +38,12 @@ export const listClients: ControlHandler = (_req, deps) =>
   clients.listClients(deps.clients ?? new ClientRegistry());
 export const clearClients: ControlHandler = (_req, deps) =>
   clients.clearClients(deps.clients ?? new ClientRegistry());
+// Without settings of their own (tests), a fresh set that nothing reads.
+export const putIssuer: ControlHandler = (req, deps) =>
+  issuerSettings.putIssuer(req, deps.issuers ?? new Issuers());
+export const listIssuers: ControlHandler = (_req, deps) =>
+  issuerSettings.listIssuers(deps.issuers ?? new Issuers());
+export const clearIssuers: ControlHandler = (_req, deps) =>
+  issuerSettings.clearIssuers(deps.issuers ?? new Issuers());
 export const resetMock: ControlHandler = (req, deps) => reset(req, deps);
 export const consolePage: ControlHandler = (req) => page(req);

@@ -41,7 +41,9 @@ const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 /** The issuer URL as the protocol endpoints of this issuer will see it. */
 function defaultIssuerUrl(req: Request, issuer: string, deps: ControlDeps): string {
   const api = deps.apiOrigin?.();
-  if (api && !FORWARDED.some((name) => req.headers.has(name))) return `${api}/${issuer}`;
+  if (api && !FORWARDED.some((name) => req.headers.has(name))) {
+    return deps.issuerUrlOf(new Request(`${api}/`), issuer);
+  }
   return deps.issuerUrlOf(req, issuer);
 }
 

@@ -10,7 +10,6 @@
 
 import type { IssuerContext } from "../protocol/deps.ts";
 import { readForm } from "../protocol/form.ts";
-import { issuerSegment } from "../protocol/issuer_id.ts";
 import { redirectResponse } from "../protocol/responses.ts";
 import { exchangeCode } from "./exchange.ts";
 import { authorizeUrl, DEBUGGER_DEFAULTS, readDebuggerForm } from "./form.ts";
@@ -25,11 +24,11 @@ import {
 } from "./session.ts";
 
 function debuggerPath(ctx: IssuerContext): string {
-  return `/${issuerSegment(ctx.issuerId)}/debugger`;
+  return `${new URL(ctx.baseUrl).pathname}/debugger`;
 }
 
 function callbackUri(ctx: IssuerContext): string {
-  return `${ctx.issuerUrl}/debugger/callback`;
+  return `${ctx.baseUrl}/debugger/callback`;
 }
 
 function cookie(ctx: IssuerContext, value: string, maxAgeSeconds?: number): string {
@@ -72,7 +71,7 @@ export async function startDebugger(ctx: IssuerContext): Promise<Response> {
       debuggerPath: debuggerPath(ctx),
     });
   }
-  const res = redirectResponse(await authorizeUrl(ctx.issuerUrl, result.session));
+  const res = redirectResponse(await authorizeUrl(ctx.baseUrl, result.session));
   res.headers.set("Set-Cookie", cookie(ctx, sealed));
   res.headers.set("Cache-Control", "no-store");
   return res;

@@ -73,7 +73,7 @@ function protocol(
     ...(body ? { requestBody: { content: form } } : {}),
     responses: {
       "400": { description: "OAuth2 error", content: json("OAuthError") },
-      // Reserved, unreachable or multi-segment issuer ids, on every protocol operation.
+      // Reserved or unreachable issuer ids (any segment), on every protocol operation.
       "404": problem("No such issuer"),
       ...(body ? { "413": { description: "Body over 1 MiB", content: json("OAuthError") } } : {}),
       ...responses,
@@ -224,6 +224,18 @@ export const OPERATIONS = {
   }),
   clearClients: control("clearClients", "Forget every registered client", {
     "200": ok("ClientsCleared"),
+  }),
+  listIssuers: control("listIssuers", "Per-issuer settings: configured and set here", {
+    "200": ok("IssuerSettingsList"),
+  }),
+  putIssuer: control(
+    "putIssuer",
+    "Set one issuer's settings (trailing slash, discovery fields) until reset",
+    { "200": ok("IssuerSettings"), "409": problem("Too many issuers with settings") },
+    "IssuerSettingsRequest",
+  ),
+  clearIssuers: control("clearIssuers", "Drop the settings set here; configured ones apply", {
+    "200": ok("IssuerSettingsCleared"),
   }),
   reset: control("reset", "Flush queue and log, unfreeze the clock; keys are kept", {
     "200": ok("ResetResult"),

@@ -77,7 +77,7 @@ export const SCHEMAS = {
       issuer: {
         type: "string",
         default: "default",
-        description: "Issuer id (one path segment); the prefix _mock is reserved",
+        description: "Issuer id (one or more path segments); the prefix _mock is reserved",
       },
       issuerUrl: { type: "string", description: "Overrides the iss claim" },
       subject: { type: "string", description: "sub claim; defaults to a random UUID" },
@@ -288,6 +288,42 @@ export const SCHEMAS = {
         },
       },
     },
+    additionalProperties: false,
+  },
+  IssuerSettingsRequest: {
+    type: "object",
+    required: ["issuer"],
+    properties: {
+      issuer: { type: "string", description: "Issuer id: one or more path segments" },
+      trailingSlash: { type: "boolean", description: "The issuer URL ends in /" },
+      discovery: { ...anyObject, description: "Fields added to or replacing discovery's" },
+    },
+    additionalProperties: false,
+  },
+  IssuerSettings: {
+    type: "object",
+    required: ["issuer", "source", "trailingSlash", "discovery"],
+    properties: {
+      issuer: { type: "string" },
+      source: { type: "string", enum: ["config", "control"] },
+      trailingSlash: { type: "boolean" },
+      discovery: anyObject,
+    },
+    additionalProperties: false,
+  },
+  IssuerSettingsList: {
+    type: "object",
+    required: ["count", "issuers"],
+    properties: {
+      count: { type: "integer" },
+      issuers: { type: "array", items: { $ref: "#/components/schemas/IssuerSettings" } },
+    },
+    additionalProperties: false,
+  },
+  IssuerSettingsCleared: {
+    type: "object",
+    required: ["count"],
+    properties: { count: { type: "integer", minimum: 0 } },
     additionalProperties: false,
   },
   ClientsCleared: {

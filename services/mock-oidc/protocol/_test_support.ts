@@ -21,7 +21,7 @@ export function createProtocolHandler(deps: ProtocolDeps): (req: Request) => Pro
   const routes = routeTable({ protocol: deps, document: () => ({}) })
     .filter((route) => String(route.pattern).includes(":issuer"));
   const router = createRouter(routes, {
-    notFound: protocolNotFound(routes),
+    notFound: protocolNotFound(),
     methodNotAllowed: protocolMethodNotAllowed,
   });
   const handler = withErrors(router.handler);

@@ -11,6 +11,7 @@ import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
 import type { ProtocolState } from "./state.ts";
 import type { MetadataDocuments } from "./metadata_document.ts";
+import type { Issuers } from "./issuers.ts";
 
 /** Protocol behaviour from the JSON configuration and the settings. */
 export interface ProtocolSettings {
@@ -45,6 +46,8 @@ export interface ProtocolDeps {
   /** One-shot scenarios (the control plane's queue); none when absent. */
   callbacks: CallbackSource;
   state: ProtocolState;
+  /** Per-issuer settings (trailing slash, discovery fields) and the issuer URL they make. */
+  issuers: Issuers;
   /** Client ID metadata documents; URL client ids are unregistered ids when absent. */
   metadataDocuments?: MetadataDocuments;
   /** Called once per successful token response with its `grant_type` (the metrics count it). */
@@ -58,8 +61,12 @@ export interface ProtocolDeps {
 /** One request inside an issuer namespace. */
 export interface IssuerContext {
   req: Request;
+  /** The decoded id: one or more segments joined by `/`. */
   issuerId: string;
+  /** The issuer URL (`iss`): ends in `/` for a trailing-slash issuer. */
   issuerUrl: string;
+  /** The issuer URL without a trailing slash: endpoint URLs are this plus `/token`, … */
+  baseUrl: string;
   deps: ProtocolDeps;
 }
 

@@ -2,9 +2,10 @@
  * How a protocol endpoint becomes a row of the route table (`routes.ts`): {@linkcode issuerRoutes}
  * makes the row of `/{issuer}/…` (and of the RFC 8414 form
  * `/.well-known/oauth-authorization-server/{issuer}`) that takes the issuer id from the path and
- * calls the endpoint with its {@linkcode IssuerContext}. Issuer ids are one path segment, created
- * on first touch; `_mock` is reserved; multi-segment issuers get a clear 404. Protocol 404 and
- * 405 answers are plain problems (no `instance`).
+ * calls the endpoint with its {@linkcode IssuerContext}. Issuer ids are one or more path segments
+ * (the rows' `:issuer+`), created on first touch; `_mock` is reserved; an id the rules of
+ * `issuer_id.ts` refuse gets a 404 naming why. Protocol 404 and 405 answers are plain problems
+ * (no `instance`).
  *
  * @module
  */
@@ -12,27 +13,31 @@
 import { type FallbackContext, notFoundError, type Route } from "@svc/shared/http";
 import { errorResponse, problemResponse } from "@svc/shared/problem";
 import type { EndpointHandler, IssuerContext, ProtocolDeps } from "./deps.ts";
-import { issuerUrlOf } from "./issuer_url.ts";
-import { issuerIdProblem, RESERVED_PREFIX } from "./issuer_id.ts";
+import { issuerIdProblem } from "./issuer_id.ts";
+import { RFC8414_PREFIX } from "./issuer_path.ts";
 import { OAuthError } from "./oauth_error.ts";
 
-const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
-const MULTI_SEGMENT = "multi-segment issuer ids are not supported: an issuer is one path segment";
 const NEEDS_ISSUER = "discovery needs an issuer: use /{issuer}/.well-known/openid-configuration";
 
-/** Why an `:issuer` segment names no issuer, or the decoded id (rules: issuer_id.ts). */
-function issuerOf(segment: string): { issuerId: string } | { error: string } {
-  if (segment === ".well-known") return { error: NEEDS_ISSUER };
-  if (segment.startsWith(RESERVED_PREFIX)) {
-    return { error: `issuer ids starting with ${RESERVED_PREFIX} are reserved` };
+/**
+ * Why the `:issuer+` part of a path (segments still encoded) names no issuer, or the decoded id
+ * (rules: issuer_id.ts). A decoded segment holding `/` (`%2F`) is refused: it would read as two.
+ */
+function issuerOf(raw: string): { issuerId: string } | { error: string } {
+  const segments = raw.split("/");
+  if (segments[0] === ".well-known") return { error: NEEDS_ISSUER };
+  const decoded: string[] = [];
+  for (const segment of segments) {
+    try {
+      decoded.push(decodeURIComponent(segment));
+    } catch {
+      return { error: "issuer id is not valid percent-encoding" };
+    }
   }
-  let issuerId: string;
-  try {
-    issuerId = decodeURIComponent(segment);
-  } catch {
-    return { error: "issuer id is not valid percent-encoding" };
+  if (decoded.some((segment) => segment.includes("/"))) {
+    return { error: "no such issuer: an issuer path segment must not hold an encoded /" };
   }
-  if (issuerId.includes("/")) return { error: MULTI_SEGMENT };
+  const issuerId = decoded.join("/");
   const problem = issuerIdProblem(issuerId);
   return problem ? { error: `no such issuer: ${problem}` } : { issuerId };
 }
@@ -57,13 +62,15 @@ export type IssuerRoute = (
  * problem (logged).
  */
 export function issuerRoutes(deps: ProtocolDeps): IssuerRoute {
-  async function answer(req: Request, issuerSegment: string, handle: EndpointHandler) {
-    const issuer = issuerOf(issuerSegment);
+  async function answer(req: Request, issuerPart: string, handle: EndpointHandler) {
+    const issuer = issuerOf(issuerPart);
     if ("error" in issuer) return notFound(new URL(req.url).pathname, issuer.error);
+    const { issuerId } = issuer;
     const ctx: IssuerContext = {
       req,
-      issuerId: issuer.issuerId,
-      issuerUrl: issuerUrlOf(req, issuer.issuerId),
+      issuerId,
+      issuerUrl: deps.issuers.urlOf(req, issuerId),
+      baseUrl: deps.issuers.baseUrlOf(req, issuerId),
       deps,
     };
     return await handle(ctx);
@@ -88,27 +95,19 @@ export function issuerRoutes(deps: ProtocolDeps): IssuerRoute {
 }
 
 /**
- * The 404 of a path no row of `routes` owns, naming why when it looks like a protocol path (a
- * known endpoint under more than one segment, or discovery without an issuer).
+ * The 404 of a path no row of the table owns, naming why when it looks like discovery without an
+ * issuer. (Issuer ids of several segments are served: a path a row does not own ends in no
+ * endpoint.)
  */
-export function protocolNotFound(
-  routes: readonly Route[],
-): (req: Request, ctx: FallbackContext) => Response {
-  const suffixes = routes.map((r) => String(r.pattern))
-    .filter((pattern) => pattern.startsWith("/:issuer/"))
-    .map((pattern) => pattern.slice("/:issuer".length));
+export function protocolNotFound(): (req: Request, ctx: FallbackContext) => Response {
   return function protocolNotFound(_req, ctx) {
     const path = ctx.url.pathname;
-    if (path.startsWith(RFC8414_PREFIX)) {
-      const rest = path.slice(RFC8414_PREFIX.length);
-      return notFound(path, rest === "" ? NEEDS_ISSUER : MULTI_SEGMENT);
+    if (path === RFC8414_PREFIX.slice(0, -1) || path === RFC8414_PREFIX) {
+      return notFound(path, NEEDS_ISSUER);
     }
-    const slash = path.indexOf("/", 1);
-    if (slash < 0) return notFound(path);
-    const issuerId = path.slice(1, slash);
-    const rest = path.slice(slash + 1);
-    if (issuerId === ".well-known" || issuerId === "") return notFound(path, NEEDS_ISSUER);
-    if (suffixes.some((suffix) => rest.endsWith(suffix))) return notFound(path, MULTI_SEGMENT);
+    if (path.startsWith("/.well-known/") || path.startsWith("//")) {
+      return notFound(path, NEEDS_ISSUER);
+    }
     return notFound(path);
   };
 }
