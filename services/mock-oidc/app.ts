@@ -151,6 +151,7 @@ export function createApp(deps: AppDeps): App {
     clients: core.protocol.state.clients,
     issuerUrlOf: (req, issuerId) => core.protocol.issuers.urlOf(req, issuerId),
     issuers: core.protocol.issuers,
+    faults: core.protocol.faults,
     controlToken: options.controlToken,
     apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
     onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),

@@ -23,6 +23,8 @@ import type { Signer, SignerName } from "./keys/signer.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { createProtocolState } from "./protocol/state.ts";
 import { Issuers } from "./protocol/issuers.ts";
+import { FaultQueue } from "./protocol/fault_queue.ts";
+import type { Sleep } from "./protocol/fault_response.ts";
 import { MetadataDocuments } from "./protocol/metadata_document.ts";
 import type { OutboundPolicy } from "./outbound/fetch_outbound.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
@@ -54,6 +56,8 @@ export interface CoreOptions {
   fetch?: typeof fetch;
   /** `--public-base-url`: every issuer URL starts with it. @default derived from each request */
   publicBaseUrl?: string;
+  /** How `delay` faults wait (tests). @default setTimeout */
+  sleep?: Sleep;
 }
 
 /** Create the core of one mock-oidc process. */
@@ -78,6 +82,8 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     callbacks: options.callbacks ?? NO_SCENARIOS,
     state: createProtocolState(),
     issuers: new Issuers({ configured: config.issuers, publicBaseUrl: options.publicBaseUrl }),
+    faults: new FaultQueue(),
+    sleep: options.sleep,
     metadataDocuments: new MetadataDocuments({
       clock,
       fetch: options.fetch,

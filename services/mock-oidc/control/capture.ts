@@ -107,9 +107,14 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
       options.log.append(entry);
       // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
       // takes such a method, so the original request goes on to its 405 as it came.
-      if (!REBUILDABLE.has(req.method)) return await handler(req, info);
       // `readBody` on the forwarded request gives these bytes back: no second copy.
-      return await handler(withBodyBytes(req, bytes), info);
+      const res = REBUILDABLE.has(req.method)
+        ? await handler(withBodyBytes(req, bytes), info)
+        : await handler(req, info);
+      // A fault's answer names it: the entry says which fault answered the request.
+      const fault = res.headers.get("x-mock-oidc-fault");
+      if (fault !== null) entry.fault = fault;
+      return res;
     } finally {
       done();
     }

@@ -8,6 +8,7 @@ import type { ScenarioQueue } from "./scenario_queue.ts";
 import type { Clock } from "../clock.ts";
 import type { ClientRegistry } from "../protocol/client_registry.ts";
 import type { Issuers } from "../protocol/issuers.ts";
+import type { FaultQueue } from "../protocol/fault_queue.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
 
 /** The global mock clock (`clock.ts`). */
@@ -27,6 +28,8 @@ export interface ControlDeps {
   issuerUrlOf: (req: Request, issuerId: string) => string;
   /** Per-issuer settings (`/_mock/issuers`); without them that route has nothing to set. */
   issuers?: Issuers;
+  /** Failures on demand (`/_mock/faults`); without a queue that route has nowhere to put them. */
+  faults?: FaultQueue;
   /**
    * Base URL of the API listener when `/_mock` has its own listener: minted tokens then name the
    * API issuer URL (unless X-Forwarded-* says otherwise), so userinfo and introspect accept them.

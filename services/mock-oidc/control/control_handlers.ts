@@ -13,6 +13,8 @@ import { resetMock as reset } from "./reset.ts";
 import * as clients from "./client_routes.ts";
 import * as issuerSettings from "./issuer_routes.ts";
 import { Issuers } from "../protocol/issuers.ts";
+import * as faultRoutes from "./fault_routes.ts";
+import { FaultQueue } from "../protocol/fault_queue.ts";
 import * as scenarios from "./scenario_routes.ts";
 import { consolePage as page } from "../console/console_page_response.ts";
 import { ClientRegistry } from "../protocol/client_registry.ts";
@@ -45,5 +47,11 @@ export const listIssuers: ControlHandler = (_req, deps) =>
   issuerSettings.listIssuers(deps.issuers ?? new Issuers());
 export const clearIssuers: ControlHandler = (_req, deps) =>
   issuerSettings.clearIssuers(deps.issuers ?? new Issuers());
+export const injectFault: ControlHandler = (req, deps) =>
+  faultRoutes.injectFault(req, deps.faults ?? new FaultQueue());
+export const listFaults: ControlHandler = (_req, deps) =>
+  faultRoutes.listFaults(deps.faults ?? new FaultQueue());
+export const clearFaults: ControlHandler = (_req, deps) =>
+  faultRoutes.clearFaults(deps.faults ?? new FaultQueue());
 export const resetMock: ControlHandler = (req, deps) => reset(req, deps);
 export const consolePage: ControlHandler = (req) => page(req);

@@ -39,6 +39,8 @@ export interface CapturedRequest {
   headers?: Record<string, string[]>;
   bodyBase64?: string;
   body?: string;
+  /** The id of the fault (`/_mock/faults`) that answered it, set once it is answered. */
+  fault?: string;
 }
 
 export interface RequestFilter {

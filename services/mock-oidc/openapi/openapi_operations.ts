@@ -237,6 +237,14 @@ export const OPERATIONS = {
   clearIssuers: control("clearIssuers", "Drop the settings set here; configured ones apply", {
     "200": ok("IssuerSettingsCleared"),
   }),
+  injectFault: control(
+    "injectFault",
+    "Queue a failure for the next N matching protocol calls",
+    { "200": ok("FaultQueued"), "409": problem("Too many faults queued") },
+    "FaultRequest",
+  ),
+  listFaults: control("listFaults", "The queued faults, oldest first", { "200": ok("FaultList") }),
+  clearFaults: control("clearFaults", "Drop every queued fault", { "200": ok("FaultsCleared") }),
   reset: control("reset", "Flush queue and log, unfreeze the clock; keys are kept", {
     "200": ok("ResetResult"),
   }),

@@ -9,10 +9,32 @@
  * @module
  */
 import { HEALTH_SCHEMA, READINESS_SCHEMA } from "@svc/shared/health";
+import {
+  FAULT_ENDPOINTS,
+  FAULT_KINDS,
+  MAX_FAULT_COUNT,
+  MAX_FAULT_DELAY_MS,
+} from "../protocol/fault_queue.ts";
 
 const stringArray = { type: "array", items: { type: "string" } };
 const multiMap = { type: "object", additionalProperties: stringArray };
 const anyObject = { type: "object", additionalProperties: true };
+
+const FAULT_PROPERTIES = {
+  issuer: { type: "string", description: "Issuer id it matches; any when absent" },
+  endpoint: { type: "string", enum: [...FAULT_ENDPOINTS] },
+  grantType: { type: "string", description: "Token requests of this grant_type only" },
+  clientId: { type: "string", description: "Calls of this client only" },
+  count: { type: "integer", minimum: 1, maximum: MAX_FAULT_COUNT, default: 1 },
+  kind: { type: "string", enum: [...FAULT_KINDS] },
+  error: { type: "string", description: "oauth_error: RFC 6749 error" },
+  errorDescription: { type: "string", description: "oauth_error: error_description" },
+  status: { type: "integer", minimum: 200, maximum: 599 },
+  body: { type: "string", description: "http: the body" },
+  contentType: { type: "string", description: "http: its content type" },
+  delayMs: { type: "integer", minimum: 0, maximum: MAX_FAULT_DELAY_MS },
+  malformed: { type: "string", enum: ["bad_json", "jwks_without_keys"] },
+};
 
 export const SCHEMAS = {
   ErrorDetail: {
@@ -198,6 +220,7 @@ export const SCHEMAS = {
       headers: multiMap,
       bodyBase64: { type: "string", format: "byte", description: "Exact raw body bytes" },
       body: { type: "string", description: "Best-effort UTF-8 decode" },
+      fault: { type: "string", description: "The id of the fault that answered it" },
     },
   },
   CapturedRequestList: {
@@ -324,6 +347,47 @@ export const SCHEMAS = {
     type: "object",
     required: ["count"],
     properties: { count: { type: "integer", minimum: 0 } },
+    additionalProperties: false,
+  },
+  FaultRequest: {
+    type: "object",
+    required: ["endpoint", "kind"],
+    properties: FAULT_PROPERTIES,
+    additionalProperties: false,
+  },
+  Fault: {
+    type: "object",
+    required: ["faultId", "endpoint", "kind", "remaining"],
+    properties: {
+      faultId: { type: "string" },
+      remaining: { type: "integer", minimum: 1 },
+      ...FAULT_PROPERTIES,
+    },
+    additionalProperties: false,
+  },
+  FaultQueued: {
+    type: "object",
+    required: ["faultId", "remaining", "queued"],
+    properties: {
+      faultId: { type: "string" },
+      remaining: { type: "integer" },
+      queued: { type: "integer" },
+    },
+    additionalProperties: false,
+  },
+  FaultList: {
+    type: "object",
+    required: ["count", "faults"],
+    properties: {
+      count: { type: "integer" },
+      faults: { type: "array", items: { $ref: "#/components/schemas/Fault" } },
+    },
+    additionalProperties: false,
+  },
+  FaultsCleared: {
+    type: "object",
+    required: ["count"],
+    properties: { count: { type: "integer", enum: [0] } },
     additionalProperties: false,
   },
   ClientsCleared: {

@@ -33,7 +33,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   // post them back, since it only keeps the query string.
   const bodyParams = new URLSearchParams();
   for (const [name, value] of form) {
-    if (name !== "username" && name !== "claims" && !params.has(name)) {
+    if (name !== "username" && name !== "claims" && name !== "deny" && !params.has(name)) {
       params.append(name, value);
       bodyParams.append(name, value);
     }
@@ -88,6 +88,10 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     throw err;
   }
 
+  // The login page's refusal: back to the client with access_denied (and state and iss).
+  if (req.method === "POST" && form.has("deny")) {
+    return fail("access_denied", "the user refused at the login page");
+  }
   const submitted = req.method === "POST" && form.has("username");
   const username = form.get("username") ?? undefined;
   if (submitted && !username) return fail("invalid_request", "missing required parameter username");

@@ -12,6 +12,8 @@ import type { TokenFactory } from "../tokens/token_factory.ts";
 import type { ProtocolState } from "./state.ts";
 import type { MetadataDocuments } from "./metadata_document.ts";
 import type { Issuers } from "./issuers.ts";
+import type { FaultQueue } from "./fault_queue.ts";
+import type { Sleep } from "./fault_response.ts";
 
 /** Protocol behaviour from the JSON configuration and the settings. */
 export interface ProtocolSettings {
@@ -48,6 +50,10 @@ export interface ProtocolDeps {
   state: ProtocolState;
   /** Per-issuer settings (trailing slash, discovery fields) and the issuer URL they make. */
   issuers: Issuers;
+  /** Failures on demand (`/_mock/faults`); none when absent. */
+  faults?: FaultQueue;
+  /** How a `delay` fault waits (tests inject their own). @default setTimeout */
+  sleep?: Sleep;
   /** Client ID metadata documents; URL client ids are unregistered ids when absent. */
   metadataDocuments?: MetadataDocuments;
   /** Called once per successful token response with its `grant_type` (the metrics count it). */

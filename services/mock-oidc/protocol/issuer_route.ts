@@ -15,6 +15,26 @@ import { errorResponse, problemResponse } from "@svc/shared/problem";
 import type { EndpointHandler, IssuerContext, ProtocolDeps } from "./deps.ts";
 import { issuerIdProblem } from "./issuer_id.ts";
 import { RFC8414_PREFIX } from "./issuer_path.ts";
+import type { FaultEndpoint } from "./fault_queue.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// The answers of injected faults: loaded when the first one fires.
+const faultAnswers = lazyModuleAt<typeof import("./fault_response.ts")>(
+  import.meta.resolve("./fault_response.ts"),
+);
+
+/** The fault endpoint (`fault_queue.ts`) of a row's pattern, or none (endsession, debugger). */
+function faultEndpointOf(pattern: string): FaultEndpoint | undefined {
+  const suffix = pattern.startsWith("/.well-known/")
+    ? ".well-known/oauth-authorization-server"
+    : pattern.replace(/^\/:issuer\+\//, "");
+  if (suffix.startsWith(".well-known/")) return "discovery";
+  if (suffix.startsWith("device")) return "device";
+  if (suffix.startsWith("register")) return "registration";
+  const plain = ["jwks", "authorize", "token", "userinfo", "introspect", "revoke"] as const;
+  return plain.find((e) => e === suffix);
+}
+
 import { OAuthError } from "./oauth_error.ts";
 
 const NEEDS_ISSUER = "discovery needs an issuer: use /{issuer}/.well-known/openid-configuration";
@@ -62,7 +82,12 @@ export type IssuerRoute = (
  * problem (logged).
  */
 export function issuerRoutes(deps: ProtocolDeps): IssuerRoute {
-  async function answer(req: Request, issuerPart: string, handle: EndpointHandler) {
+  async function answer(
+    req: Request,
+    issuerPart: string,
+    handle: EndpointHandler,
+    endpoint?: FaultEndpoint,
+  ) {
     const issuer = issuerOf(issuerPart);
     if ("error" in issuer) return notFound(new URL(req.url).pathname, issuer.error);
     const { issuerId } = issuer;
@@ -73,25 +98,44 @@ export function issuerRoutes(deps: ProtocolDeps): IssuerRoute {
       baseUrl: deps.issuers.baseUrlOf(req, issuerId),
       deps,
     };
+    if (endpoint && deps.faults && deps.faults.size > 0) {
+      const fault = await deps.faults.take({
+        issuerId,
+        endpoint,
+        details: async () => (await faultAnswers()).callDetails(req),
+      });
+      if (fault) {
+        const answer = await (await faultAnswers()).faultResponse(fault, ctx, deps.sleep);
+        if (answer) return answer;
+        // A delay is over: the endpoint answers, marked as the fault's.
+        const res = await handle(ctx);
+        const headers = new Headers(res.headers);
+        headers.set("X-Mock-Oidc-Fault", fault.faultId);
+        return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+      }
+    }
     return await handle(ctx);
   }
-  return (method, pattern, handle, openapi) => ({
-    // HEAD answers like GET without a body (RFC 9110 §9.3.2).
-    method: method === "GET" ? ["GET", "HEAD"] : method,
-    pattern,
-    openapi,
-    handler: async (req, route) => {
-      if (req.method !== "HEAD") return await answer(req, route.params.issuer!, handle);
-      const get = new Request(req.url, { method: "GET", headers: req.headers });
-      // An OAuth error to a HEAD is its response without the body, as any other answer.
-      const res = await answer(get, route.params.issuer!, handle).catch((err) => {
-        if (err instanceof OAuthError) return err.toResponse();
-        throw err;
-      });
-      await res.body?.cancel();
-      return new Response(null, { status: res.status, headers: res.headers });
-    },
-  });
+  return (method, pattern, handle, openapi) => {
+    const endpoint = faultEndpointOf(pattern);
+    return {
+      // HEAD answers like GET without a body (RFC 9110 §9.3.2).
+      method: method === "GET" ? ["GET", "HEAD"] : method,
+      pattern,
+      openapi,
+      handler: async (req, route) => {
+        if (req.method !== "HEAD") return await answer(req, route.params.issuer!, handle, endpoint);
+        const get = new Request(req.url, { method: "GET", headers: req.headers });
+        // An OAuth error to a HEAD is its response without the body, as any other answer.
+        const res = await answer(get, route.params.issuer!, handle, endpoint).catch((err) => {
+          if (err instanceof OAuthError) return err.toResponse();
+          throw err;
+        });
+        await res.body?.cancel();
+        return new Response(null, { status: res.status, headers: res.headers });
+      },
+    };
+  };
 }
 
 /**
