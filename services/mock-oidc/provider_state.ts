@@ -18,7 +18,8 @@
 import { type Clock, createClock } from "./clock.ts";
 import type { OidcConfig } from "./config/json_config.ts";
 import bundled from "./keys/bundled_keys.json" with { type: "json" };
-import { createKeyStore, type KeyStore } from "./keys/key_store.ts";
+import { createKeyStore } from "./keys/key_store.ts";
+import { createKeyRing, type RotatingKeyStore } from "./keys/key_ring.ts";
 import type { Signer, SignerName } from "./keys/signer.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { createProtocolState } from "./protocol/state.ts";
@@ -33,7 +34,7 @@ import { createTokenFactory, type TokenFactory } from "./tokens/token_factory.ts
 /** The shared core objects. */
 export interface Core {
   clock: Clock;
-  keys: KeyStore;
+  keys: RotatingKeyStore;
   tokens: TokenFactory;
   protocol: ProtocolDeps;
   /** Which signer the key store uses (see `keys/signer.ts`). */
@@ -66,7 +67,10 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
   const initialKeys = config.bundledKeys
     ? bundled.keys.map((jwk) => ({ jwk, alg: "RS256" as const }))
     : config.initialKeys;
-  const keys = createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer });
+  const keys = createKeyRing(
+    createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer }),
+    { clock, algorithm: config.algorithm, signer: options.signer },
+  );
   const tokens = createTokenFactory({ keys, clock });
   const protocol: ProtocolDeps = {
     settings: {

@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { ClientRegistry } from "../protocol/client_registry.ts";
 import type { Issuers } from "../protocol/issuers.ts";
 import type { FaultQueue } from "../protocol/fault_queue.ts";
+import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
 
 /** The global mock clock (`clock.ts`). */
@@ -28,6 +29,8 @@ export interface ControlDeps {
   issuerUrlOf: (req: Request, issuerId: string) => string;
   /** Per-issuer settings (`/_mock/issuers`); without them that route has nothing to set. */
   issuers?: Issuers;
+  /** The signing keys (`/_mock/keys`); without them that route has no keys to change. */
+  keys?: RotatingKeyStore;
   /** Failures on demand (`/_mock/faults`); without a queue that route has nowhere to put them. */
   faults?: FaultQueue;
   /**

@@ -3,6 +3,8 @@
  * verifies against `/{issuer}/jwks` and is accepted at userinfo and introspect.
  * @module
  */
+import { HttpError } from "@svc/shared/problem";
+import { UnknownKid } from "../tokens/token_factory.ts";
 import { type ControlDeps, controlJson } from "./control_deps.ts";
 import { claimsDepthProblem, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
 
@@ -18,6 +20,8 @@ export interface MintRequest {
   typ?: string;
   claims?: Record<string, unknown>;
   expirySeconds?: number;
+  /** Sign with this key of the issuer (`/_mock/keys`) rather than its active one. */
+  kid?: string;
 }
 
 const MINT_SCHEMA = {
@@ -34,6 +38,7 @@ const MINT_SCHEMA = {
   typ: { type: "string" },
   claims: { type: "object", check: claimsDepthProblem },
   expirySeconds: { type: "integer" },
+  kid: { type: "string" },
 } as const;
 
 const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
@@ -52,6 +57,7 @@ export async function mintToken(req: Request, deps: ControlDeps): Promise<Respon
   const body = validateObject<MintRequest>(await readJsonBody(req), MINT_SCHEMA);
   const kind = body.kind ?? "access_token";
   const issued = await deps.tokens.issue({
+    kid: body.kid,
     issuerId: body.issuer,
     issuerUrl: body.issuerUrl ?? defaultIssuerUrl(req, body.issuer, deps),
     kind,
@@ -63,6 +69,9 @@ export async function mintToken(req: Request, deps: ControlDeps): Promise<Respon
     claims: body.claims,
     typ: body.typ ?? "JWT",
     expirySeconds: body.expirySeconds ?? 3600,
+  }).catch((err) => {
+    if (err instanceof UnknownKid) throw new HttpError(404, "no_such_key", err.message);
+    throw err;
   });
   deps.onMint?.(kind);
   return controlJson({

@@ -114,7 +114,7 @@ export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
     return fail("state mismatch", "The callback's state differs from the one the form sent.");
   }
   const exchange = await exchangeCode(ctx, session, code);
-  const jwks = JSON.parse((await ctx.deps.keys.issuerKey(ctx.issuerId)).jwksJson);
+  const jwks = JSON.parse(await ctx.deps.keys.jwksJson(ctx.issuerId));
   const reports = exchange.status === 200 && exchange.body
     ? await inspectTokens(exchange.body, jwks)
     : [];

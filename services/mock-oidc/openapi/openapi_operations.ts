@@ -245,6 +245,33 @@ export const OPERATIONS = {
   ),
   listFaults: control("listFaults", "The queued faults, oldest first", { "200": ok("FaultList") }),
   clearFaults: control("clearFaults", "Drop every queued fault", { "200": ok("FaultsCleared") }),
+  listKeys: {
+    ...control("listKeys", "An issuer's signing keys, the active first", { "200": ok("KeyList") }),
+    parameters: [{ name: "issuer", in: "query", required: true, schema: { type: "string" } }],
+    responses: {
+      "200": ok("KeyList"),
+      ...CONTROL_ERRORS,
+      "422": { $ref: "#/components/responses/ValidationFailed" },
+    },
+  },
+  addKey: control(
+    "addKey",
+    "Add a signing key to an issuer (published; active when asked)",
+    { "200": ok("SigningKey"), "409": problem("kid taken, or the issuer holds 10 keys") },
+    "KeyAdd",
+  ),
+  activateKey: control(
+    "activateKey",
+    "Make a key the issuer's signing key",
+    { "200": ok("SigningKey"), "409": problem("The key is retired") },
+    "KeyRef",
+  ),
+  retireKey: control(
+    "retireKey",
+    "Retire a key: in the JWKS and verifying for graceSeconds, then gone",
+    { "200": ok("SigningKey"), "409": problem("The key is the active one") },
+    "KeyRetire",
+  ),
   reset: control("reset", "Flush queue and log, unfreeze the clock; keys are kept", {
     "200": ok("ResetResult"),
   }),

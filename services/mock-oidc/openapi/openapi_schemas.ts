@@ -15,6 +15,8 @@ import {
   MAX_FAULT_COUNT,
   MAX_FAULT_DELAY_MS,
 } from "../protocol/fault_queue.ts";
+import { ALGORITHMS } from "../keys/algorithms.ts";
+import { MAX_GRACE_SECONDS, MAX_KID_LENGTH } from "../keys/key_ring.ts";
 
 const stringArray = { type: "array", items: { type: "string" } };
 const multiMap = { type: "object", additionalProperties: stringArray };
@@ -110,6 +112,7 @@ export const SCHEMAS = {
       typ: { type: "string", default: "JWT", description: "JWS typ header; at+jwt accepted" },
       claims: anyObject,
       expirySeconds: { type: "integer", format: "int64", default: 3600 },
+      kid: { type: "string", description: "Sign with this key of the issuer (/_mock/keys)" },
     },
   },
   MintResponse: {
@@ -388,6 +391,53 @@ export const SCHEMAS = {
     type: "object",
     required: ["count"],
     properties: { count: { type: "integer", enum: [0] } },
+    additionalProperties: false,
+  },
+  KeyAdd: {
+    type: "object",
+    required: ["issuer"],
+    properties: {
+      issuer: { type: "string" },
+      kid: { type: "string", maxLength: MAX_KID_LENGTH, description: "Default a random UUID" },
+      algorithm: { type: "string", enum: [...ALGORITHMS] },
+      activate: { type: "boolean", default: false },
+    },
+    additionalProperties: false,
+  },
+  KeyRef: {
+    type: "object",
+    required: ["issuer", "kid"],
+    properties: { issuer: { type: "string" }, kid: { type: "string" } },
+    additionalProperties: false,
+  },
+  KeyRetire: {
+    type: "object",
+    required: ["issuer", "kid", "graceSeconds"],
+    properties: {
+      issuer: { type: "string" },
+      kid: { type: "string" },
+      graceSeconds: { type: "integer", minimum: 0, maximum: MAX_GRACE_SECONDS },
+    },
+    additionalProperties: false,
+  },
+  SigningKey: {
+    type: "object",
+    required: ["kid", "algorithm", "status"],
+    properties: {
+      kid: { type: "string" },
+      algorithm: { type: "string" },
+      status: { type: "string", enum: ["active", "published", "retired"] },
+      retiredUntil: { type: "string", format: "date-time" },
+    },
+    additionalProperties: false,
+  },
+  KeyList: {
+    type: "object",
+    required: ["issuer", "keys"],
+    properties: {
+      issuer: { type: "string" },
+      keys: { type: "array", items: { $ref: "#/components/schemas/SigningKey" } },
+    },
     additionalProperties: false,
   },
   ClientsCleared: {

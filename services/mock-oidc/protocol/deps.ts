@@ -6,7 +6,7 @@
 
 import { encodeBase64 } from "@svc/shared/base64";
 import type { Clock } from "../clock.ts";
-import type { KeyStore } from "../keys/key_store.ts";
+import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
 import type { ProtocolState } from "./state.ts";
@@ -43,7 +43,7 @@ export interface ProtocolSettings {
 export interface ProtocolDeps {
   settings: ProtocolSettings;
   clock: Clock;
-  keys: KeyStore;
+  keys: RotatingKeyStore;
   tokens: TokenFactory;
   /** One-shot scenarios (the control plane's queue); none when absent. */
   callbacks: CallbackSource;

@@ -9,7 +9,7 @@
  */
 
 import type { Clock } from "../clock.ts";
-import type { KeyStore } from "../keys/key_store.ts";
+import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import type { TokenCallback } from "./callback.ts";
 import { signJwt } from "./jwt.ts";
 import { expandTemplates, findMapping } from "./request_mappings.ts";
@@ -39,6 +39,16 @@ export interface TokenRequest {
   callback?: TokenCallback;
   /** Token request parameters, for request mappings and templates. */
   params?: URLSearchParams;
+  /** Sign with this key of the issuer (mint) instead of its active one. */
+  kid?: string;
+}
+
+/** A `kid` the issuer has no key for (or whose grace is over). */
+export class UnknownKid extends Error {
+  constructor(issuerId: string, kid: string) {
+    super(`issuer ${issuerId} has no key ${kid}`);
+    this.name = "UnknownKid";
+  }
 }
 
 /** A signed token and what went into it. */
@@ -58,12 +68,15 @@ export interface TokenFactory {
 
 /** Create the token factory over the process key store and clock. */
 export function createTokenFactory(
-  options: { keys: KeyStore; clock: Clock; uuid?: () => string },
+  options: { keys: RotatingKeyStore; clock: Clock; uuid?: () => string },
 ): TokenFactory {
   const uuid = options.uuid ?? (() => crypto.randomUUID());
   return {
     async issue(req) {
-      const key = await options.keys.issuerKey(req.issuerId);
+      const key = req.kid === undefined
+        ? await options.keys.issuerKey(req.issuerId)
+        : await options.keys.verificationKey(req.issuerId, req.kid);
+      if (!key) throw new UnknownKid(req.issuerId, req.kid!);
       const shaped = applyCallback(req);
       const now = Math.floor(options.clock.now() / 1000);
       const exp = now + shaped.expirySeconds;
