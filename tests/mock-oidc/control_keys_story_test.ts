@@ -58,6 +58,20 @@ Deno.test("rotation: clients follow a new kid; a retired key's tokens fail after
     // openid-client validated the ID token above with the refetched JWKS; jose does the same.
     assert.equal((await verify(second.access_token)).protectedHeader.kid, "k2");
 
+    // Mint chooses a key by algorithm (the active one first) or kid, or says there is none.
+    const mint = (body: Record<string, unknown>) =>
+      control(url, "POST", "/_mock/mint", { issuer: "rotating", ...body });
+    const es = await mint({ algorithm: "ES256" });
+    assert.deepEqual([es.body.kid, es.body.algorithm], ["k2", "ES256"]);
+    assert.equal((await mint({ algorithm: "RS256" })).body.kid, "rotating");
+    const none = await mint({ algorithm: "PS256" });
+    assert.equal(none.status, 404);
+    assert.equal(none.body.detail, "issuer rotating has no key of algorithm PS256");
+    const mismatch = await mint({ kid: "k2", algorithm: "RS256" });
+    assert.equal(mismatch.body.detail, "issuer rotating has no key k2 of algorithm RS256");
+    const bad = await mint({ algorithm: "HS256" });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.errors[0].location, "body.algorithm");
     // The old key can still be chosen at mint until retired; then it verifies for the grace only.
     const old = await control(url, "POST", "/_mock/mint", {
       issuer: "rotating",

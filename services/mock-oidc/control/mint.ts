@@ -5,6 +5,7 @@
  */
 import { HttpError } from "@svc/shared/problem";
 import { UnknownKid } from "../tokens/token_factory.ts";
+import { ALGORITHMS } from "../keys/algorithms.ts";
 import { type ControlDeps, controlJson } from "./control_deps.ts";
 import { claimsDepthProblem, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
 
@@ -22,6 +23,8 @@ export interface MintRequest {
   expirySeconds?: number;
   /** Sign with this key of the issuer (`/_mock/keys`) rather than its active one. */
   kid?: string;
+  /** Sign with a key of the issuer of this algorithm (the active one first). */
+  algorithm?: string;
 }
 
 const MINT_SCHEMA = {
@@ -39,6 +42,7 @@ const MINT_SCHEMA = {
   claims: { type: "object", check: claimsDepthProblem },
   expirySeconds: { type: "integer" },
   kid: { type: "string" },
+  algorithm: { type: "string", enum: ALGORITHMS },
 } as const;
 
 const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
@@ -58,6 +62,7 @@ export async function mintToken(req: Request, deps: ControlDeps): Promise<Respon
   const kind = body.kind ?? "access_token";
   const issued = await deps.tokens.issue({
     kid: body.kid,
+    algorithm: body.algorithm,
     issuerId: body.issuer,
     issuerUrl: body.issuerUrl ?? defaultIssuerUrl(req, body.issuer, deps),
     kind,

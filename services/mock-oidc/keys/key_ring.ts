@@ -48,6 +48,11 @@ export class KeyRingError extends Error {
 export interface RotatingKeyStore extends KeyStore {
   /** The key that verifies a token of `issuerId` naming `kid` (active, published or in grace). */
   verificationKey(issuerId: string, kid: string | undefined): Promise<IssuerKey | undefined>;
+  /**
+   * The key a mint signs with: of `kid` and/or algorithm `alg`, the active one first; none when
+   * the issuer has no such key that still verifies.
+   */
+  mintKey(issuerId: string, want: { kid?: string; alg?: string }): Promise<IssuerKey | undefined>;
   /** The JWKS body of the issuer: every key that verifies. */
   jwksJson(issuerId: string): Promise<string>;
   /** Adds a key (generated for `alg`); `activate` makes it the signing key. */
@@ -124,6 +129,15 @@ export function createKeyRing(store: KeyStore, options: KeyRingOptions): Rotatin
       const keys = await ring(issuerId);
       if (kid === undefined) return keys.find((k) => k.status === "active")!.key;
       return keys.find((k) => k.key.kid === kid)?.key;
+    },
+    async mintKey(issuerId, want) {
+      const keys = rings.has(issuerId)
+        ? await this.listKeys(issuerId)
+        : [{ key: await store.issuerKey(issuerId), status: "active" as const }];
+      return keys.find((k) =>
+        (want.kid === undefined || k.key.kid === want.kid) &&
+        (want.alg === undefined || k.key.alg === want.alg)
+      )?.key;
     },
     async addKey(issuerId, add) {
       const keys = await ring(issuerId);

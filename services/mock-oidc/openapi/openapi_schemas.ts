@@ -113,6 +113,11 @@ export const SCHEMAS = {
       claims: anyObject,
       expirySeconds: { type: "integer", format: "int64", default: 3600 },
       kid: { type: "string", description: "Sign with this key of the issuer (/_mock/keys)" },
+      algorithm: {
+        type: "string",
+        enum: [...ALGORITHMS],
+        description: "Sign with a key of this algorithm (the active one first)",
+      },
     },
   },
   MintResponse: {

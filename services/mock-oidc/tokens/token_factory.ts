@@ -41,12 +41,15 @@ export interface TokenRequest {
   params?: URLSearchParams;
   /** Sign with this key of the issuer (mint) instead of its active one. */
   kid?: string;
+  /** Sign with a key of the issuer of this algorithm (mint), the active one first. */
+  algorithm?: string;
 }
 
-/** A `kid` the issuer has no key for (or whose grace is over). */
+/** A `kid` (or algorithm) the issuer has no key for (or whose grace is over). */
 export class UnknownKid extends Error {
-  constructor(issuerId: string, kid: string) {
-    super(`issuer ${issuerId} has no key ${kid}`);
+  constructor(issuerId: string, kid?: string, algorithm?: string) {
+    const key = [kid, algorithm && `of algorithm ${algorithm}`].filter(Boolean).join(" ");
+    super(`issuer ${issuerId} has no key ${key}`);
     this.name = "UnknownKid";
   }
 }
@@ -73,10 +76,10 @@ export function createTokenFactory(
   const uuid = options.uuid ?? (() => crypto.randomUUID());
   return {
     async issue(req) {
-      const key = req.kid === undefined
+      const key = req.kid === undefined && req.algorithm === undefined
         ? await options.keys.issuerKey(req.issuerId)
-        : await options.keys.verificationKey(req.issuerId, req.kid);
-      if (!key) throw new UnknownKid(req.issuerId, req.kid!);
+        : await options.keys.mintKey(req.issuerId, { kid: req.kid, alg: req.algorithm });
+      if (!key) throw new UnknownKid(req.issuerId, req.kid, req.algorithm);
       const shaped = applyCallback(req);
       const now = Math.floor(options.clock.now() / 1000);
       const exp = now + shaped.expirySeconds;
