@@ -40,7 +40,6 @@ import {
   withTestingOnlyMarker,
 } from "./control/mod.ts";
 import type { Core } from "./provider_state.ts";
-import { issuerUrlOf } from "./protocol/issuer_url.ts";
 import { protocolMethodNotAllowed, protocolNotFound } from "./protocol/issuer_route.ts";
 import { type RouteDeps, routeTable } from "./routes.ts";
 import { countTokenIssued, createMockMetrics, type MockMetrics } from "./serving/mock_metrics.ts";
@@ -150,7 +149,10 @@ export function createApp(deps: AppDeps): App {
     scenarios: state.scenarios,
     requests: state.requests,
     clients: core.protocol.state.clients,
-    issuerUrlOf,
+    issuerUrlOf: (req, issuerId) => core.protocol.issuers.urlOf(req, issuerId),
+    issuers: core.protocol.issuers,
+    faults: core.protocol.faults,
+    keys: core.keys,
     controlToken: options.controlToken,
     apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,
     onMint: () => state.mockMetrics.tokensIssued.inc({ grant: "mint" }),
@@ -177,7 +179,7 @@ export function createApp(deps: AppDeps): App {
     controlElsewhere: controlEnabled ? controlPlaneElsewhere : disabledControlPlane,
   });
   const apiRouter = createRouter(apiRoutes, {
-    notFound: protocolNotFound(apiRoutes),
+    notFound: protocolNotFound(),
     methodNotAllowed: apiMethodNotAllowed,
   });
   const controlRouter = controlEnabled && options.dedicatedControl

@@ -18,10 +18,14 @@
 import { type Clock, createClock } from "./clock.ts";
 import type { OidcConfig } from "./config/json_config.ts";
 import bundled from "./keys/bundled_keys.json" with { type: "json" };
-import { createKeyStore, type KeyStore } from "./keys/key_store.ts";
+import { createKeyStore } from "./keys/key_store.ts";
+import { createKeyRing, type RotatingKeyStore } from "./keys/key_ring.ts";
 import type { Signer, SignerName } from "./keys/signer.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { createProtocolState } from "./protocol/state.ts";
+import { Issuers } from "./protocol/issuers.ts";
+import { FaultQueue } from "./protocol/fault_queue.ts";
+import type { Sleep } from "./protocol/fault_response.ts";
 import { MetadataDocuments } from "./protocol/metadata_document.ts";
 import type { OutboundPolicy } from "./outbound/fetch_outbound.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
@@ -30,7 +34,7 @@ import { createTokenFactory, type TokenFactory } from "./tokens/token_factory.ts
 /** The shared core objects. */
 export interface Core {
   clock: Clock;
-  keys: KeyStore;
+  keys: RotatingKeyStore;
   tokens: TokenFactory;
   protocol: ProtocolDeps;
   /** Which signer the key store uses (see `keys/signer.ts`). */
@@ -51,6 +55,10 @@ export interface CoreOptions {
   codeRedirectUriOptional?: boolean;
   /** Fetch of metadata documents (tests). @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** `--public-base-url`: every issuer URL starts with it. @default derived from each request */
+  publicBaseUrl?: string;
+  /** How `delay` faults wait (tests). @default setTimeout */
+  sleep?: Sleep;
 }
 
 /** Create the core of one mock-oidc process. */
@@ -59,7 +67,10 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
   const initialKeys = config.bundledKeys
     ? bundled.keys.map((jwk) => ({ jwk, alg: "RS256" as const }))
     : config.initialKeys;
-  const keys = createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer });
+  const keys = createKeyRing(
+    createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer }),
+    { clock, algorithm: config.algorithm, signer: options.signer },
+  );
   const tokens = createTokenFactory({ keys, clock });
   const protocol: ProtocolDeps = {
     settings: {
@@ -74,6 +85,9 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     tokens,
     callbacks: options.callbacks ?? NO_SCENARIOS,
     state: createProtocolState(),
+    issuers: new Issuers({ configured: config.issuers, publicBaseUrl: options.publicBaseUrl }),
+    faults: new FaultQueue(),
+    sleep: options.sleep,
     metadataDocuments: new MetadataDocuments({
       clock,
       fetch: options.fetch,

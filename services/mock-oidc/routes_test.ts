@@ -6,6 +6,7 @@ import { fakeDeps } from "./control/_test_support.ts";
 import { DEFAULT_CONFIG } from "./config/json_config.ts";
 import { createCore } from "./provider_state.ts";
 import { routeTable } from "./routes.ts";
+import { splitIssuerPath } from "./protocol/issuer_path.ts";
 
 const document = () => ({ openapi: "3.0.3" });
 const protocol = () => createCore(DEFAULT_CONFIG).protocol;
@@ -95,4 +96,75 @@ Deno.test("the route table and the route tables of docs/mock-oidc.md list the sa
   assert.ok(documented.includes("POST /{issuer}/token"));
   assert.ok(documented.includes("GET /{issuer}/register/{client}"));
   assert.ok(rows.includes("GET /_mock/ui") && rows.includes("GET /static/*"));
+});
+
+Deno.test("the capture log splits every issuer row's paths as the table does", () => {
+  const router = createRouter(routeTable({ protocol: protocol(), document }));
+  const patterns = routeTable({ protocol: protocol(), document }).map((r) => String(r.pattern))
+    .filter((p) => p.includes(":issuer+"));
+  assert.equal(new Set(patterns).size, 16);
+  for (const pattern of patterns) {
+    for (const issuer of ["a", "realms/x", "a/token", "a/register"]) {
+      const path = pattern.replace(":issuer+", issuer).replace(":client", "c1");
+      const match = router.match(new Request(`http://x${path}`));
+      const split = splitIssuerPath(path);
+      assert.equal(split?.issuer, match.params.issuer, path);
+      const suffix = pattern.startsWith("/.well-known/")
+        ? ".well-known/oauth-authorization-server"
+        : pattern.slice("/:issuer+/".length).replace(":client", "*");
+      assert.equal(split?.suffix, suffix, path);
+    }
+  }
+});
+
+Deno.test("multi-segment issuers: the endpoint suffix decides which row owns a path", () => {
+  const router = createRouter(routeTable({ protocol: protocol(), document }));
+  const owner = (path: string, method = "GET") => {
+    const match = router.match(new Request(`http://x${path}`, { method }));
+    return { label: match.route, params: match.params };
+  };
+  const cases: [string, string, string, Record<string, string>][] = [
+    [
+      "GET",
+      "/realms/x/.well-known/openid-configuration",
+      "/{issuer}/.well-known/openid-configuration",
+      { issuer: "realms/x" },
+    ],
+    [
+      "GET",
+      "/tenant1/v2.0/.well-known/openid-configuration",
+      "/{issuer}/.well-known/openid-configuration",
+      { issuer: "tenant1/v2.0" },
+    ],
+    ["POST", "/a/b/c/token", "/{issuer}/token", { issuer: "a/b/c" }],
+    // A segment named like an endpoint belongs to the issuer when another suffix follows.
+    ["POST", "/a/token/token", "/{issuer}/token", { issuer: "a/token" }],
+    [
+      "GET",
+      "/a/jwks/.well-known/openid-configuration",
+      "/{issuer}/.well-known/openid-configuration",
+      { issuer: "a/jwks" },
+    ],
+    // A fixed suffix wins over register/{client}: issuer a/register's token endpoint.
+    ["POST", "/a/register/token", "/{issuer}/token", { issuer: "a/register" }],
+    ["GET", "/a/register/debugger", "/{issuer}/debugger", { issuer: "a/register" }],
+    ["GET", "/a/b/register/c1", "/{issuer}/register/{client}", { issuer: "a/b", client: "c1" }],
+    ["GET", "/a/debugger/callback", "/{issuer}/debugger/callback", { issuer: "a" }],
+    ["POST", "/a/device_authorization", "/{issuer}/device_authorization", { issuer: "a" }],
+    ["GET", "/a/b/device", "/{issuer}/device", { issuer: "a/b" }],
+    // RFC 8414's form takes the whole rest as the issuer, whatever it ends in.
+    [
+      "GET",
+      "/.well-known/oauth-authorization-server/realms/jwks",
+      "/.well-known/oauth-authorization-server/{issuer}",
+      { issuer: "realms/jwks" },
+    ],
+  ];
+  for (const [method, path, label, params] of cases) {
+    assert.deepEqual(owner(path, method), { label, params }, path);
+  }
+  // No suffix, an empty segment, or nothing before the suffix: no row.
+  for (const path of ["/realms/x", "/a//token", "//token", "/token", "/a/b/token/"]) {
+    assert.equal(owner(path, "POST").label, "unmatched", path);
+  }
 });

@@ -118,6 +118,13 @@ export const SETTING_ROWS = {
     default: "",
     help: "TLS private key (PEM); pair with --tls-cert-file",
   },
+  "public_base_url": {
+    type: "string",
+    default: "",
+    validate: publicBaseUrlProblem,
+    help: "fixed base of every issuer URL (scheme, host, optional path), e.g. " +
+      "https://idp.example/auth; empty derives it per request from Host and X-Forwarded-*",
+  },
   "control_enabled": {
     type: "bool",
     default: true,
@@ -196,3 +203,22 @@ export const SETTINGS: SettingsTable<typeof SETTING_ROWS> = defineSettings({
 
 /** The resolved settings: every row's value (flag > `MOCK_OIDC_*` > upstream's name > default). */
 export type Settings = SettingValues<typeof SETTING_ROWS>;
+
+/** Why `value` cannot be `--public-base-url`, or `undefined` (empty: derive from the request). */
+function publicBaseUrlProblem(value: string): string | undefined {
+  if (value === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute http or https URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return "must be an absolute http or https URL";
+  }
+  if (url.username || url.password) return "must not carry credentials";
+  if (url.search || url.hash || value.includes("?") || value.includes("#")) {
+    return "must not have a query or a fragment";
+  }
+  return undefined;
+}

@@ -29,6 +29,7 @@ const SPEC_DEFAULTS: Record<string, unknown> = {
   "trusted_proxy_header": "",
   "tls_cert_file": "",
   "tls_key_file": "",
+  "public_base_url": "",
   "control_enabled": true,
   "control_addr": "",
   "control_token": "",
@@ -67,6 +68,9 @@ function samples(name: string, type: string): [string, string, unknown] {
       if (name === "log_level") return ["debug", "warn", "debug"];
       if (name === "log_format") return ["text", "json", "text"];
       if (name === "signer") return ["openssl", "webcrypto", "openssl"];
+      if (name === "public_base_url") {
+        return ["https://idp.example/auth", "http://127.0.0.1:1", "https://idp.example/auth"];
+      }
       if (name.endsWith("addr")) return ["127.0.0.1:7001", "127.0.0.1:7002", "127.0.0.1:7001"];
       return ["first-value", "second-value", "first-value"];
   }
@@ -155,6 +159,30 @@ Deno.test("--signer takes webcrypto or openssl; --signer-threads takes 0 (one pe
   }
   for (const threads of ["-1", "257", "two"]) {
     assert.throws(() => resolve(`--signer-threads=${threads}`), /signer-threads/);
+  }
+});
+
+Deno.test("--public-base-url takes an absolute http(s) URL without query, fragment or credentials", () => {
+  const resolve = (...args: string[]) => resolveSettings(SETTINGS, { args, env: () => undefined });
+  for (const url of ["", "https://idp.example", "http://127.0.0.1:8080/a/b/", "https://h/x"]) {
+    assert.equal(resolve(`--public-base-url=${url}`).values.public_base_url, url);
+  }
+  const refused: [string, string][] = [
+    ["idp.example", "must be an absolute http or https URL"],
+    ["/auth", "must be an absolute http or https URL"],
+    ["file:///etc/passwd", "must be an absolute http or https URL"],
+    ["ftp://h/x", "must be an absolute http or https URL"],
+    ["https://u:p@h/x", "must not carry credentials"],
+    ["https://h/x?a=1", "must not have a query or a fragment"],
+    ["https://h/x#f", "must not have a query or a fragment"],
+    ["https://h/x?", "must not have a query or a fragment"],
+  ];
+  for (const [url, reason] of refused) {
+    assert.throws(
+      () => resolve(`--public-base-url=${url}`),
+      (err: Error) => err.message.includes("public-base-url") && err.message.includes(reason),
+      url,
+    );
   }
 });
 

@@ -1,7 +1,8 @@
 /**
  * Matching of `URLPattern` pathnames for the route table. `URLPattern.exec` costs a few
  * microseconds per pattern in Deno 2.9, which a table of twenty routes would pay on every request;
- * the common pathname patterns (literal text, `:name` segments, `*`) are compiled to one anchored
+ * the common pathname patterns (literal text, `:name` segments, `/:name+` runs of whole segments,
+ * `*`) are compiled to one anchored
  * `RegExp` that gives the same groups. Anything else (regexp groups, modifiers, `{…}` groups, or
  * a pattern that also constrains host, port or search) is matched by `URLPattern` itself.
  * `pattern_test.ts` checks that both ways agree.
@@ -26,6 +27,14 @@ export function fastPathname(pathname: string): { regexp: RegExp; names: string[
       const name = NAME.exec(pathname.slice(i));
       if (!name) return undefined;
       i += name[0].length;
+      // `/:name+` followed by `/` or the end: one or more whole segments, as URLPattern has it.
+      if (pathname[i] === "+" && pathname[i - name[0].length - 1] === "/") {
+        if (i + 1 < pathname.length && pathname[i + 1] !== "/") return undefined;
+        i++;
+        names.push(name[1]);
+        source += "([^/]+?(?:\\/[^/]+?)*)";
+        continue;
+      }
       if (i < pathname.length && "(?+*".includes(pathname[i])) return undefined;
       names.push(name[1]);
       source += "([^/]+?)";
@@ -82,12 +91,16 @@ export function compilePathname(
  * route table's worth of them tens of ms at every start.
  */
 export function plainPathname(pathname: string): PathMatcher | undefined {
-  if (!PLAIN.test(pathname) || DOT_SEGMENT.test(pathname)) return undefined;
+  const plain = pathname.replace(REPEATED_SEGMENTS, "");
+  if (!PLAIN.test(plain) || DOT_SEGMENT.test(pathname)) return undefined;
   const fast = fastPathname(pathname);
   return fast && fastMatcher(pathname, fast);
 }
 
 const PLAIN = /^\/[A-Za-z0-9\-._~!$&'*,;=:@/]*$/;
+// A `+` that makes a `/:name` group repeat (`/:issuer+/token`) is pattern syntax, not a path
+// character: the fast form compiles it.
+const REPEATED_SEGMENTS = /(?<=\/:[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*)\+(?=\/|$)/gu;
 const DOT_SEGMENT = /\/\.\.?(\/|$)/;
 
 function fastMatcher(literal: string, fast: { regexp: RegExp; names: string[] }): PathMatcher {

@@ -22,6 +22,12 @@ const PATTERNS = [
   "/a/:x?",
   "/ab{c}?",
   "/ab/:x*",
+  "/:issuer+/token",
+  "/:issuer+/register/:client",
+  "/:issuer+/.well-known/openid-configuration",
+  "/.well-known/oauth-authorization-server/:issuer+",
+  "/a/:x+b",
+  "/a:x+/b",
 ];
 
 const PATHS = [
@@ -55,6 +61,21 @@ const PATHS = [
   "/ab",
   "/abc",
   "/ab/1/2",
+  "/token",
+  "//token",
+  "/a/token",
+  "/a/b/token",
+  "/a//b/token",
+  "/a/b/token/",
+  "/a/token/token",
+  "/a/register/token",
+  "/a/b/register/c",
+  "/a/b/register/c/d",
+  "/realms/x/.well-known/openid-configuration",
+  "/.well-known/oauth-authorization-server/a/b/c",
+  "/a/xb",
+  "/a/x/yb",
+  "/ax/b",
 ];
 
 Deno.test("compiled pathname matchers agree with URLPattern on every sample path", () => {
@@ -69,10 +90,13 @@ Deno.test("compiled pathname matchers agree with URLPattern on every sample path
 });
 
 Deno.test("fastPathname() compiles plain patterns and leaves the rest to URLPattern", () => {
-  for (const p of ["/healthz", "/v1/todos/:id", "/schemas/:name.json", "/docs/*"]) {
+  for (
+    const p of ["/healthz", "/v1/todos/:id", "/schemas/:name.json", "/docs/*", "/static/:path+"]
+  ) {
     assert.ok(fastPathname(p), p);
+    assert.ok(plainPathname(p), p);
   }
-  for (const p of ["/static/:path+", "/_mock{/*}?", "/a/:x(\\d+)", "/a/:x?"]) {
+  for (const p of ["/_mock{/*}?", "/a/:x(\\d+)", "/a/:x?", "/a/:x+b", "/a:x+/b"]) {
     assert.equal(fastPathname(p), undefined, p);
   }
 });

@@ -35,8 +35,11 @@ function valueOf(doc: Json, schema: Json | undefined, name = "", depth = 0): fc.
     switch (s.type) {
       case "string":
         return fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("default", "5m", "token"));
-      case "integer":
-        return fc.integer({ min: s.minimum ?? -5, max: Math.min(s.maximum ?? 100, 100) });
+      case "integer": {
+        // Small values, but inside a documented range that starts above them (a status).
+        const min = s.minimum ?? -5;
+        return fc.integer({ min, max: Math.max(min, Math.min(s.maximum ?? 100, 100)) });
+      }
       case "number":
         return fc.double({ min: -5, max: 100, noNaN: true });
       case "boolean":

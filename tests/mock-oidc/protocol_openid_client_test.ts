@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as client from "openid-client";
 import { concurrentSteps, type ServiceProcess } from "@svc/testing";
-import { startOidc, withOidc } from "./_test_support.ts";
+import { control, startOidc, withOidc } from "./_test_support.ts";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
 
@@ -13,6 +13,13 @@ async function discover(base: string, issuer = "default", secret = "secret") {
     client.ClientSecretBasic(secret),
     { execute: [client.allowInsecureRequests] },
   );
+}
+
+/** The message of what openid-client's authorization-response check refused (its cause). */
+function issProblem(err: Error): string | undefined {
+  return (err as Error & { code?: string }).code === "OAUTH_INVALID_RESPONSE"
+    ? (err.cause as Error | undefined)?.message
+    : undefined;
 }
 
 /** Follow the authorization URL like a browser would, returning the callback URL. */
@@ -67,6 +74,118 @@ const CASES: [string, () => Promise<void>][] = [
         assert.equal(refreshed.claims()!.sub, claims.sub);
         assert.equal(refreshed.refresh_token, tokens.refresh_token);
       });
+    },
+  ],
+  [
+    "openid-client: RFC 9207 iss is checked; a response from another issuer is refused (mix-up)",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url, "rp-a");
+        assert.equal(config.serverMetadata().authorization_response_iss_parameter_supported, true);
+        const state = client.randomState();
+        const params = { "redirect_uri": REDIRECT, scope: "openid", state };
+        // The same request sent to another issuer of the same mock: its code must not be taken.
+        const other = await discover(url, "rp-b");
+        const mixedUp = await authorize(client.buildAuthorizationUrl(other, params));
+        assert.equal(mixedUp.searchParams.get("iss"), `${url}/rp-b`);
+        await assert.rejects(
+          client.authorizationCodeGrant(config, mixedUp, { expectedState: state }),
+          (err: Error) => issProblem(err) === 'unexpected "iss" (issuer) response parameter value',
+        );
+        // Without iss the advertised check fails too: the client does look at it.
+        const stripped = await authorize(client.buildAuthorizationUrl(config, params));
+        stripped.searchParams.delete("iss");
+        await assert.rejects(
+          client.authorizationCodeGrant(config, stripped, { expectedState: state }),
+          (err: Error) => issProblem(err) === 'response parameter "iss" (issuer) missing',
+        );
+        // The real answer of its own issuer completes the flow with iss checked.
+        const callback = await authorize(client.buildAuthorizationUrl(config, params));
+        assert.equal(callback.searchParams.get("iss"), `${url}/rp-a`);
+        const tokens = await client.authorizationCodeGrant(config, callback, {
+          expectedState: state,
+        });
+        assert.equal(tokens.claims()!.iss, `${url}/rp-a`);
+        // An error response is checked the same way: its own issuer's error surfaces as such.
+        const denied = await authorize(
+          client.buildAuthorizationUrl(config, { ...params, prompt: "none login" }),
+        );
+        assert.equal(denied.searchParams.get("iss"), `${url}/rp-a`);
+        await assert.rejects(
+          client.authorizationCodeGrant(config, denied, { expectedState: state }),
+          (err: client.AuthorizationResponseError) => err.error === "login_required",
+        );
+      });
+    },
+  ],
+  [
+    "openid-client: multi-segment issuers (Keycloak- and Entra-style) and a trailing-slash one",
+    async () => {
+      await withShared(async ({ url }) => {
+        const flow = async (issuerUrl: string) => {
+          const config = await client.discovery(
+            new URL(issuerUrl),
+            "app",
+            "secret",
+            client.ClientSecretBasic("secret"),
+            { execute: [client.allowInsecureRequests] },
+          );
+          assert.equal(config.serverMetadata().issuer, issuerUrl);
+          const state = client.randomState();
+          const callback = await authorize(client.buildAuthorizationUrl(config, {
+            "redirect_uri": REDIRECT,
+            scope: "openid",
+            state,
+          }));
+          assert.equal(callback.searchParams.get("iss"), issuerUrl);
+          const tokens = await client.authorizationCodeGrant(config, callback, {
+            expectedState: state,
+          });
+          assert.equal(tokens.claims()!.iss, issuerUrl);
+          const info = await client.fetchUserInfo(
+            config,
+            tokens.access_token,
+            tokens.claims()!.sub,
+          );
+          assert.equal(info.sub, tokens.claims()!.sub);
+        };
+        await flow(`${url}/realms/x`);
+        await flow(`${url}/tenant1/v2.0`);
+        // The trailing slash, set for one issuer through the control plane.
+        const put = await control(url, "PUT", "/_mock/issuers", {
+          issuer: "realms/slash",
+          trailingSlash: true,
+          discovery: { "tenant_region_scope": "EU" },
+        });
+        assert.equal(put.status, 200);
+        await flow(`${url}/realms/slash/`);
+        const doc = await (await fetch(`${url}/realms/slash/.well-known/openid-configuration`))
+          .json();
+        assert.equal(doc.tenant_region_scope, "EU");
+      });
+    },
+  ],
+  [
+    "shipped: --public-base-url and the JSON configuration's issuers",
+    async () => {
+      const service = await startOidc({
+        issuers: [{ issuer: "tenant1/v2.0", trailingSlash: true, discovery: { x: 1 } }],
+      }, { args: ["--public-base-url", "https://idp.example/auth/"] });
+      try {
+        const res = await fetch(`${service.url}/tenant1/v2.0/.well-known/openid-configuration`, {
+          headers: { "x-forwarded-host": "other.example" },
+        });
+        const doc = await res.json();
+        assert.equal(doc.issuer, "https://idp.example/auth/tenant1/v2.0/");
+        assert.equal(doc.token_endpoint, "https://idp.example/auth/tenant1/v2.0/token");
+        assert.equal(doc.x, 1);
+        const listed = await control(service.url, "GET", "/_mock/issuers");
+        assert.deepEqual(listed.body.issuers, [
+          { issuer: "tenant1/v2.0", source: "config", trailingSlash: true, discovery: { x: 1 } },
+        ]);
+      } finally {
+        await service.stop();
+      }
     },
   ],
   [

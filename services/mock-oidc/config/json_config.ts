@@ -11,6 +11,8 @@ import { algorithmOfJwk, type PrivateJwk } from "../keys/key_material.ts";
 import type { TokenCallback } from "../tokens/callback.ts";
 import { configError, isRecord } from "./config_error.ts";
 import { parseTokenCallback } from "./token_callbacks.ts";
+import { issuerIdProblem } from "../protocol/issuer_id.ts";
+import type { IssuerOptions } from "../protocol/issuers.ts";
 
 /** Resolved JSON configuration. */
 export interface OidcConfig {
@@ -27,6 +29,8 @@ export interface OidcConfig {
   /** No `tokenProvider` at all: use the bundled deterministic RSA keys (as upstream). */
   bundledKeys: boolean;
   tokenCallbacks: TokenCallback[];
+  /** `issuers`: per-issuer settings (trailing slash, discovery fields), by issuer id. */
+  issuers: Record<string, IssuerOptions>;
   /** `httpServer.ssl` present: serve TLS with an in-process self-signed certificate. */
   selfSignedTls: boolean;
 }
@@ -39,6 +43,7 @@ export const DEFAULT_CONFIG: OidcConfig = {
   initialKeys: [],
   bundledKeys: true,
   tokenCallbacks: [],
+  issuers: {},
   selfSignedTls: false,
 };
 
@@ -51,7 +56,12 @@ export function parseJsonConfig(text: string, source: string): OidcConfig {
     throw configError(source, `not valid JSON (${(err as Error).message})`);
   }
   if (!isRecord(raw)) throw configError(source, "must be a JSON object");
-  const config: OidcConfig = { ...DEFAULT_CONFIG, initialKeys: [], tokenCallbacks: [] };
+  const config: OidcConfig = {
+    ...DEFAULT_CONFIG,
+    initialKeys: [],
+    tokenCallbacks: [],
+    issuers: {},
+  };
   config.interactiveLogin = bool(raw.interactiveLogin, "interactiveLogin", false);
   config.rotateRefreshToken = bool(raw.rotateRefreshToken, "rotateRefreshToken", false);
   config.staticAssetsPath = optionalString(raw.staticAssetsPath, "staticAssetsPath");
@@ -68,8 +78,35 @@ export function parseJsonConfig(text: string, source: string): OidcConfig {
       parseTokenCallback(c, `tokenCallbacks[${i}]`)
     );
   }
+  if (raw.issuers !== undefined && raw.issuers !== null) config.issuers = parseIssuers(raw.issuers);
   config.selfSignedTls = parseHttpServer(raw.httpServer);
   return config;
+}
+
+/** `issuers`: a list of `{issuer, trailingSlash?, discovery?}`, one entry per issuer id. */
+function parseIssuers(value: unknown): Record<string, IssuerOptions> {
+  if (!Array.isArray(value)) throw configError("issuers", "must be a list");
+  const out: Record<string, IssuerOptions> = {};
+  value.forEach((entry, i) => {
+    const key = `issuers[${i}]`;
+    if (!isRecord(entry)) throw configError(key, "must be an object");
+    if (typeof entry.issuer !== "string") throw configError(`${key}.issuer`, "must be a string");
+    const problem = issuerIdProblem(entry.issuer);
+    if (problem) throw configError(`${key}.issuer`, problem);
+    if (Object.hasOwn(out, entry.issuer)) {
+      throw configError(`${key}.issuer`, `${entry.issuer} is listed twice`);
+    }
+    const options: IssuerOptions = {};
+    if (entry.trailingSlash !== undefined) {
+      options.trailingSlash = bool(entry.trailingSlash, `${key}.trailingSlash`, false);
+    }
+    if (entry.discovery !== undefined) {
+      if (!isRecord(entry.discovery)) throw configError(`${key}.discovery`, "must be an object");
+      options.discovery = entry.discovery;
+    }
+    out[entry.issuer] = options;
+  });
+  return out;
 }
 
 function parseTokenProvider(provider: Record<string, unknown>, config: OidcConfig): void {

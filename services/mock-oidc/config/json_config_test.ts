@@ -143,6 +143,13 @@ Deno.test("invalid configuration names the key in one line", () => {
     ],
     ['{"httpServer":{"ssl":{"keystoreFile":"x.p12"}}}', "httpServer.ssl.keystoreFile"],
     ["{oops", "JSON_CONFIG"],
+    ['{"issuers":{}}', "issuers"],
+    ['{"issuers":[1]}', "issuers[0]"],
+    ['{"issuers":[{}]}', "issuers[0].issuer"],
+    ['{"issuers":[{"issuer":"a//b"}]}', "issuers[0].issuer"],
+    ['{"issuers":[{"issuer":"a"},{"issuer":"a"}]}', "issuers[1].issuer"],
+    ['{"issuers":[{"issuer":"a","trailingSlash":1}]}', "issuers[0].trailingSlash"],
+    ['{"issuers":[{"issuer":"a","discovery":[]}]}', "issuers[0].discovery"],
   ];
   for (const [text, key] of cases) {
     assert.throws(() => parseJsonConfig(text, "JSON_CONFIG"), (err: unknown) => {
@@ -269,4 +276,21 @@ Deno.test("string scalars that upstream's Jackson coerces are accepted", () => {
   ) {
     assert.throws(() => parseJsonConfig(bad, "JSON_CONFIG"), SettingsError, bad);
   }
+});
+
+Deno.test("issuers: per-issuer trailing slash and discovery fields, multi-segment ids", () => {
+  const config = parseJsonConfig(
+    JSON.stringify({
+      issuers: [
+        { issuer: "realms/x", trailingSlash: true },
+        { issuer: "tenant1/v2.0", discovery: { "tenant_region_scope": "EU" }, other: 1 },
+      ],
+    }),
+    "JSON_CONFIG",
+  );
+  assert.deepEqual(config.issuers, {
+    "realms/x": { trailingSlash: true },
+    "tenant1/v2.0": { discovery: { "tenant_region_scope": "EU" } },
+  });
+  assert.deepEqual(parseJsonConfig("{}", "JSON_CONFIG").issuers, {});
 });

@@ -8,6 +8,7 @@ import { readBody, withBodyBytes } from "@svc/shared/http";
 import type { CapturedRequest, RequestLog } from "./request_log.ts";
 import { holdBody, leaseBody } from "./captured_body.ts";
 import type { Handler } from "@svc/shared/http";
+import { splitIssuerPath } from "../protocol/issuer_path.ts";
 
 /** Largest protocol request body captured (and forwarded). */
 const CAPTURE_BODY_LIMIT = 1024 * 1024;
@@ -47,18 +48,19 @@ function headerMap(headers: Headers): Record<string, string[]> {
   return out;
 }
 
-const RFC8414_PREFIX = "/.well-known/oauth-authorization-server/";
-
-/** The issuer id a protocol path addresses (RFC 8414 discovery puts it last). */
+/**
+ * The issuer id a protocol path addresses: what precedes its endpoint suffix (several segments
+ * allowed; RFC 8414 discovery puts it last), else the first segment.
+ */
 export function issuerOfPath(path: string): string {
-  const segment = path.startsWith(RFC8414_PREFIX)
-    ? path.slice(RFC8414_PREFIX.length)
-    : path.split("/")[1] ?? "";
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  const raw = splitIssuerPath(path)?.issuer ?? path.split("/")[1] ?? "";
+  return raw.split("/").map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  }).join("/");
 }
 
 /** Builds the CapturedRequest for `req` whose body bytes were already read. */
@@ -105,9 +107,14 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
       options.log.append(entry);
       // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
       // takes such a method, so the original request goes on to its 405 as it came.
-      if (!REBUILDABLE.has(req.method)) return await handler(req, info);
       // `readBody` on the forwarded request gives these bytes back: no second copy.
-      return await handler(withBodyBytes(req, bytes), info);
+      const res = REBUILDABLE.has(req.method)
+        ? await handler(withBodyBytes(req, bytes), info)
+        : await handler(req, info);
+      // A fault's answer names it: the entry says which fault answered the request.
+      const fault = res.headers.get("x-mock-oidc-fault");
+      if (fault !== null) entry.fault = fault;
+      return res;
     } finally {
       done();
     }

@@ -69,6 +69,15 @@ Deno.test("issuerOfPath reads the issuer from issuer paths and RFC 8414 discover
   assert.equal(issuerOfPath("/default/token"), "default");
   assert.equal(issuerOfPath("/.well-known/oauth-authorization-server/tenant"), "tenant");
   assert.equal(issuerOfPath("/a%20b/jwks"), "a b");
+  // Several segments: what precedes the endpoint suffix (the suffix decides, as in the table).
+  assert.equal(issuerOfPath("/realms/x/token"), "realms/x");
+  assert.equal(issuerOfPath("/tenant1/v2.0/.well-known/openid-configuration"), "tenant1/v2.0");
+  assert.equal(issuerOfPath("/a/register/token"), "a/register");
+  assert.equal(issuerOfPath("/a/b/register/c1"), "a/b");
+  assert.equal(issuerOfPath("/realms/a%20b/jwks"), "realms/a b");
+  assert.equal(issuerOfPath("/.well-known/oauth-authorization-server/realms/x"), "realms/x");
+  // No endpoint suffix: the first segment, as before.
+  assert.equal(issuerOfPath("/realms/x/unknown"), "realms");
 });
 
 Deno.test("withCapture hands the handler the bytes it keeps, valid even if the log drops them", async () => {

@@ -7,6 +7,9 @@ import type { RequestLog } from "./request_log.ts";
 import type { ScenarioQueue } from "./scenario_queue.ts";
 import type { Clock } from "../clock.ts";
 import type { ClientRegistry } from "../protocol/client_registry.ts";
+import type { Issuers } from "../protocol/issuers.ts";
+import type { FaultQueue } from "../protocol/fault_queue.ts";
+import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
 
 /** The global mock clock (`clock.ts`). */
@@ -22,8 +25,14 @@ export interface ControlDeps {
   requests: RequestLog;
   /** Dynamically registered clients (`/_mock/clients`). @default an empty registry */
   clients?: ClientRegistry;
-  /** The per-request issuer URL from Host / X-Forwarded-* (`protocol/router.ts`). */
+  /** The issuer URL for a request: `--public-base-url`, else Host / X-Forwarded-* (`issuers.ts`). */
   issuerUrlOf: (req: Request, issuerId: string) => string;
+  /** Per-issuer settings (`/_mock/issuers`); without them that route has nothing to set. */
+  issuers?: Issuers;
+  /** The signing keys (`/_mock/keys`); without them that route has no keys to change. */
+  keys?: RotatingKeyStore;
+  /** Failures on demand (`/_mock/faults`); without a queue that route has nowhere to put them. */
+  faults?: FaultQueue;
   /**
    * Base URL of the API listener when `/_mock` has its own listener: minted tokens then name the
    * API issuer URL (unless X-Forwarded-* says otherwise), so userinfo and introspect accept them.

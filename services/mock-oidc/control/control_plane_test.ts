@@ -105,12 +105,36 @@ Deno.test("POST /_mock/mint applies the documented defaults", async () => {
   assert.match(issued[0].subject!, /^[0-9a-f-]{36}$/);
 });
 
-Deno.test("POST /_mock/mint rejects the reserved _mock issuer prefix with 422", async () => {
+Deno.test("POST /_mock/mint rejects unreachable issuer ids with 422, by segment", async () => {
   const handle = createControlHandler(fakeDeps().deps);
-  for (const issuer of ["_mock", "_mockish", "a/b", ""]) {
+  const nine = "a/b/c/d/e/f/g/h/i";
+  for (
+    const [issuer, message] of [
+      ["_mock", "the issuer prefix _mock is reserved"],
+      ["_mockish", "the issuer prefix _mock is reserved"],
+      ["realms/_mock", "the issuer prefix _mock is reserved"],
+      ["a//b", "issuer must not have an empty path segment"],
+      ["realms/x/", "issuer must not have an empty path segment"],
+      ["a/../b", "issuer must not have a dot segment"],
+      [nine, "issuer must have at most 8 path segments"],
+      [`a/${"x".repeat(257)}`, "issuer path segments must be at most 256 characters"],
+      ["", "issuer must not be empty"],
+    ]
+  ) {
     const res = await handle(jsonRequest("POST", "/_mock/mint", { issuer }));
     assert.equal(res.status, 422, issuer);
-    assert.equal((await res.json()).errors[0].location, "body.issuer");
+    const body = await res.json();
+    assert.equal(body.errors[0].location, "body.issuer");
+    assert.equal(body.errors[0].message, message, issuer);
+  }
+});
+
+Deno.test("POST /_mock/mint takes issuer ids of several segments, up to 8", async () => {
+  const handle = createControlHandler(fakeDeps().deps);
+  for (const issuer of ["realms/x", "tenant1/v2.0", "a/b/c/d/e/f/g/h", "a/b/c/d/e/f/g"]) {
+    const res = await handle(jsonRequest("POST", "/_mock/mint", { issuer }));
+    assert.equal(res.status, 200, issuer);
+    await res.body?.cancel();
   }
 });
 

@@ -3,6 +3,9 @@
  * verifies against `/{issuer}/jwks` and is accepted at userinfo and introspect.
  * @module
  */
+import { HttpError } from "@svc/shared/problem";
+import { UnknownKid } from "../tokens/token_factory.ts";
+import { ALGORITHMS } from "../keys/algorithms.ts";
 import { type ControlDeps, controlJson } from "./control_deps.ts";
 import { claimsDepthProblem, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
 
@@ -18,6 +21,10 @@ export interface MintRequest {
   typ?: string;
   claims?: Record<string, unknown>;
   expirySeconds?: number;
+  /** Sign with this key of the issuer (`/_mock/keys`) rather than its active one. */
+  kid?: string;
+  /** Sign with a key of the issuer of this algorithm (the active one first). */
+  algorithm?: string;
 }
 
 const MINT_SCHEMA = {
@@ -34,6 +41,8 @@ const MINT_SCHEMA = {
   typ: { type: "string" },
   claims: { type: "object", check: claimsDepthProblem },
   expirySeconds: { type: "integer" },
+  kid: { type: "string" },
+  algorithm: { type: "string", enum: ALGORITHMS },
 } as const;
 
 const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
@@ -41,7 +50,9 @@ const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 /** The issuer URL as the protocol endpoints of this issuer will see it. */
 function defaultIssuerUrl(req: Request, issuer: string, deps: ControlDeps): string {
   const api = deps.apiOrigin?.();
-  if (api && !FORWARDED.some((name) => req.headers.has(name))) return `${api}/${issuer}`;
+  if (api && !FORWARDED.some((name) => req.headers.has(name))) {
+    return deps.issuerUrlOf(new Request(`${api}/`), issuer);
+  }
   return deps.issuerUrlOf(req, issuer);
 }
 
@@ -50,6 +61,8 @@ export async function mintToken(req: Request, deps: ControlDeps): Promise<Respon
   const body = validateObject<MintRequest>(await readJsonBody(req), MINT_SCHEMA);
   const kind = body.kind ?? "access_token";
   const issued = await deps.tokens.issue({
+    kid: body.kid,
+    algorithm: body.algorithm,
     issuerId: body.issuer,
     issuerUrl: body.issuerUrl ?? defaultIssuerUrl(req, body.issuer, deps),
     kind,
@@ -61,6 +74,9 @@ export async function mintToken(req: Request, deps: ControlDeps): Promise<Respon
     claims: body.claims,
     typ: body.typ ?? "JWT",
     expirySeconds: body.expirySeconds ?? 3600,
+  }).catch((err) => {
+    if (err instanceof UnknownKid) throw new HttpError(404, "no_such_key", err.message);
+    throw err;
   });
   deps.onMint?.(kind);
   return controlJson({

@@ -7,6 +7,7 @@
 
 import { bodySizeOf, dropBody } from "./captured_body.ts";
 import { ChangeFeed } from "./change_feed.ts";
+import { splitIssuerPath } from "../protocol/issuer_path.ts";
 
 /** The protocol endpoints a take or list can filter on. */
 export const ENDPOINTS = [
@@ -38,6 +39,8 @@ export interface CapturedRequest {
   headers?: Record<string, string[]>;
   bodyBase64?: string;
   body?: string;
+  /** The id of the fault (`/_mock/faults`) that answered it, set once it is answered. */
+  fault?: string;
 }
 
 export interface RequestFilter {
@@ -65,8 +68,10 @@ export interface RequestLogOptions {
 
 /** Which protocol endpoint a path such as `/default/token` addresses, if any. */
 export function endpointOf(path: string): Endpoint | undefined {
-  const rest = path.split("/").slice(2).join("/");
-  return (ENDPOINTS as readonly string[]).includes(rest) ? rest as Endpoint : undefined;
+  const rest = splitIssuerPath(path)?.suffix;
+  return rest !== undefined && (ENDPOINTS as readonly string[]).includes(rest)
+    ? rest as Endpoint
+    : undefined;
 }
 
 /**

@@ -16,6 +16,10 @@ function entry(id: string, path: string): CapturedRequest {
 Deno.test("endpointOf maps issuer paths to the Endpoint enum", () => {
   assert.equal(endpointOf("/default/token"), "token");
   assert.equal(endpointOf("/a/jwks"), "jwks");
+  assert.equal(endpointOf("/realms/x/token"), "token");
+  assert.equal(endpointOf("/a/token/authorize"), "authorize");
+  assert.equal(endpointOf("/a/b/register/c1"), undefined);
+  assert.equal(endpointOf("/token"), undefined);
   assert.equal(endpointOf("/a/.well-known/openid-configuration"), undefined);
   assert.equal(endpointOf("/token"), undefined);
 });

@@ -1,6 +1,7 @@
 /**
  * POST /_mock/reset: flushes the scenario queue and the request log (ending waiting takes) and
- * unfreezes the clock. Signing keys stay, so JWKS already fetched by clients stays valid.
+ * unfreezes the clock, drops the issuer settings of `/_mock/issuers` (the configured ones apply
+ * again) and the queued faults. Signing keys stay, so JWKS already fetched by clients stays valid.
  * @module
  */
 import { type ControlDeps, controlJson } from "./control_deps.ts";
@@ -12,5 +13,7 @@ export async function resetMock(req: Request, deps: ControlDeps): Promise<Respon
   deps.scenarios.clear();
   deps.requests.clear();
   deps.clock.unfreeze();
+  deps.issuers?.clear();
+  deps.faults?.clear();
   return controlJson({ reset: true });
 }

@@ -156,7 +156,7 @@ function checkProperties(
   }
 }
 
-/** Issuer ids are one path segment and the `_mock` prefix is reserved for the control plane. */
+/** Issuer ids: one or more path segments, the rules of `protocol/issuer_id.ts` in each. */
 export function issuerProblem(value: unknown): string | undefined {
   return issuerIdProblem(value as string);
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { harness } from "../protocol/_test_support.ts";
+import { BASE, harness } from "../protocol/_test_support.ts";
 import { local, startFlow } from "./_test_support.ts";
 
 /** GET the callback; returns status, body and the error detail when there is one. */
@@ -54,6 +54,21 @@ Deno.test("the debugger callback answers every failure with a 4xx page", async (
     assert.equal(res.status, 400);
     assert.equal(res.detail, "The authorization endpoint answered access_denied.");
     assert.ok(res.page.includes("&#60;script&#62;") && !res.page.includes("<script>"));
+  });
+  await t.step("iss of another issuer (RFC 9207 mix-up): 400, even on an error", async () => {
+    const code = flow.callback.searchParams.get("code")!;
+    for (const query of [`code=${code}&state=1234`, "error=access_denied&state=1234"]) {
+      const res = await callback(
+        h,
+        `/default/debugger/callback?${query}&iss=${encodeURIComponent(`${BASE}/other`)}`,
+        flow.cookie,
+      );
+      assert.equal(res.status, 400);
+      assert.equal(
+        res.detail,
+        `The callback names issuer ${BASE}/other (iss), not this issuer ${BASE}/default.`,
+      );
+    }
   });
   await t.step("no code: 400", async () => {
     const res = await callback(h, "/default/debugger/callback?state=1234", flow.cookie);

@@ -36,7 +36,7 @@ export async function exchangeCode(
   session: DebuggerSession,
   code: string,
 ): Promise<TokenExchange> {
-  const url = new URL(`${ctx.issuerUrl}/token`);
+  const url = new URL(`${ctx.baseUrl}/token`);
   // A list rather than Headers, so the page shows the names as sent (Headers lowercases).
   const headers: [string, string][] = [
     ["Content-Type", "application/x-www-form-urlencoded"],

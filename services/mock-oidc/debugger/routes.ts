@@ -10,7 +10,6 @@
 
 import type { IssuerContext } from "../protocol/deps.ts";
 import { readForm } from "../protocol/form.ts";
-import { issuerSegment } from "../protocol/issuer_id.ts";
 import { redirectResponse } from "../protocol/responses.ts";
 import { exchangeCode } from "./exchange.ts";
 import { authorizeUrl, DEBUGGER_DEFAULTS, readDebuggerForm } from "./form.ts";
@@ -25,11 +24,11 @@ import {
 } from "./session.ts";
 
 function debuggerPath(ctx: IssuerContext): string {
-  return `/${issuerSegment(ctx.issuerId)}/debugger`;
+  return `${new URL(ctx.baseUrl).pathname}/debugger`;
 }
 
 function callbackUri(ctx: IssuerContext): string {
-  return `${ctx.issuerUrl}/debugger/callback`;
+  return `${ctx.baseUrl}/debugger/callback`;
 }
 
 function cookie(ctx: IssuerContext, value: string, maxAgeSeconds?: number): string {
@@ -72,7 +71,7 @@ export async function startDebugger(ctx: IssuerContext): Promise<Response> {
       debuggerPath: debuggerPath(ctx),
     });
   }
-  const res = redirectResponse(await authorizeUrl(ctx.issuerUrl, result.session));
+  const res = redirectResponse(await authorizeUrl(ctx.baseUrl, result.session));
   res.headers.set("Set-Cookie", cookie(ctx, sealed));
   res.headers.set("Cache-Control", "no-store");
   return res;
@@ -97,6 +96,14 @@ export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
         "from another mock-oidc process or issuer. Start again.",
     );
   }
+  // RFC 9207: the response (error or code) names its issuer; one naming another is a mix-up.
+  const iss = params.get("iss");
+  if (iss !== null && iss !== ctx.issuerUrl) {
+    return fail(
+      "issuer mismatch",
+      `The callback names issuer ${iss} (iss), not this issuer ${ctx.issuerUrl}.`,
+    );
+  }
   const error = params.get("error");
   if (error !== null) {
     return fail("authorization error", `The authorization endpoint answered ${error}.`);
@@ -107,7 +114,7 @@ export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
     return fail("state mismatch", "The callback's state differs from the one the form sent.");
   }
   const exchange = await exchangeCode(ctx, session, code);
-  const jwks = JSON.parse((await ctx.deps.keys.issuerKey(ctx.issuerId)).jwksJson);
+  const jwks = JSON.parse(await ctx.deps.keys.jwksJson(ctx.issuerId));
   const reports = exchange.status === 200 && exchange.body
     ? await inspectTokens(exchange.body, jwks)
     : [];

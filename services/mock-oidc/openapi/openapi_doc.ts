@@ -35,7 +35,8 @@ export function openapiDocument(version: string, routes: readonly Route[]) {
           name: "issuer",
           in: "path",
           required: true,
-          description: "Issuer id: one path segment, created on first touch",
+          description: "Issuer id: one or more path segments (at most 8, each at most 256 " +
+            "characters), created on first touch",
           schema: { type: "string" },
         },
       },

@@ -73,7 +73,7 @@ function protocol(
     ...(body ? { requestBody: { content: form } } : {}),
     responses: {
       "400": { description: "OAuth2 error", content: json("OAuthError") },
-      // Reserved, unreachable or multi-segment issuer ids, on every protocol operation.
+      // Reserved or unreachable issuer ids (any segment), on every protocol operation.
       "404": problem("No such issuer"),
       ...(body ? { "413": { description: "Body over 1 MiB", content: json("OAuthError") } } : {}),
       ...responses,
@@ -225,6 +225,53 @@ export const OPERATIONS = {
   clearClients: control("clearClients", "Forget every registered client", {
     "200": ok("ClientsCleared"),
   }),
+  listIssuers: control("listIssuers", "Per-issuer settings: configured and set here", {
+    "200": ok("IssuerSettingsList"),
+  }),
+  putIssuer: control(
+    "putIssuer",
+    "Set one issuer's settings (trailing slash, discovery fields) until reset",
+    { "200": ok("IssuerSettings"), "409": problem("Too many issuers with settings") },
+    "IssuerSettingsRequest",
+  ),
+  clearIssuers: control("clearIssuers", "Drop the settings set here; configured ones apply", {
+    "200": ok("IssuerSettingsCleared"),
+  }),
+  injectFault: control(
+    "injectFault",
+    "Queue a failure for the next N matching protocol calls",
+    { "200": ok("FaultQueued"), "409": problem("Too many faults queued") },
+    "FaultRequest",
+  ),
+  listFaults: control("listFaults", "The queued faults, oldest first", { "200": ok("FaultList") }),
+  clearFaults: control("clearFaults", "Drop every queued fault", { "200": ok("FaultsCleared") }),
+  listKeys: {
+    ...control("listKeys", "An issuer's signing keys, the active first", { "200": ok("KeyList") }),
+    parameters: [{ name: "issuer", in: "query", required: true, schema: { type: "string" } }],
+    responses: {
+      "200": ok("KeyList"),
+      ...CONTROL_ERRORS,
+      "422": { $ref: "#/components/responses/ValidationFailed" },
+    },
+  },
+  addKey: control(
+    "addKey",
+    "Add a signing key to an issuer (published; active when asked)",
+    { "200": ok("SigningKey"), "409": problem("kid taken, or the issuer holds 10 keys") },
+    "KeyAdd",
+  ),
+  activateKey: control(
+    "activateKey",
+    "Make a key the issuer's signing key",
+    { "200": ok("SigningKey"), "409": problem("The key is retired") },
+    "KeyRef",
+  ),
+  retireKey: control(
+    "retireKey",
+    "Retire a key: in the JWKS and verifying for graceSeconds, then gone",
+    { "200": ok("SigningKey"), "409": problem("The key is the active one") },
+    "KeyRetire",
+  ),
   reset: control("reset", "Flush queue and log, unfreeze the clock; keys are kept", {
     "200": ok("ResetResult"),
   }),

@@ -9,10 +9,34 @@
  * @module
  */
 import { HEALTH_SCHEMA, READINESS_SCHEMA } from "@svc/shared/health";
+import {
+  FAULT_ENDPOINTS,
+  FAULT_KINDS,
+  MAX_FAULT_COUNT,
+  MAX_FAULT_DELAY_MS,
+} from "../protocol/fault_queue.ts";
+import { ALGORITHMS } from "../keys/algorithms.ts";
+import { MAX_GRACE_SECONDS, MAX_KID_LENGTH } from "../keys/key_ring.ts";
 
 const stringArray = { type: "array", items: { type: "string" } };
 const multiMap = { type: "object", additionalProperties: stringArray };
 const anyObject = { type: "object", additionalProperties: true };
+
+const FAULT_PROPERTIES = {
+  issuer: { type: "string", description: "Issuer id it matches; any when absent" },
+  endpoint: { type: "string", enum: [...FAULT_ENDPOINTS] },
+  grantType: { type: "string", description: "Token requests of this grant_type only" },
+  clientId: { type: "string", description: "Calls of this client only" },
+  count: { type: "integer", minimum: 1, maximum: MAX_FAULT_COUNT, default: 1 },
+  kind: { type: "string", enum: [...FAULT_KINDS] },
+  error: { type: "string", description: "oauth_error: RFC 6749 error" },
+  errorDescription: { type: "string", description: "oauth_error: error_description" },
+  status: { type: "integer", minimum: 200, maximum: 599 },
+  body: { type: "string", description: "http: the body" },
+  contentType: { type: "string", description: "http: its content type" },
+  delayMs: { type: "integer", minimum: 0, maximum: MAX_FAULT_DELAY_MS },
+  malformed: { type: "string", enum: ["bad_json", "jwks_without_keys"] },
+};
 
 export const SCHEMAS = {
   ErrorDetail: {
@@ -77,7 +101,7 @@ export const SCHEMAS = {
       issuer: {
         type: "string",
         default: "default",
-        description: "Issuer id (one path segment); the prefix _mock is reserved",
+        description: "Issuer id (one or more path segments); the prefix _mock is reserved",
       },
       issuerUrl: { type: "string", description: "Overrides the iss claim" },
       subject: { type: "string", description: "sub claim; defaults to a random UUID" },
@@ -88,6 +112,12 @@ export const SCHEMAS = {
       typ: { type: "string", default: "JWT", description: "JWS typ header; at+jwt accepted" },
       claims: anyObject,
       expirySeconds: { type: "integer", format: "int64", default: 3600 },
+      kid: { type: "string", description: "Sign with this key of the issuer (/_mock/keys)" },
+      algorithm: {
+        type: "string",
+        enum: [...ALGORITHMS],
+        description: "Sign with a key of this algorithm (the active one first)",
+      },
     },
   },
   MintResponse: {
@@ -198,6 +228,7 @@ export const SCHEMAS = {
       headers: multiMap,
       bodyBase64: { type: "string", format: "byte", description: "Exact raw body bytes" },
       body: { type: "string", description: "Best-effort UTF-8 decode" },
+      fault: { type: "string", description: "The id of the fault that answered it" },
     },
   },
   CapturedRequestList: {
@@ -287,6 +318,130 @@ export const SCHEMAS = {
           additionalProperties: false,
         },
       },
+    },
+    additionalProperties: false,
+  },
+  IssuerSettingsRequest: {
+    type: "object",
+    required: ["issuer"],
+    properties: {
+      issuer: { type: "string", description: "Issuer id: one or more path segments" },
+      trailingSlash: { type: "boolean", description: "The issuer URL ends in /" },
+      discovery: { ...anyObject, description: "Fields added to or replacing discovery's" },
+    },
+    additionalProperties: false,
+  },
+  IssuerSettings: {
+    type: "object",
+    required: ["issuer", "source", "trailingSlash", "discovery"],
+    properties: {
+      issuer: { type: "string" },
+      source: { type: "string", enum: ["config", "control"] },
+      trailingSlash: { type: "boolean" },
+      discovery: anyObject,
+    },
+    additionalProperties: false,
+  },
+  IssuerSettingsList: {
+    type: "object",
+    required: ["count", "issuers"],
+    properties: {
+      count: { type: "integer" },
+      issuers: { type: "array", items: { $ref: "#/components/schemas/IssuerSettings" } },
+    },
+    additionalProperties: false,
+  },
+  IssuerSettingsCleared: {
+    type: "object",
+    required: ["count"],
+    properties: { count: { type: "integer", minimum: 0 } },
+    additionalProperties: false,
+  },
+  FaultRequest: {
+    type: "object",
+    required: ["endpoint", "kind"],
+    properties: FAULT_PROPERTIES,
+    additionalProperties: false,
+  },
+  Fault: {
+    type: "object",
+    required: ["faultId", "endpoint", "kind", "remaining"],
+    properties: {
+      faultId: { type: "string" },
+      remaining: { type: "integer", minimum: 1 },
+      ...FAULT_PROPERTIES,
+    },
+    additionalProperties: false,
+  },
+  FaultQueued: {
+    type: "object",
+    required: ["faultId", "remaining", "queued"],
+    properties: {
+      faultId: { type: "string" },
+      remaining: { type: "integer" },
+      queued: { type: "integer" },
+    },
+    additionalProperties: false,
+  },
+  FaultList: {
+    type: "object",
+    required: ["count", "faults"],
+    properties: {
+      count: { type: "integer" },
+      faults: { type: "array", items: { $ref: "#/components/schemas/Fault" } },
+    },
+    additionalProperties: false,
+  },
+  FaultsCleared: {
+    type: "object",
+    required: ["count"],
+    properties: { count: { type: "integer", enum: [0] } },
+    additionalProperties: false,
+  },
+  KeyAdd: {
+    type: "object",
+    required: ["issuer"],
+    properties: {
+      issuer: { type: "string" },
+      kid: { type: "string", maxLength: MAX_KID_LENGTH, description: "Default a random UUID" },
+      algorithm: { type: "string", enum: [...ALGORITHMS] },
+      activate: { type: "boolean", default: false },
+    },
+    additionalProperties: false,
+  },
+  KeyRef: {
+    type: "object",
+    required: ["issuer", "kid"],
+    properties: { issuer: { type: "string" }, kid: { type: "string" } },
+    additionalProperties: false,
+  },
+  KeyRetire: {
+    type: "object",
+    required: ["issuer", "kid", "graceSeconds"],
+    properties: {
+      issuer: { type: "string" },
+      kid: { type: "string" },
+      graceSeconds: { type: "integer", minimum: 0, maximum: MAX_GRACE_SECONDS },
+    },
+    additionalProperties: false,
+  },
+  SigningKey: {
+    type: "object",
+    required: ["kid", "algorithm", "status"],
+    properties: {
+      kid: { type: "string" },
+      algorithm: { type: "string" },
+      status: { type: "string", enum: ["active", "published", "retired"] },
+      retiredUntil: { type: "string", format: "date-time" },
+    },
+    additionalProperties: false,
+  },
+  KeyList: {
+    type: "object",
+    required: ["issuer", "keys"],
+    properties: {
+      issuer: { type: "string" },
+      keys: { type: "array", items: { $ref: "#/components/schemas/SigningKey" } },
     },
     additionalProperties: false,
   },

@@ -21,7 +21,7 @@ export function createProtocolHandler(deps: ProtocolDeps): (req: Request) => Pro
   const routes = routeTable({ protocol: deps, document: () => ({}) })
     .filter((route) => String(route.pattern).includes(":issuer"));
   const router = createRouter(routes, {
-    notFound: protocolNotFound(routes),
+    notFound: protocolNotFound(),
     methodNotAllowed: protocolMethodNotAllowed,
   });
   const handler = withErrors(router.handler);
@@ -44,8 +44,10 @@ export interface Harness {
 /** Build a harness; `config` overrides the default JSON configuration. */
 export function harness(
   config: Partial<OidcConfig> = {},
-  options: Pick<CoreOptions, "now" | "fetch" | "metadataDocuments" | "codeRedirectUriOptional"> =
-    {},
+  options: Pick<
+    CoreOptions,
+    "now" | "fetch" | "metadataDocuments" | "codeRedirectUriOptional" | "sleep"
+  > = {},
 ) {
   const scenarios: TokenCallback[] = [];
   const takes: string[] = [];

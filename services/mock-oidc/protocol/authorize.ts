@@ -1,7 +1,8 @@
 /**
  * `GET|POST /{issuer}/authorize`: the code flow with query, fragment and form_post response
  * modes, an interactive login page (config `interactiveLogin` or `prompt=login`), and protocol
- * errors redirected back (302) with correct-case codes whenever a redirect_uri is known.
+ * errors redirected back (302) with correct-case codes whenever a redirect_uri is known. Every
+ * redirected answer carries `iss` (RFC 9207).
  *
  * @module
  */
@@ -32,7 +33,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   // post them back, since it only keeps the query string.
   const bodyParams = new URLSearchParams();
   for (const [name, value] of form) {
-    if (name !== "username" && name !== "claims" && !params.has(name)) {
+    if (name !== "username" && name !== "claims" && name !== "deny" && !params.has(name)) {
       params.append(name, value);
       bodyParams.append(name, value);
     }
@@ -55,8 +56,10 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     ? requestedMode as Mode
     : "query";
   const state = params.get("state") ?? undefined;
+  // RFC 9207: every authorization response, success or error, names the issuer that sent it, so
+  // a client talking to several issuers can tell which one answered (the mix-up defence).
   const reply = (values: Record<string, string | undefined>) =>
-    respond(redirectUri, mode, { ...values, state });
+    respond(redirectUri, mode, { ...values, state, iss: ctx.issuerUrl });
   const fail = (error: string, description: string) =>
     reply({ error, error_description: description });
 
@@ -85,6 +88,10 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     throw err;
   }
 
+  // The login page's refusal: back to the client with access_denied (and state and iss).
+  if (req.method === "POST" && form.has("deny")) {
+    return fail("access_denied", "the user refused at the login page");
+  }
   const submitted = req.method === "POST" && form.has("username");
   const username = form.get("username") ?? undefined;
   if (submitted && !username) return fail("invalid_request", "missing required parameter username");

@@ -168,3 +168,58 @@ Deno.test("script-bearing redirect_uri schemes are refused; custom app schemes w
   assert.equal(app.status, 302);
   assert.match(app.headers.get("location")!, /^com\.example\.app:\/cb\?code=/);
 });
+
+Deno.test("RFC 9207: iss on every authorization response, success and error, every mode", async (t) => {
+  const h = harness();
+  const iss = "http://localhost:8080/default";
+  const fromQuery = (res: Response) => new URL(res.headers.get("location")!).searchParams;
+  const fromFragment = (res: Response) =>
+    new URLSearchParams(new URL(res.headers.get("location")!).hash.slice(1));
+  const fromForm = async (res: Response) => {
+    const html = await res.text();
+    return new URLSearchParams(
+      [...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+  };
+  const modes: [string, (res: Response) => URLSearchParams | Promise<URLSearchParams>][] = [
+    ["query", fromQuery],
+    ["fragment", fromFragment],
+    ["form_post", fromForm],
+  ];
+  for (const [mode, read] of modes) {
+    await t.step(`${mode}: a code`, async () => {
+      const res = await h.call(`/default/authorize?${q({ response_mode: mode, state: "s" })}`);
+      const values = await read(res);
+      assert.ok(values.get("code"));
+      assert.equal(values.get("state"), "s");
+      assert.equal(values.get("iss"), iss);
+    });
+    await t.step(`${mode}: an error`, async () => {
+      const res = await h.call(
+        `/default/authorize?${q({ response_mode: mode, response_type: "token", state: "s" })}`,
+      );
+      const values = await read(res);
+      assert.equal(values.get("error"), "unsupported_response_type");
+      assert.equal(values.get("state"), "s");
+      assert.equal(values.get("iss"), iss);
+    });
+  }
+  await t.step(
+    "an unsupported response_mode's error (answered in query) names it too",
+    async () => {
+      const res = await h.call(`/default/authorize?${q({ response_mode: "jwt" })}`);
+      assert.equal(fromQuery(res).get("error"), "invalid_request");
+      assert.equal(fromQuery(res).get("iss"), iss);
+    },
+  );
+  await t.step("iss is the issuer URL as the caller sees it (percent-encoded id)", async () => {
+    const res = await h.call(`/a%3Fb/authorize?${q()}`, {
+      headers: { "x-forwarded-proto": "https", "x-forwarded-host": "idp.example" },
+    });
+    assert.equal(fromQuery(res).get("iss"), "https://idp.example/a%3Fb");
+  });
+  await t.step("discovery advertises it", async () => {
+    const doc = await (await h.call("/default/.well-known/openid-configuration")).json();
+    assert.equal(doc.authorization_response_iss_parameter_supported, true);
+  });
+});

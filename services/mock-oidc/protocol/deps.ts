@@ -6,11 +6,14 @@
 
 import { encodeBase64 } from "@svc/shared/base64";
 import type { Clock } from "../clock.ts";
-import type { KeyStore } from "../keys/key_store.ts";
+import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import type { CallbackSource, TokenCallback } from "../tokens/callback.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
 import type { ProtocolState } from "./state.ts";
 import type { MetadataDocuments } from "./metadata_document.ts";
+import type { Issuers } from "./issuers.ts";
+import type { FaultQueue } from "./fault_queue.ts";
+import type { Sleep } from "./fault_response.ts";
 
 /** Protocol behaviour from the JSON configuration and the settings. */
 export interface ProtocolSettings {
@@ -40,11 +43,17 @@ export interface ProtocolSettings {
 export interface ProtocolDeps {
   settings: ProtocolSettings;
   clock: Clock;
-  keys: KeyStore;
+  keys: RotatingKeyStore;
   tokens: TokenFactory;
   /** One-shot scenarios (the control plane's queue); none when absent. */
   callbacks: CallbackSource;
   state: ProtocolState;
+  /** Per-issuer settings (trailing slash, discovery fields) and the issuer URL they make. */
+  issuers: Issuers;
+  /** Failures on demand (`/_mock/faults`); none when absent. */
+  faults?: FaultQueue;
+  /** How a `delay` fault waits (tests inject their own). @default setTimeout */
+  sleep?: Sleep;
   /** Client ID metadata documents; URL client ids are unregistered ids when absent. */
   metadataDocuments?: MetadataDocuments;
   /** Called once per successful token response with its `grant_type` (the metrics count it). */
@@ -58,8 +67,12 @@ export interface ProtocolDeps {
 /** One request inside an issuer namespace. */
 export interface IssuerContext {
   req: Request;
+  /** The decoded id: one or more segments joined by `/`. */
   issuerId: string;
+  /** The issuer URL (`iss`): ends in `/` for a trailing-slash issuer. */
   issuerUrl: string;
+  /** The issuer URL without a trailing slash: endpoint URLs are this plus `/token`, … */
+  baseUrl: string;
   deps: ProtocolDeps;
 }
 

@@ -26,7 +26,7 @@ export async function handleDeviceAuthorization(ctx: IssuerContext): Promise<Res
   const params = await readForm(ctx.req);
   const client = authenticateClient(ctx.req, params, {
     issuerUrl: ctx.issuerUrl,
-    endpointUrl: `${ctx.issuerUrl}/device_authorization`,
+    endpointUrl: `${ctx.baseUrl}/device_authorization`,
   });
   if (!client.clientId) throw invalidClient("client_id is required");
   const { deps } = ctx;
@@ -43,7 +43,7 @@ export async function handleDeviceAuthorization(ctx: IssuerContext): Promise<Res
     authTime: deps.settings.interactiveLogin ? undefined : Math.floor(deps.clock.now() / 1000),
   });
   deps.state.userCodes.set(normalize(userCode), deviceCode);
-  const verificationUri = `${ctx.issuerUrl}/device`;
+  const verificationUri = `${ctx.baseUrl}/device`;
   return jsonResponse({
     device_code: deviceCode,
     user_code: userCode,

@@ -1,7 +1,8 @@
 /**
  * Discovery: `/{issuer}/.well-known/openid-configuration`, and the RFC 8414 forms
  * `/{issuer}/.well-known/oauth-authorization-server` and
- * `/.well-known/oauth-authorization-server/{issuer}` (what oauth4webapi requests).
+ * `/.well-known/oauth-authorization-server/{issuer}` (what oauth4webapi requests). An issuer's
+ * `discovery` settings (`issuers.ts`) add fields or replace them.
  *
  * @module
  */
@@ -13,21 +14,22 @@ import { AUTH_METHODS } from "./client_metadata.ts";
 import { registrationEndpoint } from "./registration.ts";
 import { GRANT_TYPES } from "./grant_types.ts";
 
-/** The discovery document of an issuer URL. */
-function discoveryDocument(issuerUrl: string): Record<string, unknown> {
+/** The discovery document of an issuer URL (`base`: the same without a trailing slash). */
+function discoveryDocument(issuerUrl: string, base: string): Record<string, unknown> {
   return {
     issuer: issuerUrl,
-    authorization_endpoint: `${issuerUrl}/authorize`,
-    end_session_endpoint: `${issuerUrl}/endsession`,
-    revocation_endpoint: `${issuerUrl}/revoke`,
-    token_endpoint: `${issuerUrl}/token`,
-    userinfo_endpoint: `${issuerUrl}/userinfo`,
-    jwks_uri: `${issuerUrl}/jwks`,
-    introspection_endpoint: `${issuerUrl}/introspect`,
-    device_authorization_endpoint: `${issuerUrl}/device_authorization`,
-    registration_endpoint: registrationEndpoint(issuerUrl),
+    authorization_endpoint: `${base}/authorize`,
+    end_session_endpoint: `${base}/endsession`,
+    revocation_endpoint: `${base}/revoke`,
+    token_endpoint: `${base}/token`,
+    userinfo_endpoint: `${base}/userinfo`,
+    jwks_uri: `${base}/jwks`,
+    introspection_endpoint: `${base}/introspect`,
+    device_authorization_endpoint: `${base}/device_authorization`,
+    registration_endpoint: registrationEndpoint(base),
     response_types_supported: ["code"],
     response_modes_supported: ["query", "fragment", "form_post"],
+    authorization_response_iss_parameter_supported: true,
     grant_types_supported: [...GRANT_TYPES],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [...ALGORITHMS],
@@ -50,7 +52,8 @@ function discoveryDocument(issuerUrl: string): Record<string, unknown> {
   };
 }
 
-/** Handle a discovery request. */
+/** Handle a discovery request: the document, then the issuer's own fields over it. */
 export function handleDiscovery(ctx: IssuerContext): Response {
-  return jsonResponse(discoveryDocument(ctx.issuerUrl));
+  const overrides = ctx.deps.issuers.optionsOf(ctx.issuerId).discovery;
+  return jsonResponse({ ...discoveryDocument(ctx.issuerUrl, ctx.baseUrl), ...overrides });
 }

@@ -1,12 +1,13 @@
 /**
  * The issuer URL as the caller sees it: scheme from `X-Forwarded-Proto`, host from
  * `X-Forwarded-Host` (upstream ignores it) or `Host`, port from `X-Forwarded-Port`.
- * Discovery, `iss` and token verification all use it, so it is computed per request.
+ * Discovery, `iss` and token verification all use it, so it is computed per request, unless
+ * `--public-base-url` fixes it (`issuers.ts`).
  *
  * @module
  */
 
-import { issuerSegment } from "./issuer_id.ts";
+import { issuerPath } from "./issuer_id.ts";
 
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(:\d{1,5})?$/;
 
@@ -20,11 +21,11 @@ const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(:\d{1,5})?$/;
  * ```
  */
 export function issuerUrlOf(req: Request, issuerId: string): string {
-  return `${originOf(req)}/${issuerSegment(issuerId)}`;
+  return `${originOf(req)}/${issuerPath(issuerId)}`;
 }
 
 /** Scheme and authority of the request as the client addressed it. */
-function originOf(req: Request): string {
+export function originOf(req: Request): string {
   const url = new URL(req.url);
   const forwardedProto = first(req.headers.get("x-forwarded-proto"))?.toLowerCase();
   const proto = forwardedProto === "http" || forwardedProto === "https"

@@ -15,7 +15,8 @@ label{display:block;font-weight:600;margin:1rem 0 .3rem}input,textarea{width:100
 box-sizing:border-box;padding:.55rem;border:1px solid #c5cad3;border-radius:4px;font:inherit}
 textarea{font-family:ui-monospace,monospace;min-height:6rem}button{margin-top:1.2rem;
 padding:.6rem 1.4rem;border:0;border-radius:4px;background:#2f5bd3;color:#fff;font:inherit;
-cursor:pointer}table{margin-top:1.5rem;border-collapse:collapse;font-size:.85rem;width:100%}
+cursor:pointer}button.secondary{margin-left:.6rem;background:#fff;color:#2f5bd3;
+border:1px solid #2f5bd3}table{margin-top:1.5rem;border-collapse:collapse;font-size:.85rem;width:100%}
 td{border-top:1px solid #e3e6eb;padding:.3rem;word-break:break-all}.note{color:#5b6473}`;
 
 /** Wrap `body` in the common layout. */
@@ -27,7 +28,8 @@ export function page(title: string, body: string): string {
 }
 
 /**
- * Login form posting `username` (+ optional `claims` JSON) back to the same URL; `hidden`
+ * Login form posting `username` (+ optional `claims` JSON) back to the same URL, or `deny` (the
+ * refusal, answered with `access_denied`); `hidden`
  * are authorization parameters that came in a POST body and must be posted again.
  */
 export function loginPage(
@@ -52,6 +54,7 @@ export function loginPage(
 <label for="claims">Optional claims (JSON object)</label>
 <textarea id="claims" name="claims" placeholder='{"acr": "reference"}'></textarea>
 <button type="submit">Sign in</button>
+<button type="submit" name="deny" value="1" formnovalidate class="secondary">Refuse</button>
 </form>${rows ? `<table>${rows}</table>` : ""}`,
   );
 }

@@ -83,7 +83,7 @@ export async function handleRegister(ctx: IssuerContext): Promise<Response> {
     client.clientSecret = randomTokenOf(deps);
   }
   deps.state.clients.add(client);
-  return jsonResponse(clientInformation(client, ctx.issuerUrl), { status: 201, noStore: true });
+  return jsonResponse(clientInformation(client, ctx.baseUrl), { status: 201, noStore: true });
 }
 
 /** `GET /{issuer}/register/{client}` (RFC 7592 §2.1). */
@@ -105,5 +105,5 @@ export function handleReadRegistration(ctx: IssuerContext): Response {
   if (!client || presented !== client.registrationAccessToken) {
     throw invalidToken("the registration access token is not valid for this client");
   }
-  return jsonResponse(clientInformation(client, ctx.issuerUrl), { noStore: true });
+  return jsonResponse(clientInformation(client, ctx.baseUrl), { noStore: true });
 }

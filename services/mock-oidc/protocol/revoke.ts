@@ -21,7 +21,8 @@ export async function handleRevoke(ctx: IssuerContext): Promise<Response> {
     state.refreshTokens.delete(token);
   } else {
     const jwt = decodeJwt(token);
-    const key = jwt ? await ctx.deps.keys.issuerKey(ctx.issuerId) : undefined;
+    const kid = typeof jwt?.header.kid === "string" ? jwt.header.kid : undefined;
+    const key = jwt ? await ctx.deps.keys.verificationKey(ctx.issuerId, kid) : undefined;
     if (jwt && key && typeof jwt.claims.jti === "string" && await verifySignature(key, jwt)) {
       state.revoked.set(jwt.claims.jti, true);
     }

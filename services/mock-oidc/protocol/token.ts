@@ -40,7 +40,7 @@ export async function handleToken(ctx: IssuerContext): Promise<Response> {
   const params = await readForm(ctx.req);
   const client = authenticateClient(ctx.req, params, {
     issuerUrl: ctx.issuerUrl,
-    endpointUrl: `${ctx.issuerUrl}/token`,
+    endpointUrl: `${ctx.baseUrl}/token`,
   });
   const grantType = params.get("grant_type");
   if (!grantType) throw invalidRequest("missing required parameter grant_type");

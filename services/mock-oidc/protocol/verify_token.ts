@@ -18,7 +18,9 @@ export type Verification =
 export async function verifyToken(ctx: IssuerContext, token: string): Promise<Verification> {
   const jwt = decodeJwt(token);
   if (!jwt) return { ok: false, reason: "token is not a JWT" };
-  const key = await ctx.deps.keys.issuerKey(ctx.issuerId);
+  const kid = typeof jwt.header.kid === "string" ? jwt.header.kid : undefined;
+  const key = await ctx.deps.keys.verificationKey(ctx.issuerId, kid);
+  if (!key) return { ok: false, reason: "unknown kid" };
   if (!(await verifySignature(key, jwt))) return { ok: false, reason: "invalid signature" };
   const { claims } = jwt;
   if (claims.iss !== ctx.issuerUrl) return { ok: false, reason: "iss does not match the issuer" };

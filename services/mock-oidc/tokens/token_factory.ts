@@ -9,7 +9,7 @@
  */
 
 import type { Clock } from "../clock.ts";
-import type { KeyStore } from "../keys/key_store.ts";
+import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import type { TokenCallback } from "./callback.ts";
 import { signJwt } from "./jwt.ts";
 import { expandTemplates, findMapping } from "./request_mappings.ts";
@@ -39,6 +39,19 @@ export interface TokenRequest {
   callback?: TokenCallback;
   /** Token request parameters, for request mappings and templates. */
   params?: URLSearchParams;
+  /** Sign with this key of the issuer (mint) instead of its active one. */
+  kid?: string;
+  /** Sign with a key of the issuer of this algorithm (mint), the active one first. */
+  algorithm?: string;
+}
+
+/** A `kid` (or algorithm) the issuer has no key for (or whose grace is over). */
+export class UnknownKid extends Error {
+  constructor(issuerId: string, kid?: string, algorithm?: string) {
+    const key = [kid, algorithm && `of algorithm ${algorithm}`].filter(Boolean).join(" ");
+    super(`issuer ${issuerId} has no key ${key}`);
+    this.name = "UnknownKid";
+  }
 }
 
 /** A signed token and what went into it. */
@@ -58,12 +71,15 @@ export interface TokenFactory {
 
 /** Create the token factory over the process key store and clock. */
 export function createTokenFactory(
-  options: { keys: KeyStore; clock: Clock; uuid?: () => string },
+  options: { keys: RotatingKeyStore; clock: Clock; uuid?: () => string },
 ): TokenFactory {
   const uuid = options.uuid ?? (() => crypto.randomUUID());
   return {
     async issue(req) {
-      const key = await options.keys.issuerKey(req.issuerId);
+      const key = req.kid === undefined && req.algorithm === undefined
+        ? await options.keys.issuerKey(req.issuerId)
+        : await options.keys.mintKey(req.issuerId, { kid: req.kid, alg: req.algorithm });
+      if (!key) throw new UnknownKid(req.issuerId, req.kid, req.algorithm);
       const shaped = applyCallback(req);
       const now = Math.floor(options.clock.now() / 1000);
       const exp = now + shaped.expirySeconds;

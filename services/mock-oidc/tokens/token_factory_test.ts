@@ -2,15 +2,17 @@ import assert from "node:assert/strict";
 import { createClock } from "../clock.ts";
 import bundled from "../keys/bundled_keys.json" with { type: "json" };
 import { createKeyStore } from "../keys/key_store.ts";
+import { createKeyRing } from "../keys/key_ring.ts";
 import { resolveCallback } from "./callback.ts";
 import { createTokenFactory } from "./token_factory.ts";
 
 function factory() {
-  const keys = createKeyStore({
+  const store = createKeyStore({
     initialKeys: bundled.keys.map((jwk) => ({ jwk, alg: "RS256" as const })),
     spareKeys: 0,
   });
   const clock = createClock({ frozenAt: Date.parse("2030-01-01T00:00:00Z") });
+  const keys = createKeyRing(store, { clock });
   return createTokenFactory({ keys, clock, uuid: () => "fixed-jti" });
 }
 
