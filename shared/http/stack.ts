@@ -113,7 +113,7 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
 
   if (!split) {
     return function defaultStack(req, info) {
-      const id = assignRequestId(req);
+      const id = assignRequestId(req, ID_HEADER);
       let match: RouteMatch;
       try {
         match = router.match(req); // parses the URL: the target check
@@ -129,7 +129,7 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
   if (options.cors) h = withCors(h, options.cors);
   const inside = h;
   return function defaultStack(req, info) {
-    const id = assignRequestId(req);
+    const id = assignRequestId(req, ID_HEADER);
     try {
       router.match(req);
     } catch {
@@ -141,7 +141,8 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
   };
 }
 
-const ID_HEADER = "X-Request-ID";
+// Lower case, as `Headers` keeps names (and sends them): nothing to convert per request.
+const ID_HEADER = "x-request-id";
 
 /** The 400 `invalid_host` (no metrics, no access log: the router never saw the request). */
 function invalidTarget(
@@ -217,8 +218,9 @@ function executor(
 /** One request, from the moment the stack gets it until its access-log line is written. */
 class Exchange extends Deadline {
   readonly stack: Stack;
-  readonly req: Request;
-  readonly info: Deno.ServeHandlerInfo;
+  /** Dropped once answered: the timeout queue may hold the record a little longer. */
+  req: Request;
+  info: Deno.ServeHandlerInfo;
   readonly id: string;
   readonly route: string;
   readonly path: string;
@@ -356,6 +358,7 @@ class Exchange extends Deadline {
         this.info.completed.then(() => this.#log(undefined), (err) => this.#log(err ?? "aborted"));
       }
     }
+    this.req = this.info = undefined!;
     return stack.setsId ? withIdHeader(res, ID_HEADER, this.id) : res;
   }
 
