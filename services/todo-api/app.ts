@@ -173,7 +173,7 @@ export function createApp(deps: AppDeps): App {
     { method: "GET",  pattern: "/v1/keys/:id",            auth: "keys.get",       handler: keys.get,       openapi: GET_KEY },
     { method: "POST", pattern: "/v1/keys/:id/revoke",     auth: "keys.revoke",    handler: keys.revoke,    openapi: REVOKE_KEY },
     { method: "GET",  pattern: `${SCHEMAS_PATH}/:name.json`, label: `${SCHEMAS_PATH}/{name}`, handler: schemaFile },
-  ], { authenticate });
+  ], { authenticate: authenticate?.resolve });
 
   const handler = withDefaultStack(createRouter(routes), {
     logger: deps.logger,

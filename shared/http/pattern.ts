@@ -103,10 +103,13 @@ const PLAIN = /^\/[A-Za-z0-9\-._~!$&'*,;=:@/]*$/;
 const REPEATED_SEGMENTS = /(?<=\/:[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*)\+(?=\/|$)/gu;
 const DOT_SEGMENT = /\/\.\.?(\/|$)/;
 
+/** The groups of a static pathname: one frozen object for every match (nothing to allocate). */
+const NO_GROUPS: Record<string, string | undefined> = Object.freeze({});
+
 function fastMatcher(literal: string, fast: { regexp: RegExp; names: string[] }): PathMatcher {
   const { regexp, names } = fast;
   if (names.length === 0) {
-    return (url) => url.pathname === literal ? {} : undefined;
+    return (url) => url.pathname === literal ? NO_GROUPS : undefined;
   }
   return (url) => {
     const m = regexp.exec(url.pathname);

@@ -19,22 +19,43 @@ export function withRequestId(
   handler: Handler,
   options: { header?: string; generate?: () => string } = {},
 ): Handler {
-  const { header = "X-Request-ID", generate = () => crypto.randomUUID() } = options;
+  const { header = "X-Request-ID", generate = randomId } = options;
   return async function requestId(req, info) {
-    const given = req.headers.get(header);
-    const id = given !== null && VALID.test(given) ? given : generate();
-    setContext(req, REQUEST_ID, id);
-    const res = await handler(req, info);
-    try {
-      res.headers.set(header, id);
-    } catch {
-      // Immutable headers (e.g. a fetched Response passed through): copy once.
-      const copy = new Response(res.body, res);
-      copy.headers.set(header, id);
-      return copy;
-    }
-    return res;
+    const id = assignRequestId(req, header, generate);
+    return withIdHeader(await handler(req, info), header, id);
   };
+}
+
+function randomId(): string {
+  return crypto.randomUUID();
+}
+
+/**
+ * The request's id (the client's `header` when valid, else `generate()`), recorded for
+ * {@linkcode requestIdOf}: the first half of {@linkcode withRequestId}, for the default stack.
+ */
+export function assignRequestId(
+  req: Request,
+  header = "X-Request-ID",
+  generate: () => string = randomId,
+): string {
+  const given = req.headers.get(header);
+  const id = given !== null && VALID.test(given) ? given : generate();
+  setContext(req, REQUEST_ID, id);
+  return id;
+}
+
+/** `res` with `header: id`: the second half of {@linkcode withRequestId}. */
+export function withIdHeader(res: Response, header: string, id: string): Response {
+  try {
+    res.headers.set(header, id);
+  } catch {
+    // Immutable headers (e.g. a fetched Response passed through): copy once.
+    const copy = new Response(res.body, res);
+    copy.headers.set(header, id);
+    return copy;
+  }
+  return res;
 }
 
 /** The id {@linkcode withRequestId} assigned to this request, or "" outside of it. */

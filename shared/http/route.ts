@@ -110,6 +110,33 @@ interface Group {
   methods: Map<string, Route>;
   any?: Route;
   labels: Map<Route, string>;
+  /** What each method (and `*`) dispatches to, resolved once: handler and label. */
+  targets: Map<string, { handler: RouteHandler; route: string }>;
+  anyTarget?: { handler: RouteHandler; route: string };
+  /** The label of a 405 and the `Allow` list, built once. */
+  firstLabel: string;
+  allow: string[];
+}
+
+/** `params` of every match without groups (a static path): one frozen object, not one each. */
+const NO_PARAMS: Record<string, string | undefined> = Object.freeze({});
+const NO_METHODS: string[] = Object.freeze([]) as unknown as string[];
+
+/**
+ * One request's match, cached on the request, and the context its route handler gets (the same
+ * object: one record per request, not two).
+ */
+class Match implements RouteMatch, RouteContext {
+  url: URL;
+  route: string;
+  handler?: RouteHandler = undefined;
+  params: Record<string, string | undefined> = NO_PARAMS;
+  allow: string[] = NO_METHODS;
+  info: Deno.ServeHandlerInfo = undefined as unknown as Deno.ServeHandlerInfo;
+  constructor(url: URL, route: string) {
+    this.url = url;
+    this.route = route;
+  }
 }
 
 function groupsOf(routes: readonly Route[]): Group[] {
@@ -133,6 +160,9 @@ function groupsOf(routes: readonly Route[]): Group[] {
         label: labelOfPathname(pathname),
         methods: new Map(),
         labels: new Map(),
+        targets: new Map(),
+        firstLabel: "",
+        allow: NO_METHODS,
       };
       groups.set(key, group);
     }
@@ -153,6 +183,16 @@ function groupsOf(routes: readonly Route[]): Group[] {
     const methods = [...group.methods];
     methods.splice(methods.findIndex(([m]) => m === "GET") + 1, 0, ["HEAD", get]);
     group.methods = new Map(methods);
+  }
+  for (const group of groups.values()) {
+    for (const [method, route] of group.methods) {
+      group.targets.set(method, { handler: route.handler, route: group.labels.get(route)! });
+    }
+    if (group.any) {
+      group.anyTarget = { handler: group.any.handler, route: group.labels.get(group.any)! };
+    }
+    group.firstLabel = group.labels.values().next().value!;
+    group.allow = Object.freeze([...group.methods.keys()]) as unknown as string[];
   }
   return [...groups.values()];
 }
@@ -199,18 +239,18 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
     let found = getContext(req, MATCH);
     if (found) return found;
     const url = new URL(req.url);
-    found = { url, route: unmatched, params: {}, allow: [] };
+    found = new Match(url, unmatched);
     for (const group of groups) {
       const params = group.matcher(url);
       if (!params) continue;
-      const route = group.methods.get(req.method) ?? group.any;
+      const target = group.targets.get(req.method) ?? group.anyTarget;
       found.params = params;
-      if (route) {
-        found.handler = route.handler;
-        found.route = group.labels.get(route)!;
+      if (target) {
+        found.handler = target.handler;
+        found.route = target.route;
       } else {
-        found.route = group.labels.values().next().value!;
-        found.allow = [...group.methods.keys()];
+        found.route = group.firstLabel;
+        found.allow = group.allow;
       }
       break;
     }
@@ -219,10 +259,10 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
   }
 
   function handler(req: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> {
-    const m = match(req);
-    if (m.handler) return m.handler(req, { info, url: m.url, params: m.params, route: m.route });
-    const ctx = { info, url: m.url, route: m.route, allow: m.allow };
-    return m.allow.length > 0 ? methodNotAllowed(req, ctx) : notFound(req, ctx);
+    const m = match(req) as Match;
+    m.info = info;
+    if (m.handler) return m.handler(req, m);
+    return m.allow.length > 0 ? methodNotAllowed(req, m) : notFound(req, m);
   }
 
   return { handler, match, routeOf: (req) => match(req).route, routes };

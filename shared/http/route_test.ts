@@ -164,3 +164,21 @@ Deno.test("openapiPaths() derives the OpenAPI paths from the table", () => {
 Deno.test("createRouter() rejects an invalid pattern at construction", () => {
   assert.throws(() => createRouter([{ method: "GET", pattern: "/a/:", handler: text("") }]));
 });
+
+Deno.test("createRouter() matches a static path without new params; a pattern's params are its own", () => {
+  const router = createRouter([
+    { method: "GET", pattern: "/v1/todos", handler: () => new Response() },
+    { method: "GET", pattern: "/v1/todos/:id", handler: () => new Response() },
+  ]);
+  const a = router.match(new Request("http://x/v1/todos"));
+  const b = router.match(new Request("http://x/v1/todos?limit=2"));
+  assert.equal(a.params, b.params, "one shared object for every static match");
+  assert.deepEqual(a.params, {});
+  assert.ok(Object.isFrozen(a.params));
+  const c = router.match(new Request("http://x/v1/todos/1"));
+  const d = router.match(new Request("http://x/v1/todos/2"));
+  assert.notEqual(c.params, d.params);
+  assert.deepEqual([c.params, d.params], [{ id: "1" }, { id: "2" }]);
+  const head = router.match(new Request("http://x/v1/todos", { method: "DELETE" }));
+  assert.deepEqual(head.allow, ["GET", "HEAD"]);
+});

@@ -214,3 +214,78 @@ Deno.test("with trustedProxyHeader the access log's remote is the client behind 
   await waitUntil(() => lines.some((l) => l.includes('"request"')), { what: "the access log" });
   assert.equal(JSON.parse(lines.find((l) => l.includes('"request"'))!).remote, "203.0.113.9");
 });
+
+Deno.test("withDefaultStack() hands a synchronous answer back without a promise, errors too", async () => {
+  const { handler } = setupHandler();
+  const ok = handler(new Request("http://x/items/7"), localInfo());
+  assert.ok(ok instanceof Response, "a synchronous route answers synchronously");
+  assert.equal(ok.status, 200);
+  assert.ok(ok.headers.get("x-request-id"));
+  const boom = handler(new Request("http://x/boom", { method: "POST" }), localInfo());
+  assert.ok(boom instanceof Response, "a synchronous throw is rendered synchronously");
+  assert.equal(boom.status, 500);
+  const slow = handler(new Request("http://x/later"), localInfo());
+  assert.ok(slow instanceof Promise, "an asynchronous route answers with a promise");
+  const later = await slow;
+  assert.equal(await later.text(), "later");
+  assert.ok(later.headers.get("x-request-id"));
+  await ok.body?.cancel();
+  await boom.body?.cancel();
+});
+
+Deno.test("withDefaultStack() logs and counts a timed-out request once, as its 503", async () => {
+  const { call, lines, metrics, settle } = setup({ requestTimeoutMs: 20 });
+  const res = await call("GET", "/slow"); // its late "late" answer comes right after the 503
+  assert.equal(res.status, 503);
+  assert.ok(res.headers.get("x-request-id"));
+  await res.body?.cancel();
+  await settle();
+  await settle();
+  const requests = lines.filter((l) => l.msg === "request");
+  assert.deepEqual(requests.map((l) => [l.path, l.status]), [["/slow", 503]]);
+  const text = await metrics.registry.metrics();
+  assert.match(
+    text,
+    /http_requests_total\{method="GET",route="\/slow",status="503",service="svc"\} 1/,
+  );
+  assert.doesNotMatch(text, /status="200"/);
+});
+
+Deno.test("withDefaultStack() waits for a renderError that answers with a promise", async () => {
+  const { call, lines, settle } = setup({
+    renderError: (_req, err) =>
+      Promise.resolve(new Response(`rendered: ${(err as HttpError).status}`, { status: 418 })),
+  });
+  const res = await call("GET", "/nowhere");
+  assert.equal(res.status, 418);
+  assert.equal(await res.text(), "rendered: 404");
+  assert.ok(res.headers.get("x-request-id"));
+  await settle();
+  assert.deepEqual(lines.filter((l) => l.msg === "request").map((l) => l.status), [418]);
+});
+
+Deno.test("withDefaultStack() with a failing renderError: the failure propagates, counted as 500, not logged", async () => {
+  for (
+    const render of [() => Promise.reject(new Error("render failed")), () => {
+      throw new Error("render failed");
+    }]
+  ) {
+    const { call, lines, metrics, settle } = setup({ renderError: render });
+    await assert.rejects(call("GET", "/nowhere"), /render failed/);
+    await settle();
+    assert.deepEqual(lines.filter((l) => l.msg === "request"), []);
+    assert.match(
+      await metrics.registry.metrics(),
+      /http_requests_total\{method="GET",route="unmatched",status="500",service="svc"\} 1/,
+    );
+  }
+});
+
+function setupHandler() {
+  const routes: Route[] = [
+    ...ROUTES,
+    { method: "GET", pattern: "/later", handler: () => Promise.resolve(new Response("later")) },
+  ];
+  const logger = createLogger({ write: () => {} });
+  return { handler: withDefaultStack(createRouter(routes), { logger }) };
+}

@@ -2,21 +2,32 @@ import { createContextKey, getContext, setContext } from "./context.ts";
 import type { Handler } from "./handler.ts";
 import { HttpError } from "./problem.ts";
 
-/** One request's deadline: fired by the shared queue, or by its own timer once extended. */
-class Deadline {
+/**
+ * One request's deadline: fired by the shared queue, or by its own timer once extended. The kit's
+ * default stack extends it into its one per-request record (`stack.ts`), which answers the 503
+ * itself; {@linkcode withTimeout} races the handler's answer against it.
+ */
+export class Deadline {
+  /** When it passes (`performance.now()` time). */
   expiresAt: number;
   /** Still waiting in the queue (not answered, not expired, not extended). */
   queued = true;
-  #settled = false;
+  /** Answered or expired: nothing more happens. */
+  settled = false;
   /** Rejects the request's answer with the 503; set by {@linkcode Deadline.race}. */
   #reject?: (err: unknown) => void;
   #controller?: AbortController;
   #timer?: ReturnType<typeof setTimeout>;
   #leaveQueue: (d: Deadline) => void;
 
-  constructor(expiresAt: number, leaveQueue: (d: Deadline) => void) {
+  /**
+   * A deadline at `expiresAt` that leaves `queue` once answered or extended; without a queue, one
+   * that never passes.
+   */
+  constructor(expiresAt: number, queue?: DeadlineQueue) {
     this.expiresAt = expiresAt;
-    this.#leaveQueue = leaveQueue;
+    this.#leaveQueue = queue?.leave ?? noQueue;
+    if (!queue) this.queued = false;
   }
 
   /** Created on first use: most requests never ask for it. */
@@ -41,31 +52,40 @@ class Deadline {
     });
   }
 
+  /** What happens when the deadline passes first: by default the raced answer rejects. */
+  protected expired(err: HttpError): void {
+    this.#reject?.(err);
+  }
+
+  /** Fires the deadline (once): the signal aborts, then {@linkcode Deadline.expired}. */
   expire(): void {
-    if (this.#settled) return;
-    this.#settled = true;
+    if (this.settled) return;
+    this.settled = true;
     // First, so work waiting on the signal stops before the 503 reaches the client.
     (this.#controller ??= new AbortController()).abort();
-    this.#reject?.(timeoutError());
+    this.expired(timeoutError());
   }
 
   /** Moves the deadline to `ms` from now when that is later than the current one. */
   extend(ms: number): void {
     const at = performance.now() + ms;
-    if (at <= this.expiresAt || this.#settled) return;
+    if (at <= this.expiresAt || this.settled) return;
     this.expiresAt = at;
     this.#leaveQueue(this); // the queue is ordered by the common timeout; this one has its own
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.expire(), ms);
   }
 
+  /** The request was answered: the deadline no longer applies. */
   finish(): void {
-    this.#settled = true;
+    this.settled = true;
     // Only when extended: even an empty `clearTimeout` loads the Node timers (see DeadlineQueue).
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#leaveQueue(this);
   }
 }
+
+function noQueue(): void {}
 
 /**
  * The deadlines of one `withTimeout`, in arrival order. Every request gets the same timeout, so
@@ -78,23 +98,30 @@ class Deadline {
  * ahead, so with no request left it keeps a process that would otherwise end up for at most that
  * long (a service ends through `Deno.exit`, and `deno test` does not wait for it).
  */
-class DeadlineQueue {
-  #queue: Deadline[] = [];
+export class DeadlineQueue {
+  /** Arrival order; entries before `#head` are cleared, so the queue keeps no request alive. */
+  #queue: (Deadline | undefined)[] = [];
   #head = 0;
   #live = 0;
   /** The armed wake-up; one that fires after being replaced does nothing. */
   #timer?: AbortSignal;
 
+  /** Queues a deadline made with this queue (at the common timeout from now). */
   add(deadline: Deadline): void {
     this.#queue.push(deadline);
     this.#live++;
     if (this.#timer === undefined) this.#arm(performance.now());
   }
 
+  /** Takes a deadline out of the queue (answered, expired or extended). */
   leave = (deadline: Deadline): void => {
     if (!deadline.queued) return;
     deadline.queued = false;
-    if (--this.#live > 0) return;
+    if (--this.#live > 0) {
+      // Requests mostly finish in arrival order: the answered ones at the head go at once.
+      this.#dropAnswered();
+      return;
+    }
     this.#queue.length = 0;
     this.#head = 0;
     // The timer stays armed: when it fires with nothing queued, it simply ends. Arming a new one
@@ -102,13 +129,22 @@ class DeadlineQueue {
     // a time.
   };
 
+  #dropAnswered(): void {
+    const queue = this.#queue;
+    while (this.#head < queue.length && !queue[this.#head]!.queued) queue[this.#head++] = undefined;
+    if (this.#head > 1024) {
+      this.#queue = queue.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
   #tick = (): void => {
     this.#timer = undefined;
     const now = performance.now();
     while (this.#head < this.#queue.length) {
-      const next = this.#queue[this.#head];
+      const next = this.#queue[this.#head]!;
       if (next.queued && next.expiresAt > now) break;
-      this.#head++;
+      this.#queue[this.#head++] = undefined;
       if (next.queued) {
         this.leave(next);
         next.expire();
@@ -122,7 +158,7 @@ class DeadlineQueue {
   };
 
   #arm(now: number): void {
-    while (this.#head < this.#queue.length && !this.#queue[this.#head].queued) this.#head++;
+    this.#dropAnswered();
     const next = this.#queue[this.#head];
     if (!next) return;
     const wake = AbortSignal.timeout(Math.min(MAX_WAKE_MS, Math.max(0, next.expiresAt - now)));
@@ -135,6 +171,11 @@ class DeadlineQueue {
 const MAX_WAKE_MS = 1000;
 
 const DEADLINE = createContextKey<Deadline>("deadline");
+
+/** Makes `deadline` the one {@linkcode timeoutSignalOf} and {@linkcode extendTimeout} act on. */
+export function attachDeadline(req: Request, deadline: Deadline): void {
+  setContext(req, DEADLINE, deadline);
+}
 
 function timeoutError(): HttpError {
   return new HttpError(503, "request_timeout", "Cannot answer: the request took too long");
@@ -159,7 +200,7 @@ export function withTimeout(handler: Handler, options: { ms: number }): Handler 
   // Per request: one promise for the answer and the two callbacks on the handler's (this runs
   // for every request of every service; each promise and closure is garbage a request leaves).
   return function timeout(req, info) {
-    const deadline = new Deadline(performance.now() + ms, queue.leave);
+    const deadline = new Deadline(performance.now() + ms, queue);
     setContext(req, DEADLINE, deadline);
     queue.add(deadline);
     let answer: Response | Promise<Response>;

@@ -247,3 +247,23 @@ Deno.test("withAccessLog() reads the request before the response is over, never 
   assert.equal(lines[0].route, "/with-header");
   assert.equal(lines[0].method, "GET");
 });
+
+Deno.test("withTimeout() expires a waiting request behind thousands answered before it", async () => {
+  const h = withTimeout(async (req) => {
+    if (new URL(req.url).pathname === "/fast") return await Promise.resolve(new Response("fast"));
+    await new Promise((resolve) => timeoutSignalOf(req)!.addEventListener("abort", resolve));
+    return new Response("aborted");
+  }, { ms: 50 });
+  const call = (path: string) =>
+    Promise.resolve(h(new Request(`http://x${path}`), localInfo())).catch((e: HttpError) => e);
+  // 2000 in flight, answered in arrival order ahead of the slow one: the queue drops them as they
+  // go (past its compaction at 1024), and still fires the slow one's deadline.
+  const fast = Array.from({ length: 2000 }, () => call("/fast"));
+  const slow = call("/slow");
+  const answers = await Promise.all(fast);
+  assert.ok(answers.every((r) => r instanceof Response && r.status === 200));
+  assert.equal(((await slow) as HttpError).code, "request_timeout");
+  const after = await call("/fast");
+  assert.equal(await (after as Response).text(), "fast");
+  for (const r of answers) await (r as Response).body?.cancel();
+});

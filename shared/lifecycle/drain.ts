@@ -127,9 +127,28 @@ export function createDrain(options: DrainOptions = {}): Drain {
     inFlight--;
   };
 
+  /** The 503 of a request that arrives while draining. */
+  async function refused(
+    req: Request,
+    info: Deno.ServeHandlerInfo,
+    connection: string | undefined,
+  ): Promise<Response> {
+    if (connection !== undefined) busy.delete(connection);
+    await req.body?.cancel().catch(() => {});
+    return closing(refuse ? await refuse(req, info) : refusal());
+  }
+
+  /** A response that goes out once draining has begun tells its client to close. */
+  function leaving(res: Response, connection: string | undefined): Response {
+    if (!draining) return res;
+    if (connection !== undefined) busy.delete(connection);
+    return closing(res);
+  }
+
   function track(handler: Handler): Handler {
     const listener = listeners++;
-    return async function tracked(req, info) {
+    // Not async: a handler that answers at once is answered at once (no promise, no frame).
+    return function tracked(req, info) {
       const at = now();
       lastArrival = at;
       // The peer is read once here (each read is a call into the runtime that builds a new
@@ -137,11 +156,7 @@ export function createDrain(options: DrainOptions = {}): Drain {
       // (the access log's `remote`), even after the response is over.
       const remoteAddr = info.remoteAddr;
       const connection = connectionOf(listener, remoteAddr);
-      if (draining) {
-        if (connection !== undefined) busy.delete(connection);
-        await req.body?.cancel().catch(() => {});
-        return closing(refuse ? await refuse(req, info) : refusal());
-      }
+      if (draining) return refused(req, info, connection);
       if (connection !== undefined) {
         busy.set(connection, at);
         if (at - lastSweep >= closeNoticeMs) sweep(at);
@@ -150,10 +165,14 @@ export function createDrain(options: DrainOptions = {}): Drain {
       // `completed` settles when the response has been handed over (or the client went away).
       const completed = info.completed;
       completed.then(done, done);
-      const res = await handler(req, { remoteAddr, completed });
-      if (!draining) return res;
-      if (connection !== undefined) busy.delete(connection);
-      return closing(res);
+      let res: Response | Promise<Response>;
+      try {
+        res = handler(req, { remoteAddr, completed });
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (res instanceof Response) return leaving(res, connection);
+      return res.then((r) => leaving(r, connection));
     };
   }
 

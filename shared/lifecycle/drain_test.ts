@@ -105,3 +105,25 @@ Deno.test("createDrain() tells every recently busy keep-alive connection to clos
     },
   );
 });
+
+Deno.test("track() hands a synchronous answer back at once, a later one through a promise", async () => {
+  const drain = createDrain();
+  const info = localInfo();
+  const now = drain.track(() => new Response("now"));
+  const res = now(new Request("http://x/"), info);
+  assert.ok(res instanceof Response);
+  assert.equal(await res.text(), "now");
+  const later = drain.track(() => Promise.resolve(new Response("later")));
+  const pending = later(new Request("http://x/"), info);
+  assert.ok(pending instanceof Promise);
+  assert.equal(await (await pending).text(), "later");
+  const throws = drain.track(() => {
+    throw new Error("boom");
+  });
+  await assert.rejects(
+    Promise.resolve().then(() => throws(new Request("http://x/"), info)),
+    /boom/,
+  );
+  await info.completed;
+  assert.equal(drain.inFlight(), 0);
+});

@@ -118,23 +118,7 @@ export function withHttpMetrics(
   metrics: Metrics,
   options: { route: (req: Request) => string },
 ): Handler {
-  // The label objects of each (route, method) and (route, method, status), made once: all three
-  // come from bounded vocabularies (the table's labels, methodLabel's, HTTP statuses).
-  type L = Labels<"method" | "route" | "status">;
-  const byRoute = new Map<string, Map<string, { labels: L; byStatus: Map<number, L> }>>();
-  function labelsOf(route: string, method: string) {
-    let byMethod = byRoute.get(route);
-    if (!byMethod) byRoute.set(route, byMethod = new Map());
-    let entry = byMethod.get(method);
-    // Frozen: the metrics then find their series by the object's identity (`seriesFor`).
-    if (!entry) {
-      byMethod.set(
-        method,
-        entry = { labels: Object.freeze({ method, route }), byStatus: new Map() },
-      );
-    }
-    return entry;
-  }
+  const record = httpRecorder(metrics);
   return async function httpMetrics(req, info) {
     const start = performance.now();
     const route = options.route(req);
@@ -144,15 +128,41 @@ export function withHttpMetrics(
       status = res.status;
       return res;
     } finally {
-      const entry = labelsOf(route, methodLabel(req.method));
-      let withStatus = entry.byStatus.get(status);
-      if (!withStatus) {
-        withStatus = Object.freeze({ ...entry.labels, status: String(status) });
-        entry.byStatus.set(status, withStatus);
-      }
-      metrics.httpDuration.observe(entry.labels, (performance.now() - start) / 1000);
-      metrics.httpRequests.inc(withStatus);
+      record(route, req.method, status, (performance.now() - start) / 1000);
     }
+  };
+}
+
+/**
+ * Records one answered request in `http_requests_total` and `http_request_duration_seconds`:
+ * what {@linkcode withHttpMetrics} does once the answer is there, for the kit's default stack,
+ * which times requests in its own per-request record. The label objects of each route, method and
+ * status are made once (all three come from bounded vocabularies: the table's labels,
+ * {@linkcode methodLabel}'s, HTTP statuses), so a request allocates none.
+ */
+export function httpRecorder(
+  metrics: Metrics,
+): (route: string, method: string, status: number, seconds: number) => void {
+  type L = Labels<"method" | "route" | "status">;
+  type Entry = { labels: L; byStatus: Map<number, L> };
+  const byRoute = new Map<string, Map<string, Entry>>();
+  return function record(route, method, status, seconds) {
+    const label = methodLabel(method);
+    let byMethod = byRoute.get(route);
+    if (!byMethod) byRoute.set(route, byMethod = new Map());
+    let entry = byMethod.get(label);
+    // Frozen: the metrics then find their series by the object's identity (`seriesFor`).
+    if (!entry) {
+      entry = { labels: Object.freeze({ method: label, route }), byStatus: new Map() };
+      byMethod.set(label, entry);
+    }
+    let withStatus = entry.byStatus.get(status);
+    if (!withStatus) {
+      withStatus = Object.freeze({ ...entry.labels, status: String(status) });
+      entry.byStatus.set(status, withStatus);
+    }
+    metrics.httpDuration.observe(entry.labels, seconds);
+    metrics.httpRequests.inc(withStatus);
   };
 }
 

@@ -57,8 +57,13 @@ export function presentedKey(req: Request): string | undefined {
   return apiKey ?? bearer;
 }
 
-/** Returns `authenticate(req)`, resolving to the principal or throwing 401. */
-export function createAuthenticator(options: AuthenticatorOptions) {
+/**
+ * Returns `authenticate(req)`, resolving to the principal or throwing 401, and on it
+ * `authenticate.resolve(req)`: the same check, which answers a key already in the cache (every
+ * request but a key's first within the TTL) synchronously, and throws its 401 synchronously:
+ * the request path then makes no promise for it.
+ */
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const ttl = options.cacheTtlMs ?? 5000;
   const size = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
@@ -67,7 +72,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   let unknown = createLruCache<true>(size);
   let generation = changes?.current() ?? 0;
 
-  return async function authenticate(req: Request): Promise<Principal> {
+  function resolve(req: Request): Principal | Promise<Principal> {
     const key = presentedKey(req);
     if (key === undefined) throw unauthorized("missing API key");
     if (changes && changes.current() !== generation) {
@@ -79,29 +84,46 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     // Known keys are cached by the key itself, so a caller's repeated key costs no SHA-256 (the
     // largest single cost of a request once its lookup is cached). Only keys that exist get in,
     // so the cache holds no more than the key table does; unknown ones are cached by digest.
-    let principal = known.get(key, at);
-    if (principal === undefined) {
-      const digest = keyDigest(key);
-      if (unknown.get(digest, at) === undefined) {
-        const seen = generation;
-        principal = await options.findByDigest(digest);
-        // A lookup that raced a key change may have read the old row: not cached.
-        if (ttl > 0 && seen === (changes?.current() ?? 0)) {
-          if (principal) known.set(key, principal, at + ttl);
-          else unknown.set(digest, true, at + ttl);
-        }
-      }
+    const principal = known.get(key, at);
+    if (principal !== undefined) return admitted(principal);
+    const digest = keyDigest(key);
+    if (unknown.get(digest, at) !== undefined) return admitted(undefined);
+    return lookUp(key, digest, at);
+  }
+
+  async function lookUp(key: string, digest: string, at: number): Promise<Principal> {
+    const seen = generation;
+    const principal = await options.findByDigest(digest);
+    // A lookup that raced a key change may have read the old row: not cached.
+    if (ttl > 0 && seen === (changes?.current() ?? 0)) {
+      if (principal) known.set(key, principal, at + ttl);
+      else unknown.set(digest, true, at + ttl);
     }
+    return admitted(principal);
+  }
+
+  function admitted(principal: Principal | undefined): Principal {
     // Revoked and expired keys get the same answer as unknown ones: nothing about which exist.
     if (!principal) throw unauthorized("unknown API key");
     if (principal.expiresAtMs !== undefined && principal.expiresAtMs <= now()) {
       throw unauthorized("unknown API key");
     }
     return principal;
-  };
+  }
+
+  return Object.assign(async (req: Request): Promise<Principal> => await resolve(req), {
+    resolve,
+  });
 }
 
-/** A map of at most `size` entries with expiry; the least recently used entry goes first. */
+/** What {@linkcode createAuthenticator} returns. */
+export interface Authenticator {
+  /** The caller of `req`, or a 401 `HttpError` (rejected). */
+  (req: Request): Promise<Principal>;
+  /** The same, synchronous (returned or thrown) when the key's verdict is cached. */
+  resolve(req: Request): Principal | Promise<Principal>;
+}
+
 function createLruCache<V>(size: number) {
   const entries = new Map<string, { value: V; until: number }>();
   let newest: string | undefined;

@@ -174,3 +174,36 @@ Deno.test("a cached key is found by the key itself: same key any header, other k
   assert.equal((await authenticate(req({ "x-api-key": "k1" }))).subject, "one");
   assert.equal(lookups.length, 4);
 });
+
+Deno.test("resolve answers a cached verdict synchronously and waits only for a first lookup", async () => {
+  let now = 0;
+  const known = new Map<string, Principal>([[keyDigest("k"), { subject: "a", roles: ["user"] }]]);
+  const authenticate = createAuthenticator({
+    findByDigest: (d) => Promise.resolve(known.get(d)),
+    cacheTtlMs: 1000,
+    now: () => now,
+  });
+  const first = authenticate.resolve(req({ "x-api-key": "k" }));
+  assert.ok(first instanceof Promise, "the first lookup of a key waits for the database");
+  assert.equal((await first).subject, "a");
+  const cached = authenticate.resolve(req({ "x-api-key": "k" }));
+  assert.ok(!(cached instanceof Promise), "a cached key is answered at once");
+  assert.equal(cached.subject, "a");
+  // An unknown key: its first lookup rejects, its cached verdict throws at once, both 401.
+  await assert.rejects(
+    Promise.resolve(authenticate.resolve(req({ "x-api-key": "nope" }))),
+    (e: HttpError) => e.status === 401 && e.message === "unknown API key",
+  );
+  assert.throws(
+    () => authenticate.resolve(req({ "x-api-key": "nope" })),
+    (e: HttpError) => e.status === 401 && e.message === "unknown API key",
+  );
+  assert.throws(
+    () => authenticate.resolve(req({})),
+    (e: HttpError) => e.status === 401 && e.message === "missing API key",
+  );
+  // The promise form keeps rejecting, never throwing.
+  await assert.rejects(authenticate(req({})), (e: HttpError) => e.status === 401);
+  now = 1000; // past the TTL: a lookup again
+  assert.ok(authenticate.resolve(req({ "x-api-key": "k" })) instanceof Promise);
+});

@@ -48,18 +48,24 @@ export type AppRoute =
  */
 export function withRouteAuth(
   routes: readonly AppRoute[],
-  options: { authenticate: ((req: Request) => Promise<Principal>) | undefined },
+  options: { authenticate: ((req: Request) => Principal | Promise<Principal>) | undefined },
 ): Route[] {
   const { authenticate } = options;
   return routes.map((row) => {
     if (!("auth" in row)) return row;
     const { auth: action, handler, ...route } = row;
-    const guarded: RouteHandler = async (req, ctx) => {
-      const principal = authenticate ? await authenticate(req) : ANONYMOUS;
+    const allowed = (req: Request, ctx: RouteContext, principal: Principal) => {
       authorize(principal, action);
       // The router made this context for this request alone: the caller joins it, no copy.
       (ctx as AuthedContext).principal = principal;
-      return await handler(req, ctx as AuthedContext);
+      return handler(req, ctx as AuthedContext);
+    };
+    // Not async: a cached key is checked without a promise (a 401 or 403 is thrown to the
+    // stack's error boundary either way); only a key's first lookup waits.
+    const guarded: RouteHandler = (req, ctx) => {
+      const principal = authenticate ? authenticate(req) : ANONYMOUS;
+      if (principal instanceof Promise) return principal.then((p) => allowed(req, ctx, p));
+      return allowed(req, ctx, principal);
     };
     return { ...route, handler: guarded };
   });

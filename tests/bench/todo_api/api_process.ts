@@ -16,6 +16,8 @@ export interface ApiOptions {
   env?: Record<string, string>;
   /** More Deno flags after the shipped ones (`--cpu-prof`). */
   flags?: string[];
+  /** The tree to run it from (another checkout, measured beside this one). @default {ROOT} */
+  root?: string;
 }
 
 /** Starts todo-api on `databaseUrl` and resolves once it answers. */
@@ -24,7 +26,7 @@ export async function startApi(databaseUrl: string, options: ApiOptions): Promis
   return await startService({
     entry: form.entry,
     permissions: [...form.flags, ...options.flags ?? []],
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     args: [
       "serve",
       "--addr",

@@ -6,11 +6,16 @@
  * Calls todo-api's whole HTTP handler (`createApp`: the kit stack, authentication, validation,
  * `$schema` bodies, cursor, metrics, access log to a discarding writer) in-process with a
  * database that answers from memory, and, as the baseline, the HTTP floor's handler
- * (`floor_server.ts`'s work: parse, answer rows as JSON) on the same canned rows. Both build the
- * same `Request`s and read the whole response body. Reports CPU µs per request (all threads, so
- * the figures hold on a busy machine) and the ratio.
+ * (`floor_server.ts`'s work: parse, answer rows as JSON) on the same canned rows; between them,
+ * the floor's handler behind the kit's route table and default stack (`floor_kit.ts stack`'s
+ * handler, without the server). All build the same `Request`s and read the whole response body.
+ * Reports CPU µs per request (all threads, so the figures hold on a busy machine), bytes V8
+ * allocated per request (`total_allocated_bytes` of `node:v8`'s heap statistics, garbage
+ * included), and the ratios to the floor.
  */
 import { parseArgs } from "node:util";
+import { getHeapStatistics } from "node:v8";
+import { createRouter, type Handler, withDefaultStack } from "@svc/shared/http";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import { createApp } from "@svc/todo-api";
@@ -37,6 +42,16 @@ const app = createApp({
 /** The floor's handler (floor_server.ts) on the same canned rows. */
 const floor = floorHandler((text, params) => db.query(text, params));
 
+/** The floor's handler behind the kit's route table and default stack (as `floor_kit.ts`). */
+const router = createRouter([
+  { method: "POST", pattern: "/v1/todos", handler: (req) => floor(req) },
+  { method: "GET", pattern: "/v1/todos", handler: (req) => floor(req) },
+]);
+const kitStack = withDefaultStack(router, {
+  logger: createLogger({ write: () => {} }),
+  metrics: createMetrics({ service: "floor" }),
+});
+
 const info = (): Deno.ServeHandlerInfo => ({
   remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 },
   completed: Promise.resolve(),
@@ -54,17 +69,25 @@ const requests = {
     }),
 };
 
+/** Bytes V8 has allocated in this isolate so far (Deno 2.9's heap statistics have the field). */
+function allocated(): number {
+  return (getHeapStatistics() as { total_allocated_bytes?: number }).total_allocated_bytes ?? NaN;
+}
+
+/** CPU µs and bytes allocated per request of `handler` over `N` requests. */
 async function perRequest(
-  handler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>,
+  handler: Handler,
   make: () => Request,
-): Promise<number> {
+): Promise<{ us: number; bytes: number }> {
   const t0 = cpuMicros();
+  const b0 = allocated();
   for (let i = 0; i < N; i++) {
     const res = await handler(make(), info());
     if (res.status >= 300) throw new Error(`status ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   }
-  return (cpuMicros() - t0) / N;
+  const bytes = (allocated() - b0) / N;
+  return { us: (cpuMicros() - t0) / N, bytes };
 }
 
 /**
@@ -84,27 +107,38 @@ function cpuMicros(): number {
   return ns / 1000;
 }
 
+const sides: [string, Handler][] = [["floor", floor], ["kit stack", kitStack], ["todo-api", app]];
 const rows: string[] = [];
 for (const [name, make] of Object.entries(requests)) {
-  await perRequest(app, make); // warm-up (JIT, key cache, cursor key)
-  await perRequest(floor, make);
-  const a: number[] = [];
-  const f: number[] = [];
+  for (const [, handler] of sides) await perRequest(handler, make); // warm-up (JIT, key cache)
+  const us = sides.map(() => [] as number[]);
+  const bytes = sides.map(() => [] as number[]);
   for (let r = 0; r < ROUNDS; r++) {
-    a.push(await perRequest(app, make));
-    f.push(await perRequest(floor, make));
+    // alternating order, so a slow spell of the shared machine does not fall on one side
+    const order = r % 2 ? [...sides.keys()].reverse() : [...sides.keys()];
+    for (const i of order) {
+      const m = await perRequest(sides[i][1], make);
+      us[i].push(m.us);
+      bytes[i].push(m.bytes);
+    }
   }
-  rows.push(
-    `| ${name} | ${median(a).toFixed(1)} | ${median(f).toFixed(1)} | ${
-      (median(a) - median(f)).toFixed(1)
-    } | ${(median(a) / median(f)).toFixed(2)} |`,
-  );
+  const [fu, fb] = [median(us[0]), median(bytes[0])];
+  for (let i = 0; i < sides.length; i++) {
+    const [u, b] = [median(us[i]), median(bytes[i])];
+    rows.push(
+      `| ${name} | ${sides[i][0]} | ${u.toFixed(1)} | ${(u - fu).toFixed(1)} | ${
+        (u / fu).toFixed(2)
+      } | ${(b / 1024).toFixed(1)} | ${(b / fb).toFixed(2)} |`,
+    );
+  }
 }
 Deno.stdout.writeSync(
-  new TextEncoder().encode(`In-process, ${N} requests × ${ROUNDS} rounds, Deno ${Deno.version.deno}.
+  new TextEncoder().encode(
+    `In-process, ${N} requests × ${ROUNDS} rounds (alternating order), Deno ${Deno.version.deno}.
 
-| request | todo-api µs/request | floor handler µs/request | difference | ratio |
-| --- | --- | --- | --- | --- |
+| request | handler | CPU µs/request | over the floor | / floor | KiB allocated/request | / floor |
+| --- | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
-`),
+`,
+  ),
 );

@@ -3,7 +3,8 @@
  * not a test):
  *
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
- *     deno run -A tests/bench/todo_api/layers.ts [--case create|list] [--rounds 8] [--seconds 3]
+ *     deno run -A tests/bench/todo_api/layers.ts [--case create|list] [--rounds 8] [--seconds 3] \
+ *       [--before DIR]
  *
  * On one Postgres database, wrk (1 thread, 16 connections) drives in turn, in each round and in
  * an order that reverses from round to round: the floor (`floor_server.ts`, a bare `Deno.serve`);
@@ -12,6 +13,10 @@
  * For each it reports the median of the rounds' throughput ratios against the floor (each ratio
  * from the same round), and the process's CPU per request (`/proc/<pid>/stat` around each run;
  * first quartile and median, since a round that the shared machine slows only ever adds).
+ *
+ * `--before DIR` also runs the kit stack and todo-api of another checkout (e.g. `git archive` of
+ * the commit before a change, unpacked with a hard-linked copy of `node_modules`) in the same
+ * rounds, so a change is measured against what it replaced under the same load.
  */
 import { parseArgs } from "node:util";
 import { startService } from "@svc/testing";
@@ -27,6 +32,7 @@ const { values } = parseArgs({
     case: { type: "string", default: "create" },
     rounds: { type: "string", default: "8" },
     seconds: { type: "string", default: "3" },
+    before: { type: "string" },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -58,8 +64,23 @@ try {
       await startService({ entry: FLOOR_KIT, args: [test.url!, "10", layers], ...quiet }),
     );
   }
+  const before = values.before;
+  if (before) {
+    add(
+      "kit stack, before",
+      await startService({
+        entry: `${before}/tests/bench/todo_api/floor_kit.ts`,
+        args: [test.url!, "10", "stack"],
+        cwd: before,
+        ...quiet,
+      }),
+    );
+  }
   // one worker, as the floor has one isolate (the default on Postgres is one per core)
   add("todo-api (shipped form, 1 worker)", await startApi(test.url!, { workers: 1, pool: 10 }));
+  if (before) {
+    add("todo-api, before", await startApi(test.url!, { workers: 1, pool: 10, root: before }));
+  }
   const lua = values.case === "create"
     ? `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
       `wrk.headers["Content-Type"] = "application/json"\n`
