@@ -110,13 +110,13 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       serviceVersion: IDENTITY.build.version,
     });
     // The observable instruments read the controller's pool and backoff at each export.
-    let controllerRef: Controller | undefined;
+    const built: { controller?: Controller } = {};
     const metrics: ControllerMetrics = exporter
       ? meteredController(exporter.meter, values["github.scale_set"], {
         runners: () =>
-          controllerRef?.pool.summary() ??
+          built.controller?.pool.summary() ??
             { creating: 0, booting: 0, idle: 0, busy: 0, done: 0, removing: 0 },
-        backoffLevel: () => controllerRef?.backoff.failures ?? 0,
+        backoffLevel: () => built.controller?.backoff.failures ?? 0,
       })
       : NO_METRICS;
     if (exporter) logger.info("metrics export enabled", { url: exporter.url });
@@ -202,7 +202,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       onJobStarted: (job, runner) => proofs?.offer(job, runner.name),
       onPass: () => watchdog?.progress("reconcile"),
     });
-    controllerRef = controller;
+    built.controller = controller;
     if (proofSettings) {
       const queue = new JobProofQueue({
         ...proofSettings,

@@ -93,7 +93,7 @@ async function catalog(meta: Uint8Array, rootfs: Uint8Array) {
   ).join("");
   const images = {
     padding,
-    content_id: "images",
+    "content_id": "images",
     datatype: "image-downloads",
     format: "products:1.0",
     products: {

@@ -7,7 +7,7 @@ import { summarize, summaryLine } from "../fakes/simulation_summary.ts";
 import { withSimulation } from "./_test_support.ts";
 
 Deno.test("the summary counts jobs and runners as they move", async () => {
-  await withSimulation({ github: { sendJobAvailable: false } }, async (sim) => {
+  await withSimulation({ github: { sendJobAvailable: false } }, (sim) => {
     const none = summarize(sim);
     assert.deepEqual(none, {
       jobs: { queued: 0, started: 0, running: 0, waiting: 0, failed: 0 },
@@ -51,5 +51,6 @@ Deno.test("the summary counts jobs and runners as they move", async () => {
       "[sim] jobs: 3 queued, 2 started, 1 running, 1 waiting, 1 failed | runners: 1 booting, " +
         "1 idle, 1 busy, 1 stopped",
     );
+    return Promise.resolve();
   });
 });

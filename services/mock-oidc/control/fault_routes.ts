@@ -49,7 +49,7 @@ const FAULT_SCHEMA: Record<string, FieldRule> = {
 
 /** Which fields each kind needs, and which it takes. */
 const KIND_FIELDS: Record<Fault["kind"], { needs: string[]; takes: string[] }> = {
-  oauth_error: { needs: ["error"], takes: ["error", "errorDescription", "status"] },
+  "oauth_error": { needs: ["error"], takes: ["error", "errorDescription", "status"] },
   http: { needs: ["status"], takes: ["status", "body", "contentType"] },
   delay: { needs: ["delayMs"], takes: ["delayMs"] },
   close: { needs: [], takes: [] },
