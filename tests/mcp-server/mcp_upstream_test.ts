@@ -6,7 +6,8 @@
  * the demo host's.
  */
 import assert from "node:assert/strict";
-import { ROOT, runMcp, startStdio } from "./_test_support.ts";
+import { skipSuite } from "@svc/testing";
+import { ROOT, runMcp, startHttpStack, startStdio } from "./_test_support.ts";
 
 const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 const SDK = "npm:@modelcontextprotocol/sdk@1.32.2";
@@ -268,4 +269,71 @@ Deno.test("--mcp NAME=stdio:...: server-everything started as a command, with --
     await doubler.stop();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** Why the Python MCP SDK's client cannot run here (`.ci/run` installs it), or undefined. */
+function pythonSdkMissing(): string | undefined {
+  try {
+    const { code } = new Deno.Command("python3", {
+      args: ["-c", "import mcp"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    return code === 0 ? undefined : "the Python MCP SDK (python3 -m pip install mcp)";
+  } catch {
+    return "python3 with the Python MCP SDK (python3 -m pip install mcp)";
+  }
+}
+
+Deno.test({
+  name: "the Python MCP SDK's client drives it over Streamable HTTP: --mcp and --openapi together",
+  ignore: skipSuite({ module: import.meta.url, part: "Python SDK", needs: pythonSdkMissing() }),
+  async fn() {
+    const upstream = await startEverything();
+    const dir = await Deno.makeTempDir();
+    const doubler = await startDoubler(dir);
+    try {
+      const stack = await startHttpStack([
+        "--mcp",
+        `ev=${upstream.url}`,
+        "--openapi",
+        `calc=${doubler.doc}`,
+      ]);
+      try {
+        const token = await stack.token("python-client");
+        const child = new Deno.Command("python3", {
+          args: [new URL("./python_client.py", import.meta.url).pathname, stack.mcpUrl],
+          env: { MCP_TOKEN: token },
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const writer = child.stdin.getWriter();
+        await writer.write(
+          new TextEncoder().encode(
+            "def main():\n" +
+              "  total = ev.get_sum(a=2, b=3.5)['text']\n" +
+              "  return {'sum': total, 'doubled': calc.double(n=21)['value']}\n",
+          ),
+        );
+        await writer.close();
+        const out = await child.output();
+        const stderr = new TextDecoder().decode(out.stderr);
+        assert.equal(out.code, 0, stderr);
+        const got = JSON.parse(new TextDecoder().decode(out.stdout));
+        assert.deepEqual(got.tools, ["describe_api", "execute", "search_api"]);
+        assert.ok(got.found.includes("ev.get_sum"), got.found.join());
+        assert.equal(got.signature, "ev.get_sum(*, a: float, b: float)");
+        assert.equal(got.isError, false, got.text.join());
+        assert.match(got.result.result.sum, /\b5\.5\b/);
+        assert.equal(got.result.result.doubled, 42);
+      } finally {
+        await stack.stop();
+      }
+    } finally {
+      await doubler.stop();
+      await upstream.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
