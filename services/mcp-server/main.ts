@@ -29,7 +29,12 @@ export async function main(args: string[], env: EnvLookup, io: MainIo): Promise<
     throw new SettingsError("args", `Cannot start: unexpected argument (see --help)`);
   }
   if (settings.list_capabilities) {
-    io.out(capabilityListing(await loadCapabilities(settings, { env })));
+    const capabilities = await loadCapabilities(settings, { env });
+    try {
+      io.out(capabilityListing(capabilities));
+    } finally {
+      await capabilities.close();
+    }
     return 0;
   }
   const server = await serve(settings, { env });

@@ -3,6 +3,7 @@
  *
  *   base + workers × (worker heap + young generation + isolate) + workers × 3 × max value bytes
  *        + queued executions × (2 × max source bytes + per-request objects)
+ *        + workers × 3 × largest upstream response + stdio servers × 2 × --mcp-max-response-bytes
  *
  * `base` and the per-worker isolate and per-request figures are measured
  * (`tests/bench/mcp_server/memory.ts`, RESULTS.md) and rounded up; the rest follows from the
@@ -11,6 +12,7 @@
  */
 import type { Limits } from "./limits.ts";
 import { youngGenerationMb } from "./execute/pool.ts";
+import type { Settings } from "./settings.ts";
 
 const MiB = 1 << 20;
 
@@ -37,17 +39,64 @@ export interface MemoryBound {
   replies: number;
   /** Waiting executions × (source as a JS string + request objects). */
   queued: number;
+  /**
+   * Upstream answers in flight: a running program makes one capability call at a time, so at most
+   * one per worker, each read up to its source's response bound (bytes, then its text and parsed
+   * value: × 3); and each stdio server's line buffer with its copy (× 2), even between calls.
+   */
+  upstreams: number;
   /** The sum. */
   total: number;
 }
 
-/** The bound for these limits. */
-export function memoryBound(limits: Limits): MemoryBound {
+/** The capability sources answering from outside (`--mcp`, `--openapi`), as the bound needs them. */
+export interface UpstreamSources {
+  /** The largest response any configured source may return (0 when none is configured). */
+  maxResponseBytes: number;
+  /** `--mcp` servers started as a command. */
+  stdioServers: number;
+  /** `--mcp-max-response-bytes`: a stdio server's message line. */
+  stdioMaxLineBytes: number;
+}
+
+/** The upstream sources resolved settings configure. */
+export function upstreamSourcesOf(settings: Settings): UpstreamSources {
+  const bounds = [
+    settings.mcp.length > 0 ? settings.mcp_max_response_bytes : 0,
+    settings.openapi.length > 0 ? settings.openapi_max_response_bytes : 0,
+  ];
+  return {
+    maxResponseBytes: Math.max(...bounds),
+    stdioServers: settings.mcp.filter((entry) => /^[^=]+=stdio:/.test(entry)).length,
+    stdioMaxLineBytes: settings.mcp_max_response_bytes,
+  };
+}
+
+const NO_UPSTREAMS: UpstreamSources = {
+  maxResponseBytes: 0,
+  stdioServers: 0,
+  stdioMaxLineBytes: 0,
+};
+
+/** The bound for these limits and upstream sources (default: none). */
+export function memoryBound(
+  limits: Limits,
+  sources: UpstreamSources = NO_UPSTREAMS,
+): MemoryBound {
   const workerCount = limits.maxConcurrentExecutions;
   const base = BASE_BYTES;
   const workers = workerCount *
     ((limits.workerHeapMb + youngGenerationMb(limits.workerHeapMb)) * MiB + WORKER_ISOLATE_BYTES);
   const replies = workerCount * 3 * limits.maxValueBytes;
   const queued = limits.maxQueuedExecutions * (2 * limits.maxSourceBytes + QUEUED_REQUEST_BYTES);
-  return { base, workers, replies, queued, total: base + workers + replies + queued };
+  const upstreams = workerCount * 3 * sources.maxResponseBytes +
+    sources.stdioServers * 2 * sources.stdioMaxLineBytes;
+  return {
+    base,
+    workers,
+    replies,
+    queued,
+    upstreams,
+    total: base + workers + replies + queued + upstreams,
+  };
 }

@@ -65,8 +65,10 @@ export interface Serving {
 /** The capabilities the settings describe. */
 export interface Capabilities {
   registry: CapabilityRegistry;
-  /** What each `--openapi` API registered and disabled. */
+  /** What each `--openapi` API and `--mcp` server registered and disabled. */
   apis: ApiReport[];
+  /** Stops the `--mcp` stdio servers' processes; resolves once they have exited. */
+  close(): Promise<void>;
 }
 
 /** The service's logger: JSON lines on stderr at `--log-level`. */
@@ -87,6 +89,10 @@ export async function loadCapabilities(
   const env = options.env ?? ((name: string) => Deno.env.get(name));
   const registry = createDemoRegistry();
   let apis: ApiReport[] = [];
+  const stops: (() => Promise<void>)[] = [];
+  const close = async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
   // The OpenAPI host (document loading, operation mapping, calls) loads only when a setting names
   // an API: a server without one starts without its modules.
   if (
@@ -121,16 +127,20 @@ export async function loadCapabilities(
           timeoutMs: settings.mcp_timeout,
           maxResponseBytes: settings.mcp_max_response_bytes,
           maxTools: settings.mcp_max_tools,
+          // a stdio server's stderr, as log records (stdout carries JSON-RPC under stdio)
+          log: (mcp, line) => logger.info("MCP server stderr", { mcp, line }),
+          stops,
         },
       );
     } catch (err) {
+      await close();
       if (err instanceof ApiError) throw new SettingsError("mcp", err.message);
       throw err;
     }
     logApiReports(logger, upstreams, "mcp");
     apis = [...apis, ...upstreams];
   }
-  return { registry, apis };
+  return { registry, apis, close };
 }
 
 /** `--list-capabilities`: every enabled signature, then each disabled operation and its reason. */
@@ -186,21 +196,28 @@ export async function serve(settings: Settings, options: ServeOptions = {}): Pro
     );
   }
   const logger = options.logger ?? serviceLogger(settings);
-  const { registry, apis } = await loadCapabilities(settings, { ...options, logger });
-  const { authorizer, stepUp } = await authorizerOf(settings, apis, logger);
-  const limits = limitsOf(settings);
-  const pool = createExecutePool(limits);
-  const wired = { registry, authorizer, stepUp, limits, pool, logger };
+  const { registry, apis, close } = await loadCapabilities(settings, { ...options, logger });
+  let pool: ExecutePool | undefined;
   let serving: Serving;
   try {
+    const { authorizer, stepUp } = await authorizerOf(settings, apis, logger);
+    const limits = limitsOf(settings);
+    pool = createExecutePool(limits);
+    const wired = { registry, authorizer, stepUp, limits, pool, logger };
     serving = settings.transport === "stdio"
       ? await serveStdio(settings, wired)
       : await serveHttp(settings, wired);
   } catch (err) {
-    pool.close();
+    pool?.close();
+    await close();
     throw err;
   }
-  return { ...serving, finished: serving.finished.finally(() => pool.close()) };
+  // the --mcp stdio servers stop after the transport: no call is left to need them
+  const finished = serving.finished.finally(async () => {
+    pool!.close();
+    await close();
+  });
+  return { ...serving, finished, shutdown: () => serving.shutdown().then(() => finished) };
 }
 
 /** What both transports serve. */

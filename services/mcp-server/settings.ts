@@ -122,8 +122,9 @@ export const SETTINGS = defineSettings({
     mcp: {
       type: "list",
       default: [],
-      help: "MCP servers to expose, NAME=URL (repeatable; Streamable HTTP): each tool becomes " +
-        "the capability NAME.<tool>",
+      help: "MCP servers to expose, NAME=URL (Streamable HTTP) or NAME=stdio:COMMAND ARG... (a " +
+        "child process; needs --allow-run=COMMAND) (repeatable): each tool becomes the " +
+        "capability NAME.<tool>",
     },
     mcp_auth: {
       type: "list",
@@ -136,13 +137,13 @@ export const SETTINGS = defineSettings({
       default: 10_000,
       ...positive,
       help: "MCP servers: time for listing the tools at start-up, and for one call (its " +
-        "connection included)",
+        "connection, or a stdio server's start, included)",
     },
     mcp_max_response_bytes: {
       type: "int",
       default: 4 * 1024 * 1024,
       ...positive,
-      help: "MCP servers: largest HTTP response body read from one",
+      help: "MCP servers: largest HTTP response body, or stdio message line, read from one",
     },
     mcp_max_tools: {
       type: "int",

@@ -29,13 +29,17 @@ export const MAIN = new URL("../../services/mcp-server/main.ts", import.meta.url
 /** Repository root (the service runs from there, as `deno task dev` runs it). */
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** Runs mcp-server to completion with the deployed permissions (e.g. `--list-capabilities`). */
+/**
+ * Runs mcp-server to completion with the deployed permissions (e.g. `--list-capabilities`), plus
+ * `extraPermissions` (a grant the operator adds on purpose: `--allow-run=` for a stdio `--mcp`).
+ */
 export async function runMcp(
   args: string[],
   env: Record<string, string> = {},
+  extraPermissions: readonly string[] = [],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMISSIONS, MAIN, ...args],
+    args: ["run", ...PERMISSIONS, ...extraPermissions, MAIN, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1", ...env },
     clearEnv: true,
@@ -49,27 +53,36 @@ export async function runMcp(
 /** A connected SDK client. */
 export interface Session {
   client: Client;
+  /** The server's stderr so far (over stdio; empty over HTTP). */
+  stderr(): string;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
-/** Starts mcp-server over stdio as a real process and connects the SDK client to it. */
+/**
+ * Starts mcp-server over stdio as a real process (deployed flags, plus `extraPermissions`) and
+ * connects the SDK client to it.
+ */
 export async function startStdio(
   args: string[] = [],
   env: Record<string, string> = {},
+  extraPermissions: readonly string[] = [],
 ): Promise<Session> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...deployedFlags(), MAIN, "--transport", "stdio", ...args],
+    args: ["run", ...deployedFlags(), ...extraPermissions, MAIN, "--transport", "stdio", ...args],
     cwd: ROOT,
     env: { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", ...env },
     stderr: "pipe",
   });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
   const client = new Client({ name: "e2e", version: "1.0.0" });
   await client.connect(transport);
   await client.listTools();
   return {
     client,
+    stderr: () => stderr,
     call: async (name, args) =>
       (await client.callTool({ name, arguments: args })) as CallToolResult,
     close: () => client.close(),
@@ -153,6 +166,7 @@ export async function connectHttp(url: string, token: string): Promise<Session> 
   await client.listTools();
   return {
     client,
+    stderr: () => "",
     call: async (name, args) =>
       (await client.callTool({ name, arguments: args })) as CallToolResult,
     close: () => client.close(),

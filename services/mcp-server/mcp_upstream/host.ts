@@ -1,11 +1,14 @@
 /**
- * Other MCP servers as capability sources (`--mcp NAME=URL`, Streamable HTTP): at start-up each
+ * Other MCP servers as capability sources (`--mcp NAME=URL`, Streamable HTTP, or
+ * `--mcp NAME=stdio:COMMAND ARG...`, a child process: `stdio.ts`): at start-up each
  * upstream's tools are listed (at most `--mcp-max-tools`) and each becomes the capability
  * `NAME.<tool in snake_case>`, its `inputSchema` and `outputSchema` mapped through the OpenAPI
  * schema mapping; a tool the notation cannot express is disabled with the reason. A call opens its
  * own connection (initialize, `tools/call`, the session's end, close) within `--mcp-timeout`, reading at most
  * `--mcp-max-response-bytes` per HTTP response; an `isError` result is `capability failed:
- * <its text>`. The tool list is read once: a tool the upstream adds later is not seen, one it
+ * <its text>`. A stdio server is one process, started at start-up (its listing), shared by the
+ * calls, started again by the next call after it ends, and stopped at shutdown (`stops`); its
+ * message lines are bounded by `--mcp-max-response-bytes`. The tool list is read once: a tool the upstream adds later is not seen, one it
  * removes fails when called (docs/mcp-server.md#mcp-servers).
  *
  * @module
@@ -23,12 +26,16 @@ import { ApiError, type ApiReport, credentialOf, type DisabledKind } from "../op
 import type { Credential } from "../openapi/call.ts";
 import { identifierFor, snakeCase } from "../openapi/operation.ts";
 import { fieldOf, schemaMapper, Unexpressible } from "../openapi/schema_map.ts";
+import { ChildProcessTransport, LineTooLong, runGrantProblem } from "./stdio.ts";
 
-/** One `--mcp NAME=URL`, with its `--mcp-auth`. */
+/** One `--mcp NAME=URL` (with its `--mcp-auth`) or `--mcp NAME=stdio:COMMAND ARG...`. */
 export interface UpstreamSpec {
   name: string;
+  /** The URL, or `stdio:` and the command line, as given. */
   url: string;
   auth?: string;
+  /** stdio: the program and its arguments. */
+  command?: string[];
 }
 
 /** Bounds and environment of the upstream calls. */
@@ -43,6 +50,10 @@ export interface UpstreamOptions {
   maxTools: number;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** Receives each stderr line of a stdio server (never our stdout). */
+  log?: (upstream: string, line: string) => void;
+  /** Where each stdio server's stop goes, for the caller to run at shutdown. */
+  stops?: (() => Promise<void>)[];
 }
 
 /** Parses `--mcp` and `--mcp-auth`. @throws {ApiError} (one line) */
@@ -61,8 +72,20 @@ export function upstreamSpecs(mcp: readonly string[], auths: readonly string[]):
     if (specs.has(name)) {
       throw new ApiError(`Cannot use MCP server "${name}": given twice (--mcp / MCP_MCP)`);
     }
+    if (url.startsWith("stdio:")) {
+      const command = url.slice("stdio:".length).trim().split(/\s+/).filter((w) => w !== "");
+      if (command.length === 0) {
+        throw new ApiError(
+          `Cannot use MCP server "${name}": no command after stdio: (--mcp / MCP_MCP)`,
+        );
+      }
+      specs.set(name, { name, url, command });
+      continue;
+    }
     if (!/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) {
-      throw new ApiError(`Cannot use MCP server "${name}": not an http(s) URL (--mcp / MCP_MCP)`);
+      throw new ApiError(
+        `Cannot use MCP server "${name}": not an http(s) URL or stdio:COMMAND (--mcp / MCP_MCP)`,
+      );
     }
     specs.set(name, { name, url });
   }
@@ -72,6 +95,11 @@ export function upstreamSpecs(mcp: readonly string[], auths: readonly string[]):
     if (!spec) {
       throw new ApiError(
         `Cannot use --mcp-auth for "${name}": no --mcp ${name}=... (MCP_MCP_AUTH)`,
+      );
+    }
+    if (spec.command) {
+      throw new ApiError(
+        `Cannot use --mcp-auth for "${name}": a stdio server takes no credentials (MCP_MCP_AUTH)`,
       );
     }
     spec.auth = auth;
@@ -142,13 +170,90 @@ function boundedFetch(
   };
 }
 
+/** A connected client; `end` ends this exchange's use of it. */
+interface Connected {
+  client: Client;
+  state: { tooLarge: boolean };
+  end(): Promise<void>;
+}
+
+/** Resolves as `promise` does, or rejects with the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
+/**
+ * The one connection to a stdio server: its process started on first use (start-up's listing),
+ * shared by concurrent calls, started again by the next call after it ended (exit, crash, a line
+ * over the bound), stopped by {@linkcode StdioUpstream.stop}.
+ */
+class StdioUpstream {
+  #current?: Promise<Connected>;
+  #stopped = false;
+
+  constructor(readonly spec: UpstreamSpec, readonly options: UpstreamOptions) {}
+
+  /** The connection, opened within `--mcp-timeout` when there is none; waits at most `signal`. */
+  connection(signal: AbortSignal): Promise<Connected> {
+    if (this.#stopped) return Promise.reject(new Error("the MCP server was stopped"));
+    if (!this.#current) {
+      // forgotten once it fails or its connection closes: the next call opens another
+      const forget = () => {
+        if (this.#current === opening) this.#current = undefined;
+      };
+      const opening = this.#open(forget);
+      this.#current = opening;
+      opening.catch(forget);
+    }
+    return untilAborted(this.#current, signal);
+  }
+
+  async #open(forget: () => void): Promise<Connected> {
+    const state = { tooLarge: false };
+    const name = this.spec.name;
+    const transport = new ChildProcessTransport(
+      this.spec.command!,
+      this.options.maxResponseBytes,
+      (line) => this.options.log?.(name, line),
+      state,
+    );
+    const client = new Client({ name: IDENTITY.name, version: IDENTITY.build.version });
+    client.onclose = forget;
+    try {
+      await client.connect(transport, {
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        timeout: this.options.timeoutMs,
+      });
+    } catch (err) {
+      await transport.close().catch(() => {});
+      throw err;
+    }
+    return { client, state, end: () => Promise.resolve() };
+  }
+
+  /** Stops the process (stdin closed, SIGTERM, SIGKILL after 2 s); no call starts it again. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    const current = await this.#current?.catch(() => undefined);
+    await current?.client.close().catch(() => {});
+  }
+}
+
+/** Opens this exchange's connection: its own over HTTP, the shared one of a stdio server. */
+type Connector = (signal: AbortSignal) => Promise<Connected>;
+
 /** A connected client for one exchange with an upstream. */
 async function connect(
   spec: UpstreamSpec,
   options: UpstreamOptions,
   credential: Credential | undefined,
   signal: AbortSignal,
-): Promise<{ client: Client; state: { tooLarge: boolean }; end(): Promise<void> }> {
+): Promise<Connected> {
   const state = { tooLarge: false };
   const client = new Client({ name: IDENTITY.name, version: IDENTITY.build.version });
   const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
@@ -175,7 +280,7 @@ function failureText(
   state: { tooLarge: boolean },
   options: UpstreamOptions,
 ): string {
-  if (state.tooLarge || err instanceof TooLarge) {
+  if (state.tooLarge || err instanceof TooLarge || err instanceof LineTooLong) {
     return `response larger than ${options.maxResponseBytes} bytes`;
   }
   const timeoutMs = options.timeoutMs;
@@ -304,11 +409,21 @@ async function registerUpstream(
       ),
     );
   }
+  let connector: Connector;
+  if (spec.command) {
+    const why = runGrantProblem(spec.command[0]);
+    if (why) throw new ApiError(`Cannot use MCP server "${spec.name}": ${why} (--mcp / MCP_MCP)`);
+    const stdio = new StdioUpstream(spec, options);
+    options.stops?.push(() => stdio.stop());
+    connector = (signal) => stdio.connection(signal);
+  } else {
+    connector = (signal) => connect(spec, options, credential, signal);
+  }
   const signal = AbortSignal.timeout(options.timeoutMs);
   let tools: Tool[];
   let state = { tooLarge: false };
   try {
-    const connected = await connect(spec, options, credential, signal);
+    const connected = await connector(signal);
     state = connected.state;
     try {
       tools = await listTools(connected.client, options, signal);
@@ -363,7 +478,7 @@ async function registerUpstream(
         output: mapped.output,
         readOnly: tool.annotations?.readOnlyHint === true,
         openWorld: true,
-        handler: toolHandler(spec, tool.name, mapped, options, credential),
+        handler: toolHandler(connector, tool.name, mapped, options),
       });
       report.enabled.push(name);
     } catch (err) {
@@ -377,11 +492,10 @@ async function registerUpstream(
 }
 
 function toolHandler(
-  spec: UpstreamSpec,
+  connector: Connector,
   tool: string,
   mapped: Omit<MappedTool, "local">,
   options: UpstreamOptions,
-  credential: Credential | undefined,
 ) {
   return async (args: Record<string, unknown>, context: { signal: AbortSignal }) => {
     const wireArgs: Record<string, unknown> = {};
@@ -393,7 +507,7 @@ function toolHandler(
     let result: CallToolResult;
     let end = () => Promise.resolve();
     try {
-      const connected = await connect(spec, options, credential, signal);
+      const connected = await connector(signal);
       end = connected.end;
       state = connected.state;
       result = await connected.client.callTool({ name: tool, arguments: wireArgs }, undefined, {

@@ -237,7 +237,7 @@ Deno.test("upstreamSpecs and --mcp-auth refuse what they cannot use, in one line
     [
       ["up=file:///etc/passwd"],
       [],
-      'Cannot use MCP server "up": not an http(s) URL (--mcp / MCP_MCP)',
+      'Cannot use MCP server "up": not an http(s) URL or stdio:COMMAND (--mcp / MCP_MCP)',
     ],
     [
       ["up=http://h/mcp"],
@@ -334,4 +334,213 @@ Deno.test("each connection ends its session at a stateful upstream (DELETE), cal
   } finally {
     await http.shutdown();
   }
+});
+
+const SDK = "npm:@modelcontextprotocol/sdk@1.32.2";
+
+/**
+ * A stdio MCP server: tools echo, big (n characters), hang, die (the process exits) and pid;
+ * writes `up` and, per message, `wrote <bytes of its line>` to stderr, and one line longer than
+ * the logged bound. Run outside the workspace's node_modules (`--no-config`, as the end-to-end
+ * tests run npm packages): a process started in it would take its lock while services start.
+ */
+const FAKE_STDIO_SOURCE = `import process from "node:process";
+import { Writable } from "node:stream";
+import { McpServer } from "${SDK}/server/mcp.js";
+import { StdioServerTransport } from "${SDK}/server/stdio.js";
+import { z } from "npm:zod@4.6.7";
+
+const server = new McpServer({ name: "fake-stdio", version: "1" });
+server.registerTool(
+  "echo",
+  { inputSchema: { message: z.string() } },
+  ({ message }: { message: string }) => ({
+    content: [{ type: "text", text: message }],
+  }),
+);
+server.registerTool("big", { inputSchema: { n: z.number().int() } }, ({ n }: { n: number }) => ({
+  content: [{ type: "text", text: "x".repeat(n) }],
+}));
+server.registerTool("hang", { inputSchema: {} }, () => new Promise(() => {}));
+server.registerTool("die", { inputSchema: {} }, () => Deno.exit(3));
+server.registerTool("pid", { inputSchema: {} }, () => ({
+  content: [{ type: "text", text: String(Deno.pid) }],
+}));
+
+const encoder = new TextEncoder();
+const stderrLine = (text: string) => Deno.stderr.writeSync(encoder.encode(\`\${text}\\n\`));
+const counting = new Writable({
+  write(chunk, _encoding, done) {
+    stderrLine(\`wrote \${encoder.encode(String(chunk)).byteLength - 1}\`);
+    process.stdout.write(chunk, done);
+  },
+});
+stderrLine("up");
+stderrLine("y".repeat(3000));
+await server.connect(new StdioServerTransport(process.stdin, counting));
+`;
+
+const fakeDir = await Deno.makeTempDir();
+await Deno.writeTextFile(`${fakeDir}/stdio_server.ts`, FAKE_STDIO_SOURCE);
+globalThis.addEventListener("unload", () => Deno.removeSync(fakeDir, { recursive: true }));
+
+/** `--mcp NAME=stdio:...` of the fake stdio server. */
+const FAKE_STDIO = `stdio:${Deno.execPath()} run --no-config --node-modules-dir=none --no-lock ` +
+  `--allow-env --allow-read ${fakeDir}/stdio_server.ts`;
+
+/** Registers the fake stdio server as `io`; its stderr lines collected, its stop returned. */
+async function stdioUpstream(options: Partial<UpstreamOptions> = {}) {
+  const stderr: string[] = [];
+  const stops: (() => Promise<void>)[] = [];
+  const registry = new CapabilityRegistry();
+  const [report] = await registerUpstreams(registry, upstreamSpecs([`io=${FAKE_STDIO}`], []), {
+    ...OPTIONS,
+    ...options,
+    log: (name, line) => stderr.push(`${name}: ${line}`),
+    stops,
+  });
+  const call = (tool: string, args: Record<string, unknown> = {}) =>
+    registry.get(`io.${tool}`)!.handler(args, ctx());
+  return { registry, report, stderr, call, stop: () => Promise.all(stops.map((s) => s())) };
+}
+
+/** Whether process `pid` is running (Linux: /proc). */
+async function running(pid: number): Promise<boolean> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+  return stat !== "" && !/^\d+ \(.*\) Z/.test(stat); // a zombie has exited
+}
+
+Deno.test("stdio: one process, its tools called, its stderr logged, stopped at shutdown", async () => {
+  const io = await stdioUpstream();
+  try {
+    assert.deepEqual(io.report.enabled.sort(), [
+      "io.big",
+      "io.die",
+      "io.echo",
+      "io.hang",
+      "io.pid",
+    ]);
+    assert.match(io.registry.get("io.echo")!.description, /MCP: tool echo of stdio:\S+ run /);
+    assert.deepEqual(await io.call("echo", { message: "hi" }), { text: "hi" });
+    const { text: pid } = await io.call("pid") as { text: string };
+    assert.deepEqual(await io.call("pid"), { text: pid }); // the same process
+    assert.equal(await running(Number(pid)), true);
+    assert.ok(io.stderr.includes("io: up"), io.stderr.join("\n"));
+    // a stderr line is logged up to 1000 characters
+    assert.ok(io.stderr.includes(`io: ${"y".repeat(1000)}`), io.stderr.join("\n"));
+    assert.ok(io.stderr.every((line) => line.length <= "io: ".length + 1000));
+    await io.stop();
+    assert.equal(await running(Number(pid)), false);
+    await assert.rejects(
+      async () => await io.call("echo", { message: "after" }),
+      (err: Error) => err instanceof AgentError && /^cannot reach the MCP server/.test(err.message),
+    );
+  } finally {
+    await io.stop();
+  }
+});
+
+Deno.test("stdio: a process that dies fails its call; the next call starts it again", async () => {
+  const io = await stdioUpstream();
+  try {
+    const { text: first } = await io.call("pid") as { text: string };
+    await assert.rejects(
+      async () => await io.call("die"),
+      (err: Error) =>
+        err instanceof AgentError && /^cannot reach the MCP server \(\w+\)$/.test(err.message),
+    );
+    const { text: second } = await io.call("pid") as { text: string };
+    assert.notEqual(second, first);
+    assert.equal(await running(Number(first)), false);
+  } finally {
+    await io.stop();
+  }
+});
+
+Deno.test("stdio: --mcp-timeout bounds a call to a process that hangs; others still answer", async () => {
+  // the bound covers the process's start too (the listing): a Deno start, well within 3 s
+  const io = await stdioUpstream({ timeoutMs: 3_000 });
+  try {
+    await assert.rejects(
+      async () => await io.call("hang"),
+      (err: Error) => err instanceof AgentError && err.message === "no answer within 3000 ms",
+    );
+    assert.deepEqual(await io.call("echo", { message: "m" }), { text: "m" });
+  } finally {
+    await io.stop();
+  }
+});
+
+Deno.test("stdio: --mcp-max-response-bytes bounds a message line: at, below and above", async () => {
+  const io = await stdioUpstream();
+  let size;
+  try {
+    await io.call("big", { n: 5000 });
+    size = Math.max(...io.stderr.map((l) => Number(/^io: wrote (\d+)$/.exec(l)?.[1] ?? 0)));
+    assert.ok(size > 5000);
+  } finally {
+    await io.stop();
+  }
+  for (const [bound, fits] of [[size, true], [size + 1, true], [size - 1, false]] as const) {
+    // the listing's answer is much smaller than the big one
+    const bounded = await stdioUpstream({ maxResponseBytes: bound });
+    try {
+      if (fits) {
+        assert.deepEqual(await bounded.call("big", { n: 5000 }), { text: "x".repeat(5000) });
+      } else {
+        await assert.rejects(
+          async () => await bounded.call("big", { n: 5000 }),
+          (err: Error) =>
+            err instanceof AgentError && err.message === `response larger than ${bound} bytes`,
+        );
+        // the connection was closed with the line; the next call has a new process
+        assert.deepEqual(await bounded.call("echo", { message: "ok" }), { text: "ok" });
+      }
+    } finally {
+      await bounded.stop();
+    }
+  }
+});
+
+Deno.test("stdio: a process that hangs never keeps execute past --max-execution-time", async () => {
+  const io = await stdioUpstream({ timeoutMs: 60_000 });
+  const c = await connect({ registry: io.registry, limits: { maxExecutionMs: 400 } });
+  try {
+    const started = performance.now();
+    const r = await c.call("execute", { source: "def main():\n  return io.hang()\n" });
+    const elapsed = performance.now() - started;
+    assert.equal(errorOf(r), "resource limit exceeded");
+    assert.ok(elapsed < 400 + 1000 + 2000, `took ${elapsed} ms`); // time, watchdog grace, slack
+  } finally {
+    await c.close();
+    await io.stop();
+  }
+});
+
+Deno.test("stdio: what --mcp and --mcp-auth refuse, and a command that is not there", async () => {
+  assert.throws(
+    () => upstreamSpecs(["io=stdio:  "], []),
+    (err: Error) =>
+      err.message === 'Cannot use MCP server "io": no command after stdio: (--mcp / MCP_MCP)',
+  );
+  assert.throws(
+    () => upstreamSpecs([`io=${FAKE_STDIO}`], ["io=bearer:MCP_UP_TOKEN"]),
+    (err: Error) =>
+      err.message ===
+        'Cannot use --mcp-auth for "io": a stdio server takes no credentials (MCP_MCP_AUTH)',
+  );
+  assert.deepEqual(upstreamSpecs(["io=stdio:srv  --a 1 "], [])[0].command, ["srv", "--a", "1"]);
+  await assert.rejects(
+    () =>
+      registerUpstreams(
+        new CapabilityRegistry(),
+        upstreamSpecs(["io=stdio:/nonexistent/mcp-server-x"], []),
+        OPTIONS,
+      ),
+    (err: Error) =>
+      err instanceof ApiError &&
+      err.message ===
+        'Cannot use MCP server "io": cannot list its tools at stdio:/nonexistent/mcp-server-x: ' +
+          "cannot reach the MCP server (NotFound) (--mcp / MCP_MCP)",
+  );
 });

@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-console -- a benchmark reports on the console
 /**
  * `deno run -A tests/bench/mcp_server/memory.ts [--executes N] [--searches N] [--concurrency C]
- * [--rest S] [--v8 FLAGS|none] [-- server flags...]`: the memory of a real mcp-server process (deployed permissions,
+ * [--rest S] [--v8 FLAGS|none] [--mcp-upstream] [-- server flags...]`: the memory of a real mcp-server process (deployed permissions,
  * Streamable HTTP, mock-oidc bearer tokens) under sustained load. Two fresh servers: one answers
  * only `search_api` calls, the other only `execute` calls (a comprehension plus one capability
  * call each), `C` requests in flight at all times. The process's RSS (`/proc/<pid>/status`
@@ -10,11 +10,18 @@
  * (`memoryBound` of the server's limits). Prints a Markdown block for RESULTS.md. The server runs
  * with the V8 flags of `deploy/services.ts` unless `--v8` names others (comma-separated) or `none`;
  * with `MCP_BENCH_SERVER_LOG=path` its output (e.g. `--v8 …,--trace-gc`) goes to `path.<tool>`.
+ * With `--mcp-upstream` the server also has an `--mcp` upstream (an MCP server over Streamable HTTP
+ * in this process) and each execute also calls its tool, whose answer is 16 KiB of text; the
+ * bound is then the one with that upstream.
  * @module
  */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
 import { startHttpStack, V8_FLAGS } from "../../mcp-server/_test_support.ts";
-import { memoryBound } from "../../../services/mcp-server/memory_bound.ts";
+import { memoryBound, upstreamSourcesOf } from "../../../services/mcp-server/memory_bound.ts";
 import { DEFAULT_LIMITS } from "../../../services/mcp-server/limits.ts";
+import { SETTINGS } from "../../../services/mcp-server/settings.ts";
 
 function flag(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -33,7 +40,32 @@ const V8: readonly string[] = v8At < 0
   ? []
   : Deno.args[v8At + 1].split(",");
 const dash = Deno.args.indexOf("--");
-const SERVER_ARGS = dash >= 0 ? Deno.args.slice(dash + 1) : [];
+const MCP_UPSTREAM = Deno.args.slice(0, dash >= 0 ? dash : undefined).includes("--mcp-upstream");
+
+/** A stateless MCP server on loopback with one tool, `pad(n)`: n characters of text. */
+function startUpstream(): { url: string; stop(): Promise<void> } {
+  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    if (req.method !== "POST") return new Response(null, { status: 405 });
+    const server = new McpServer({ name: "bench-upstream", version: "1" });
+    server.registerTool(
+      "pad",
+      { inputSchema: { n: z.number().int() } },
+      ({ n }: { n: number }) => ({ content: [{ type: "text", text: "p".repeat(n) }] }),
+    );
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    return await transport.handleRequest(req);
+  });
+  return { url: `http://127.0.0.1:${http.addr.port}/mcp`, stop: () => http.shutdown() };
+}
+const upstream = MCP_UPSTREAM ? startUpstream() : undefined;
+const SERVER_ARGS = [
+  ...(dash >= 0 ? Deno.args.slice(dash + 1) : []),
+  ...(upstream ? ["--mcp", `up=${upstream.url}`] : []),
+];
 
 const MiB = 1 << 20;
 const mib = (bytes: number) => (bytes / MiB).toFixed(0);
@@ -47,8 +79,11 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
 
 const EXECUTE_SOURCE = `def main():
   n = time.now()
-  squares = [i * i for i in range(200)]
-  return {"sum": sum(squares), "odd": len([s for s in squares if s % 2]), "t": n["unix_ms"] > 0}
+  squares = [i * i for i in range(200)]${
+  MCP_UPSTREAM ? '\n  padded = len(up.pad(n=16384)["text"])' : "\n  padded = 0"
+}
+  return {"sum": sum(squares), "odd": len([s for s in squares if s % 2]), "t": n["unix_ms"] > 0,
+          "padded": padded}
 `;
 const QUERIES = ["todos list", "record", "time", "create a todo", "get records by key", "nothing"];
 
@@ -155,17 +190,23 @@ const runs: Run[] = [];
 if (SEARCHES > 0) runs.push(await load("search_api", SEARCHES));
 if (EXECUTES > 0) runs.push(await load("execute", EXECUTES));
 
-const bound = memoryBound(DEFAULT_LIMITS);
+await upstream?.stop();
+const bound = memoryBound(
+  DEFAULT_LIMITS,
+  upstreamSourcesOf(SETTINGS.resolve({ args: SERVER_ARGS, env: () => undefined }).values),
+);
 const heap = DEFAULT_LIMITS.workerHeapMb * MiB;
 const lines = [
   `Run ${new Date().toISOString().slice(0, 16)}Z, \`deno run -A tests/bench/mcp_server/memory.ts` +
   `${
     Deno.args.length ? " " + Deno.args.join(" ") : ""
   }\`, Deno ${Deno.version.deno}, ${CONCURRENCY} requests in flight, ` +
-  `load average ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end. Server V8 flags: ${
-    V8.length ? V8.join(" ") : "none"
-  }. ` +
-  `Stated bound (README, defaults): ${mib(bound.total)} MiB.`,
+  `load average ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end.${
+    upstream ? " With an --mcp upstream (each execute calls it: 16 KiB of text)." : ""
+  } Server V8 flags: ${V8.length ? V8.join(" ") : "none"}. ` +
+  `Stated bound (README, defaults${upstream ? ", one --mcp server" : ""}): ${
+    mib(bound.total)
+  } MiB.`,
   "",
   "| run | calls (ok) | s | idle | after 1 000 | end | peak (VmHWM) | after " + REST_S +
   " s rest | peak ≤ bound | end − after 1 000 ≤ 64 | rest ≤ 1.5× idle + heap |",
