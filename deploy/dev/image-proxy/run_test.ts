@@ -62,7 +62,12 @@ Deno.test("the proxy's address taken (as a flag): one line naming the setting, e
 });
 
 Deno.test("an address outside the runner's network grant or malformed: one line, exit 2", async () => {
-  const outside = await runDev([], { IMGPROXY_DEV_S3_LISTEN: "127.0.0.2:0" });
+  // The proxy's address is a free port: the default (8082) may be held by `deno task dev`, which
+  // another test file runs at the same time.
+  const outside = await runDev([], {
+    IMGPROXY_DEV_S3_LISTEN: "127.0.0.2:0",
+    IMGPROXY_DEV_LISTEN: "127.0.0.1:0",
+  });
   assert.equal(outside.code, 2, outside.stderr);
   assert.match(
     outside.stderr,
