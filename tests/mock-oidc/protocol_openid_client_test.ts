@@ -176,6 +176,59 @@ const CASES: [string, () => Promise<void>][] = [
     },
   ],
   [
+    "openid-client: private_key_jwt of a registered client is verified (RFC 7523)",
+    async () => {
+      await withShared(async ({ url }) => {
+        const keys = () =>
+          crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+            "sign",
+            "verify",
+          ]) as Promise<CryptoKeyPair>;
+        const { privateKey, publicKey } = await keys();
+        const jwk = { ...await crypto.subtle.exportKey("jwk", publicKey), kid: "app-key" };
+        const registered = await fetch(`${url}/default/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            grant_types: ["client_credentials"],
+            token_endpoint_auth_method: "private_key_jwt",
+            jwks: { keys: [jwk] },
+          }),
+        });
+        assert.equal(registered.status, 201);
+        const { client_id } = await registered.json();
+        const connect = (key: CryptoKey) =>
+          client.discovery(
+            new URL(`${url}/default`),
+            client_id,
+            undefined,
+            client.PrivateKeyJwt({ key, kid: "app-key" }),
+            { execute: [client.allowInsecureRequests] },
+          );
+        const tokens = await client.clientCredentialsGrant(await connect(privateKey), {
+          scope: "api",
+        });
+        const introspected = await client.tokenIntrospection(
+          await connect(privateKey),
+          tokens.access_token,
+        );
+        assert.equal(introspected.sub, client_id);
+        // the same client with a key it did not register is refused
+        const stranger = await connect((await keys()).privateKey);
+        // a 401 with a challenge: the client hands back the response
+        const err = await client.clientCredentialsGrant(stranger, { scope: "api" }).then(
+          () => assert.fail("a key the client did not register was accepted"),
+          (e: client.WWWAuthenticateChallengeError) => e,
+        );
+        assert.equal(err.status, 401);
+        assert.deepEqual(await err.response.json(), {
+          error: "invalid_client",
+          error_description: "client_assertion signature does not verify",
+        });
+      });
+    },
+  ],
+  [
     "openid-client: password, jwt-bearer and token exchange via genericGrantRequest",
     async () => {
       await withShared(async ({ url }) => {

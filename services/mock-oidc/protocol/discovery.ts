@@ -9,7 +9,11 @@
 import { ALGORITHMS } from "../keys/algorithms.ts";
 import type { IssuerContext } from "./deps.ts";
 import { jsonResponse } from "./responses.ts";
-import { AUTH_METHODS } from "./client_metadata.ts";
+import {
+  ASSERTION_KEY_ALGORITHMS,
+  ASSERTION_SECRET_ALGORITHMS,
+  AUTH_METHODS,
+} from "./client_metadata.ts";
 import { registrationEndpoint } from "./registration.ts";
 import { GRANT_TYPES } from "./grant_types.ts";
 
@@ -32,7 +36,10 @@ function discoveryDocument(issuerUrl: string): Record<string, unknown> {
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [...ALGORITHMS],
     token_endpoint_auth_methods_supported: [...AUTH_METHODS],
-    token_endpoint_auth_signing_alg_values_supported: [...ALGORITHMS],
+    token_endpoint_auth_signing_alg_values_supported: [
+      ...ASSERTION_KEY_ALGORITHMS,
+      ...ASSERTION_SECRET_ALGORITHMS,
+    ],
     introspection_endpoint_auth_methods_supported: [
       "client_secret_basic",
       "client_secret_post",

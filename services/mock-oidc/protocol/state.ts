@@ -69,6 +69,17 @@ export interface ProtocolState {
   revoked: BoundedMap<string, true>;
   /** RFC 7591 registrations, per issuer. */
   clients: ClientRegistry;
+  /** Client assertions seen (issuer, client, `jti`) → until when they are remembered, epoch ms. */
+  assertionJtis: BoundedMap<string, number>;
+  /** JWK Sets fetched from clients' `jwks_uri`, by URL (`client_assertion.ts`). */
+  clientJwks: BoundedMap<string, CachedJwks>;
+}
+
+/** A client's JWK Set as fetched, and until when it is reused. */
+export interface CachedJwks {
+  keys: Record<string, unknown>[];
+  /** Epoch ms, process clock. */
+  expiresAtMs: number;
 }
 
 /** Create empty protocol state. */
@@ -81,5 +92,7 @@ export function createProtocolState(options: { maxEntries?: number } = {}): Prot
     userCodes: new BoundedMap(max),
     revoked: new BoundedMap(max),
     clients: new ClientRegistry(),
+    assertionJtis: new BoundedMap(max),
+    clientJwks: new BoundedMap(1_000),
   };
 }

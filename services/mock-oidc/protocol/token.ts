@@ -17,6 +17,12 @@ import { tokenExchangeGrant } from "./grants/token_exchange.ts";
 import { invalidRequest, OAuthError } from "./oauth_error.ts";
 import { enforceAtToken, heldClient } from "./client_registry.ts";
 import { jsonResponse } from "./responses.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// Loaded by the first request that carries a client assertion of a held client (with jose).
+const assertions = lazyModuleAt<typeof import("./client_assertion.ts")>(
+  import.meta.resolve("./client_assertion.ts"),
+);
 
 type Grant = (
   ctx: IssuerContext,
@@ -50,7 +56,13 @@ export async function handleToken(ctx: IssuerContext): Promise<Response> {
   }
   if (client.clientId !== undefined) {
     const held = await heldClient(ctx, client.clientId, 401);
-    if (held) enforceAtToken(held, client, grantType);
+    if (held) {
+      // An assertion of the registered method is verified first (a mismatch is reported below).
+      if (client.assertion && client.method === held.metadata.token_endpoint_auth_method) {
+        await (await assertions()).verifyClientAssertion(ctx, held, client);
+      }
+      enforceAtToken(held, client, grantType);
+    }
   }
   const body = await grant(ctx, params, client);
   ctx.deps.onTokenIssued?.(grantType);
