@@ -49,6 +49,8 @@ export interface CoreOptions {
   metadataDocuments?: OutboundPolicy;
   /** `--code-redirect-uri-optional`. @default false */
   codeRedirectUriOptional?: boolean;
+  /** `--dpop-nonce-issuers`. @default none */
+  dpopNonceIssuers?: readonly string[];
   /** Fetch of metadata documents (tests). @default globalThis.fetch */
   fetch?: typeof fetch;
 }
@@ -68,6 +70,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
       loginPagePath: config.loginPagePath || undefined,
       tokenCallbacks: config.tokenCallbacks,
       codeRedirectUriOptional: options.codeRedirectUriOptional,
+      dpopNonceIssuers: options.dpopNonceIssuers,
     },
     clock,
     keys,

@@ -80,6 +80,7 @@ export async function serve(
       allowPrivateNetworks: values.client_metadata_allow_private_networks,
     },
     codeRedirectUriOptional: values.code_redirect_uri_optional,
+    dpopNonceIssuers: values.dpop_nonce_issuers,
   });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values.tracing_enabled

@@ -4,6 +4,8 @@ import { concurrentSteps, type ServiceProcess } from "@svc/testing";
 import { startOidc, withOidc } from "./_test_support.ts";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
+/** The issuer whose DPoP proofs need a server nonce (--dpop-nonce-issuers). */
+const NONCE_ISSUER = "dpop-nonce";
 
 async function discover(base: string, issuer = "default", secret = "secret") {
   return await client.discovery(
@@ -229,6 +231,86 @@ const CASES: [string, () => Promise<void>][] = [
     },
   ],
   [
+    "openid-client: DPoP-bound client_credentials, introspected and refused as Bearer",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url);
+        const keyPair = await client.randomDPoPKeyPair("ES256");
+        const DPoP = client.getDPoPHandle(config, keyPair);
+        const tokens = await client.clientCredentialsGrant(config, { scope: "api" }, { DPoP });
+        assert.equal(tokens.token_type, "dpop");
+        const info = await client.tokenIntrospection(config, tokens.access_token);
+        assert.equal(info.token_type, "DPoP");
+        assert.equal(typeof (info.cnf as { jkt?: unknown }).jkt, "string");
+        const asBearer = await fetch(`${url}/default/userinfo`, {
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
+        await asBearer.body?.cancel();
+        assert.equal(asBearer.status, 401);
+        assert.match(asBearer.headers.get("www-authenticate")!, /^DPoP error="invalid_token"/);
+      });
+    },
+  ],
+  [
+    "openid-client: code flow with DPoP, a nonce challenge on the first request, userinfo, refresh",
+    async () => {
+      await withShared(async ({ url }) => {
+        // --dpop-nonce-issuers names this issuer: every proof needs the server's nonce
+        const config = await client.discovery(
+          new URL(`${url}/${NONCE_ISSUER}`),
+          "dpop-spa",
+          undefined,
+          client.None(),
+          { execute: [client.allowInsecureRequests] },
+        );
+        assert.ok(config.serverMetadata().dpop_signing_alg_values_supported?.includes("ES256"));
+        const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair("ES256"));
+        const verifier = client.randomPKCECodeVerifier();
+        const callback = await authorize(client.buildAuthorizationUrl(config, {
+          redirect_uri: REDIRECT,
+          scope: "openid api",
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+        }));
+        // the first token request has no nonce: use_dpop_nonce, and the client retries with it
+        const tokens = await client.authorizationCodeGrant(
+          config,
+          callback,
+          {
+            pkceCodeVerifier: verifier,
+          },
+          undefined,
+          { DPoP },
+        );
+        assert.equal(tokens.token_type, "dpop");
+        const log = await (await fetch(
+          `${url}/_mock/requests?issuer=${NONCE_ISSUER}&endpoint=token`,
+        )).json();
+        assert.equal(log.count, 2, "the challenged request and its retry with the nonce");
+        const sub = tokens.claims()!.sub;
+        const info = await client.fetchUserInfo(config, tokens.access_token, sub, { DPoP });
+        assert.equal(info.sub, sub);
+        const refreshed = await client.refreshTokenGrant(
+          config,
+          tokens.refresh_token!,
+          undefined,
+          { DPoP },
+        );
+        assert.equal(refreshed.token_type, "dpop");
+        // the refresh token is bound to the key: another key cannot redeem it
+        const stranger = client.getDPoPHandle(config, await client.randomDPoPKeyPair("ES256"));
+        await assert.rejects(
+          client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP: stranger }),
+          (err: client.ResponseBodyError) => {
+            assert.equal(err.error, "invalid_grant");
+            assert.equal(err.error_description, "refresh_token is bound to another DPoP key");
+            return true;
+          },
+        );
+      });
+    },
+  ],
+  [
     "openid-client: password, jwt-bearer and token exchange via genericGrantRequest",
     async () => {
       await withShared(async ({ url }) => {
@@ -263,7 +345,7 @@ const CASES: [string, () => Promise<void>][] = [
 ];
 
 Deno.test("openid-client against mock-oidc", async (t) => {
-  shared = await startOidc({});
+  shared = await startOidc({}, { args: ["--dpop-nonce-issuers", NONCE_ISSUER] });
   try {
     await concurrentSteps(t, CASES, { concurrency: 4, name: ([name]) => name }, ([, fn]) => fn());
   } finally {

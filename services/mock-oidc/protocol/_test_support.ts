@@ -44,8 +44,10 @@ export interface Harness {
 /** Build a harness; `config` overrides the default JSON configuration. */
 export function harness(
   config: Partial<OidcConfig> = {},
-  options: Pick<CoreOptions, "now" | "fetch" | "metadataDocuments" | "codeRedirectUriOptional"> =
-    {},
+  options: Pick<
+    CoreOptions,
+    "now" | "fetch" | "metadataDocuments" | "codeRedirectUriOptional" | "dpopNonceIssuers"
+  > = {},
 ) {
   const scenarios: TokenCallback[] = [];
   const takes: string[] = [];

@@ -16,6 +16,7 @@ import {
 } from "./client_metadata.ts";
 import { registrationEndpoint } from "./registration.ts";
 import { GRANT_TYPES } from "./grant_types.ts";
+import { DPOP_ALGORITHMS } from "./dpop_rules.ts";
 
 /** The discovery document of an issuer URL. */
 function discoveryDocument(issuerUrl: string): Record<string, unknown> {
@@ -52,6 +53,7 @@ function discoveryDocument(issuerUrl: string): Record<string, unknown> {
       "none",
     ],
     code_challenge_methods_supported: ["plain", "S256"],
+    dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
     client_id_metadata_document_supported: true,
     prompt_values_supported: ["none", "login", "consent", "select_account"],
   };

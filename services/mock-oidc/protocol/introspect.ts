@@ -1,7 +1,8 @@
 /**
  * `POST /{issuer}/introspect` (RFC 7662): `active:true` with all claims of a valid token
  * (refresh tokens included), `active:false` for anything invalid, expired (per the process
- * clock) or revoked. The caller must identify itself somehow, as upstream requires.
+ * clock) or revoked. The caller must identify itself somehow, as upstream requires. A DPoP-bound
+ * token answers `token_type: DPoP` and its `cnf.jkt` (RFC 9449 §6.2).
  *
  * @module
  */
@@ -35,10 +36,12 @@ export async function handleIntrospect(ctx: IssuerContext): Promise<Response> {
   if (!result.ok) return jsonResponse({ active: false }, { noStore: true });
   const { claims } = result;
   const clientId = claims.client_id ?? claims.azp;
+  // RFC 9449 §6.2: a bound token says so, with its cnf.jkt (among the claims).
+  const bound = typeof (claims.cnf as { jkt?: unknown } | undefined)?.jkt === "string";
   return jsonResponse({
     active: true,
     ...(typeof clientId === "string" ? { client_id: clientId } : {}),
-    token_type: "Bearer",
+    token_type: bound ? "DPoP" : "Bearer",
     ...claims,
   }, { noStore: true });
 }

@@ -41,6 +41,8 @@ export interface RefreshGrant {
   loginClaims?: Record<string, unknown>;
   /** `auth_time` of the original authentication, when there was one. */
   authTime?: number;
+  /** A public client's refresh token is bound to its DPoP key (RFC 9449 §5): the `jkt`. */
+  dpopJkt?: string;
 }
 
 /** A device authorization (RFC 8628). */
@@ -73,6 +75,15 @@ export interface ProtocolState {
   assertionJtis: BoundedMap<string, number>;
   /** JWK Sets fetched from clients' `jwks_uri`, by URL (`client_assertion.ts`). */
   clientJwks: BoundedMap<string, CachedJwks>;
+  /** DPoP proofs seen (issuer, `jkt`, `jti`) → until when they are remembered, epoch ms. */
+  dpopJtis: BoundedMap<string, number>;
+  /** DPoP server nonces (`dpop.ts`). */
+  dpopNonces: {
+    /** The nonce each issuer hands out now. */
+    latest: BoundedMap<string, { value: string; issuedAtMs: number }>;
+    /** Every nonce still remembered → its issuer and when it was made (epoch ms). */
+    issued: BoundedMap<string, { issuerId: string; issuedAtMs: number }>;
+  };
 }
 
 /** A client's JWK Set as fetched, and until when it is reused. */
@@ -94,5 +105,7 @@ export function createProtocolState(options: { maxEntries?: number } = {}): Prot
     clients: new ClientRegistry(),
     assertionJtis: new BoundedMap(max),
     clientJwks: new BoundedMap(1_000),
+    dpopJtis: new BoundedMap(max),
+    dpopNonces: { latest: new BoundedMap(max), issued: new BoundedMap(max) },
   };
 }
