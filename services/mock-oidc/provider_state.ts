@@ -51,6 +51,8 @@ export interface CoreOptions {
   codeRedirectUriOptional?: boolean;
   /** `--dpop-nonce-issuers`. @default none */
   dpopNonceIssuers?: readonly string[];
+  /** `--par-required-issuers`. @default none */
+  parRequiredIssuers?: readonly string[];
   /** Fetch of metadata documents (tests). @default globalThis.fetch */
   fetch?: typeof fetch;
 }
@@ -71,6 +73,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
       tokenCallbacks: config.tokenCallbacks,
       codeRedirectUriOptional: options.codeRedirectUriOptional,
       dpopNonceIssuers: options.dpopNonceIssuers,
+      parRequiredIssuers: options.parRequiredIssuers,
     },
     clock,
     keys,

@@ -159,6 +159,12 @@ export const SETTING_ROWS = {
     help: "issuer ids (* for every issuer) whose token endpoint and userinfo demand a DPoP " +
       "server nonce in each proof (RFC 9449 use_dpop_nonce)",
   },
+  "par_required_issuers": {
+    type: "list",
+    default: [],
+    help: "issuer ids (* for every issuer) whose authorize takes pushed authorization requests " +
+      "only (RFC 9126 require_pushed_authorization_requests)",
+  },
   "rate_limit_enabled": { type: "bool", default: false, help: "enable request rate limiting" },
   "rate_limit_rps": {
     type: "float",

@@ -6,6 +6,8 @@ import { startOidc, withOidc } from "./_test_support.ts";
 const REDIRECT = "http://127.0.0.1:1/callback";
 /** The issuer whose DPoP proofs need a server nonce (--dpop-nonce-issuers). */
 const NONCE_ISSUER = "dpop-nonce";
+/** The issuer of the FAPI-shaped case: nonces too, its own request log. */
+const FAPI_ISSUER = "fapi";
 
 async function discover(base: string, issuer = "default", secret = "secret") {
   return await client.discovery(
@@ -311,6 +313,83 @@ const CASES: [string, () => Promise<void>][] = [
     },
   ],
   [
+    "openid-client (FAPI 2.0 shape): PAR with private_key_jwt, code + PKCE, DPoP with a nonce, userinfo, refresh",
+    async () => {
+      await withShared(async ({ url }) => {
+        const { privateKey, publicKey } = await crypto.subtle.generateKey(
+          { name: "ECDSA", namedCurve: "P-256" },
+          true,
+          ["sign", "verify"],
+        ) as CryptoKeyPair;
+        const jwk = { ...await crypto.subtle.exportKey("jwk", publicKey), kid: "fapi" };
+        const registered = await fetch(`${url}/${FAPI_ISSUER}/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            redirect_uris: [REDIRECT],
+            grant_types: ["authorization_code", "refresh_token"],
+            token_endpoint_auth_method: "private_key_jwt",
+            jwks: { keys: [jwk] },
+            require_pushed_authorization_requests: true,
+            dpop_bound_access_tokens: true,
+          }),
+        });
+        assert.equal(registered.status, 201);
+        const { client_id } = await registered.json();
+        const config = await client.discovery(
+          new URL(`${url}/${FAPI_ISSUER}`),
+          client_id,
+          undefined,
+          client.PrivateKeyJwt({ key: privateKey, kid: "fapi" }),
+          { execute: [client.allowInsecureRequests] },
+        );
+        // without PAR this client is refused at authorize
+        const direct = await fetch(
+          client.buildAuthorizationUrl(config, {
+            redirect_uri: REDIRECT,
+            scope: "openid",
+          }),
+          { redirect: "manual" },
+        );
+        assert.equal(direct.status, 400);
+        await direct.body?.cancel();
+        const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair("ES256"));
+        const verifier = client.randomPKCECodeVerifier();
+        const state = client.randomState();
+        const pushedUrl = await client.buildAuthorizationUrlWithPAR(config, {
+          redirect_uri: REDIRECT,
+          scope: "openid api offline_access",
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+          state,
+        }, { DPoP });
+        assert.ok(pushedUrl.searchParams.get("request_uri")!.startsWith(
+          "urn:ietf:params:oauth:request_uri:",
+        ));
+        const tokens = await client.authorizationCodeGrant(
+          config,
+          await authorize(pushedUrl),
+          { pkceCodeVerifier: verifier, expectedState: state },
+          undefined,
+          { DPoP },
+        );
+        assert.equal(tokens.token_type, "dpop");
+        const sub = tokens.claims()!.sub;
+        assert.equal(
+          (await client.fetchUserInfo(config, tokens.access_token, sub, { DPoP })).sub,
+          sub,
+        );
+        const refreshed = await client.refreshTokenGrant(
+          config,
+          tokens.refresh_token!,
+          undefined,
+          { DPoP },
+        );
+        assert.equal(refreshed.token_type, "dpop");
+      });
+    },
+  ],
+  [
     "openid-client: password, jwt-bearer and token exchange via genericGrantRequest",
     async () => {
       await withShared(async ({ url }) => {
@@ -345,7 +424,9 @@ const CASES: [string, () => Promise<void>][] = [
 ];
 
 Deno.test("openid-client against mock-oidc", async (t) => {
-  shared = await startOidc({}, { args: ["--dpop-nonce-issuers", NONCE_ISSUER] });
+  shared = await startOidc({}, {
+    args: ["--dpop-nonce-issuers", `${NONCE_ISSUER},${FAPI_ISSUER}`],
+  });
   try {
     await concurrentSteps(t, CASES, { concurrency: 4, name: ([name]) => name }, ([, fn]) => fn());
   } finally {

@@ -46,7 +46,12 @@ export function harness(
   config: Partial<OidcConfig> = {},
   options: Pick<
     CoreOptions,
-    "now" | "fetch" | "metadataDocuments" | "codeRedirectUriOptional" | "dpopNonceIssuers"
+    | "now"
+    | "fetch"
+    | "metadataDocuments"
+    | "codeRedirectUriOptional"
+    | "dpopNonceIssuers"
+    | "parRequiredIssuers"
   > = {},
 ) {
   const scenarios: TokenCallback[] = [];

@@ -101,11 +101,12 @@ export function validateClientMetadata(input: unknown): ClientMetadata {
     out[member] = body[member];
   }
   if (body.contacts !== undefined) out.contacts = stringList(body.contacts, "contacts");
-  if (body.dpop_bound_access_tokens !== undefined) {
-    if (typeof body.dpop_bound_access_tokens !== "boolean") {
-      throw invalidClientMetadata("dpop_bound_access_tokens must be a boolean");
+  for (const member of ["dpop_bound_access_tokens", "require_pushed_authorization_requests"]) {
+    if (body[member] === undefined) continue;
+    if (typeof body[member] !== "boolean") {
+      throw invalidClientMetadata(`${member} must be a boolean`);
     }
-    out.dpop_bound_access_tokens = body.dpop_bound_access_tokens;
+    out[member] = body[member];
   }
   if (body.jwks !== undefined) {
     const jwks = body.jwks as { keys?: unknown } | null;

@@ -39,6 +39,11 @@ export interface ProtocolSettings {
    * (RFC 9449 §8, §9). @default none
    */
   dpopNonceIssuers?: readonly string[];
+  /**
+   * `--par-required-issuers`: issuer ids (`*`: all) whose `authorize` takes pushed requests only
+   * (RFC 9126 §5, `require_pushed_authorization_requests`). @default none
+   */
+  parRequiredIssuers?: readonly string[];
 }
 
 /** Dependencies of {@linkcode createProtocolHandler}. */

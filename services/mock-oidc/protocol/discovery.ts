@@ -16,10 +16,15 @@ import {
 } from "./client_metadata.ts";
 import { registrationEndpoint } from "./registration.ts";
 import { GRANT_TYPES } from "./grant_types.ts";
-import { DPOP_ALGORITHMS } from "./dpop_rules.ts";
+import { DPOP_ALGORITHMS, issuerListed } from "./dpop_rules.ts";
+import type { ProtocolSettings } from "./deps.ts";
 
 /** The discovery document of an issuer URL. */
-function discoveryDocument(issuerUrl: string): Record<string, unknown> {
+function discoveryDocument(
+  issuerUrl: string,
+  issuerId: string,
+  settings: ProtocolSettings,
+): Record<string, unknown> {
   return {
     issuer: issuerUrl,
     authorization_endpoint: `${issuerUrl}/authorize`,
@@ -54,6 +59,8 @@ function discoveryDocument(issuerUrl: string): Record<string, unknown> {
     ],
     code_challenge_methods_supported: ["plain", "S256"],
     dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
+    pushed_authorization_request_endpoint: `${issuerUrl}/par`,
+    require_pushed_authorization_requests: issuerListed(settings.parRequiredIssuers, issuerId),
     client_id_metadata_document_supported: true,
     prompt_values_supported: ["none", "login", "consent", "select_account"],
   };
@@ -61,5 +68,5 @@ function discoveryDocument(issuerUrl: string): Record<string, unknown> {
 
 /** Handle a discovery request. */
 export function handleDiscovery(ctx: IssuerContext): Response {
-  return jsonResponse(discoveryDocument(ctx.issuerUrl));
+  return jsonResponse(discoveryDocument(ctx.issuerUrl, ctx.issuerId, ctx.deps.settings));
 }

@@ -23,7 +23,7 @@ import {
   DPOP_NONCE_ROTATE_S,
   DPOP_PROOF_WINDOW_S,
   DpopError,
-  nonceRequired,
+  issuerListed,
 } from "./dpop_rules.ts";
 
 /** What a proof is checked against. */
@@ -94,7 +94,7 @@ export async function verifyProof(ctx: IssuerContext, check: ProofCheck): Promis
     }
   }
   let nonce: string | undefined;
-  if (nonceRequired(ctx.deps.settings.dpopNonceIssuers, ctx.issuerId)) {
+  if (issuerListed(ctx.deps.settings.dpopNonceIssuers, ctx.issuerId)) {
     nonce = currentNonce(ctx);
     if (typeof claims.nonce !== "string") {
       throw new DpopError(

@@ -22,8 +22,11 @@ export const DPOP_NONCE_LIFETIME_S = 300;
 /** A new server nonce is handed out once the current one is this old, seconds. */
 export const DPOP_NONCE_ROTATE_S = 150;
 
-/** Whether the issuer's DPoP proofs must carry a server nonce (`--dpop-nonce-issuers`). */
-export function nonceRequired(issuers: readonly string[] | undefined, issuerId: string): boolean {
+/**
+ * Whether a setting's list of issuer ids (`*`: every issuer) names `issuerId`
+ * (`--dpop-nonce-issuers`, `--par-required-issuers`).
+ */
+export function issuerListed(issuers: readonly string[] | undefined, issuerId: string): boolean {
   return issuers !== undefined && (issuers.includes("*") || issuers.includes(issuerId));
 }
 

@@ -77,6 +77,8 @@ export interface ProtocolState {
   clientJwks: BoundedMap<string, CachedJwks>;
   /** DPoP proofs seen (issuer, `jkt`, `jti`) → until when they are remembered, epoch ms. */
   dpopJtis: BoundedMap<string, number>;
+  /** Pushed authorization requests by `request_uri` (`par.ts`). */
+  pushedRequests: BoundedMap<string, PushedRequest>;
   /** DPoP server nonces (`dpop.ts`). */
   dpopNonces: {
     /** The nonce each issuer hands out now. */
@@ -84,6 +86,16 @@ export interface ProtocolState {
     /** Every nonce still remembered → its issuer and when it was made (epoch ms). */
     issued: BoundedMap<string, { issuerId: string; issuedAtMs: number }>;
   };
+}
+
+/** A pushed authorization request (RFC 9126). */
+export interface PushedRequest {
+  issuerId: string;
+  clientId: string;
+  /** The authorization request's parameters, without client authentication. */
+  params: URLSearchParams;
+  /** Epoch ms, process clock. */
+  expiresAtMs: number;
 }
 
 /** A client's JWK Set as fetched, and until when it is reused. */
@@ -106,6 +118,7 @@ export function createProtocolState(options: { maxEntries?: number } = {}): Prot
     assertionJtis: new BoundedMap(max),
     clientJwks: new BoundedMap(1_000),
     dpopJtis: new BoundedMap(max),
+    pushedRequests: new BoundedMap(max),
     dpopNonces: { latest: new BoundedMap(max), issued: new BoundedMap(max) },
   };
 }
