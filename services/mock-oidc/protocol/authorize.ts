@@ -23,6 +23,10 @@ import { issuerListed } from "./dpop_rules.ts";
 
 // Loaded by the first authorization request that carries a request_uri (RFC 9126).
 const par = lazyModuleAt<typeof import("./par.ts")>(import.meta.resolve("./par.ts"));
+// Loaded by the first authorization request that carries a request object (RFC 9101).
+const requestObject = lazyModuleAt<typeof import("./request_object.ts")>(
+  import.meta.resolve("./request_object.ts"),
+);
 
 const MODES = ["query", "fragment", "form_post"] as const;
 type Mode = typeof MODES[number];
@@ -47,6 +51,10 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     ? (await par()).pushedParameters(ctx, params)
     : undefined;
   if (pushed) params = pushed.params;
+  // RFC 9101 §6.3: a request object's parameters, and only those.
+  else if (params.has("request")) {
+    params = await (await requestObject()).requestObjectParameters(ctx, params);
+  }
   const clientId = params.get("client_id");
   // Errors that cannot be redirected back to the client: thrown, answered in the OAuth dialect.
   if (!clientId) throw badRequest("missing required parameter client_id");

@@ -96,8 +96,13 @@ async function verifyWith(compact: string, key: CryptoKey | Uint8Array): Promise
   }
 }
 
-/** Try each of the client's keys that fits the header (`kid`, `alg`, `use`). */
-async function verifyWithKeys(
+/**
+ * Whether `compact` verifies with one of the client's keys (its `jwks`, or the JWK Set at its
+ * `jwks_uri`) that fits the header (`kid`, `alg`, `use`); also request objects'
+ * (`request_object.ts`). Throws `invalid_client` when the client has no keys or its `jwks_uri`
+ * cannot be used.
+ */
+export async function verifyWithKeys(
   ctx: IssuerContext,
   client: HeldClient,
   compact: string,

@@ -59,6 +59,12 @@ function discoveryDocument(
     ],
     code_challenge_methods_supported: ["plain", "S256"],
     dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
+    request_parameter_supported: true,
+    request_uri_parameter_supported: false,
+    request_object_signing_alg_values_supported: [
+      ...ASSERTION_KEY_ALGORITHMS,
+      ...ASSERTION_SECRET_ALGORITHMS,
+    ],
     pushed_authorization_request_endpoint: `${issuerUrl}/par`,
     require_pushed_authorization_requests: issuerListed(settings.parRequiredIssuers, issuerId),
     client_id_metadata_document_supported: true,

@@ -29,6 +29,9 @@ export const REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
 /** Client authentication parameters: not part of the pushed authorization request. */
 const CLIENT_AUTH_PARAMS = ["client_secret", "client_assertion", "client_assertion_type"];
 
+const requestObject = lazyModuleAt<typeof import("./request_object.ts")>(
+  import.meta.resolve("./request_object.ts"),
+);
 const assertions = lazyModuleAt<typeof import("./client_assertion.ts")>(
   import.meta.resolve("./client_assertion.ts"),
 );
@@ -50,7 +53,14 @@ export async function handlePushedRequest(ctx: IssuerContext): Promise<Response>
   }
   // RFC 9126 §2.1: a request_uri cannot itself be pushed.
   if (params.has("request_uri")) throw invalidRequest("request_uri must not be pushed");
-  const redirectUri = params.get("redirect_uri");
+  // RFC 9126 §3: a pushed request object is checked now; its parameters are what is pushed.
+  let request = params;
+  if (params.has("request")) {
+    const inner = new URLSearchParams(params);
+    inner.set("client_id", client.clientId);
+    request = await (await requestObject()).requestObjectParameters(ctx, inner);
+  }
+  const redirectUri = request.get("redirect_uri");
   if (!isUsableRedirect(redirectUri)) {
     throw invalidRequest("redirect_uri is missing or not an absolute URI");
   }
@@ -58,7 +68,7 @@ export async function handlePushedRequest(ctx: IssuerContext): Promise<Response>
     throw invalidRequest("redirect_uri is not registered for this client");
   }
   const pushed = new URLSearchParams();
-  for (const [name, value] of params) {
+  for (const [name, value] of request) {
     if (!CLIENT_AUTH_PARAMS.includes(name)) pushed.append(name, value);
   }
   pushed.set("client_id", client.clientId);

@@ -192,7 +192,7 @@ Deno.test("the PAR endpoint: client authentication and the request's own rules",
 
 Deno.test("pushed requests required: per issuer (setting) and per client (registration)", async () => {
   const { h } = setup(["strict"]);
-  const direct = { client_id: "app", redirect_uri: REDIRECT, response_type: "code" };
+  const direct = { "client_id": "app", "redirect_uri": REDIRECT, "response_type": "code" };
   const refused = "a pushed authorization request is required: use request_uri from /par";
   await expectError(
     await h.call(`/strict/authorize?${new URLSearchParams(direct)}`),
