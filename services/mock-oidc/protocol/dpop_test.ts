@@ -534,3 +534,36 @@ Deno.test("registration: dpop_bound_access_tokens demands a proof", async () => 
   assert.equal(ok.status, 200);
   assert.equal((await ok.json()).token_type, "DPoP");
 });
+
+Deno.test("introspection with a DPoP proof: checked, active only for the bound key", async () => {
+  const { h, at } = setup();
+  const key = await newKey();
+  const token = (await (await clientCredentials(h, await proof(key, at.ms))).json())
+    .access_token as string;
+  const introspectUrl = `${ISSUER}/introspect`;
+  const introspect = (dpop?: string, t = token) =>
+    h.form("/default/introspect", { token: t }, {
+      authorization: basic("rs"),
+      ...(dpop ? { dpop } : {}),
+    });
+  const withProof = async (k: Key, t = token) =>
+    await introspect(await proof(k, at.ms, { htu: introspectUrl, accessToken: t }), t);
+  const same = await (await withProof(key)).json();
+  assert.equal(same.active, true);
+  assert.equal(same.token_type, "DPoP");
+  assert.deepEqual(await (await withProof(await newKey())).json(), { active: false });
+  const plain = (await (await clientCredentials(h)).json()).access_token as string;
+  assert.deepEqual(await (await withProof(key, plain)).json(), { active: false });
+  await refusedAtToken(
+    await introspect(await proof(key, at.ms, { htu: introspectUrl, accessToken: "other" })),
+    "invalid_dpop_proof",
+    "DPoP proof ath does not match the access token",
+  );
+  await refusedAtToken(
+    await introspect(await proof(key, at.ms, { accessToken: token })),
+    "invalid_dpop_proof",
+    `DPoP proof htu must be ${introspectUrl}`,
+  );
+  // without a proof: as before, the binding reported
+  assert.equal((await (await introspect()).json()).active, true);
+});
