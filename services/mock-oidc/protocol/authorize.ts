@@ -135,6 +135,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     subject: username,
     loginClaims: submitted ? parseLoginClaims(form.get("claims")) : undefined,
     authTime: Math.floor(deps.clock.now() / 1000),
+    dpopJkt: params.get("dpop_jkt") ?? undefined,
   });
   return reply({ code });
 }

@@ -567,3 +567,78 @@ Deno.test("introspection with a DPoP proof: checked, active only for the bound k
   // without a proof: as before, the binding reported
   assert.equal((await (await introspect()).json()).active, true);
 });
+
+Deno.test("dpop_jkt (RFC 9449 §10): a proof at PAR, or the parameter, binds the code", async (t) => {
+  const { h, at } = setup();
+  const key = await newKey();
+  const parUrl = `${ISSUER}/par`;
+  const push = async (dpop?: string, extra: Record<string, string> = {}) =>
+    await h.form("/default/par", {
+      response_type: "code",
+      redirect_uri: REDIRECT,
+      scope: "openid",
+      ...extra,
+    }, { authorization: basic("web"), ...(dpop ? { dpop } : {}) });
+  const codeOf = async (query: Record<string, string>) => {
+    const res = await h.call(`/default/authorize?${new URLSearchParams(query)}`);
+    assert.equal(res.status, 302);
+    return new URL(res.headers.get("location")!).searchParams.get("code")!;
+  };
+  const redeem = (code: string, dpop?: string) =>
+    h.form("/default/token", { grant_type: "authorization_code", code, redirect_uri: REDIRECT }, {
+      authorization: basic("web"),
+      ...(dpop ? { dpop } : {}),
+    });
+  const pushedCode = async () => {
+    const res = await push(await proof(key, at.ms, { htu: parUrl }));
+    assert.equal(res.status, 201);
+    const { request_uri } = await res.json();
+    assert.equal(
+      h.core.protocol.state.pushedRequests.get(request_uri)!.params.get("dpop_jkt"),
+      key.jkt,
+    );
+    return await codeOf({ client_id: "web", request_uri });
+  };
+  await t.step("redeemed with the same key", async () => {
+    const res = await redeem(await pushedCode(), await proof(key, at.ms));
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).token_type, "DPoP");
+  });
+  await t.step("without a proof, with another key", async () => {
+    await refusedAtToken(
+      await redeem(await pushedCode()),
+      "invalid_grant",
+      "the code is bound to a DPoP key (dpop_jkt): a DPoP proof is required",
+    );
+    await refusedAtToken(
+      await redeem(await pushedCode(), await proof(await newKey(), at.ms)),
+      "invalid_grant",
+      "the code is bound to another DPoP key (dpop_jkt)",
+    );
+  });
+  await t.step("a dpop_jkt that is not the proof's key; a bad proof at PAR", async () => {
+    await refusedAtToken(
+      await push(await proof(key, at.ms, { htu: parUrl }), { dpop_jkt: "other" }),
+      "invalid_dpop_proof",
+      "dpop_jkt is not the DPoP proof's key",
+    );
+    await refusedAtToken(
+      await push(await proof(key, at.ms)),
+      "invalid_dpop_proof",
+      `DPoP proof htu must be ${parUrl}`,
+    );
+  });
+  await t.step("dpop_jkt as a parameter of authorize", async () => {
+    const code = await codeOf({
+      client_id: "web",
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      dpop_jkt: key.jkt,
+    });
+    await refusedAtToken(
+      await redeem(code, await proof(await newKey(), at.ms)),
+      "invalid_grant",
+      "the code is bound to another DPoP key (dpop_jkt)",
+    );
+  });
+});

@@ -18,6 +18,7 @@ import { readForm } from "./form.ts";
 import { invalidClient, invalidRequest, OAuthError } from "./oauth_error.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
 import { jsonResponse } from "./responses.ts";
+import { DpopError } from "./dpop_rules.ts";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
 
 /** How long a `request_uri` can be used, seconds. */
@@ -29,6 +30,7 @@ export const REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:";
 /** Client authentication parameters: not part of the pushed authorization request. */
 const CLIENT_AUTH_PARAMS = ["client_secret", "client_assertion", "client_assertion_type"];
 
+const dpop = lazyModuleAt<typeof import("./dpop.ts")>(import.meta.resolve("./dpop.ts"));
 const requestObject = lazyModuleAt<typeof import("./request_object.ts")>(
   import.meta.resolve("./request_object.ts"),
 );
@@ -72,6 +74,24 @@ export async function handlePushedRequest(ctx: IssuerContext): Promise<Response>
     if (!CLIENT_AUTH_PARAMS.includes(name)) pushed.append(name, value);
   }
   pushed.set("client_id", client.clientId);
+  // RFC 9449 §10.1: a proof at PAR binds the code to its key (dpop_jkt).
+  const proof = ctx.req.headers.get("dpop");
+  if (proof !== null) {
+    let jkt: string;
+    try {
+      jkt = (await (await dpop()).verifyProof(ctx, {
+        proof,
+        method: "POST",
+        url: `${ctx.issuerUrl}/par`,
+      })).jkt;
+    } catch (err) {
+      throw err instanceof DpopError ? err.atTokenEndpoint() : err;
+    }
+    if (pushed.has("dpop_jkt") && pushed.get("dpop_jkt") !== jkt) {
+      throw new OAuthError(400, "invalid_dpop_proof", "dpop_jkt is not the DPoP proof's key");
+    }
+    pushed.set("dpop_jkt", jkt);
+  }
   const requestUri = REQUEST_URI_PREFIX + randomTokenOf(ctx.deps);
   ctx.deps.state.pushedRequests.set(requestUri, {
     issuerId: ctx.issuerId,

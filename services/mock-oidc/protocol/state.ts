@@ -26,6 +26,8 @@ export interface AuthorizationCode {
   loginClaims?: Record<string, unknown>;
   /** When the user authenticated (epoch seconds, process clock): the id_token `auth_time`. */
   authTime: number;
+  /** RFC 9449 §10 `dpop_jkt`: the code is redeemed only with a proof of this key. */
+  dpopJkt?: string;
 }
 
 /** What a refresh token redeems to: the original grant's identity. */
