@@ -210,6 +210,8 @@ export function createApp(deps: AppDeps): App {
         allowedOrigins: options.corsAllowedOrigins ?? [],
         reflectAnyOrigin: true,
         credentials: true,
+        // what a browser client must read: DPoP nonces and challenges (RFC 9449 §8, §7.1)
+        exposeHeaders: "DPoP-Nonce, WWW-Authenticate",
       },
       outer: options.tracing?.wrap,
       inner: limiter

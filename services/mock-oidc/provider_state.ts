@@ -53,6 +53,10 @@ export interface CoreOptions {
   metadataDocuments?: OutboundPolicy;
   /** `--code-redirect-uri-optional`. @default false */
   codeRedirectUriOptional?: boolean;
+  /** `--dpop-nonce-issuers`. @default none */
+  dpopNonceIssuers?: readonly string[];
+  /** `--par-required-issuers`. @default none */
+  parRequiredIssuers?: readonly string[];
   /** Fetch of metadata documents (tests). @default globalThis.fetch */
   fetch?: typeof fetch;
   /** `--public-base-url`: every issuer URL starts with it. @default derived from each request */
@@ -79,6 +83,8 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
       loginPagePath: config.loginPagePath || undefined,
       tokenCallbacks: config.tokenCallbacks,
       codeRedirectUriOptional: options.codeRedirectUriOptional,
+      dpopNonceIssuers: options.dpopNonceIssuers,
+      parRequiredIssuers: options.parRequiredIssuers,
     },
     clock,
     keys,

@@ -63,6 +63,9 @@ const device = lazyModuleAt<typeof import("./protocol/device_authorization.ts")>
 const registration = lazyModuleAt<typeof import("./protocol/registration.ts")>(
   import.meta.resolve("./protocol/registration.ts"),
 );
+const par = lazyModuleAt<typeof import("./protocol/par.ts")>(
+  import.meta.resolve("./protocol/par.ts"),
+);
 const debuggerPages = lazyModuleAt<typeof import("./debugger/routes.ts")>(
   import.meta.resolve("./debugger/routes.ts"),
 );
@@ -158,6 +161,7 @@ export function routeTable(deps: RouteDeps): Route[] {
     issuer("GET",  "/:issuer+/device",                                 onFirstUse(device, "handleDeviceVerification"),     OP.deviceVerification),
     issuer("POST", "/:issuer+/device",                                 onFirstUse(device, "handleDeviceVerification"),     OP.deviceVerificationPost),
     issuer("POST", "/:issuer+/register",                               onFirstUse(registration, "handleRegister"),         OP.register),
+    issuer("POST", "/:issuer+/par",                                    onFirstUse(par, "handlePushedRequest"),             OP.pushedAuthorizationRequest),
     // The debugger of each issuer: a form, then the code flow against the issuer itself.
     issuer("GET",  "/:issuer+/debugger",                               onFirstUse(debuggerPages, "showDebugger"),          OP.debugger),
     issuer("POST", "/:issuer+/debugger",                               onFirstUse(debuggerPages, "startDebugger"),         OP.debuggerStart),

@@ -102,7 +102,7 @@ Deno.test("the capture log splits every issuer row's paths as the table does", (
   const router = createRouter(routeTable({ protocol: protocol(), document }));
   const patterns = routeTable({ protocol: protocol(), document }).map((r) => String(r.pattern))
     .filter((p) => p.includes(":issuer+"));
-  assert.equal(new Set(patterns).size, 16);
+  assert.equal(new Set(patterns).size, 17);
   for (const pattern of patterns) {
     for (const issuer of ["a", "realms/x", "a/token", "a/register"]) {
       const path = pattern.replace(":issuer+", issuer).replace(":client", "c1");

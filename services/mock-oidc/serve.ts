@@ -81,6 +81,8 @@ export async function serve(
     },
     codeRedirectUriOptional: values.code_redirect_uri_optional,
     publicBaseUrl: values.public_base_url || undefined,
+    dpopNonceIssuers: values.dpop_nonce_issuers,
+    parRequiredIssuers: values.par_required_issuers,
   });
   // Loaded only when enabled: the OpenTelemetry SDK costs hundreds of ms of startup.
   const tracing = values.tracing_enabled

@@ -160,6 +160,18 @@ export const SETTING_ROWS = {
       "carried, as upstream does (RFC 6749 requires it); a different redirect_uri is refused " +
       "either way",
   },
+  "dpop_nonce_issuers": {
+    type: "list",
+    default: [],
+    help: "issuer ids (* for every issuer) whose token endpoint and userinfo demand a DPoP " +
+      "server nonce in each proof (RFC 9449 use_dpop_nonce)",
+  },
+  "par_required_issuers": {
+    type: "list",
+    default: [],
+    help: "issuer ids (* for every issuer) whose authorize takes pushed authorization requests " +
+      "only (RFC 9126 require_pushed_authorization_requests)",
+  },
   "rate_limit_enabled": { type: "bool", default: false, help: "enable request rate limiting" },
   "rate_limit_rps": {
     type: "float",

@@ -36,6 +36,10 @@ const SPEC_DEFAULTS: Record<string, unknown> = {
   "client_metadata_allow_http_loopback": false,
   "client_metadata_allow_private_networks": false,
   "code_redirect_uri_optional": false,
+  // Issuers whose DPoP proofs need a server nonce (docs/mock-oidc.md#dpop).
+  "dpop_nonce_issuers": [],
+  // Issuers whose authorize takes pushed requests only (docs/mock-oidc.md#pushed-authorization-requests).
+  "par_required_issuers": [],
   "rate_limit_enabled": false,
   "rate_limit_rps": 10,
   "rate_limit_burst": 20,

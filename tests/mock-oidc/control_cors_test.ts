@@ -35,6 +35,10 @@ Deno.test("CORS with an empty allowlist reflects any Origin with credentials, ne
     await simple.body?.cancel();
     assert.equal(simple.headers.get("access-control-allow-origin"), "http://x.test");
     assert.equal(simple.headers.get("access-control-allow-credentials"), "true");
+    assert.equal(
+      simple.headers.get("access-control-expose-headers"),
+      "DPoP-Nonce, WWW-Authenticate",
+    );
     // Error responses carry CORS headers too.
     const problem = await fetch(`${mock.url}/_mock/mint`, {
       method: "POST",

@@ -4,6 +4,10 @@ import { concurrentSteps, type ServiceProcess } from "@svc/testing";
 import { control, startOidc, withOidc } from "./_test_support.ts";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
+/** The issuer whose DPoP proofs need a server nonce (--dpop-nonce-issuers). */
+const NONCE_ISSUER = "dpop-nonce";
+/** The issuer of the FAPI-shaped case: nonces too, its own request log. */
+const FAPI_ISSUER = "fapi";
 
 async function discover(base: string, issuer = "default", secret = "secret") {
   return await client.discovery(
@@ -295,6 +299,216 @@ const CASES: [string, () => Promise<void>][] = [
     },
   ],
   [
+    "openid-client: private_key_jwt of a registered client is verified (RFC 7523)",
+    async () => {
+      await withShared(async ({ url }) => {
+        const keys = () =>
+          crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+            "sign",
+            "verify",
+          ]) as Promise<CryptoKeyPair>;
+        const { privateKey, publicKey } = await keys();
+        const jwk = { ...await crypto.subtle.exportKey("jwk", publicKey), kid: "app-key" };
+        const registered = await fetch(`${url}/default/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            grant_types: ["client_credentials"],
+            token_endpoint_auth_method: "private_key_jwt",
+            jwks: { keys: [jwk] },
+          }),
+        });
+        assert.equal(registered.status, 201);
+        const { client_id } = await registered.json();
+        const connect = (key: CryptoKey) =>
+          client.discovery(
+            new URL(`${url}/default`),
+            client_id,
+            undefined,
+            client.PrivateKeyJwt({ key, kid: "app-key" }),
+            { execute: [client.allowInsecureRequests] },
+          );
+        const tokens = await client.clientCredentialsGrant(await connect(privateKey), {
+          scope: "api",
+        });
+        const introspected = await client.tokenIntrospection(
+          await connect(privateKey),
+          tokens.access_token,
+        );
+        assert.equal(introspected.sub, client_id);
+        // the same client with a key it did not register is refused
+        const stranger = await connect((await keys()).privateKey);
+        // a 401 with a challenge: the client hands back the response
+        const err = await client.clientCredentialsGrant(stranger, { scope: "api" }).then(
+          () => assert.fail("a key the client did not register was accepted"),
+          (e: client.WWWAuthenticateChallengeError) => e,
+        );
+        assert.equal(err.status, 401);
+        assert.deepEqual(await err.response.json(), {
+          error: "invalid_client",
+          error_description: "client_assertion signature does not verify",
+        });
+      });
+    },
+  ],
+  [
+    "openid-client: DPoP-bound client_credentials, introspected and refused as Bearer",
+    async () => {
+      await withShared(async ({ url }) => {
+        const config = await discover(url);
+        const keyPair = await client.randomDPoPKeyPair("ES256");
+        const DPoP = client.getDPoPHandle(config, keyPair);
+        const tokens = await client.clientCredentialsGrant(config, { scope: "api" }, { DPoP });
+        assert.equal(tokens.token_type, "dpop");
+        const info = await client.tokenIntrospection(config, tokens.access_token);
+        assert.equal(info.token_type, "DPoP");
+        assert.equal(typeof (info.cnf as { jkt?: unknown }).jkt, "string");
+        const asBearer = await fetch(`${url}/default/userinfo`, {
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
+        await asBearer.body?.cancel();
+        assert.equal(asBearer.status, 401);
+        assert.match(asBearer.headers.get("www-authenticate")!, /^DPoP error="invalid_token"/);
+      });
+    },
+  ],
+  [
+    "openid-client: code flow with DPoP, a nonce challenge on the first request, userinfo, refresh",
+    async () => {
+      await withShared(async ({ url }) => {
+        // --dpop-nonce-issuers names this issuer: every proof needs the server's nonce
+        const config = await client.discovery(
+          new URL(`${url}/${NONCE_ISSUER}`),
+          "dpop-spa",
+          undefined,
+          client.None(),
+          { execute: [client.allowInsecureRequests] },
+        );
+        assert.ok(config.serverMetadata().dpop_signing_alg_values_supported?.includes("ES256"));
+        const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair("ES256"));
+        const verifier = client.randomPKCECodeVerifier();
+        const callback = await authorize(client.buildAuthorizationUrl(config, {
+          redirect_uri: REDIRECT,
+          scope: "openid api",
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+        }));
+        // the first token request has no nonce: use_dpop_nonce, and the client retries with it
+        const tokens = await client.authorizationCodeGrant(
+          config,
+          callback,
+          {
+            pkceCodeVerifier: verifier,
+          },
+          undefined,
+          { DPoP },
+        );
+        assert.equal(tokens.token_type, "dpop");
+        const log = await (await fetch(
+          `${url}/_mock/requests?issuer=${NONCE_ISSUER}&endpoint=token`,
+        )).json();
+        assert.equal(log.count, 2, "the challenged request and its retry with the nonce");
+        const sub = tokens.claims()!.sub;
+        const info = await client.fetchUserInfo(config, tokens.access_token, sub, { DPoP });
+        assert.equal(info.sub, sub);
+        const refreshed = await client.refreshTokenGrant(
+          config,
+          tokens.refresh_token!,
+          undefined,
+          { DPoP },
+        );
+        assert.equal(refreshed.token_type, "dpop");
+        // the refresh token is bound to the key: another key cannot redeem it
+        const stranger = client.getDPoPHandle(config, await client.randomDPoPKeyPair("ES256"));
+        await assert.rejects(
+          client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP: stranger }),
+          (err: client.ResponseBodyError) => {
+            assert.equal(err.error, "invalid_grant");
+            assert.equal(err.error_description, "refresh_token is bound to another DPoP key");
+            return true;
+          },
+        );
+      });
+    },
+  ],
+  [
+    "openid-client (FAPI 2.0 shape): PAR with private_key_jwt, code + PKCE, DPoP with a nonce, userinfo, refresh",
+    async () => {
+      await withShared(async ({ url }) => {
+        const { privateKey, publicKey } = await crypto.subtle.generateKey(
+          { name: "ECDSA", namedCurve: "P-256" },
+          true,
+          ["sign", "verify"],
+        ) as CryptoKeyPair;
+        const jwk = { ...await crypto.subtle.exportKey("jwk", publicKey), kid: "fapi" };
+        const registered = await fetch(`${url}/${FAPI_ISSUER}/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            redirect_uris: [REDIRECT],
+            grant_types: ["authorization_code", "refresh_token"],
+            token_endpoint_auth_method: "private_key_jwt",
+            jwks: { keys: [jwk] },
+            require_pushed_authorization_requests: true,
+            dpop_bound_access_tokens: true,
+          }),
+        });
+        assert.equal(registered.status, 201);
+        const { client_id } = await registered.json();
+        const config = await client.discovery(
+          new URL(`${url}/${FAPI_ISSUER}`),
+          client_id,
+          undefined,
+          client.PrivateKeyJwt({ key: privateKey, kid: "fapi" }),
+          { execute: [client.allowInsecureRequests] },
+        );
+        // without PAR this client is refused at authorize
+        const direct = await fetch(
+          client.buildAuthorizationUrl(config, {
+            redirect_uri: REDIRECT,
+            scope: "openid",
+          }),
+          { redirect: "manual" },
+        );
+        assert.equal(direct.status, 400);
+        await direct.body?.cancel();
+        const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair("ES256"));
+        const verifier = client.randomPKCECodeVerifier();
+        const state = client.randomState();
+        const pushedUrl = await client.buildAuthorizationUrlWithPAR(config, {
+          redirect_uri: REDIRECT,
+          scope: "openid api offline_access",
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+          state,
+        }, { DPoP });
+        assert.ok(pushedUrl.searchParams.get("request_uri")!.startsWith(
+          "urn:ietf:params:oauth:request_uri:",
+        ));
+        const tokens = await client.authorizationCodeGrant(
+          config,
+          await authorize(pushedUrl),
+          { pkceCodeVerifier: verifier, expectedState: state },
+          undefined,
+          { DPoP },
+        );
+        assert.equal(tokens.token_type, "dpop");
+        const sub = tokens.claims()!.sub;
+        assert.equal(
+          (await client.fetchUserInfo(config, tokens.access_token, sub, { DPoP })).sub,
+          sub,
+        );
+        const refreshed = await client.refreshTokenGrant(
+          config,
+          tokens.refresh_token!,
+          undefined,
+          { DPoP },
+        );
+        assert.equal(refreshed.token_type, "dpop");
+      });
+    },
+  ],
+  [
     "openid-client: password, jwt-bearer and token exchange via genericGrantRequest",
     async () => {
       await withShared(async ({ url }) => {
@@ -329,7 +543,9 @@ const CASES: [string, () => Promise<void>][] = [
 ];
 
 Deno.test("openid-client against mock-oidc", async (t) => {
-  shared = await startOidc({});
+  shared = await startOidc({}, {
+    args: ["--dpop-nonce-issuers", `${NONCE_ISSUER},${FAPI_ISSUER}`],
+  });
   try {
     await concurrentSteps(t, CASES, { concurrency: 4, name: ([name]) => name }, ([, fn]) => fn());
   } finally {

@@ -326,6 +326,15 @@ export const OPERATIONS = {
     "OAuth 2.0 metadata (same document)",
     { "200": ok("Discovery") },
   ),
+  pushedAuthorizationRequest: protocol(
+    "pushedAuthorizationRequest",
+    "Pushed authorization request (RFC 9126)",
+    {
+      "201": { description: "request_uri and expires_in", content: json("Claims") },
+      "401": TOKEN_401,
+    },
+    true,
+  ),
   deviceAuthorization: protocol("deviceAuthorization", "Device authorization (RFC 8628)", {
     "200": { description: "Device and user codes", content: json("Claims") },
     "401": TOKEN_401,

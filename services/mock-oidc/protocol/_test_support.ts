@@ -46,7 +46,13 @@ export function harness(
   config: Partial<OidcConfig> = {},
   options: Pick<
     CoreOptions,
-    "now" | "fetch" | "metadataDocuments" | "codeRedirectUriOptional" | "sleep"
+    | "now"
+    | "fetch"
+    | "metadataDocuments"
+    | "codeRedirectUriOptional"
+    | "sleep"
+    | "dpopNonceIssuers"
+    | "parRequiredIssuers"
   > = {},
 ) {
   const scenarios: TokenCallback[] = [];

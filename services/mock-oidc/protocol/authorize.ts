@@ -19,6 +19,15 @@ import { parseLoginClaims } from "./login_claims.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
 import { parseResources } from "./resource_indicator.ts";
 import { heldClient } from "./client_registry.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+import { issuerListed } from "./dpop_rules.ts";
+
+// Loaded by the first authorization request that carries a request_uri (RFC 9126).
+const par = lazyModuleAt<typeof import("./par.ts")>(import.meta.resolve("./par.ts"));
+// Loaded by the first authorization request that carries a request object (RFC 9101).
+const requestObject = lazyModuleAt<typeof import("./request_object.ts")>(
+  import.meta.resolve("./request_object.ts"),
+);
 
 const MODES = ["query", "fragment", "form_post"] as const;
 type Mode = typeof MODES[number];
@@ -28,7 +37,7 @@ const LOGIN_PROMPTS = ["login", "consent", "select_account"];
 export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   const { req, deps } = ctx;
   const form = await readForm(req);
-  const params = new URL(req.url).searchParams;
+  let params = new URL(req.url).searchParams;
   // A POSTed authorization request carries its parameters in the body; the login form must
   // post them back, since it only keeps the query string.
   const bodyParams = new URLSearchParams();
@@ -37,6 +46,15 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
       params.append(name, value);
       bodyParams.append(name, value);
     }
+  }
+  // RFC 9126 §4: a request_uri stands for the pushed request's parameters, and only those.
+  const pushed = params.has("request_uri")
+    ? (await par()).pushedParameters(ctx, params)
+    : undefined;
+  if (pushed) params = pushed.params;
+  // RFC 9101 §6.3: a request object's parameters, and only those.
+  else if (params.has("request")) {
+    params = await (await requestObject()).requestObjectParameters(ctx, params);
   }
   const clientId = params.get("client_id");
   // Errors that cannot be redirected back to the client: thrown, answered in the OAuth dialect.
@@ -50,6 +68,11 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   const registered = await heldClient(ctx, clientId);
   if (registered && !registered.metadata.redirect_uris.includes(redirectUri)) {
     throw badRequest("redirect_uri is not registered for this client");
+  }
+  const parRequired = issuerListed(deps.settings.parRequiredIssuers, ctx.issuerId) ||
+    registered?.metadata.require_pushed_authorization_requests === true;
+  if (parRequired && !pushed) {
+    throw badRequest("a pushed authorization request is required: use request_uri from /par");
   }
   const requestedMode = params.get("response_mode") ?? "query";
   const mode: Mode = (MODES as readonly string[]).includes(requestedMode)
@@ -105,6 +128,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     return htmlResponse(loginPage(ctx.issuerId, params, bodyParams));
   }
 
+  if (pushed) deps.state.pushedRequests.delete(pushed.requestUri);
   const code = randomTokenOf(deps);
   deps.state.codes.set(code, {
     issuerId: ctx.issuerId,
@@ -118,6 +142,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     subject: username,
     loginClaims: submitted ? parseLoginClaims(form.get("claims")) : undefined,
     authTime: Math.floor(deps.clock.now() / 1000),
+    dpopJkt: params.get("dpop_jkt") ?? undefined,
   });
   return reply({ code });
 }

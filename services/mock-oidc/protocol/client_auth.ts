@@ -1,14 +1,16 @@
 /**
  * Client authentication at the token, introspection and device endpoints:
- * `client_secret_basic`, `client_secret_post` and `private_key_jwt`. Secrets are checked only for
- * registered clients (`client_registry.ts`; any other client passes); assertions are parsed, not
- * verified, with upstream's shape rules.
+ * `client_secret_basic`, `client_secret_post`, `client_secret_jwt` and `private_key_jwt`. Here
+ * a request is only parsed: assertions get upstream's shape rules (`iss` = `sub`, `aud`, `exp`);
+ * secrets, and the signature, expiry and `jti` of assertions, are checked for registered clients
+ * only, at the token endpoint (`client_registry.ts`, `client_assertion.ts`); any other client
+ * passes.
  *
  * @module
  */
 
 import { decodeBase64 } from "@svc/shared/base64";
-import { decodeJwt } from "../tokens/jwt.ts";
+import { type DecodedJwt, decodeJwt } from "../tokens/jwt.ts";
 import { invalidClient, invalidRequest } from "./oauth_error.ts";
 
 /** Who the client says it is, and how. */
@@ -16,7 +18,14 @@ export interface ClientAuth {
   clientId?: string;
   /** The secret presented (`client_secret_basic`, `client_secret_post`). */
   secret?: string;
-  method: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+  /** The client assertion presented (`client_secret_jwt`, `private_key_jwt`), decoded. */
+  assertion?: DecodedJwt;
+  method:
+    | "client_secret_basic"
+    | "client_secret_post"
+    | "client_secret_jwt"
+    | "private_key_jwt"
+    | "none";
 }
 
 const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
@@ -39,7 +48,14 @@ export function authenticateClient(
   }
   const assertion = params.get("client_assertion");
   if (assertion !== null) {
-    return { clientId: parseAssertion(assertion, params, audiences), method: "private_key_jwt" };
+    const decoded = parseAssertion(assertion, params, audiences);
+    // An HMAC says client_secret_jwt (RFC 7523 §2.2 with the client's secret as the key).
+    const hmac = typeof decoded.header.alg === "string" && /^HS/.test(decoded.header.alg);
+    return {
+      clientId: decoded.claims.sub as string,
+      assertion: decoded,
+      method: hmac ? "client_secret_jwt" : "private_key_jwt",
+    };
   }
   const clientId = params.get("client_id") ?? undefined;
   if (clientId !== undefined && params.has("client_secret")) {
@@ -78,12 +94,13 @@ function parseAssertion(
   assertion: string,
   params: URLSearchParams,
   audiences: { issuerUrl: string; endpointUrl: string },
-): string {
+): DecodedJwt {
   if (params.get("client_assertion_type") !== ASSERTION_TYPE) {
     throw invalidRequest(`client_assertion_type must be ${ASSERTION_TYPE}`);
   }
-  const claims = decodeJwt(assertion)?.claims;
-  if (!claims) throw invalidClient("client_assertion is not a JWT");
+  const decoded = decodeJwt(assertion);
+  if (!decoded) throw invalidClient("client_assertion is not a JWT");
+  const claims = decoded.claims;
   const { iss, sub, aud, exp, iat } = claims;
   if (typeof sub !== "string" || iss !== sub) {
     throw invalidClient("client_assertion must have iss equal to sub (the client id)");
@@ -101,7 +118,7 @@ function parseAssertion(
   if (typeof iat === "number" && exp - iat > MAX_ASSERTION_LIFETIME_S) {
     throw invalidClient(`client_assertion lifetime exceeds ${MAX_ASSERTION_LIFETIME_S}s`);
   }
-  return sub;
+  return decoded;
 }
 
 function trimSlash(url: string): string {

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { ALGORITHMS } from "../keys/algorithms.ts";
 import { GRANT_TYPES } from "./grant_types.ts";
 import { OAuthError } from "./oauth_error.ts";
 import { isUsableRedirect } from "./redirect_uri.ts";
@@ -17,6 +18,7 @@ export const AUTH_METHODS = [
   "none",
   "client_secret_basic",
   "client_secret_post",
+  "client_secret_jwt",
   "private_key_jwt",
 ] as const;
 
@@ -27,7 +29,14 @@ export type AuthMethod = typeof AUTH_METHODS[number];
 export const SECRET_METHODS: ReadonlySet<string> = new Set([
   "client_secret_basic",
   "client_secret_post",
+  "client_secret_jwt",
 ]);
+
+/** JWS algorithms of `private_key_jwt` assertions (RFC 7523 §2.2). */
+export const ASSERTION_KEY_ALGORITHMS = [...ALGORITHMS, "ES512", "EdDSA", "Ed25519"] as const;
+
+/** JWS algorithms of `client_secret_jwt` assertions (HMAC with the client's secret). */
+export const ASSERTION_SECRET_ALGORITHMS = ["HS256", "HS384", "HS512"] as const;
 
 /** Most `redirect_uris` of one client. */
 export const MAX_REDIRECT_URIS = 32;
@@ -92,6 +101,13 @@ export function validateClientMetadata(input: unknown): ClientMetadata {
     out[member] = body[member];
   }
   if (body.contacts !== undefined) out.contacts = stringList(body.contacts, "contacts");
+  for (const member of ["dpop_bound_access_tokens", "require_pushed_authorization_requests"]) {
+    if (body[member] === undefined) continue;
+    if (typeof body[member] !== "boolean") {
+      throw invalidClientMetadata(`${member} must be a boolean`);
+    }
+    out[member] = body[member];
+  }
   if (body.jwks !== undefined) {
     const jwks = body.jwks as { keys?: unknown } | null;
     if (typeof jwks !== "object" || jwks === null || !Array.isArray(jwks.keys)) {

@@ -124,7 +124,11 @@ export function enforceAtToken(
         `the request used ${auth.method}`,
     );
   }
-  if (SECRET_METHODS.has(method) && auth.secret !== client.clientSecret) {
+  // client_secret_jwt proves the secret with its assertion's MAC instead (client_assertion.ts)
+  if (
+    SECRET_METHODS.has(method) && method !== "client_secret_jwt" &&
+    auth.secret !== client.clientSecret
+  ) {
     throw invalidClient("client_secret does not match the registration");
   }
   if (!client.metadata.grant_types.includes(grantType)) {

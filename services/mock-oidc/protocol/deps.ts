@@ -37,6 +37,16 @@ export interface ProtocolSettings {
    * allows; a different one is refused either way. @default false
    */
   codeRedirectUriOptional?: boolean;
+  /**
+   * `--dpop-nonce-issuers`: issuer ids (`*`: all) whose DPoP proofs must carry a server nonce
+   * (RFC 9449 §8, §9). @default none
+   */
+  dpopNonceIssuers?: readonly string[];
+  /**
+   * `--par-required-issuers`: issuer ids (`*`: all) whose `authorize` takes pushed requests only
+   * (RFC 9126 §5, `require_pushed_authorization_requests`). @default none
+   */
+  parRequiredIssuers?: readonly string[];
 }
 
 /** Dependencies of {@linkcode createProtocolHandler}. */
@@ -74,6 +84,13 @@ export interface IssuerContext {
   /** The issuer URL without a trailing slash: endpoint URLs are this plus `/token`, … */
   baseUrl: string;
   deps: ProtocolDeps;
+  /** A token request with a verified DPoP proof: the tokens are bound to this key. */
+  dpop?: {
+    /** RFC 7638 thumbprint of the proof's key: `cnf.jkt`. */
+    jkt: string;
+    /** A public client: its refresh token is bound to the key too. */
+    bindRefresh: boolean;
+  };
 }
 
 /** Answers one endpoint of an issuer namespace. */

@@ -23,6 +23,7 @@ const ISSUER_SUFFIXES = [
   "device_authorization",
   "device",
   "register",
+  "par",
   "debugger",
   "debugger/callback",
   "register/*",

@@ -96,6 +96,15 @@ export class MetadataDocuments {
     this.#options = options;
   }
 
+  /**
+   * The outbound policy, fetch and timeout these documents are fetched with, for the other URLs
+   * a client names and the provider fetches (its `jwks_uri`: `client_assertion.ts`).
+   */
+  get outbound(): Omit<FetchOutboundOptions, "maxBytes"> {
+    const { allowHttpLoopback, allowPrivateNetworks, resolve, timeoutMs, fetch } = this.#options;
+    return { allowHttpLoopback, allowPrivateNetworks, resolve, timeoutMs, fetch };
+  }
+
   /** How many documents were fetched (tests: the cache at work). */
   get fetches(): number {
     return this.#fetches;

@@ -180,9 +180,10 @@ Deno.test("RFC 7591 errors: invalid_redirect_uri and invalid_client_metadata", a
     ],
     [
       "an unknown auth method",
-      { redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_jwt" },
+      { redirect_uris: [REDIRECT], token_endpoint_auth_method: "tls_client_auth" },
       "invalid_client_metadata",
-      "token_endpoint_auth_method must be one of none, client_secret_basic, client_secret_post, private_key_jwt",
+      "token_endpoint_auth_method must be one of none, client_secret_basic, client_secret_post, " +
+      "client_secret_jwt, private_key_jwt",
     ],
     [
       "an unknown grant type",

@@ -26,6 +26,8 @@ export interface AuthorizationCode {
   loginClaims?: Record<string, unknown>;
   /** When the user authenticated (epoch seconds, process clock): the id_token `auth_time`. */
   authTime: number;
+  /** RFC 9449 §10 `dpop_jkt`: the code is redeemed only with a proof of this key. */
+  dpopJkt?: string;
 }
 
 /** What a refresh token redeems to: the original grant's identity. */
@@ -41,6 +43,8 @@ export interface RefreshGrant {
   loginClaims?: Record<string, unknown>;
   /** `auth_time` of the original authentication, when there was one. */
   authTime?: number;
+  /** A public client's refresh token is bound to its DPoP key (RFC 9449 §5): the `jkt`. */
+  dpopJkt?: string;
 }
 
 /** A device authorization (RFC 8628). */
@@ -69,6 +73,38 @@ export interface ProtocolState {
   revoked: BoundedMap<string, true>;
   /** RFC 7591 registrations, per issuer. */
   clients: ClientRegistry;
+  /** Client assertions seen (issuer, client, `jti`) → until when they are remembered, epoch ms. */
+  assertionJtis: BoundedMap<string, number>;
+  /** JWK Sets fetched from clients' `jwks_uri`, by URL (`client_assertion.ts`). */
+  clientJwks: BoundedMap<string, CachedJwks>;
+  /** DPoP proofs seen (issuer, `jkt`, `jti`) → until when they are remembered, epoch ms. */
+  dpopJtis: BoundedMap<string, number>;
+  /** Pushed authorization requests by `request_uri` (`par.ts`). */
+  pushedRequests: BoundedMap<string, PushedRequest>;
+  /** DPoP server nonces (`dpop.ts`). */
+  dpopNonces: {
+    /** The nonce each issuer hands out now. */
+    latest: BoundedMap<string, { value: string; issuedAtMs: number }>;
+    /** Every nonce still remembered → its issuer and when it was made (epoch ms). */
+    issued: BoundedMap<string, { issuerId: string; issuedAtMs: number }>;
+  };
+}
+
+/** A pushed authorization request (RFC 9126). */
+export interface PushedRequest {
+  issuerId: string;
+  clientId: string;
+  /** The authorization request's parameters, without client authentication. */
+  params: URLSearchParams;
+  /** Epoch ms, process clock. */
+  expiresAtMs: number;
+}
+
+/** A client's JWK Set as fetched, and until when it is reused. */
+export interface CachedJwks {
+  keys: Record<string, unknown>[];
+  /** Epoch ms, process clock. */
+  expiresAtMs: number;
 }
 
 /** Create empty protocol state. */
@@ -81,5 +117,10 @@ export function createProtocolState(options: { maxEntries?: number } = {}): Prot
     userCodes: new BoundedMap(max),
     revoked: new BoundedMap(max),
     clients: new ClientRegistry(),
+    assertionJtis: new BoundedMap(max),
+    clientJwks: new BoundedMap(1_000),
+    dpopJtis: new BoundedMap(max),
+    pushedRequests: new BoundedMap(max),
+    dpopNonces: { latest: new BoundedMap(max), issued: new BoundedMap(max) },
   };
 }

@@ -17,6 +17,15 @@ import { tokenExchangeGrant } from "./grants/token_exchange.ts";
 import { invalidRequest, OAuthError } from "./oauth_error.ts";
 import { enforceAtToken, heldClient } from "./client_registry.ts";
 import { jsonResponse } from "./responses.ts";
+import { DpopError } from "./dpop_rules.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// Loaded by the first request that carries a client assertion of a held client (with jose).
+const assertions = lazyModuleAt<typeof import("./client_assertion.ts")>(
+  import.meta.resolve("./client_assertion.ts"),
+);
+// Loaded by the first request that carries a DPoP proof.
+const dpop = lazyModuleAt<typeof import("./dpop.ts")>(import.meta.resolve("./dpop.ts"));
 
 type Grant = (
   ctx: IssuerContext,
@@ -48,11 +57,42 @@ export async function handleToken(ctx: IssuerContext): Promise<Response> {
   if (!grant) {
     throw new OAuthError(400, "unsupported_grant_type", `grant_type ${grantType} is not supported`);
   }
+  const proof = ctx.req.headers.get("dpop");
+  let held;
   if (client.clientId !== undefined) {
-    const held = await heldClient(ctx, client.clientId, 401);
-    if (held) enforceAtToken(held, client, grantType);
+    held = await heldClient(ctx, client.clientId, 401);
+    if (held) {
+      // An assertion of the registered method is verified first (a mismatch is reported below).
+      if (client.assertion && client.method === held.metadata.token_endpoint_auth_method) {
+        await (await assertions()).verifyClientAssertion(ctx, held, client);
+      }
+      enforceAtToken(held, client, grantType);
+    }
   }
-  const body = await grant(ctx, params, client);
+  if (proof === null) {
+    if (held?.metadata.dpop_bound_access_tokens === true) {
+      throw new OAuthError(
+        400,
+        "invalid_dpop_proof",
+        `client ${held.clientId} registered dpop_bound_access_tokens: a DPoP proof is required`,
+      );
+    }
+    const body = await grant(ctx, params, client);
+    ctx.deps.onTokenIssued?.(grantType);
+    return jsonResponse(body, { noStore: true });
+  }
+  // RFC 9449 §5: the tokens are bound to the proof's key.
+  const { verifyProof } = await dpop();
+  let verified;
+  try {
+    verified = await verifyProof(ctx, { proof, method: "POST", url: `${ctx.baseUrl}/token` });
+  } catch (err) {
+    throw err instanceof DpopError ? err.atTokenEndpoint() : err;
+  }
+  const bindRefresh = client.method === "none";
+  const body = await grant({ ...ctx, dpop: { jkt: verified.jkt, bindRefresh } }, params, client);
   ctx.deps.onTokenIssued?.(grantType);
-  return jsonResponse(body, { noStore: true });
+  const res = jsonResponse(body, { noStore: true });
+  if (verified.nonce) res.headers.set("DPoP-Nonce", verified.nonce);
+  return res;
 }

@@ -47,6 +47,14 @@ export async function authorizationCodeGrant(
     throw invalidGrant("redirect_uri differs from the authorization request");
   }
   await verifyPkce(record, params.get("code_verifier"));
+  // RFC 9449 §10: a code requested with dpop_jkt is redeemed with a proof of that key.
+  if (record.dpopJkt !== undefined && ctx.dpop?.jkt !== record.dpopJkt) {
+    throw invalidGrant(
+      ctx.dpop
+        ? "the code is bound to another DPoP key (dpop_jkt)"
+        : "the code is bound to a DPoP key (dpop_jkt): a DPoP proof is required",
+    );
+  }
   const resource = narrowResources(parseResources(params), record.resource);
   // Upstream derives `aud` and `scope` from the token request; a client that sends its scope
   // only at authorize gets that one, and the audience never ends up empty that way.

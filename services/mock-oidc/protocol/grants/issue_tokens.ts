@@ -78,9 +78,11 @@ export async function issueTokens(
       ? resource
       : identity.audience ?? defaultAudience(identity.params, identity.scope),
     scope: identity.scope,
+    // RFC 9449 §6.1: a DPoP-bound access token names its key's thumbprint.
+    ...(ctx.dpop ? { claims: { ...base.claims, cnf: { jkt: ctx.dpop.jkt } } } : {}),
   });
   const body: Record<string, unknown> = {
-    "token_type": "Bearer",
+    "token_type": ctx.dpop ? "DPoP" : "Bearer",
     "access_token": access.token,
   };
   if (options.idToken) {
@@ -108,6 +110,7 @@ export async function issueTokens(
         params: identity.params,
         loginClaims: identity.loginClaims,
         authTime: identity.authTime,
+        dpopJkt: ctx.dpop?.bindRefresh ? ctx.dpop.jkt : undefined,
       });
     }
     body.refresh_token = refresh;

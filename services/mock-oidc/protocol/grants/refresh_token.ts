@@ -31,6 +31,13 @@ export async function refreshTokenGrant(
     ? await heldClient(ctx, grant.clientId, 401)
     : undefined;
   if (registered) enforceAtToken(registered, client, "refresh_token");
+  // RFC 9449 §5: a public client's bound refresh token needs a proof of the same key.
+  if (grant.dpopJkt !== undefined) {
+    if (!ctx.dpop) throw invalidGrant("refresh_token is DPoP-bound: a DPoP proof is required");
+    if (ctx.dpop.jkt !== grant.dpopJkt) {
+      throw invalidGrant("refresh_token is bound to another DPoP key");
+    }
+  }
   const requested = parseScope(params.get("scope"));
   if (requested.some((s) => !grant.scope.includes(s))) {
     throw new OAuthError(400, "invalid_scope", "scope exceeds the originally granted scope");
