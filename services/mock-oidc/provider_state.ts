@@ -78,6 +78,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
       rotateRefreshToken: config.rotateRefreshToken,
       loginPagePath: config.loginPagePath || undefined,
       tokenCallbacks: config.tokenCallbacks,
+      loginPresets: config.loginPresets,
       codeRedirectUriOptional: options.codeRedirectUriOptional,
     },
     clock,
