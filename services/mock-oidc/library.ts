@@ -31,7 +31,9 @@ export type Algorithm =
   | "PS384"
   | "PS512"
   | "ES256"
-  | "ES384";
+  | "ES384"
+  | "ES512"
+  | "EdDSA";
 
 /** A protocol endpoint captured requests are filtered on. */
 export type CaptureEndpoint =

@@ -129,7 +129,7 @@ Deno.test("invalid configuration names the key in one line", () => {
       "tokenProvider.keyProvider.algorithm",
     ],
     [
-      '{"tokenProvider":{"keyProvider":{"algorithm":"EdDSA"}}}',
+      '{"tokenProvider":{"keyProvider":{"algorithm":"ES256K"}}}',
       "tokenProvider.keyProvider.algorithm",
     ],
     ['{"tokenProvider":{"systemTime":"yesterday"}}', "tokenProvider.systemTime"],
