@@ -1,20 +1,38 @@
 /**
  * mock-oidc as a library: its entry point, its composition root and its settings, for tests and
- * tools that run the provider in-process.
+ * tools that run the provider in-process (`MockOidc`, which can also attach to a running one).
  *
- * @example Run mock-oidc in-process on a free loopback port
+ * @example A test against mock-oidc started in-process on a free loopback port
  * ```ts ignore
- * import { serve, SETTINGS } from "@svc/mock-oidc";
+ * import { MockOidc } from "@svc/mock-oidc";
  *
- * const { values } = SETTINGS.resolve({ args: ["--addr", "127.0.0.1:0", "--metrics-addr", ""] });
- * const server = await serve(values);
- * console.log(`${server.urls.api}/default/.well-known/openid-configuration`);
- * await server.shutdown();
+ * await using oidc = await MockOidc.start();
+ * const { token } = await oidc.mint({ issuer: "default", subject: "alice" });
+ * await oidc.injectFault({ endpoint: "token", kind: "oauth_error", error: "invalid_grant" });
+ * console.log(oidc.discoveryUrl("default"), token);
  * ```
  *
  * @module
  */
 export { main } from "./main.ts";
+export {
+  type Algorithm,
+  type AttachOptions,
+  type CapturedRequest,
+  type CaptureEndpoint,
+  type ClockState,
+  type Fault,
+  type FaultEndpoint,
+  type FaultRequest,
+  type KeyInfo,
+  type MintedToken,
+  type MintRequest,
+  MockOidc,
+  MockOidcError,
+  type RequestMapping,
+  type Scenario,
+  type StartOptions,
+} from "./library.ts";
 export { serve, type ServeOptions } from "./serve.ts";
 export { SETTING_ROWS, SETTINGS, type Settings } from "./settings.ts";
 export { IDENTITY } from "./identity.ts";

@@ -82,6 +82,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
       rotateRefreshToken: config.rotateRefreshToken,
       loginPagePath: config.loginPagePath || undefined,
       tokenCallbacks: config.tokenCallbacks,
+      loginPresets: config.loginPresets,
       codeRedirectUriOptional: options.codeRedirectUriOptional,
       dpopNonceIssuers: options.dpopNonceIssuers,
       parRequiredIssuers: options.parRequiredIssuers,

@@ -35,6 +35,11 @@ export interface ServeOptions {
    * else `./config.json`, else the built-in defaults). @default Deno.env.get
    */
   env?: (name: string) => string | undefined;
+  /**
+   * SIGTERM and SIGINT start the shutdown (false in-process, where the host owns the signals).
+   * @default {true}
+   */
+  handleSignals?: boolean;
 }
 
 /**
@@ -93,7 +98,7 @@ export async function serve(
     })
     : undefined;
   // SIGTERM/SIGINT start the shutdown; /readyz reports draining from then on.
-  const lifecycle = createLifecycle({ logger });
+  const lifecycle = createLifecycle({ logger, handleSignals: options.handleSignals ?? true });
   // A waiting take would hold the drain until its timeoutMs; end it as shutdown starts.
   lifecycle.signal.addEventListener("abort", () => state.requests.endWaiters(), { once: true });
   // Set once the API listener is up; mint on a dedicated control listener names this origin.

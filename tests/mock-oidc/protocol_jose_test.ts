@@ -3,7 +3,18 @@ import { createRemoteJWKSet, jwtVerify } from "jose";
 import { concurrentSteps } from "@svc/testing";
 import { startOidc } from "./_test_support.ts";
 
-const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"];
+const ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+];
 
 // One service per algorithm (the setting is global); the services start side by side.
 Deno.test("jose verifies tokens of every algorithm against the remote JWKS", async (t) => {

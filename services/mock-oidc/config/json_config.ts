@@ -31,6 +31,8 @@ export interface OidcConfig {
   tokenCallbacks: TokenCallback[];
   /** `issuers`: per-issuer settings (trailing slash, discovery fields), by issuer id. */
   issuers: Record<string, IssuerOptions>;
+  /** `loginPresets`: users the login page offers. */
+  loginPresets: LoginPreset[];
   /** `httpServer.ssl` present: serve TLS with an in-process self-signed certificate. */
   selfSignedTls: boolean;
 }
@@ -44,6 +46,7 @@ export const DEFAULT_CONFIG: OidcConfig = {
   bundledKeys: true,
   tokenCallbacks: [],
   issuers: {},
+  loginPresets: [],
   selfSignedTls: false,
 };
 
@@ -61,6 +64,7 @@ export function parseJsonConfig(text: string, source: string): OidcConfig {
     initialKeys: [],
     tokenCallbacks: [],
     issuers: {},
+    loginPresets: [],
   };
   config.interactiveLogin = bool(raw.interactiveLogin, "interactiveLogin", false);
   config.rotateRefreshToken = bool(raw.rotateRefreshToken, "rotateRefreshToken", false);
@@ -79,6 +83,7 @@ export function parseJsonConfig(text: string, source: string): OidcConfig {
     );
   }
   if (raw.issuers !== undefined && raw.issuers !== null) config.issuers = parseIssuers(raw.issuers);
+  config.loginPresets = parseLoginPresets(raw.loginPresets);
   config.selfSignedTls = parseHttpServer(raw.httpServer);
   return config;
 }
@@ -190,4 +195,66 @@ function optionalString(value: unknown, key: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") throw configError(key, "must be a string");
   return value;
+}
+
+/** A user the login page offers. */
+export interface LoginPreset {
+  /** Becomes the token subject, as a typed username does. */
+  username: string;
+  /** Claims added to the tokens, as the login page's claims field adds them. */
+  claims?: Record<string, unknown>;
+}
+
+/** Most presets in `loginPresets`. */
+export const MAX_LOGIN_PRESETS = 50;
+/** Longest preset username, characters. */
+export const MAX_PRESET_USERNAME_CHARS = 256;
+/** Largest preset `claims`, characters of its JSON. */
+export const MAX_PRESET_CLAIMS_CHARS = 4096;
+
+// deno-lint-ignore no-control-regex -- control characters are what it looks for
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Parses `loginPresets`, users the login page offers (absent or null: none); here rather than in
+ * a module of its own, so that a start reads no extra file.
+ *
+ * @throws {SettingsError} naming the entry.
+ */
+export function parseLoginPresets(value: unknown): LoginPreset[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw configError("loginPresets", "must be a list");
+  if (value.length > MAX_LOGIN_PRESETS) {
+    throw configError(
+      "loginPresets",
+      `at most ${MAX_LOGIN_PRESETS} presets (got ${value.length})`,
+    );
+  }
+  const seen = new Set<string>();
+  return value.map((entry, i) => {
+    const key = `loginPresets[${i}]`;
+    if (!isRecord(entry)) throw configError(key, "must be an object");
+    const { username, claims } = entry;
+    if (
+      typeof username !== "string" || username.length === 0 ||
+      username.length > MAX_PRESET_USERNAME_CHARS || CONTROL.test(username)
+    ) {
+      throw configError(
+        `${key}.username`,
+        `must be a string of 1 to ${MAX_PRESET_USERNAME_CHARS} characters without control characters`,
+      );
+    }
+    if (seen.has(username)) throw configError(`${key}.username`, "is listed twice");
+    seen.add(username);
+    if (claims === undefined || claims === null) return { username };
+    if (!isRecord(claims)) throw configError(`${key}.claims`, "must be an object");
+    const size = JSON.stringify(claims).length;
+    if (size > MAX_PRESET_CLAIMS_CHARS) {
+      throw configError(
+        `${key}.claims`,
+        `at most ${MAX_PRESET_CLAIMS_CHARS} characters as JSON (got ${size})`,
+      );
+    }
+    return { username, claims };
+  });
 }

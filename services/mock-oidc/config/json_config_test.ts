@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { SettingsError } from "@svc/shared/settings";
-import { parseJsonConfig } from "./json_config.ts";
+import {
+  MAX_LOGIN_PRESETS,
+  MAX_PRESET_CLAIMS_CHARS,
+  MAX_PRESET_USERNAME_CHARS,
+  parseJsonConfig,
+  parseLoginPresets,
+} from "./json_config.ts";
 import { loadJsonConfig } from "./load_config.ts";
 
 // An upstream README-style configuration, in upstream's key names.
@@ -123,7 +129,7 @@ Deno.test("invalid configuration names the key in one line", () => {
       "tokenProvider.keyProvider.algorithm",
     ],
     [
-      '{"tokenProvider":{"keyProvider":{"algorithm":"EdDSA"}}}',
+      '{"tokenProvider":{"keyProvider":{"algorithm":"ES256K"}}}',
       "tokenProvider.keyProvider.algorithm",
     ],
     ['{"tokenProvider":{"systemTime":"yesterday"}}', "tokenProvider.systemTime"],
@@ -293,4 +299,70 @@ Deno.test("issuers: per-issuer trailing slash and discovery fields, multi-segmen
     "tenant1/v2.0": { discovery: { "tenant_region_scope": "EU" } },
   });
   assert.deepEqual(parseJsonConfig("{}", "JSON_CONFIG").issuers, {});
+});
+
+const users = (n: number) => Array.from({ length: n }, (_, i) => ({ username: `u${i}` }));
+/** Claims whose JSON is exactly `chars` characters: {"x":"…"}. */
+const claimsOf = (chars: number) => ({ x: "a".repeat(chars - '{"x":""}'.length) });
+
+Deno.test("loginPresets: absent or null is none; entries keep username and claims", () => {
+  assert.deepEqual(parseLoginPresets(undefined), []);
+  assert.deepEqual(parseLoginPresets(null), []);
+  assert.deepEqual(
+    parseLoginPresets([{ username: "alice", claims: { roles: ["admin"] } }, { username: "bob" }]),
+    [{ username: "alice", claims: { roles: ["admin"] } }, { username: "bob" }],
+  );
+  const config = parseJsonConfig('{"loginPresets":[{"username":"carol"}]}', "JSON_CONFIG");
+  assert.deepEqual(config.loginPresets, [{ username: "carol" }]);
+  assert.deepEqual(parseJsonConfig("{}", "JSON_CONFIG").loginPresets, []);
+});
+
+Deno.test("loginPresets: count at, below and above the bound", () => {
+  assert.equal(parseLoginPresets(users(MAX_LOGIN_PRESETS - 1)).length, 49);
+  assert.equal(parseLoginPresets(users(MAX_LOGIN_PRESETS)).length, 50);
+  assert.throws(() => parseLoginPresets(users(MAX_LOGIN_PRESETS + 1)), {
+    message: "Invalid configuration: loginPresets: at most 50 presets (got 51)",
+  });
+});
+
+Deno.test("loginPresets: username length at, below and above the bound; empty; controls", () => {
+  const refusal = {
+    message: "Invalid configuration: loginPresets[0].username: must be a string of 1 to 256 " +
+      "characters without control characters",
+  };
+  for (const n of [1, MAX_PRESET_USERNAME_CHARS - 1, MAX_PRESET_USERNAME_CHARS]) {
+    assert.equal(parseLoginPresets([{ username: "u".repeat(n) }])[0].username.length, n);
+  }
+  for (const username of ["u".repeat(MAX_PRESET_USERNAME_CHARS + 1), "", "a\nb", "a\u0085", 7]) {
+    assert.throws(() => parseLoginPresets([{ username }]), refusal);
+  }
+  assert.throws(() => parseLoginPresets([{}]), refusal);
+});
+
+Deno.test("loginPresets: claims size at, below and above the bound", () => {
+  for (const n of [MAX_PRESET_CLAIMS_CHARS - 1, MAX_PRESET_CLAIMS_CHARS]) {
+    const [preset] = parseLoginPresets([{ username: "a", claims: claimsOf(n) }]);
+    assert.equal(JSON.stringify(preset.claims).length, n);
+  }
+  assert.throws(() => parseLoginPresets([{ username: "a", claims: claimsOf(4097) }]), {
+    message: "Invalid configuration: loginPresets[0].claims: at most 4096 characters as JSON " +
+      "(got 4097)",
+  });
+});
+
+Deno.test("loginPresets: each refusal names the entry", () => {
+  const cases: [unknown, string][] = [
+    [{ username: "a" }, "loginPresets: must be a list"],
+    [["a"], "loginPresets[0]: must be an object"],
+    [[{ username: "a" }, { username: "a" }], "loginPresets[1].username: is listed twice"],
+    [[{ username: "a", claims: [] }], "loginPresets[0].claims: must be an object"],
+    [[{ username: "a", claims: "x" }], "loginPresets[0].claims: must be an object"],
+  ];
+  for (const [value, message] of cases) {
+    assert.throws(() => parseLoginPresets(value), { message: `Invalid configuration: ${message}` });
+  }
+  assert.throws(() => parseJsonConfig('{"loginPresets":{}}', "JSON_CONFIG"), {
+    name: "SettingsError",
+    message: "Invalid configuration: loginPresets: must be a list",
+  });
 });

@@ -19,7 +19,8 @@ export type DebuggerField =
   | "response_mode"
   | "state"
   | "nonce"
-  | "pkce";
+  | "pkce"
+  | "login_hint";
 
 /** Values shown in the form. */
 export type DebuggerValues = Record<DebuggerField, string>;
@@ -35,6 +36,7 @@ export const DEBUGGER_DEFAULTS: Readonly<DebuggerValues> = {
   state: "1234",
   nonce: "5678",
   pkce: "",
+  "login_hint": "",
 };
 
 /** Response modes whose answer reaches the server (a fragment never does). */
@@ -45,13 +47,13 @@ export const FIELD_MAX_CHARS = 512;
 
 /** A posted form: the session to start, or the values back with an error per bad field. */
 export type FormResult =
-  | { ok: true; session: DebuggerSession }
+  | { ok: true; session: DebuggerSession; loginHint?: string }
   | { ok: false; values: DebuggerValues; errors: Partial<Record<DebuggerField, string>> };
 
 /** Validate a posted form for `issuerId`, whose callback is `redirectUri`. */
 export function readDebuggerForm(
   form: URLSearchParams,
-  issuer: { issuerId: string; redirectUri: string },
+  issuer: { issuerId: string; redirectUri: string; presets?: readonly string[] },
 ): FormResult {
   const values = { ...DEBUGGER_DEFAULTS, pkce: "" };
   for (const name of Object.keys(values) as DebuggerField[]) {
@@ -72,6 +74,9 @@ export function readDebuggerForm(
   if (!(DEBUGGER_RESPONSE_MODES as readonly string[]).includes(values.response_mode)) {
     errors.response_mode = "must be query or form_post (a fragment never reaches the server)";
   }
+  if (values.login_hint && !(issuer.presets ?? []).includes(values.login_hint)) {
+    errors.login_hint = "must be one of the loginPresets, or empty";
+  }
   if (Object.keys(errors).length) return { ok: false, values, errors };
   return {
     ok: true,
@@ -88,6 +93,7 @@ export function readDebuggerForm(
       redirectUri: issuer.redirectUri,
       codeVerifier: values.pkce ? newCodeVerifier() : undefined,
     },
+    loginHint: values.login_hint || undefined,
   };
 }
 
@@ -103,7 +109,11 @@ export async function codeChallengeOf(verifier: string): Promise<string> {
 }
 
 /** The authorization request of `session` at `issuerUrl`. */
-export async function authorizeUrl(issuerUrl: string, session: DebuggerSession): Promise<string> {
+export async function authorizeUrl(
+  issuerUrl: string,
+  session: DebuggerSession,
+  loginHint?: string,
+): Promise<string> {
   const query = new URLSearchParams({
     "client_id": session.clientId,
     "response_type": session.responseType,
@@ -114,6 +124,8 @@ export async function authorizeUrl(issuerUrl: string, session: DebuggerSession):
   if (session.scope) query.set("scope", session.scope);
   if (session.state) query.set("state", session.state);
   if (session.nonce) query.set("nonce", session.nonce);
+  // A login preset to sign in as (the login page pre-fills it when one is due).
+  if (loginHint) query.set("login_hint", loginHint);
   if (session.codeVerifier) {
     query.set("code_challenge", await codeChallengeOf(session.codeVerifier));
     query.set("code_challenge_method", "S256");

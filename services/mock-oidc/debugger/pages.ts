@@ -63,6 +63,7 @@ export function formPage(
   redirectUri: string,
   values: DebuggerValues,
   errors: FieldErrors = {},
+  presets: readonly string[] = [],
 ): Response {
   const field = (name: DebuggerField, label: string) => textField(name, label, values, errors);
   const body = html`
@@ -83,6 +84,9 @@ export function formPage(
     ${field("scope", "Scope")}${field("response_type", "Response type")}
     ${select("response_mode", "Response mode", DEBUGGER_RESPONSE_MODES, values, errors)}
     ${field("state", "State")}${field("nonce", "Nonce")}
+    ${presets.length
+      ? select("login_hint", "Log in as (a login preset)", ["", ...presets], values, errors)
+      : html``}
         </div>
         <label class="inline"><input type="checkbox" id="pkce" name="pkce" value="on"
     ${values.pkce ? html`checked` : html``}>Use PKCE (S256)</label>

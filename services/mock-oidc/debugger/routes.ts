@@ -48,19 +48,28 @@ function keyOf(ctx: IssuerContext): Uint8Array {
   return key;
 }
 
+/** The usernames of the configured login presets, offered as the debugger's "Log in as". */
+function presetsOf(ctx: IssuerContext): string[] {
+  return (ctx.deps.settings.loginPresets ?? []).map((p) => p.username);
+}
+
 /** `GET /{issuer}/debugger`: the form with upstream's defaults. */
 export function showDebugger(ctx: IssuerContext): Response {
-  return formPage(ctx.issuerId, callbackUri(ctx), { ...DEBUGGER_DEFAULTS });
+  return formPage(ctx.issuerId, callbackUri(ctx), { ...DEBUGGER_DEFAULTS }, {}, presetsOf(ctx));
 }
 
 /** `POST /{issuer}/debugger`: validate, seal the session into the cookie, go to authorize. */
 export async function startDebugger(ctx: IssuerContext): Promise<Response> {
   const redirectUri = callbackUri(ctx);
+  const presets = presetsOf(ctx);
   const result = readDebuggerForm(await readForm(ctx.req), {
     issuerId: ctx.issuerId,
     redirectUri,
+    presets,
   });
-  if (!result.ok) return formPage(ctx.issuerId, redirectUri, result.values, result.errors);
+  if (!result.ok) {
+    return formPage(ctx.issuerId, redirectUri, result.values, result.errors, presets);
+  }
   const sealed = await sealSession(result.session, keyOf(ctx));
   if (sealed.length > SESSION_COOKIE_MAX_CHARS) {
     return errorPage({
@@ -71,7 +80,7 @@ export async function startDebugger(ctx: IssuerContext): Promise<Response> {
       debuggerPath: debuggerPath(ctx),
     });
   }
-  const res = redirectResponse(await authorizeUrl(ctx.baseUrl, result.session));
+  const res = redirectResponse(await authorizeUrl(ctx.baseUrl, result.session, result.loginHint));
   res.headers.set("Set-Cookie", cookie(ctx, sealed));
   res.headers.set("Cache-Control", "no-store");
   return res;

@@ -6,8 +6,15 @@
  * @module
  */
 
-import { type Algorithm, algorithmSpec } from "./algorithms.ts";
+import { type Algorithm, algorithmOfCurve, algorithmSpec, isAlgorithm } from "./algorithms.ts";
 import type { Signer } from "./signer.ts";
+import { encodeBase64 } from "@svc/shared/base64";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// The certificate writer loads with the first key, not at start (`deploy/lazy_modules.ts`).
+const certificates = lazyModuleAt<typeof import("../config/self_signed_cert.ts")>(
+  import.meta.resolve("../config/self_signed_cert.ts"),
+);
 
 /** A signing key bound to an issuer (`kid` = issuer id). */
 export interface IssuerKey {
@@ -15,8 +22,11 @@ export interface IssuerKey {
   alg: Algorithm;
   privateKey: CryptoKey;
   publicKey: CryptoKey;
-  /** Public JWK with `kid`, `alg`, `use: "sig"`. */
-  publicJwk: JsonWebKey & { kid: string; alg: string; use: string };
+  /**
+   * Public JWK with `kid`, `alg`, `use: "sig"`, `x5c` (a self-signed certificate of the key) and
+   * its `x5t#S256`.
+   */
+  publicJwk: JsonWebKey & { kid: string; alg: string; use: string; x5c: string[] };
   /** `{"keys":[publicJwk]}` serialised once, so JWKS requests do no work. */
   jwksJson: string;
   /** Produce a JWS signature over `data`. */
@@ -61,7 +71,16 @@ export async function bindIssuerKey(
   const publicMembers = Object.fromEntries(
     Object.entries(material).filter(([name]) => !PRIVATE_MEMBERS.has(name)),
   );
-  const publicJwk = { ...publicMembers, kid, alg, use: "sig" };
+  const cert = await (await certificates()).keyCertificate(material);
+  const thumbprint = new Uint8Array(await crypto.subtle.digest("SHA-256", cert as BufferSource));
+  const publicJwk = {
+    ...publicMembers,
+    kid,
+    alg,
+    use: "sig",
+    x5c: [encodeBase64(cert)],
+    "x5t#S256": encodeBase64(thumbprint, { url: true }),
+  };
   const publicKey = await crypto.subtle.importKey("jwk", publicMembers, spec.webcrypto, true, [
     "verify",
   ]);
@@ -87,15 +106,15 @@ export async function bindIssuerKey(
 /** The algorithm a configured JWK signs with: its own `alg`, else `fallback` when compatible. */
 export function algorithmOfJwk(jwk: PrivateJwk, fallback: Algorithm): Algorithm | undefined {
   const own = jwk.alg;
-  const candidates = own ? [own] : [fallback, jwk.crv === "P-384" ? "ES384" : "ES256", "RS256"];
+  // An EC or OKP key's curve names its one algorithm; an RSA key takes the fallback or RS256.
+  const ofCurve = algorithmOfCurve(jwk.kty, jwk.crv);
+  const candidates = own ? [own] : [fallback, ofCurve ?? "RS256"];
   for (const candidate of candidates) {
-    const kty = candidate.startsWith("ES") ? "EC" : "RSA";
-    const crvOk = kty !== "EC" || jwk.crv === (candidate === "ES256" ? "P-256" : "P-384");
-    if (jwk.kty === kty && crvOk && isSupported(candidate)) return candidate as Algorithm;
+    if (!isAlgorithm(candidate)) continue;
+    const spec = algorithmSpec(candidate);
+    if (jwk.kty !== spec.kty) continue;
+    if (spec.kty !== "RSA" && algorithmOfCurve(jwk.kty, jwk.crv) !== candidate) continue;
+    return candidate;
   }
   return undefined;
-}
-
-function isSupported(alg: string): boolean {
-  return /^(RS|PS)(256|384|512)$|^ES(256|384)$/.test(alg);
 }

@@ -107,7 +107,9 @@ export function createOpenSslSigner(options: OpenSslOptions = {}): Signer {
     name: "openssl",
     bind(pkcs8, spec: AlgorithmSpec) {
       if (closed) throw new Error("Cannot bind a key: the signer is closed");
-      const key = { pkey: loadPrivateKey(lib, pkcs8), md: digest(spec.digest), pss: spec.pss };
+      // EdDSA signs with no digest of its own (EVP_DigestSign's one-shot form, md NULL).
+      const md = spec.digest ? digest(spec.digest) : null;
+      const key = { pkey: loadPrivateKey(lib, pkcs8), md, pss: spec.pss };
       loaded.add(key.pkey);
       const finish = (der: Uint8Array) => spec.ecSize ? derToJose(der, spec.ecSize) : der;
       return (data) => {
@@ -132,7 +134,9 @@ export function createOpenSslSigner(options: OpenSslOptions = {}): Signer {
 }
 
 function loadPrivateKey(lib: Lib, pkcs8: Uint8Array): Deno.PointerValue {
-  const b64 = encodeBase64(pkcs8).replace(/.{64}/g, "$&\n");
+  // No blank line before the footer when the base64 fills its last line exactly (an Ed25519 key's
+  // 48 bytes are 64 characters): PEM_read_bio refuses one.
+  const b64 = encodeBase64(pkcs8).replace(/.{64}/g, "$&\n").replace(/\n$/, "");
   const pem = encoder.encode(`-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`);
   const bio = lib.symbols.BIO_new_mem_buf(pem, pem.length);
   const pkey = lib.symbols.PEM_read_bio_PrivateKey(bio, null, null, null);

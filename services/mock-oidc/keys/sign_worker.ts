@@ -12,7 +12,7 @@ export type PoolMessage =
     op: "key";
     key: number;
     pkcs8: ArrayBuffer;
-    importParams: RsaHashedImportParams | EcKeyImportParams;
+    importParams: RsaHashedImportParams | EcKeyImportParams | { name: "Ed25519" };
     signParams: AlgorithmIdentifier | RsaPssParams | EcdsaParams;
   }
   | { op: "sign"; id: number; key: number; data: Uint8Array }

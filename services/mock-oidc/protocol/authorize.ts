@@ -32,6 +32,8 @@ const requestObject = lazyModuleAt<typeof import("./request_object.ts")>(
 const MODES = ["query", "fragment", "form_post"] as const;
 type Mode = typeof MODES[number];
 const LOGIN_PROMPTS = ["login", "consent", "select_account"];
+/** The login form's own fields (never authorization parameters to post back). */
+const LOGIN_FORM_FIELDS = ["username", "claims", "deny", "preset"];
 
 /** Handle an authorization request or a login form submit. */
 export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
@@ -42,7 +44,7 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   // post them back, since it only keeps the query string.
   const bodyParams = new URLSearchParams();
   for (const [name, value] of form) {
-    if (name !== "username" && name !== "claims" && name !== "deny" && !params.has(name)) {
+    if (!LOGIN_FORM_FIELDS.includes(name) && !params.has(name)) {
       params.append(name, value);
       bodyParams.append(name, value);
     }
@@ -115,8 +117,14 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
   if (req.method === "POST" && form.has("deny")) {
     return fail("access_denied", "the user refused at the login page");
   }
-  const submitted = req.method === "POST" && form.has("username");
-  const username = form.get("username") ?? undefined;
+  const presets = deps.settings.loginPresets ?? [];
+  const presetName = req.method === "POST" ? form.get("preset") : null;
+  const preset = presetName === null ? undefined : presets.find((p) => p.username === presetName);
+  if (presetName !== null && !preset) {
+    return fail("invalid_request", "preset is not one of the configured loginPresets");
+  }
+  const submitted = preset !== undefined || (req.method === "POST" && form.has("username"));
+  const username = preset?.username ?? form.get("username") ?? undefined;
   if (submitted && !username) return fail("invalid_request", "missing required parameter username");
   const prompts = parseScope(params.get("prompt"));
   const needsLogin = deps.settings.interactiveLogin ||
@@ -125,8 +133,12 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     if (prompts.includes("none")) return fail("login_required", "interactive login is required");
     // The operator's own page is served untouched and without our CSP: it may load /static/*.
     if (deps.settings.loginPagePath !== undefined) return await customLoginPage(deps.settings);
-    return htmlResponse(loginPage(ctx.issuerId, params, bodyParams));
+    return htmlResponse(loginPage(ctx.issuerId, params, bodyParams, presets));
   }
+  // No login page due: a login_hint naming a preset signs in as that preset (the debugger's pick).
+  const hinted = submitted
+    ? undefined
+    : presets.find((p) => p.username === params.get("login_hint"));
 
   if (pushed) deps.state.pushedRequests.delete(pushed.requestUri);
   const code = randomTokenOf(deps);
@@ -139,8 +151,9 @@ export async function handleAuthorize(ctx: IssuerContext): Promise<Response> {
     nonce: params.get("nonce") ?? undefined,
     codeChallenge: challenge,
     codeChallengeMethod: method as "plain" | "S256" | undefined,
-    subject: username,
-    loginClaims: submitted ? parseLoginClaims(form.get("claims")) : undefined,
+    subject: username ?? hinted?.username,
+    loginClaims: preset?.claims ?? hinted?.claims ??
+      (submitted ? parseLoginClaims(form.get("claims")) : undefined),
     authTime: Math.floor(deps.clock.now() / 1000),
     dpopJkt: params.get("dpop_jkt") ?? undefined,
   });

@@ -33,7 +33,7 @@ export const SECRET_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** JWS algorithms of `private_key_jwt` assertions (RFC 7523 §2.2). */
-export const ASSERTION_KEY_ALGORITHMS = [...ALGORITHMS, "ES512", "EdDSA", "Ed25519"] as const;
+export const ASSERTION_KEY_ALGORITHMS = [...ALGORITHMS, "Ed25519"] as const;
 
 /** JWS algorithms of `client_secret_jwt` assertions (HMAC with the client's secret). */
 export const ASSERTION_SECRET_ALGORITHMS = ["HS256", "HS384", "HS512"] as const;

@@ -14,6 +14,7 @@ import type { MetadataDocuments } from "./metadata_document.ts";
 import type { Issuers } from "./issuers.ts";
 import type { FaultQueue } from "./fault_queue.ts";
 import type { Sleep } from "./fault_response.ts";
+import type { LoginPreset } from "../config/json_config.ts";
 
 /** Protocol behaviour from the JSON configuration and the settings. */
 export interface ProtocolSettings {
@@ -28,6 +29,11 @@ export interface ProtocolSettings {
    * `claims`) back to the same URL.
    */
   loginPagePath?: string;
+  /**
+   * `loginPresets`: users the built-in login page offers as buttons and the debugger as a choice;
+   * a `login_hint` naming one signs in as it when no login page is due. @default []
+   */
+  loginPresets?: readonly LoginPreset[];
   /** Reads the login page file. @default Deno.readTextFile */
   readTextFile?: (path: string) => Promise<string>;
   /** Configured callbacks (`tokenCallbacks`), first entry per issuer wins. */

@@ -11,7 +11,7 @@ import { ALGORITHMS } from "../keys/algorithms.ts";
 import { OAuthError } from "./oauth_error.ts";
 
 /** JWS algorithms a DPoP proof may use. */
-export const DPOP_ALGORITHMS = [...ALGORITHMS, "ES512", "EdDSA", "Ed25519"] as const;
+export const DPOP_ALGORITHMS = [...ALGORITHMS, "Ed25519"] as const;
 
 /** A proof's `iat` may be this far behind or ahead of the process clock, seconds. */
 export const DPOP_PROOF_WINDOW_S = 60;

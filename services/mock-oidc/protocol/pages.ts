@@ -7,6 +7,7 @@
  */
 
 import { escapeHtml } from "./responses.ts";
+import type { LoginPreset } from "../config/json_config.ts";
 
 const STYLE = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;
 background:#f4f5f7;color:#1d2330}main{max-width:34rem;margin:3rem auto;padding:2rem;
@@ -15,7 +16,7 @@ label{display:block;font-weight:600;margin:1rem 0 .3rem}input,textarea{width:100
 box-sizing:border-box;padding:.55rem;border:1px solid #c5cad3;border-radius:4px;font:inherit}
 textarea{font-family:ui-monospace,monospace;min-height:6rem}button{margin-top:1.2rem;
 padding:.6rem 1.4rem;border:0;border-radius:4px;background:#2f5bd3;color:#fff;font:inherit;
-cursor:pointer}button.secondary{margin-left:.6rem;background:#fff;color:#2f5bd3;
+cursor:pointer}button.preset{margin:0 .6rem .6rem 0}button.secondary{margin-left:.6rem;background:#fff;color:#2f5bd3;
 border:1px solid #2f5bd3}table{margin-top:1.5rem;border-collapse:collapse;font-size:.85rem;width:100%}
 td{border-top:1px solid #e3e6eb;padding:.3rem;word-break:break-all}.note{color:#5b6473}`;
 
@@ -36,7 +37,13 @@ export function loginPage(
   issuerId: string,
   params: URLSearchParams,
   hidden = new URLSearchParams(),
+  presets: readonly LoginPreset[] = [],
 ): string {
+  const hint = params.get("login_hint") ?? "";
+  const presetButtons = presets.map((p) =>
+    `<button type="submit" name="preset" value="${escapeHtml(p.username)}" formnovalidate ` +
+    `class="secondary preset">${escapeHtml(p.username)}</button>`
+  ).join("\n");
   const hiddenInputs = [...hidden].map(([k, v]) =>
     `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`
   ).join("");
@@ -49,8 +56,11 @@ export function loginPage(
     `<h1>Mock login for issuer <code>${escapeHtml(issuerId)}</code></h1>
 <p class="note">Testing only. Any username is accepted; it becomes the token subject.</p>
 <form method="post">${hiddenInputs}
+${presetButtons ? `<p><strong>Sign in as</strong></p><p class="presets">${presetButtons}</p>` : ""}
 <label for="username">Username</label>
-<input id="username" name="username" required autofocus placeholder="Enter any user/subject">
+<input id="username" name="username" required autofocus placeholder="Enter any user/subject"${
+      hint ? ` value="${escapeHtml(hint)}"` : ""
+    }>
 <label for="claims">Optional claims (JSON object)</label>
 <textarea id="claims" name="claims" placeholder='{"acr": "reference"}'></textarea>
 <button type="submit">Sign in</button>
