@@ -5,6 +5,12 @@
  * @module
  */
 import { ENDPOINTS } from "../control/request_log.ts";
+import {
+  FAULT_ENDPOINTS,
+  FAULT_KINDS,
+  MAX_FAULT_COUNT,
+  MAX_FAULT_DELAY_MS,
+} from "../protocol/fault_queue.ts";
 import { escapeHtml, type SafeHtml, trustedHtml } from "../ui/mod.ts";
 
 type Kind = "text" | "list" | "json" | "number";
@@ -16,6 +22,8 @@ interface Field {
   value?: string;
   hint?: string;
   options?: readonly string[];
+  /** Shown for an option instead of its value. */
+  optionLabels?: Readonly<Record<string, string>>;
 }
 
 function field(form: string, f: Field): string {
@@ -25,8 +33,11 @@ function field(form: string, f: Field): string {
   const value = escapeHtml(f.value ?? "");
   const control = f.options
     ? `<select ${common}>${
-      f.options.map((o) => `<option value="${escapeHtml(o)}">${escapeHtml(o || "any")}</option>`)
-        .join("")
+      f.options.map((o) =>
+        `<option value="${escapeHtml(o)}">${
+          escapeHtml(f.optionLabels?.[o] ?? (o || "any"))
+        }</option>`
+      ).join("")
     }</select>`
     : f.kind === "json"
     ? `<textarea ${common} spellcheck="false">${value}</textarea>`
@@ -64,12 +75,44 @@ const MINT_FIELDS: Field[] = [
   { name: "expirySeconds", label: "Expiry seconds", kind: "number" },
 ];
 
+const FAULT_FIELDS: Field[] = [
+  { name: "endpoint", label: "Endpoint", options: FAULT_ENDPOINTS },
+  { name: "issuer", label: "Issuer", hint: "empty: any issuer" },
+  {
+    name: "kind",
+    label: "Kind",
+    options: FAULT_KINDS,
+    optionLabels: {
+      oauth_error: "OAuth error",
+      http: "status + body",
+      delay: "delay",
+      close: "close the connection",
+      malformed: "malformed body",
+    },
+  },
+  { name: "count", label: "Calls", kind: "number", hint: `1 to ${MAX_FAULT_COUNT}; default 1` },
+  { name: "grantType", label: "Grant type", hint: "token endpoint only; empty: any" },
+  { name: "clientId", label: "Client id", hint: "empty: any" },
+  { name: "error", label: "error", value: "temporarily_unavailable", hint: "OAuth error" },
+  { name: "errorDescription", label: "error_description", hint: "OAuth error" },
+  {
+    name: "status",
+    label: "Status",
+    kind: "number",
+    hint: "OAuth error 400 to 599 (default 400); status + body 200 to 599",
+  },
+  { name: "body", label: "Body", hint: "status + body" },
+  { name: "contentType", label: "Content type", hint: "status + body" },
+  { name: "delayMs", label: "Delay ms", kind: "number", hint: `0 to ${MAX_FAULT_DELAY_MS}` },
+  { name: "malformed", label: "Malformed", options: ["bad_json", "jwks_without_keys"] },
+];
+
 const BODY = `<div class="bar">
 <h1>mock-oidc control plane <span class="badge testing">testing only</span></h1>
 <p id="status" role="status" aria-live="polite"></p>
 <div class="reset"><button id="reset-ask" type="button" class="danger">Reset…</button>
-<div id="reset-confirm" hidden><span>Flush the scenario queue and the request log and unfreeze the
-clock? Registered clients are kept.</span> <button id="reset-yes" type="button" class="danger">Reset</button>
+<div id="reset-confirm" hidden><span>Flush the scenario queue, the request log and the faults and
+unfreeze the clock? Registered clients are kept.</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 <button id="reset-no" type="button" class="secondary">Cancel</button></div></div>
 </div>
 <form id="token-form" hidden><p id="token-reason"></p>
@@ -89,6 +132,17 @@ clock? Registered clients are kept.</span> <button id="reset-yes" type="button" 
     SCENARIO_FIELDS,
     `<button type="submit">Enqueue</button>
 <button id="scenarios-flush" type="button" class="secondary">Flush queue</button>`,
+  )
+}</section>
+<section id="faults-section" class="card"><h2>Faults <span id="faults-queued"></span></h2>
+<p class="note">Failures on demand: each answers the next matching protocol calls, then is gone.
+Reset drops them.</p>
+<ol id="faults" class="faults"></ol>${
+  form(
+    "fault",
+    FAULT_FIELDS,
+    `<button type="submit">Inject</button>
+<button id="faults-clear" type="button" class="secondary">Clear all</button>`,
   )
 }</section>
 <section id="clock-section" class="card"><h2>Clock</h2>

@@ -10,6 +10,7 @@
  */
 import clients from "../browser/console/clients.js" with { type: "text" };
 import core from "../browser/console/core.js" with { type: "text" };
+import faults from "../browser/console/faults.js" with { type: "text" };
 import main from "../browser/console/main.js" with { type: "text" };
 import panels from "../browser/console/panels.js" with { type: "text" };
 import requests from "../browser/console/requests.js" with { type: "text" };
@@ -21,6 +22,7 @@ import requests from "../browser/console/requests.js" with { type: "text" };
 export const BROWSER_MODULES: readonly { name: string; source: string }[] = [
   { name: "core.js", source: core },
   { name: "clients.js", source: clients },
+  { name: "faults.js", source: faults },
   { name: "requests.js", source: requests },
   { name: "panels.js", source: panels },
   { name: "main.js", source: main },

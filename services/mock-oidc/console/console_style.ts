@@ -14,7 +14,7 @@ export const CONSOLE_STYLE = `main{max-width:90rem}
 border-radius:6px}
 .console{display:grid;gap:0 1rem;grid-template-columns:minmax(0,1fr)}
 @media (min-width:60rem){.console{grid-template-columns:minmax(0,3fr) minmax(0,2fr)}
-#requests-section{grid-row:span 4}}
+#requests-section{grid-row:span 5}}
 section.card{min-width:0}
 label small{font-weight:400;color:var(--muted)}
 label{margin:.6rem 0 .2rem}button{margin:.6rem .4rem 0 0}
@@ -24,10 +24,11 @@ textarea{min-height:3.5rem}
 .field-error:empty,.form-error:empty{display:none}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:0 .6rem;
 align-items:end}
-.requests,.scenarios,.clients{padding:0;margin:0;list-style:none}
+.requests,.scenarios,.clients,.faults{padding:0;margin:0;list-style:none}
 .clients li.client{border-top:1px solid var(--line)}.clients table{margin:.3rem 0}
 .clients ul.values{margin:0;padding-left:1rem}.clients td{overflow-wrap:anywhere}
 .requests li{border-top:1px solid var(--line)}
+.faults li{padding:.2rem 0;overflow-wrap:anywhere}
 summary{cursor:pointer;padding:.35rem 0;overflow-wrap:anywhere}
 summary time,summary .issuer{color:var(--muted);font-size:.85rem}
 th{width:35%}

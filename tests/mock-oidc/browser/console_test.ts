@@ -277,6 +277,79 @@ const CASES: [string, (browser: BrowserContext, t: Deno.TestContext) => Promise<
           assert.ok(!(await text(page, "#clients")).includes(reg.client_id));
         });
 
+        await t.step(
+          "a fault injected in the console is listed, fails the matching call, and clears",
+          async () => {
+            assert.equal(await text(page, "#faults-queued"), "(0)");
+            assert.match(await text(page, "#faults"), /No fault queued/);
+            await page.select("#fault-endpoint", "token");
+            await fill(page, "#fault-issuer", "faulty");
+            await page.select("#fault-kind", "oauth_error");
+            await fill(page, "#fault-count", "2");
+            await fill(page, "#fault-error", "invalid_grant");
+            await fill(page, "#fault-errorDescription", "<b>from the console</b>");
+            await page.click("#fault button[type=submit]");
+            await until(page, `document.querySelector("#faults-queued").textContent === "(1)"`);
+            const listed = await text(page, "#faults");
+            for (const part of ["token", "faulty", "any call", "oauth_error invalid_grant (400)"]) {
+              assert.ok(listed.includes(part), `${part} in ${listed}`);
+            }
+            assert.equal(await text(page, "#faults .remaining"), "2 left");
+            const [queued] = (await control(mock.url, "GET", "/_mock/faults")).body.faults;
+            assert.deepEqual(
+              { ...queued, faultId: undefined },
+              {
+                faultId: undefined,
+                endpoint: "token",
+                issuer: "faulty",
+                kind: "oauth_error",
+                error: "invalid_grant",
+                errorDescription: "<b>from the console</b>",
+                remaining: 2,
+              },
+            );
+            // The form sends only what the kind takes: the default malformed choice is left out.
+            assert.equal(queued.malformed, undefined);
+
+            const failed = await fetch(`${mock.url}/faulty/token`, {
+              method: "POST",
+              headers: { "content-type": "application/x-www-form-urlencoded" },
+              body: "grant_type=client_credentials&client_id=c&client_secret=s",
+            });
+            assert.equal(failed.status, 400);
+            assert.equal(failed.headers.get("x-mock-oidc-fault"), queued.faultId);
+            assert.deepEqual(await failed.json(), {
+              error: "invalid_grant",
+              error_description: "<b>from the console</b>",
+            });
+            // The failed call is a change of the log: the panel follows on its own.
+            await until(
+              page,
+              `document.querySelector("#faults .remaining")?.textContent === "1 left"`,
+            );
+            // Another issuer is not matched.
+            await clientCredentials(mock.url, "other");
+
+            // A kind's required field left empty: the 422 appears beside it, nothing is queued.
+            await page.select("#fault-kind", "http");
+            await fill(page, "#fault-status", "");
+            await page.click("#fault button[type=submit]");
+            await until(page, `document.querySelector("#fault-status-error").textContent !== ""`);
+            assert.match(await text(page, "#fault-status-error"), /required for kind http/);
+            assert.equal((await control(mock.url, "GET", "/_mock/faults")).body.count, 1);
+
+            await page.click("#faults-clear");
+            await until(page, `document.querySelector("#faults-queued").textContent === "(0)"`);
+            assert.match(await text(page, "#status"), /Faults cleared/);
+            assert.equal((await control(mock.url, "GET", "/_mock/faults")).body.count, 0);
+            await clientCredentials(mock.url, "faulty");
+            assert.equal(
+              await inPage(page, `document.querySelectorAll("#faults b b, #faults script").length`),
+              0,
+            );
+          },
+        );
+
         await t.step("unfreeze, then reset behind a confirmation", async () => {
           await page.click("#clock-unfreeze");
           await until(
@@ -291,9 +364,15 @@ const CASES: [string, (browser: BrowserContext, t: Deno.TestContext) => Promise<
           await page.click("#reset-no");
           assert.equal(await inPage(page, `document.querySelector("#reset-confirm").hidden`), true);
           assert.ok((await control(mock.url, "GET", "/_mock/requests")).body.count > 0);
+          await page.select("#fault-kind", "close");
+          await page.click("#fault button[type=submit]");
+          await until(page, `document.querySelector("#faults-queued").textContent === "(1)"`);
           await page.click("#reset-ask");
           await page.click("#reset-yes");
           await until(page, `document.querySelector("#request-count").textContent === "(0)"`);
+          // Reset drops the faults, and the panel lists again.
+          await until(page, `document.querySelector("#faults-queued").textContent === "(0)"`);
+          assert.equal((await control(mock.url, "GET", "/_mock/faults")).body.count, 0);
           assert.equal((await control(mock.url, "GET", "/_mock/requests")).body.count, 0);
         });
 
@@ -332,6 +411,8 @@ const CASES: [string, (browser: BrowserContext, t: Deno.TestContext) => Promise<
           await page.type("#token", "browser-secret");
           await page.click("#token-form button[type=submit]");
           await until(page, `document.querySelector("#clock-now").textContent !== ""`);
+          // Every panel lists once the token is entered, the faults too.
+          await until(page, `document.querySelector("#faults-queued").textContent === "(0)"`);
           assert.equal(await inPage(page, `document.querySelector("#token-form").hidden`), true);
           assert.equal(
             await inPage(page, `sessionStorage.getItem("mock-oidc.control-token")`),

@@ -7,6 +7,7 @@
  */
 import { $, api, onTokenEntered, problemText, say } from "./core.js";
 import { loadClients } from "./clients.js";
+import { loadFaults } from "./faults.js";
 import { loadRequests, watchRequests } from "./requests.js";
 import { loadClock, loadScenarios } from "./panels.js";
 
@@ -15,6 +16,7 @@ function refreshPanels() {
   loadScenarios();
   loadRequests();
   loadClients();
+  loadFaults();
 }
 
 $("reset-ask").addEventListener("click", () => {
@@ -33,7 +35,7 @@ $("reset-no").addEventListener("click", closeReset);
 $("reset-yes").addEventListener("click", async () => {
   closeReset();
   const res = await api("POST", "/_mock/reset");
-  if (res.status === 200) say("Reset: queue and request log flushed, clock unfrozen.");
+  if (res.status === 200) say("Reset: queue, request log and faults flushed, clock unfrozen.");
   else if (res.status !== 401) say(problemText(res), true);
   refreshPanels();
 });
@@ -43,6 +45,7 @@ onTokenEntered(refreshPanels);
 loadClock();
 loadScenarios();
 loadClients();
-// A logged request may change the queue (a token takes a scenario) and the clients (a
-// registration adds one).
-watchRequests(() => Promise.all([loadScenarios(), loadClients()]));
+loadFaults();
+// A logged request may change the queue (a token takes a scenario), the clients (a
+// registration adds one) and the faults (a call one answers uses it up).
+watchRequests(() => Promise.all([loadScenarios(), loadClients(), loadFaults()]));
