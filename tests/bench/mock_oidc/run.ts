@@ -13,7 +13,10 @@
  * PEER_VERSION. Needs `node`, `npm` and `wrk` (Debian package `wrk`).
  *
  * Usage: deno run -A tests/bench/mock_oidc/run.ts [--write] [--seconds 4] [--rounds 5]
- *        [--connections 16] [--starts 7]
+ *        [--connections 16] [--starts 7] [--before <git ref>]
+ * `--before` adds the default mock-oidc of that commit (extracted with `git archive` into
+ * `$TMPDIR/mock-oidc-bench-before-<commit>`, sharing this tree's node_modules) as a row of the same
+ * run: tokens/s before and after a change.
  * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
  */
 import { parseArgs } from "node:util";
@@ -67,10 +70,16 @@ const { values: opts } = parseArgs({
     rounds: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
     starts: { type: "string", default: "7" },
+    before: { type: "string" },
   },
 });
 
-function ours(label: string, extraArgs: string[] = [], extraPermissions: string[] = []): Target {
+function ours(
+  label: string,
+  extraArgs: string[] = [],
+  extraPermissions: string[] = [],
+  main = MAIN,
+): Target {
   return {
     name: `mock-oidc (${label})`,
     command: (port) => ({
@@ -79,7 +88,7 @@ function ours(label: string, extraArgs: string[] = [], extraPermissions: string[
         "run",
         ...OURS_PERMISSIONS,
         ...extraPermissions,
-        MAIN,
+        main,
         "--addr",
         `127.0.0.1:${port}`,
         "--metrics-addr=",
@@ -89,6 +98,31 @@ function ours(label: string, extraArgs: string[] = [], extraPermissions: string[
     jwksPath: "/default/jwks",
     tokenPath: "/default/token",
   };
+}
+
+const ROOT = new URL("../../../", import.meta.url).pathname;
+
+async function git(...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", { args, cwd: ROOT, stdout: "piped" }).output();
+  if (!out.success) throw new Error(`git ${args.join(" ")} failed`);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** The default mock-oidc of commit `ref`, extracted once into a cache directory. */
+async function before(ref: string): Promise<Target> {
+  const commit = await git("rev-parse", "--short", `${ref}^{commit}`);
+  const dir = `${Deno.env.get("TMPDIR") ?? "/tmp"}/mock-oidc-bench-before-${commit}`;
+  const main = `${dir}/services/mock-oidc/main.ts`;
+  if (!await Deno.stat(main).then(() => true, () => false)) {
+    await Deno.mkdir(dir, { recursive: true });
+    const archive = new Deno.Command("sh", {
+      args: ["-c", `git archive ${commit} | tar -x -C "${dir}"`],
+      cwd: ROOT,
+    });
+    if (!(await archive.output()).success) throw new Error(`cannot extract ${commit}`);
+    await Deno.symlink(`${ROOT}node_modules`, `${dir}/node_modules`);
+  }
+  return ours(`default, before: ${commit}`, [], [], main);
 }
 
 function peer(bin: string): Target {
@@ -225,6 +259,7 @@ async function main(): Promise<void> {
   const connections = Number(opts.connections);
   const starts = Number(opts.starts);
   const targets = [
+    ...(opts.before ? [await before(opts.before)] : []),
     ours("default: WebCrypto on a worker pool, no FFI"),
     ours("--signer openssl, with --allow-ffi", ["--signer", "openssl"], ["--allow-ffi"]),
     // A dedicated control listener turns request capture off (docs/mock-oidc.md): shows what
@@ -292,7 +327,7 @@ async function main(): Promise<void> {
         `${(value / peerRps).toFixed(2)}× |`;
     }),
   ];
-  const ours0 = targets[0].name;
+  const ours0 = targets[opts.before ? 1 : 0].name;
   const ratio = median(rps.get(ours0)!) / peerRps;
   const start = startMs.get(ours0)!;
   lines.push(
