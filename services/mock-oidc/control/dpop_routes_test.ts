@@ -259,7 +259,7 @@ Deno.test("a nonce challenge body is checked", async () => {
   assert.equal(reserved[0].location, "body.issuer");
 });
 
-Deno.test("captured token and userinfo requests show the proof's jkt and whether it verified", async () => {
+Deno.test("captured token, userinfo and introspect requests show the proof's jkt and whether it verified", async () => {
   const { control, token, call } = app();
   const key = await newKey();
   const good = await token("svc", await proof(key));
@@ -287,6 +287,20 @@ Deno.test("captured token and userinfo requests show the proof's jkt and whether
   const userinfo = (await (await control("GET", "/_mock/requests?endpoint=userinfo")).json())
     .requests;
   assert.deepEqual(userinfo[0].dpop, { jkt: key.jkt, verified: true });
+  const introspected = await call("/default/introspect", {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: basic("svc"),
+      dpop: await proof(key, { htu: `${BASE}/default/introspect`, accessToken }),
+    },
+    body: new URLSearchParams({ token: accessToken }),
+  });
+  assert.equal(introspected.status, 200);
+  assert.equal((await introspected.json()).token_type, "DPoP");
+  const introspect = (await (await control("GET", "/_mock/requests?endpoint=introspect")).json())
+    .requests;
+  assert.deepEqual(introspect[0].dpop, { jkt: key.jkt, verified: true });
 
   // A nonce refusal names its code.
   await (await control("POST", "/_mock/dpop/nonce-challenge", { issuer: "default" })).body

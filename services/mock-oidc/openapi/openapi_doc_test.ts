@@ -134,3 +134,50 @@ Deno.test("control-plane responses match their documented schemas", async () => 
     assert.deepEqual(violations, [], `${method} ${target} ${res.status}`);
   }
 });
+
+Deno.test("the DPoP header, DPoP-Nonce, the new discovery fields and the DPoP control route are described", () => {
+  // deno-lint-ignore no-explicit-any
+  const { doc } = documented("1") as { doc: any };
+  const dpopParam = { $ref: "#/components/parameters/DPoP" };
+  const withProof = [
+    ["/{issuer}/token", "post"],
+    ["/{issuer}/userinfo", "get"],
+    ["/{issuer}/userinfo", "post"],
+    ["/{issuer}/introspect", "post"],
+    ["/{issuer}/par", "post"],
+  ];
+  for (const [path, method] of withProof) {
+    const op = doc.paths[path][method];
+    assert.ok(op.parameters.some((p: unknown) => JSON.stringify(p) === JSON.stringify(dpopParam)));
+  }
+  assert.equal(doc.paths["/{issuer}/revoke"].post.parameters.length, 1);
+  assert.equal(doc.components.parameters.DPoP.in, "header");
+  assert.ok(doc.paths["/{issuer}/token"].post.responses["400"].headers["DPoP-Nonce"]);
+  assert.ok(doc.paths["/{issuer}/token"].post.responses["200"].headers["DPoP-Nonce"]);
+  assert.ok(doc.paths["/{issuer}/userinfo"].get.responses["401"].headers["WWW-Authenticate"]);
+  assert.equal(
+    doc.paths["/{issuer}/par"].post.responses["201"].content["application/json"].schema.$ref,
+    "#/components/schemas/PushedAuthorizationResponse",
+  );
+  const discovery = Object.keys(doc.components.schemas.Discovery.properties);
+  for (
+    const field of [
+      "dpop_signing_alg_values_supported",
+      "pushed_authorization_request_endpoint",
+      "require_pushed_authorization_requests",
+      "token_endpoint_auth_signing_alg_values_supported",
+      "request_object_signing_alg_values_supported",
+    ]
+  ) assert.ok(discovery.includes(field), field);
+  assert.ok(doc.components.schemas.MintRequest.properties.dpopJwk);
+  assert.deepEqual(doc.components.schemas.MintResponse.properties.tokenType.enum, [
+    "Bearer",
+    "DPoP",
+  ]);
+  assert.ok(doc.components.schemas.CapturedRequest.properties.dpop);
+  assert.deepEqual(Object.keys(doc.paths["/_mock/dpop/nonce-challenge"]).sort(), [
+    "delete",
+    "get",
+    "post",
+  ]);
+});
