@@ -152,6 +152,7 @@ export function createApp(deps: AppDeps): App {
     issuerUrlOf: (req, issuerId) => core.protocol.issuers.urlOf(req, issuerId),
     issuers: core.protocol.issuers,
     faults: core.protocol.faults,
+    dpopChallenges: core.protocol.state.dpopChallenges,
     keys: core.keys,
     controlToken: options.controlToken,
     apiOrigin: options.dedicatedControl ? options.apiOrigin : undefined,

@@ -9,6 +9,7 @@ import type { CapturedRequest, RequestLog } from "./request_log.ts";
 import { holdBody, leaseBody } from "./captured_body.ts";
 import type { Handler } from "@svc/shared/http";
 import { splitIssuerPath } from "../protocol/issuer_path.ts";
+import { dpopNoteOf } from "../protocol/dpop_challenges.ts";
 
 /** Largest protocol request body captured (and forwarded). */
 const CAPTURE_BODY_LIMIT = 1024 * 1024;
@@ -108,15 +109,23 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
       // `new Request` refuses TRACE, TRACK and CONNECT and upper-cases `get`: no protocol route
       // takes such a method, so the original request goes on to its 405 as it came.
       // `readBody` on the forwarded request gives these bytes back: no second copy.
-      const res = REBUILDABLE.has(req.method)
-        ? await handler(withBodyBytes(req, bytes), info)
-        : await handler(req, info);
-      // A fault's answer names it: the entry says which fault answered the request.
-      const fault = res.headers.get("x-mock-oidc-fault");
-      if (fault !== null) entry.fault = fault;
-      return res;
+      const forwarded = REBUILDABLE.has(req.method) ? withBodyBytes(req, bytes) : req;
+      try {
+        return answered(await handler(forwarded, info), entry);
+      } finally {
+        // A DPoP proof's key and whether it verified, however the request was answered.
+        const dpop = dpopNoteOf(forwarded);
+        if (dpop) entry.dpop = dpop;
+      }
     } finally {
       done();
     }
   };
+}
+
+function answered(res: Response, entry: CapturedRequest): Response {
+  // A fault's answer names it: the entry says which fault answered the request.
+  const fault = res.headers.get("x-mock-oidc-fault");
+  if (fault !== null) entry.fault = fault;
+  return res;
 }

@@ -8,6 +8,7 @@ import type { ScenarioQueue } from "./scenario_queue.ts";
 import type { Clock } from "../clock.ts";
 import type { ClientRegistry } from "../protocol/client_registry.ts";
 import type { Issuers } from "../protocol/issuers.ts";
+import type { NonceChallenges } from "../protocol/dpop_challenges.ts";
 import type { FaultQueue } from "../protocol/fault_queue.ts";
 import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import type { TokenFactory } from "../tokens/token_factory.ts";
@@ -31,6 +32,8 @@ export interface ControlDeps {
   issuers?: Issuers;
   /** The signing keys (`/_mock/keys`); without them that route has no keys to change. */
   keys?: RotatingKeyStore;
+  /** Nonce challenges (`/_mock/dpop/nonce-challenge`), shared with the token endpoint. */
+  dpopChallenges?: NonceChallenges;
   /** Failures on demand (`/_mock/faults`); without a queue that route has nowhere to put them. */
   faults?: FaultQueue;
   /**

@@ -15,6 +15,8 @@ import * as issuerSettings from "./issuer_routes.ts";
 import { Issuers } from "../protocol/issuers.ts";
 import * as faultRoutes from "./fault_routes.ts";
 import * as keyRoutes from "./key_routes.ts";
+import * as dpopRoutes from "./dpop_routes.ts";
+import { NonceChallenges } from "../protocol/dpop_challenges.ts";
 import { HttpError } from "@svc/shared/problem";
 import type { RotatingKeyStore } from "../keys/key_ring.ts";
 import { FaultQueue } from "../protocol/fault_queue.ts";
@@ -56,6 +58,15 @@ export const listFaults: ControlHandler = (_req, deps) =>
   faultRoutes.listFaults(deps.faults ?? new FaultQueue());
 export const clearFaults: ControlHandler = (_req, deps) =>
   faultRoutes.clearFaults(deps.faults ?? new FaultQueue());
+// Without challenges of their own (tests), a fresh set that nothing reads.
+const challengesOf = (deps: { dpopChallenges?: NonceChallenges }) =>
+  deps.dpopChallenges ?? new NonceChallenges();
+export const addNonceChallenge: ControlHandler = (req, deps) =>
+  dpopRoutes.addNonceChallenge(req, challengesOf(deps));
+export const listNonceChallenges: ControlHandler = (_req, deps) =>
+  dpopRoutes.listNonceChallenges(challengesOf(deps));
+export const clearNonceChallenges: ControlHandler = (_req, deps) =>
+  dpopRoutes.clearNonceChallenges(challengesOf(deps));
 // Without keys of their own (tests), the route has nothing to change.
 function keysOf(deps: { keys?: RotatingKeyStore }): RotatingKeyStore {
   if (!deps.keys) throw new HttpError(404, "no_keys", "this control plane has no signing keys");

@@ -95,7 +95,10 @@ Deno.test("POST /_mock/mint applies the documented defaults", async () => {
     "issuer",
     "kid",
     "token",
+    "tokenType",
   ]);
+  assert.equal(body.tokenType, "Bearer");
+  assert.equal(body.claims.cnf, undefined);
   assert.equal(body.issuer, "http://mock.test/a");
   assert.equal(issued[0].kind, "access_token");
   assert.equal(issued[0].clientId, "default");

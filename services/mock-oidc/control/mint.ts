@@ -7,7 +7,13 @@ import { HttpError } from "@svc/shared/problem";
 import { UnknownKid } from "../tokens/token_factory.ts";
 import { ALGORITHMS } from "../keys/algorithms.ts";
 import { type ControlDeps, controlJson } from "./control_deps.ts";
-import { claimsDepthProblem, issuerProblem, readJsonBody, validateObject } from "./validation.ts";
+import {
+  claimsDepthProblem,
+  issuerProblem,
+  readJsonBody,
+  validateObject,
+  validationError,
+} from "./validation.ts";
 
 /** The mint request (docs/mock-oidc.md#control-plane). */
 export interface MintRequest {
@@ -25,6 +31,34 @@ export interface MintRequest {
   kid?: string;
   /** Sign with a key of the issuer of this algorithm (the active one first). */
   algorithm?: string;
+  /** Bind the access token to this public key (RFC 9449 `cnf.jkt`): a DPoP-bound token. */
+  dpopJwk?: Record<string, unknown>;
+}
+
+/** Members of a JWK that only a private or symmetric key has. */
+const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
+
+function publicJwkProblem(value: unknown): string | undefined {
+  const jwk = value as Record<string, unknown>;
+  const found = PRIVATE_MEMBERS.filter((m) => Object.hasOwn(jwk, m));
+  if (found.length > 0) {
+    return `must be a public key: private members ${found.join(", ")} are refused`;
+  }
+  if (!["EC", "RSA", "OKP"].includes(jwk.kty as string)) return "kty must be EC, RSA or OKP";
+  return undefined;
+}
+
+/** RFC 7638 thumbprint of a public JWK; a 422 when its members do not make one. */
+async function thumbprint(jwk: Record<string, unknown>): Promise<string> {
+  const { calculateJwkThumbprint } = await import("jose");
+  try {
+    return await calculateJwkThumbprint(jwk, "sha256");
+  } catch (cause) {
+    throw validationError([{
+      location: "body.dpopJwk",
+      message: `not a usable public JWK: ${(cause as Error).message}`,
+    }]);
+  }
 }
 
 const MINT_SCHEMA = {
@@ -43,6 +77,7 @@ const MINT_SCHEMA = {
   expirySeconds: { type: "integer" },
   kid: { type: "string" },
   algorithm: { type: "string", enum: ALGORITHMS },
+  dpopJwk: { type: "object", check: publicJwkProblem },
 } as const;
 
 const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
@@ -60,6 +95,15 @@ function defaultIssuerUrl(req: Request, issuer: string, deps: ControlDeps): stri
 export async function mintToken(req: Request, deps: ControlDeps): Promise<Response> {
   const body = validateObject<MintRequest>(await readJsonBody(req), MINT_SCHEMA);
   const kind = body.kind ?? "access_token";
+  if (body.dpopJwk !== undefined && kind !== "access_token") {
+    throw validationError([{
+      location: "body.dpopJwk",
+      message: "binds access tokens only (kind access_token)",
+    }]);
+  }
+  const jkt = body.dpopJwk === undefined ? undefined : await thumbprint(body.dpopJwk);
+  // The binding is the token's own cnf: it overrides a cnf among the claims.
+  const claims = jkt === undefined ? body.claims : { ...body.claims, cnf: { jkt } };
   const issued = await deps.tokens.issue({
     kid: body.kid,
     algorithm: body.algorithm,
@@ -71,7 +115,7 @@ export async function mintToken(req: Request, deps: ControlDeps): Promise<Respon
     audience: body.audience ?? null,
     scope: body.scope ?? undefined,
     clientId: body.clientId ?? "default",
-    claims: body.claims,
+    claims,
     typ: body.typ ?? "JWT",
     expirySeconds: body.expirySeconds ?? 3600,
   }).catch((err) => {
@@ -86,5 +130,7 @@ export async function mintToken(req: Request, deps: ControlDeps): Promise<Respon
     issuer: issued.issuer,
     expiresAt: issued.expiresAt.toISOString(),
     claims: issued.claims,
+    tokenType: jkt === undefined ? "Bearer" : "DPoP",
+    ...(jkt === undefined ? {} : { jkt }),
   });
 }

@@ -8,6 +8,7 @@
 import { bodySizeOf, dropBody } from "./captured_body.ts";
 import { ChangeFeed } from "./change_feed.ts";
 import { splitIssuerPath } from "../protocol/issuer_path.ts";
+import type { DpopNote } from "../protocol/dpop_challenges.ts";
 
 /** The protocol endpoints a take or list can filter on. */
 export const ENDPOINTS = [
@@ -41,6 +42,11 @@ export interface CapturedRequest {
   body?: string;
   /** The id of the fault (`/_mock/faults`) that answered it, set once it is answered. */
   fault?: string;
+  /**
+   * Its `DPoP` proof, once checked (token, userinfo, introspect, par): the key's thumbprint and
+   * whether the proof verified (with the error code when not).
+   */
+  dpop?: DpopNote;
 }
 
 export interface RequestFilter {

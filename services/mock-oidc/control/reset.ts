@@ -1,7 +1,7 @@
 /**
  * POST /_mock/reset: flushes the scenario queue and the request log (ending waiting takes) and
  * unfreezes the clock, drops the issuer settings of `/_mock/issuers` (the configured ones apply
- * again) and the queued faults. Signing keys stay, so JWKS already fetched by clients stays valid.
+ * again) and the queued faults and the DPoP nonce challenges. Signing keys stay, so JWKS already fetched by clients stays valid.
  * @module
  */
 import { type ControlDeps, controlJson } from "./control_deps.ts";
@@ -15,5 +15,6 @@ export async function resetMock(req: Request, deps: ControlDeps): Promise<Respon
   deps.clock.unfreeze();
   deps.issuers?.clear();
   deps.faults?.clear();
+  deps.dpopChallenges?.clear();
   return controlJson({ reset: true });
 }

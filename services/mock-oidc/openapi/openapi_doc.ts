@@ -39,6 +39,15 @@ export function openapiDocument(version: string, routes: readonly Route[]) {
             "characters), created on first touch",
           schema: { type: "string" },
         },
+        DPoP: {
+          name: "DPoP",
+          in: "header",
+          required: false,
+          description: "A DPoP proof (RFC 9449 §4): a dpop+jwt JWS signed by the public jwk " +
+            "in its header, with htm, htu, iat, jti (ath with an access token, nonce when one " +
+            "is demanded)",
+          schema: { type: "string" },
+        },
       },
       responses: {
         MalformedJson: problem("Malformed JSON body"),

@@ -42,10 +42,10 @@ Deno.test("every route-table row is documented, but docs assets and the /_mock c
     routes.filter((r) => r.openapi).map((r) => pathname(r).replace(/:(\w+)\+?/g, "{$1}")),
   );
   assert.deepEqual(new Set(Object.keys(doc.paths)), documentedPaths);
-  // The endpoint tables of docs/mock-oidc.md: 13 control paths, 15 issuer paths, 7 operational,
+  // The endpoint tables of docs/mock-oidc.md: 14 control paths, 15 issuer paths, 7 operational,
   // static files, the favicon upstream answers, the debugger's form and callback, and the
   // console's page and its changes feed.
-  assert.equal(documentedPaths.size, 41);
+  assert.equal(documentedPaths.size, 42);
 });
 
 Deno.test("/metrics is documented only where the API listener serves it", () => {
@@ -133,4 +133,51 @@ Deno.test("control-plane responses match their documented schemas", async () => 
     const violations = schemaViolations(await res.json(), documented.schema, doc);
     assert.deepEqual(violations, [], `${method} ${target} ${res.status}`);
   }
+});
+
+Deno.test("the DPoP header, DPoP-Nonce, the new discovery fields and the DPoP control route are described", () => {
+  // deno-lint-ignore no-explicit-any
+  const { doc } = documented("1") as { doc: any };
+  const dpopParam = { $ref: "#/components/parameters/DPoP" };
+  const withProof = [
+    ["/{issuer}/token", "post"],
+    ["/{issuer}/userinfo", "get"],
+    ["/{issuer}/userinfo", "post"],
+    ["/{issuer}/introspect", "post"],
+    ["/{issuer}/par", "post"],
+  ];
+  for (const [path, method] of withProof) {
+    const op = doc.paths[path][method];
+    assert.ok(op.parameters.some((p: unknown) => JSON.stringify(p) === JSON.stringify(dpopParam)));
+  }
+  assert.equal(doc.paths["/{issuer}/revoke"].post.parameters.length, 1);
+  assert.equal(doc.components.parameters.DPoP.in, "header");
+  assert.ok(doc.paths["/{issuer}/token"].post.responses["400"].headers["DPoP-Nonce"]);
+  assert.ok(doc.paths["/{issuer}/token"].post.responses["200"].headers["DPoP-Nonce"]);
+  assert.ok(doc.paths["/{issuer}/userinfo"].get.responses["401"].headers["WWW-Authenticate"]);
+  assert.equal(
+    doc.paths["/{issuer}/par"].post.responses["201"].content["application/json"].schema.$ref,
+    "#/components/schemas/PushedAuthorizationResponse",
+  );
+  const discovery = Object.keys(doc.components.schemas.Discovery.properties);
+  for (
+    const field of [
+      "dpop_signing_alg_values_supported",
+      "pushed_authorization_request_endpoint",
+      "require_pushed_authorization_requests",
+      "token_endpoint_auth_signing_alg_values_supported",
+      "request_object_signing_alg_values_supported",
+    ]
+  ) assert.ok(discovery.includes(field), field);
+  assert.ok(doc.components.schemas.MintRequest.properties.dpopJwk);
+  assert.deepEqual(doc.components.schemas.MintResponse.properties.tokenType.enum, [
+    "Bearer",
+    "DPoP",
+  ]);
+  assert.ok(doc.components.schemas.CapturedRequest.properties.dpop);
+  assert.deepEqual(Object.keys(doc.paths["/_mock/dpop/nonce-challenge"]).sort(), [
+    "delete",
+    "get",
+    "post",
+  ]);
 });

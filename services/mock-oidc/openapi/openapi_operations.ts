@@ -109,7 +109,35 @@ export const OPERATIONAL_DOCS = {
 };
 
 const TOKEN_401 = { description: "invalid_client", content: json("OAuthError") };
-const USERINFO_401 = { description: "invalid_token" };
+/** RFC 9449 §8: a server nonce, on answers of issuers (or challenges) that demand them. */
+const NONCE_HEADER = {
+  "DPoP-Nonce": {
+    description: "The server nonce a DPoP proof must carry (RFC 9449 §8)",
+    schema: { type: "string" },
+  },
+};
+/** An answer of an operation that takes a DPoP proof: may name the server nonce. */
+const withNonce = (response: Record<string, unknown>) => ({ ...response, headers: NONCE_HEADER });
+/** A 400 of an endpoint that checks DPoP proofs (`invalid_dpop_proof`, `use_dpop_nonce`). */
+const DPOP_400 = withNonce({
+  description: "OAuth2 error, invalid_dpop_proof or use_dpop_nonce (with DPoP-Nonce)",
+  content: json("OAuthError"),
+});
+const DPOP_USERINFO_401 = {
+  description: "invalid_token, invalid_dpop_proof or use_dpop_nonce",
+  headers: {
+    "WWW-Authenticate": {
+      description: "Bearer, or DPoP with error and algs (RFC 9449 §7.1)",
+      schema: { type: "string" },
+    },
+    ...NONCE_HEADER,
+  },
+};
+
+/** Adds the `DPoP` request header (RFC 9449 §4) to a protocol operation. */
+function dpop<T extends { parameters: unknown[] }>(op: T): T {
+  return { ...op, parameters: [...op.parameters, { $ref: "#/components/parameters/DPoP" }] };
+}
 const SIGNED_OUT = { description: "Signed out", content: html };
 const PAGE = { description: "Debugger page", content: html };
 const ERROR_PAGE = { description: "Debugger error page", content: html };
@@ -245,6 +273,18 @@ export const OPERATIONS = {
   ),
   listFaults: control("listFaults", "The queued faults, oldest first", { "200": ok("FaultList") }),
   clearFaults: control("clearFaults", "Drop every queued fault", { "200": ok("FaultsCleared") }),
+  addNonceChallenge: control(
+    "addNonceChallenge",
+    "Make the next DPoP token request of an issuer (or one client) demand a server nonce",
+    { "200": ok("NonceChallengeAdded"), "409": problem("Too many nonce challenges wait") },
+    "NonceChallenge",
+  ),
+  listNonceChallenges: control("listNonceChallenges", "The waiting nonce challenges", {
+    "200": ok("NonceChallengeList"),
+  }),
+  clearNonceChallenges: control("clearNonceChallenges", "Drop every nonce challenge", {
+    "200": ok("NonceChallengesCleared"),
+  }),
   listKeys: {
     ...control("listKeys", "An issuer's signing keys, the active first", { "200": ok("KeyList") }),
     parameters: [{ name: "issuer", in: "query", required: true, schema: { type: "string" } }],
@@ -294,24 +334,25 @@ export const OPERATIONS = {
     "200": { description: "Login page or form_post", content: html },
     "302": redirect,
   }, true),
-  token: protocol(
+  token: dpop(protocol(
     "token",
-    "Token endpoint",
-    { "200": ok("TokenResponse"), "401": TOKEN_401 },
+    "Token endpoint; a DPoP proof binds the tokens to its key (token_type DPoP)",
+    { "200": withNonce(ok("TokenResponse")), "400": DPOP_400, "401": TOKEN_401 },
     true,
-  ),
-  userinfo: protocol("userinfo", "Claims of a valid bearer token", {
+  )),
+  userinfo: dpop(protocol("userinfo", "Claims of a valid bearer or DPoP-bound token", {
     "200": ok("Claims"),
-    "401": USERINFO_401,
-  }),
-  userinfoPost: protocol("userinfoPost", "Claims of a valid bearer token (POST)", {
+    "401": DPOP_USERINFO_401,
+  })),
+  userinfoPost: dpop(protocol("userinfoPost", "Claims of a valid bearer or DPoP token (POST)", {
     "200": ok("Claims"),
-    "401": USERINFO_401,
-  }, true),
-  introspect: protocol("introspect", "Token introspection", {
+    "401": DPOP_USERINFO_401,
+  }, true)),
+  introspect: dpop(protocol("introspect", "Token introspection", {
     "200": ok("Introspection"),
+    "400": DPOP_400,
     "401": TOKEN_401,
-  }, true),
+  }, true)),
   revoke: protocol("revoke", "Token revocation", { "200": { description: "Revoked" } }, true),
   endsession: protocol("endsession", "End session", { "200": SIGNED_OUT, "302": redirect }),
   endsessionPost: protocol("endsessionPost", "End session (form)", {
@@ -326,15 +367,16 @@ export const OPERATIONS = {
     "OAuth 2.0 metadata (same document)",
     { "200": ok("Discovery") },
   ),
-  pushedAuthorizationRequest: protocol(
+  pushedAuthorizationRequest: dpop(protocol(
     "pushedAuthorizationRequest",
-    "Pushed authorization request (RFC 9126)",
+    "Pushed authorization request (RFC 9126); a DPoP proof binds the code (dpop_jkt)",
     {
-      "201": { description: "request_uri and expires_in", content: json("Claims") },
+      "201": withNonce(ok("PushedAuthorizationResponse", "request_uri and expires_in")),
+      "400": DPOP_400,
       "401": TOKEN_401,
     },
     true,
-  ),
+  )),
   deviceAuthorization: protocol("deviceAuthorization", "Device authorization (RFC 8628)", {
     "200": { description: "Device and user codes", content: json("Claims") },
     "401": TOKEN_401,

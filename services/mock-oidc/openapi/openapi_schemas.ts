@@ -16,6 +16,7 @@ import {
   MAX_FAULT_DELAY_MS,
 } from "../protocol/fault_queue.ts";
 import { ALGORITHMS } from "../keys/algorithms.ts";
+import { MAX_NONCE_CHALLENGES } from "../protocol/dpop_challenges.ts";
 import { MAX_GRACE_SECONDS, MAX_KID_LENGTH } from "../keys/key_ring.ts";
 
 const stringArray = { type: "array", items: { type: "string" } };
@@ -118,12 +119,17 @@ export const SCHEMAS = {
         enum: [...ALGORITHMS],
         description: "Sign with a key of this algorithm (the active one first)",
       },
+      dpopJwk: {
+        ...anyObject,
+        description: "Bind the access token to this public JWK (kty EC, RSA or OKP; private " +
+          "members refused): cnf.jkt is its RFC 7638 thumbprint, tokenType DPoP",
+      },
     },
   },
   MintResponse: {
     type: "object",
     additionalProperties: false,
-    required: ["token", "kid", "algorithm", "issuer", "expiresAt", "claims"],
+    required: ["token", "kid", "algorithm", "issuer", "expiresAt", "claims", "tokenType"],
     properties: {
       token: { type: "string", description: "Compact signed JWS" },
       kid: { type: "string", description: "Equals the issuer id" },
@@ -131,6 +137,8 @@ export const SCHEMAS = {
       issuer: { type: "string" },
       expiresAt: { type: "string", format: "date-time" },
       claims: anyObject,
+      tokenType: { type: "string", enum: ["Bearer", "DPoP"], description: "DPoP with dpopJwk" },
+      jkt: { type: "string", description: "cnf.jkt of a DPoP-bound token" },
     },
   },
   RequestMapping: {
@@ -229,6 +237,17 @@ export const SCHEMAS = {
       bodyBase64: { type: "string", format: "byte", description: "Exact raw body bytes" },
       body: { type: "string", description: "Best-effort UTF-8 decode" },
       fault: { type: "string", description: "The id of the fault that answered it" },
+      dpop: {
+        type: "object",
+        additionalProperties: false,
+        required: ["verified"],
+        description: "Its DPoP proof, once checked (token, userinfo, introspect, par)",
+        properties: {
+          jkt: { type: "string", description: "RFC 7638 thumbprint of the proof's jwk" },
+          verified: { type: "boolean" },
+          error: { type: "string", enum: ["invalid_dpop_proof", "use_dpop_nonce"] },
+        },
+      },
     },
   },
   CapturedRequestList: {
@@ -272,8 +291,23 @@ export const SCHEMAS = {
       authorization_endpoint: { type: "string" },
       token_endpoint: { type: "string" },
       jwks_uri: { type: "string" },
+      token_endpoint_auth_methods_supported: stringArray,
+      token_endpoint_auth_signing_alg_values_supported: stringArray,
+      dpop_signing_alg_values_supported: stringArray,
+      request_object_signing_alg_values_supported: stringArray,
+      pushed_authorization_request_endpoint: { type: "string" },
+      require_pushed_authorization_requests: { type: "boolean" },
     },
     additionalProperties: true,
+  },
+  PushedAuthorizationResponse: {
+    type: "object",
+    required: ["request_uri", "expires_in"],
+    properties: {
+      request_uri: { type: "string", example: "urn:ietf:params:oauth:request_uri:…" },
+      expires_in: { type: "integer" },
+    },
+    additionalProperties: false,
   },
   TokenResponse: {
     type: "object",
@@ -392,6 +426,40 @@ export const SCHEMAS = {
     },
     additionalProperties: false,
   },
+  NonceChallenge: {
+    type: "object",
+    required: ["issuer"],
+    properties: {
+      issuer: { type: "string", description: "Issuer id" },
+      clientId: { type: "string", description: "Only this client's next token request" },
+    },
+    additionalProperties: false,
+  },
+  NonceChallengeAdded: {
+    type: "object",
+    required: ["issuer", "pending"],
+    properties: {
+      issuer: { type: "string" },
+      clientId: { type: "string" },
+      pending: { type: "integer", maximum: MAX_NONCE_CHALLENGES },
+    },
+    additionalProperties: false,
+  },
+  NonceChallengeList: {
+    type: "object",
+    required: ["count", "challenges"],
+    properties: {
+      count: { type: "integer" },
+      challenges: { type: "array", items: { $ref: "#/components/schemas/NonceChallenge" } },
+    },
+    additionalProperties: false,
+  },
+  NonceChallengesCleared: {
+    type: "object",
+    required: ["count"],
+    properties: { count: { type: "integer", enum: [0] } },
+    additionalProperties: false,
+  },
   FaultsCleared: {
     type: "object",
     required: ["count"],
@@ -495,7 +563,11 @@ export const SCHEMAS = {
   Introspection: {
     type: "object",
     required: ["active"],
-    properties: { active: { type: "boolean" } },
+    properties: {
+      active: { type: "boolean" },
+      token_type: { type: "string", enum: ["Bearer", "DPoP"] },
+      cnf: { ...anyObject, description: "jkt of a DPoP-bound token" },
+    },
     additionalProperties: true,
   },
   Jwks: {

@@ -25,6 +25,7 @@ import {
   DpopError,
   issuerListed,
 } from "./dpop_rules.ts";
+import { noteDpop } from "./dpop_challenges.ts";
 
 /** What a proof is checked against. */
 export interface ProofCheck {
@@ -36,6 +37,8 @@ export interface ProofCheck {
   url: string;
   /** The access token presented with the proof (`ath`). */
   accessToken?: string;
+  /** A nonce challenge of the control plane applies: a server nonce is demanded. */
+  demandNonce?: boolean;
 }
 
 /** A verified proof: the thumbprint of its key, and the nonce to hand out when nonces are on. */
@@ -48,8 +51,28 @@ const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 
 const invalid = (message: string) => new DpopError("invalid_dpop_proof", message);
 
-/** Verify a DPoP proof; throws {@linkcode DpopError}. */
+/**
+ * Verify a DPoP proof; throws {@linkcode DpopError}. The outcome, with the key's thumbprint where
+ * the `jwk` has one, is noted for the captured-request log (`dpop` of the entry).
+ */
 export async function verifyProof(ctx: IssuerContext, check: ProofCheck): Promise<VerifiedProof> {
+  const found: { jkt?: string } = {};
+  try {
+    const verified = await checkProof(ctx, check, found);
+    noteDpop(ctx.req, { jkt: verified.jkt, verified: true });
+    return verified;
+  } catch (err) {
+    const error = err instanceof DpopError ? err.code : "invalid_dpop_proof";
+    noteDpop(ctx.req, { ...(found.jkt ? { jkt: found.jkt } : {}), verified: false, error });
+    throw err;
+  }
+}
+
+async function checkProof(
+  ctx: IssuerContext,
+  check: ProofCheck,
+  found: { jkt?: string },
+): Promise<VerifiedProof> {
   const jwt = /^[\w-]+\.[\w-]+\.[\w-]+$/.test(check.proof) ? decodeJwt(check.proof) : undefined;
   if (!jwt) throw invalid("DPoP proof must be one compact JWS");
   const { header, claims } = jwt;
@@ -65,6 +88,8 @@ export async function verifyProof(ctx: IssuerContext, check: ProofCheck): Promis
   if (PRIVATE_MEMBERS.some((m) => m in jwk)) {
     throw invalid("DPoP proof jwk must be a public key without private members");
   }
+  const jkt = await calculateJwkThumbprint(jwk as JWK, "sha256").catch(() => undefined);
+  found.jkt = jkt;
   let key;
   try {
     key = await importJWK(jwk as JWK, alg);
@@ -94,7 +119,7 @@ export async function verifyProof(ctx: IssuerContext, check: ProofCheck): Promis
     }
   }
   let nonce: string | undefined;
-  if (issuerListed(ctx.deps.settings.dpopNonceIssuers, ctx.issuerId)) {
+  if (check.demandNonce || issuerListed(ctx.deps.settings.dpopNonceIssuers, ctx.issuerId)) {
     nonce = currentNonce(ctx);
     if (typeof claims.nonce !== "string") {
       throw new DpopError(
@@ -107,7 +132,7 @@ export async function verifyProof(ctx: IssuerContext, check: ProofCheck): Promis
       throw new DpopError("use_dpop_nonce", "DPoP proof nonce is not current", nonce);
     }
   }
-  const jkt = await calculateJwkThumbprint(jwk as JWK, "sha256");
+  if (jkt === undefined) throw invalid("DPoP proof jwk has no thumbprint");
   // RFC 9449 §11.1: each proof once, remembered for as long as its iat is accepted.
   const seen = ctx.deps.state.dpopJtis;
   const id = JSON.stringify([ctx.issuerId, jkt, claims.jti]);

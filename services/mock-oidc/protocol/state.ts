@@ -8,6 +8,7 @@
 
 import { BoundedMap } from "./bounded_map.ts";
 import { ClientRegistry } from "./client_registry.ts";
+import { NonceChallenges } from "./dpop_challenges.ts";
 
 /** What an authorization code stands for. */
 export interface AuthorizationCode {
@@ -88,6 +89,8 @@ export interface ProtocolState {
     /** Every nonce still remembered → its issuer and when it was made (epoch ms). */
     issued: BoundedMap<string, { issuerId: string; issuedAtMs: number }>;
   };
+  /** Nonce challenges of `POST /_mock/dpop/nonce-challenge`. */
+  dpopChallenges: NonceChallenges;
 }
 
 /** A pushed authorization request (RFC 9126). */
@@ -122,5 +125,6 @@ export function createProtocolState(options: { maxEntries?: number } = {}): Prot
     dpopJtis: new BoundedMap(max),
     pushedRequests: new BoundedMap(max),
     dpopNonces: { latest: new BoundedMap(max), issued: new BoundedMap(max) },
+    dpopChallenges: new NonceChallenges(),
   };
 }

@@ -85,7 +85,14 @@ export async function handleToken(ctx: IssuerContext): Promise<Response> {
   const { verifyProof } = await dpop();
   let verified;
   try {
-    verified = await verifyProof(ctx, { proof, method: "POST", url: `${ctx.baseUrl}/token` });
+    // A nonce challenge of the control plane is used up by the first proof it applies to.
+    const demandNonce = ctx.deps.state.dpopChallenges.take(ctx.issuerId, client.clientId);
+    verified = await verifyProof(ctx, {
+      proof,
+      method: "POST",
+      url: `${ctx.baseUrl}/token`,
+      demandNonce,
+    });
   } catch (err) {
     throw err instanceof DpopError ? err.atTokenEndpoint() : err;
   }

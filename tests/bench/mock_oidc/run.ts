@@ -3,17 +3,24 @@
  * in the same run on the same machine (run on demand, never by `deno test`):
  *  1. start: process spawn until the first successful JWKS response (median of several starts);
  *  2. `client_credentials` tokens per second at RS256 with a fixed number of concurrent
- *     connections, driven by wrk from a second process, rounds interleaved ours/peer.
+ *     connections, driven by wrk from a second process, rounds interleaved ours/peer;
+ *  3. the same with a DPoP proof on each request (RFC 9449: a DPoP-bound token), against the
+ *     default mock-oidc: wrk sends proofs signed beforehand in this process, a fresh batch per
+ *     round (each `jti` once, `iat` within the proof window).
  *
  * The peer runs under the machine's `node` and is installed once with npm into a cache
  * directory (`MOCK_OIDC_PEER_DIR`, default `$TMPDIR/mock-oidc-bench-peer`), pinned to
  * PEER_VERSION. Needs `node`, `npm` and `wrk` (Debian package `wrk`).
  *
  * Usage: deno run -A tests/bench/mock_oidc/run.ts [--write] [--seconds 4] [--rounds 5]
- *        [--connections 16] [--starts 7]
+ *        [--connections 16] [--starts 7] [--before <git ref>]
+ * `--before` adds the default mock-oidc of that commit (extracted with `git archive` into
+ * `$TMPDIR/mock-oidc-bench-before-<commit>`, sharing this tree's node_modules) as a row of the same
+ * run: tokens/s before and after a change.
  * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
  */
 import { parseArgs } from "node:util";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { SERVICES } from "../../../deploy/services.ts";
 
 const PEER_VERSION = "9.3.0";
@@ -27,7 +34,28 @@ wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 wrk.headers["Authorization"] = "Basic YmVuY2g6c2VjcmV0"
 `;
 
+/** Proofs signed per round of the DPoP row: more than wrk sends in `--seconds` at this speed. */
+const DPOP_PROOFS_PER_SECOND = 2_500;
+
+/** wrk script of the DPoP row: each request takes the next proof of `proofs.txt`, once. */
+const DPOP_LUA = `${LUA}
+local proofs = {}
+local next_proof = 1
+init = function(args)
+  for line in io.lines(args[1]) do proofs[#proofs + 1] = line end
+end
+request = function()
+  local proof = proofs[next_proof]
+  next_proof = next_proof + 1
+  if next_proof > #proofs then next_proof = 1 end
+  wrk.headers["DPoP"] = proof
+  return wrk.format()
+end
+`;
+
 interface Target {
+  /** Each request carries a DPoP proof (the DPoP-bound row). */
+  dpop?: boolean;
   name: string;
   command: (port: number) => { cmd: string; args: string[]; env?: Record<string, string> };
   jwksPath: string;
@@ -42,10 +70,16 @@ const { values: opts } = parseArgs({
     rounds: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
     starts: { type: "string", default: "7" },
+    before: { type: "string" },
   },
 });
 
-function ours(label: string, extraArgs: string[] = [], extraPermissions: string[] = []): Target {
+function ours(
+  label: string,
+  extraArgs: string[] = [],
+  extraPermissions: string[] = [],
+  main = MAIN,
+): Target {
   return {
     name: `mock-oidc (${label})`,
     command: (port) => ({
@@ -54,7 +88,7 @@ function ours(label: string, extraArgs: string[] = [], extraPermissions: string[
         "run",
         ...OURS_PERMISSIONS,
         ...extraPermissions,
-        MAIN,
+        main,
         "--addr",
         `127.0.0.1:${port}`,
         "--metrics-addr=",
@@ -64,6 +98,31 @@ function ours(label: string, extraArgs: string[] = [], extraPermissions: string[
     jwksPath: "/default/jwks",
     tokenPath: "/default/token",
   };
+}
+
+const ROOT = new URL("../../../", import.meta.url).pathname;
+
+async function git(...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", { args, cwd: ROOT, stdout: "piped" }).output();
+  if (!out.success) throw new Error(`git ${args.join(" ")} failed`);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** The default mock-oidc of commit `ref`, extracted once into a cache directory. */
+async function before(ref: string): Promise<Target> {
+  const commit = await git("rev-parse", "--short", `${ref}^{commit}`);
+  const dir = `${Deno.env.get("TMPDIR") ?? "/tmp"}/mock-oidc-bench-before-${commit}`;
+  const main = `${dir}/services/mock-oidc/main.ts`;
+  if (!await Deno.stat(main).then(() => true, () => false)) {
+    await Deno.mkdir(dir, { recursive: true });
+    const archive = new Deno.Command("sh", {
+      args: ["-c", `git archive ${commit} | tar -x -C "${dir}"`],
+      cwd: ROOT,
+    });
+    if (!(await archive.output()).success) throw new Error(`cannot extract ${commit}`);
+    await Deno.symlink(`${ROOT}node_modules`, `${dir}/node_modules`);
+  }
+  return ours(`default, before: ${commit}`, [], [], main);
 }
 
 function peer(bin: string): Target {
@@ -141,12 +200,41 @@ async function startTime(target: Target): Promise<number> {
   }
 }
 
-async function wrk(url: string, seconds: number, connections: number): Promise<number> {
+/** `count` DPoP proofs of one key for `url`, one a line. */
+async function dpopProofs(url: string, count: number): Promise<string> {
+  const { publicKey, privateKey } = await generateKeyPair("ES256");
+  const jwk = await exportJWK(publicKey);
+  const iat = Math.floor(Date.now() / 1000);
+  const proofs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    proofs.push(
+      await new SignJWT({ htm: "POST", htu: url, iat, jti: crypto.randomUUID() })
+        .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk })
+        .sign(privateKey),
+    );
+  }
+  return proofs.join("\n") + "\n";
+}
+
+async function wrk(
+  url: string,
+  seconds: number,
+  connections: number,
+  dpop = false,
+): Promise<number> {
   const dir = await Deno.makeTempDir();
   try {
-    await Deno.writeTextFile(`${dir}/post.lua`, LUA);
+    await Deno.writeTextFile(`${dir}/post.lua`, dpop ? DPOP_LUA : LUA);
+    const script = ["-s", `${dir}/post.lua`, url];
+    if (dpop) {
+      await Deno.writeTextFile(
+        `${dir}/proofs.txt`,
+        await dpopProofs(url, DPOP_PROOFS_PER_SECOND * (seconds + 1)),
+      );
+      script.push(`${dir}/proofs.txt`);
+    }
     const out = await new Deno.Command("wrk", {
-      args: ["-t1", `-c${connections}`, `-d${seconds}s`, "-s", `${dir}/post.lua`, url],
+      args: ["-t1", `-c${connections}`, `-d${seconds}s`, ...script],
       stdout: "piped",
       stderr: "piped",
     }).output();
@@ -171,6 +259,7 @@ async function main(): Promise<void> {
   const connections = Number(opts.connections);
   const starts = Number(opts.starts);
   const targets = [
+    ...(opts.before ? [await before(opts.before)] : []),
     ours("default: WebCrypto on a worker pool, no FFI"),
     ours("--signer openssl, with --allow-ffi", ["--signer", "openssl"], ["--allow-ffi"]),
     // A dedicated control listener turns request capture off (docs/mock-oidc.md): shows what
@@ -179,14 +268,20 @@ async function main(): Promise<void> {
       "--control-addr",
       "127.0.0.1:0",
     ]),
+    {
+      ...ours("default signer, a DPoP proof on each request: DPoP-bound tokens"),
+      dpop: true,
+    },
     peer(await ensurePeer()),
   ];
 
   const startMs = new Map<string, number>();
-  for (const target of targets) await startTime(target); // warm caches, discarded
-  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  // The DPoP row starts the default configuration again: its start is not measured twice.
+  const started = targets.filter((t) => !t.dpop);
+  for (const target of started) await startTime(target); // warm caches, discarded
+  const samples = new Map<string, number[]>(started.map((t) => [t.name, []]));
   for (let i = 0; i < starts; i++) {
-    for (const target of targets) samples.get(target.name)!.push(await startTime(target));
+    for (const target of started) samples.get(target.name)!.push(await startTime(target));
   }
   for (const [name, values] of samples) startMs.set(name, median(values));
 
@@ -197,12 +292,12 @@ async function main(): Promise<void> {
     for (const { target, port } of running) {
       const url = `http://127.0.0.1:${port}${target.tokenPath}`;
       await waitFor(`http://127.0.0.1:${port}${target.jwksPath}`);
-      await wrk(url, 1, connections); // warm-up
+      await wrk(url, 1, connections, target.dpop); // warm-up
     }
     for (let round = 0; round < rounds; round++) {
       for (const { target, port } of running) {
         const url = `http://127.0.0.1:${port}${target.tokenPath}`;
-        rps.get(target.name)!.push(await wrk(url, seconds, connections));
+        rps.get(target.name)!.push(await wrk(url, seconds, connections, target.dpop));
       }
     }
   } finally {
@@ -225,12 +320,14 @@ async function main(): Promise<void> {
     "| --- | --- | --- | --- |",
     ...targets.map((t) => {
       const value = median(rps.get(t.name)!);
-      return `| ${t.name} | ${startMs.get(t.name)!.toFixed(0)} ms | ${value.toFixed(0)} ` +
+      const start = startMs.get(t.name);
+      return `| ${t.name} | ${start === undefined ? "—" : `${start.toFixed(0)} ms`} | ` +
+        `${value.toFixed(0)} ` +
         `(rounds: ${rps.get(t.name)!.map((v) => v.toFixed(0)).join(", ")}) | ` +
         `${(value / peerRps).toFixed(2)}× |`;
     }),
   ];
-  const ours0 = targets[0].name;
+  const ours0 = targets[opts.before ? 1 : 0].name;
   const ratio = median(rps.get(ours0)!) / peerRps;
   const start = startMs.get(ours0)!;
   lines.push(
