@@ -230,7 +230,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       write([time, lvl.toUpperCase(), msg, ...kv].join(" "), lvl);
     }
   }
-  return {
+  const logger: Logger = {
     level,
     debug: (msg, f) => emit("debug", msg, f),
     info: (msg, f) => emit("info", msg, f),
@@ -238,6 +238,88 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     error: (msg, f) => emit("error", msg, f),
     child: (f) => createLogger({ level, format, write, now, service, fields: { ...fields, ...f } }),
   };
+  // The access log's line, written without an object per request: the same text `emit` makes
+  // for `info("request", fields)` (JSON only, and only when no fixed field takes one of its
+  // names, which would move that field in the line).
+  if (format === "json" && RANK.info >= min && !REQUEST_KEYS.some((k) => k in fixed)) {
+    const fixedJson = JSON.stringify(fixed).slice(1, -1);
+    const head = `","level":"info","msg":"request"${fixedJson && "," + fixedJson},"method":`;
+    const quoted = new Map<string, string>();
+    const quote = (s: string) => {
+      let q = quoted.get(s);
+      if (q === undefined) {
+        q = JSON.stringify(s);
+        if (quoted.size < 1024) quoted.set(s, q);
+      }
+      return q;
+    };
+    requestWriters.set(
+      logger,
+      (method, path, route, status, durationMs, requestId, remote, aborted) => {
+        const ms = now();
+        if (ms !== lastMs) {
+          lastMs = ms;
+          lastTime = new Date(ms).toISOString();
+        }
+        let line = `{"time":"${lastTime}${head}${quote(method)},"path":${
+          JSON.stringify(path)
+        },"route":${quote(route)},"status":${status},"durationMs":${durationMs}`;
+        if (requestId) line += `,"requestId":${JSON.stringify(requestId)}`;
+        if (remote !== undefined) line += `,"remote":${quote(remote)}`;
+        write(aborted ? line + `,"aborted":true}` : line + "}", "info");
+      },
+    );
+  }
+  return logger;
+}
+
+const REQUEST_KEYS = [
+  "method",
+  "path",
+  "route",
+  "status",
+  "durationMs",
+  "requestId",
+  "remote",
+  "aborted",
+];
+
+/**
+ * Writes one access-log line: what `logger.info("request", { method, path, route, status,
+ * durationMs, requestId, remote, aborted })` writes (`requestId` left out when empty, `remote`
+ * when undefined, `aborted` unless true).
+ */
+export type RequestLineWriter = (
+  method: string,
+  path: string,
+  route: string,
+  status: number,
+  durationMs: number,
+  requestId: string,
+  remote: string | undefined,
+  aborted: boolean,
+) => void;
+
+const requestWriters = new WeakMap<Logger, RequestLineWriter>();
+
+/**
+ * The access-log writer of a logger made by {@linkcode createLogger} (JSON lines, `info`
+ * written, no fixed field named like a request field): the line `logger.info("request", …)`
+ * would write, built as text with no object per request. Undefined for any other logger, whose
+ * `info` is then the way to write it.
+ *
+ * @example Usage
+ * ```ts
+ * import { createLogger, requestLineWriter } from "@svc/shared/log";
+ * import assert from "node:assert/strict";
+ * const lines: string[] = [];
+ * const write = requestLineWriter(createLogger({ write: (l) => lines.push(l), now: () => 0 }));
+ * write?.("GET", "/x", "/x", 200, 1.5, "id-1", "127.0.0.1", false);
+ * assert.equal(JSON.parse(lines[0]).route, "/x");
+ * ```
+ */
+export function requestLineWriter(logger: Logger): RequestLineWriter | undefined {
+  return requestWriters.get(logger);
 }
 
 /** A logger that drops everything (tests and benchmarks). */
