@@ -71,7 +71,10 @@ export function schemaJson(
   const extra = init.headers;
   if (extra instanceof Headers) extra.forEach((value, key) => headers.append(key, value));
   else if (Array.isArray(extra)) { for (const [key, value] of extra) headers.append(key, value); }
-  else if (extra) { for (const [key, value] of Object.entries(extra)) headers.append(key, value); }
+  else if (extra) {
+    const record = extra as Record<string, string>;
+    for (const key in record) if (Object.hasOwn(record, key)) headers.append(key, record[key]);
+  }
   headers.set("content-type", init.contentType ?? "application/json");
   headers.append("link", describedBy(name));
   return res;
