@@ -259,7 +259,7 @@ class Exchange extends Deadline {
     this.info = info;
     this.id = id;
     this.route = match.route;
-    this.path = match.url.pathname;
+    this.path = match.pathname ?? match.url.pathname;
     this.start = start;
     // Read the peer before the response goes out: Deno refuses `remoteAddr` on a finished request.
     this.remote = !stack.accessLog

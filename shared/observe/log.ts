@@ -244,15 +244,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   if (format === "json" && RANK.info >= min && !REQUEST_KEYS.some((k) => k in fixed)) {
     const fixedJson = JSON.stringify(fixed).slice(1, -1);
     const head = `","level":"info","msg":"request"${fixedJson && "," + fixedJson},"method":`;
-    const quoted = new Map<string, string>();
-    const quote = (s: string) => {
-      let q = quoted.get(s);
-      if (q === undefined) {
-        q = JSON.stringify(s);
-        if (quoted.size < 1024) quoted.set(s, q);
-      }
-      return q;
-    };
+    // The line in few pieces, most of them made once: the start per millisecond, the method's
+    // part, the route's and status's part; per line only the path, duration, id and peer.
+    let startTime = "";
+    let start = "";
+    const byMethod = new Map<string, string>();
+    const byRoute = new Map<string, Map<number, string>>();
+    const remotes = new Map<string, string>();
     requestWriters.set(
       logger,
       (method, path, route, status, durationMs, requestId, remote, aborted) => {
@@ -261,11 +259,32 @@ export function createLogger(options: LoggerOptions = {}): Logger {
           lastMs = ms;
           lastTime = new Date(ms).toISOString();
         }
-        let line = `{"time":"${lastTime}${head}${quote(method)},"path":${
-          JSON.stringify(path)
-        },"route":${quote(route)},"status":${status},"durationMs":${durationMs}`;
+        if (startTime !== lastTime) start = `{"time":"${startTime = lastTime}${head}`;
+        let m = byMethod.get(method);
+        if (m === undefined) {
+          m = `${JSON.stringify(method)},"path":`;
+          if (byMethod.size < 64) byMethod.set(method, m);
+        }
+        let statuses = byRoute.get(route);
+        if (statuses === undefined) {
+          statuses = new Map();
+          if (byRoute.size < 1024) byRoute.set(route, statuses);
+        }
+        let r = statuses.get(status);
+        if (r === undefined) {
+          r = `,"route":${JSON.stringify(route)},"status":${status},"durationMs":`;
+          if (statuses.size < 64) statuses.set(status, r);
+        }
+        let line = start + m + JSON.stringify(path) + r + durationMs;
         if (requestId) line += `,"requestId":${JSON.stringify(requestId)}`;
-        if (remote !== undefined) line += `,"remote":${quote(remote)}`;
+        if (remote !== undefined) {
+          let q = remotes.get(remote);
+          if (q === undefined) {
+            q = `,"remote":${JSON.stringify(remote)}`;
+            if (remotes.size < 1024) remotes.set(remote, q);
+          }
+          line += q;
+        }
         write(aborted ? line + `,"aborted":true}` : line + "}", "info");
       },
     );

@@ -250,6 +250,32 @@ Deno.test('requestLineWriter() writes the very line of logger.info("request", fi
       assert.equal(fast.lines[0], slow.lines[0]);
     }
   }
+  // One logger for every line, its clock moving: the parts it keeps per millisecond, method,
+  // route and status, and peer never leak into another line.
+  let clock = 0;
+  const fast = capture({ service, now: () => clock });
+  const slow = capture({ service, now: () => clock });
+  const write = requestLineWriter(fast.log)!;
+  for (let round = 0; round < 3; round++) {
+    for (const args of [...cases, ...cases.toReversed()]) {
+      clock += round; // the same millisecond in round 0, a new one per line after
+      write(...args);
+      const [method, path, route, status, durationMs, requestId, remote, aborted] = args;
+      const f: Record<string, unknown> = {
+        method,
+        path,
+        route,
+        status,
+        durationMs,
+        requestId: requestId || undefined,
+        remote,
+      };
+      if (aborted) f.aborted = true;
+      slow.log.info("request", f);
+    }
+  }
+  assert.equal(fast.lines.length, 24);
+  assert.deepEqual(fast.lines, slow.lines);
   // No writer where the line could differ or is not written: text, level above info, a fixed
   // field named like a request field; and for a logger not made by createLogger.
   assert.equal(requestLineWriter(createLogger({ format: "text", write: () => {} })), undefined);

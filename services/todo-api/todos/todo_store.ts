@@ -91,8 +91,9 @@ export function createTodoStore(db: Queryable & { readonly kind?: "postgres" | "
   ]];
   return {
     async create(owner: string, title: string): Promise<Todo> {
-      const [row] = await db.query<Todo>(INSERT, [owner, title]);
-      return tidy(row);
+      // Indexed, not destructured: `[row] =` makes an array iterator per create.
+      const rows = await db.query<Todo>(INSERT, [owner, title]);
+      return tidy(rows[0]);
     },
 
     async get(id: string, scope: OwnerScope): Promise<Todo | undefined> {
