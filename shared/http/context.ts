@@ -40,9 +40,12 @@ export function createContextKey<T>(name: string): ContextKey<T> {
 
 // The one slot the context occupies on a request; private to this module. It holds keys and
 // values in turn (`[key, value, key, value, …]`): a request carries a handful of them (request
-// id, route match, a service's one or two), which an array finds by identity as fast as a `Map`
-// and with a fraction of a `Map`'s allocation, made for every request.
+// id, route match, deadline, a service's one or two), which an array finds by identity as fast
+// as a `Map` and with a fraction of a `Map`'s allocation, made for every request. It starts with
+// room for three (unused places hold `FREE` as their key), so the kit's own three need no
+// growing.
 const SLOT = Symbol("requestContext");
+const FREE: ContextKey<never> = Object.freeze({ name: "free" });
 type WithContext = Request & { [SLOT]?: unknown[] };
 
 /** Sets the value of `key` for `req`, replacing an earlier one. */
@@ -50,11 +53,13 @@ export function setContext<T>(req: Request, key: ContextKey<T>, value: T): void 
   const r = req as WithContext;
   const slot = r[SLOT];
   if (slot === undefined) {
-    r[SLOT] = [key, value];
+    r[SLOT] = [key, value, FREE, undefined, FREE, undefined];
     return;
   }
   for (let i = 0; i < slot.length; i += 2) {
-    if (slot[i] === key) {
+    const k = slot[i];
+    if (k === key || k === FREE) { // keys fill the places in order: no `key` after a free one
+      slot[i] = key;
       slot[i + 1] = value;
       return;
     }
