@@ -241,9 +241,18 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   // The access log's line, written without an object per request: the same text `emit` makes
   // for `info("request", fields)` (JSON only, and only when no fixed field takes one of its
   // names, which would move that field in the line).
-  if (format === "json" && RANK.info >= min && !REQUEST_KEYS.some((k) => k in fixed)) {
-    const fixedJson = JSON.stringify(fixed).slice(1, -1);
-    const head = `","level":"info","msg":"request"${fixedJson && "," + fixedJson},"method":`;
+  // The line's start is what `emit` makes of its object before the request's fields: made here
+  // the same way, and used only when the fields would follow it in that order (no fixed field
+  // overrides `time`, `level` or `msg`, sorts first as an index or shares a request field's name).
+  const probe: Record<string, unknown> = { time: "", level: "info", msg: "request" };
+  for (const k in fixed) probe[k] = fixed[k];
+  const probeJson = JSON.stringify(probe);
+  const LEAD = '{"time":"","level":"info","msg":"request"';
+  if (
+    format === "json" && RANK.info >= min && probeJson.startsWith(LEAD) &&
+    !REQUEST_KEYS.some((k) => k in probe)
+  ) {
+    const head = `","level":"info","msg":"request"${probeJson.slice(LEAD.length, -1)},"method":`;
     // The line in few pieces, most of them made once: the start per millisecond, the method's
     // part, the route's and status's part; per line only the path, duration, id and peer.
     let startTime = "";

@@ -284,6 +284,9 @@ Deno.test('requestLineWriter() writes the very line of logger.info("request", fi
     requestLineWriter(createLogger({ fields: { route: "x" }, write: () => {} })),
     undefined,
   );
+  for (const fields of [{ msg: "m" }, { level: "x" }, { time: "t" }, { "7": "index" }]) {
+    assert.equal(requestLineWriter(createLogger({ fields, write: () => {} })), undefined);
+  }
   assert.ok(requestLineWriter(createLogger({ level: "debug", write: () => {} })));
   assert.ok(requestLineWriter(createLogger({ write: () => {} }).child({ a: 1 })));
   assert.equal(
