@@ -69,30 +69,55 @@ export function withBodyBytes(req: Request, bytes: Uint8Array): Request {
  * server drops the connection instead of waiting for the rest); 400 `body_unreadable` when the
  * body stream fails (malformed chunked encoding, a reset mid-body).
  */
-export async function readBody(
+export function readBody(
   req: Request,
   options: { limit: number; timeoutMs?: number; releaseChunks?: boolean; pageBacked?: boolean },
 ): Promise<Uint8Array> {
+  // Not async: a body of declared length (every small served body) is read with one promise,
+  // no frame of this function's around it; what is thrown here comes back as a rejection.
+  try {
+    const { limit, releaseChunks, pageBacked } = options;
+    const read = getContext(req, READ_BODY);
+    if (read) {
+      if (read.byteLength > limit) throw tooLarge(limit);
+      return Promise.resolve(read);
+    }
+    const declared = req.headers.get("content-length");
+    if (declared !== null && Number(declared) > limit) return refuseDeclared(req, limit);
+    const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+    // Before `req.body`: on a `Deno.serve` request that getter builds a ReadableStream, after
+    // which `arrayBuffer()` collects it chunk by chunk instead of taking the body whole (≈ 20 µs
+    // and a dozen objects per request; an absent body reads as empty either way).
+    if (size !== undefined && size <= DECLARED_WHOLE_MAX && !releaseChunks && !pageBacked) {
+      return declaredBody(req, limit, options.timeoutMs);
+    }
+    return streamedBody(req, options, size);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(
+    413,
+    "body_too_large",
+    `Cannot read request body: larger than ${limit} bytes`,
+  );
+}
+
+/** A declared length over the limit: the body is dropped unread, then the 413. */
+async function refuseDeclared(req: Request, limit: number): Promise<never> {
+  await req.body?.cancel().catch(() => {});
+  throw tooLarge(limit);
+}
+
+/** A body without a usable length (chunked), a large one, or one read chunk by chunk. */
+async function streamedBody(
+  req: Request,
+  options: { limit: number; timeoutMs?: number; releaseChunks?: boolean; pageBacked?: boolean },
+  size: number | undefined,
+): Promise<Uint8Array> {
   const { limit, timeoutMs, releaseChunks, pageBacked } = options;
-  const tooLarge = () =>
-    new HttpError(413, "body_too_large", `Cannot read request body: larger than ${limit} bytes`);
-  const read = getContext(req, READ_BODY);
-  if (read) {
-    if (read.byteLength > limit) throw tooLarge();
-    return read;
-  }
-  const declared = req.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) {
-    await req.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
-  // Before `req.body`: on a `Deno.serve` request that getter builds a ReadableStream, after which
-  // `arrayBuffer()` collects it chunk by chunk instead of taking the body whole (≈ 20 µs and a
-  // dozen objects per request; an absent body reads as empty either way).
-  if (size !== undefined && size <= DECLARED_WHOLE_MAX && !releaseChunks && !pageBacked) {
-    return await declaredBody(req, { limit, timeoutMs, tooLarge });
-  }
   if (req.body === null) return new Uint8Array(0);
   const reader = req.body.getReader();
   // On time out the stream is cancelled, which ends the pending read: no race per read.
@@ -102,7 +127,13 @@ export async function readBody(
     reader.cancel().catch(() => {});
   });
   try {
-    const bytes = await readChunks(reader, { limit, size, tooLarge, releaseChunks, pageBacked });
+    const bytes = await readChunks(reader, {
+      limit,
+      size,
+      tooLarge: () => tooLarge(limit),
+      releaseChunks,
+      pageBacked,
+    });
     if (timedOut) throw bodyTimeout();
     return bytes;
   } catch (err) {
@@ -144,18 +175,14 @@ const DECLARED_WHOLE_MAX = 64 * 1024;
  * declared length. A hand-made `Request` whose body is longer than it declares is measured
  * afterwards.
  */
-function declaredBody(
-  req: Request,
-  options: { limit: number; timeoutMs?: number; tooLarge: () => HttpError },
-): Promise<Uint8Array> {
-  const { limit, timeoutMs, tooLarge } = options;
+function declaredBody(req: Request, limit: number, timeoutMs?: number): Promise<Uint8Array> {
   return new Promise<Uint8Array>((resolve, reject) => {
     const cancel = timeoutMs === undefined
       ? undefined
       : coarseTimeout(timeoutMs, () => reject(bodyTimeout()));
     req.arrayBuffer().then((buffer) => {
       cancel?.();
-      if (buffer.byteLength > limit) reject(tooLarge());
+      if (buffer.byteLength > limit) reject(tooLarge(limit));
       else resolve(new Uint8Array(buffer));
     }, (err) => {
       cancel?.();

@@ -58,3 +58,26 @@ Deno.test("context: leaves no enumerable property on the request", () => {
   setContext(req, KEY, 1);
   assert.deepEqual(Object.keys(req), []);
 });
+
+Deno.test("context: many keys on one request each keep their own value, replaced in place", () => {
+  const keys = Array.from({ length: 9 }, (_, i) => createContextKey<number>(`k${i}`));
+  const req = new Request("http://x/");
+  keys.forEach((k, i) => setContext(req, k, i));
+  setContext(req, keys[4], 40);
+  setContext(req, keys[0], 10);
+  setContext(req, keys[8], 80);
+  assert.deepEqual(keys.map((k) => getContext(req, k)), [10, 1, 2, 3, 40, 5, 6, 7, 80]);
+  assert.equal(getContext(req, createContextKey<number>("k4")), undefined);
+  // ensureContext whose init sets other keys (and its own) on the same request: init's value wins.
+  const OUTER = createContextKey<string>("outer");
+  const INNER = createContextKey<string>("inner");
+  const got = ensureContext(req, OUTER, () => {
+    setContext(req, INNER, "inner");
+    setContext(req, OUTER, "early");
+    return "init";
+  });
+  assert.equal(got, "init");
+  assert.equal(getContext(req, OUTER), "init");
+  assert.equal(getContext(req, INNER), "inner");
+  assert.equal(getContext(req, keys[1]), 1);
+});

@@ -9,8 +9,14 @@
  * @module
  */
 
-/** Named groups of a matching pathname, or `undefined` when the URL does not match. */
-export type PathMatcher = (url: URL) => Record<string, string | undefined> | undefined;
+/**
+ * Named groups of a matching pathname, or `undefined` when the URL does not match. `pathname`
+ * is `url.pathname` read once by the caller (each read of the getter makes a new string).
+ */
+export type PathMatcher = (
+  url: URL,
+  pathname?: string,
+) => Record<string, string | undefined> | undefined;
 
 const NAME = /^:([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*)/u;
 const SPECIAL = "(){}?+\\";
@@ -78,8 +84,8 @@ export function compilePathname(
   const fast = pathOnly ? fastPathname(pattern.pathname) : undefined;
   if (!fast) {
     const prefix = pathOnly && options.caseSensitive ? literalPrefix(pattern.pathname) : "";
-    return (url) =>
-      url.pathname.startsWith(prefix) ? pattern.exec(url.href)?.pathname.groups : undefined;
+    return (url, pathname = url.pathname) =>
+      pathname.startsWith(prefix) ? pattern.exec(url.href)?.pathname.groups : undefined;
   }
   return fastMatcher(pattern.pathname, fast);
 }
@@ -109,10 +115,10 @@ const NO_GROUPS: Record<string, string | undefined> = Object.freeze({});
 function fastMatcher(literal: string, fast: { regexp: RegExp; names: string[] }): PathMatcher {
   const { regexp, names } = fast;
   if (names.length === 0) {
-    return (url) => url.pathname === literal ? NO_GROUPS : undefined;
+    return (url, pathname = url.pathname) => pathname === literal ? NO_GROUPS : undefined;
   }
-  return (url) => {
-    const m = regexp.exec(url.pathname);
+  return (url, pathname = url.pathname) => {
+    const m = regexp.exec(pathname);
     if (!m) return undefined;
     const groups: Record<string, string> = {};
     for (let i = 0; i < names.length; i++) groups[names[i]] = m[i + 1];

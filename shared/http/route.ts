@@ -57,6 +57,8 @@ export interface Route {
 export interface RouteMatch {
   /** The request URL, parsed once. */
   url: URL;
+  /** `url.pathname`, read once (each read of the getter makes a new string). */
+  pathname?: string;
   /** The label of the owning route, or the unmatched label. */
   route: string;
   /** The route that answers, when the path and method both match. */
@@ -128,6 +130,7 @@ const NO_METHODS: string[] = Object.freeze([]) as unknown as string[];
  */
 class Match implements RouteMatch, RouteContext {
   url: URL;
+  pathname: string;
   route: string;
   handler?: RouteHandler = undefined;
   params: Record<string, string | undefined> = NO_PARAMS;
@@ -135,6 +138,7 @@ class Match implements RouteMatch, RouteContext {
   info: Deno.ServeHandlerInfo = undefined as unknown as Deno.ServeHandlerInfo;
   constructor(url: URL, route: string) {
     this.url = url;
+    this.pathname = url.pathname;
     this.route = route;
   }
 }
@@ -241,7 +245,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
     const url = new URL(req.url);
     found = new Match(url, unmatched);
     for (const group of groups) {
-      const params = group.matcher(url);
+      const params = group.matcher(url, found.pathname);
       if (!params) continue;
       const target = group.targets.get(req.method) ?? group.anyTarget;
       found.params = params;

@@ -1,5 +1,5 @@
 import type { Handler } from "./handler.ts";
-import type { Logger } from "../observe/log.ts";
+import { type Logger, type RequestLineWriter, requestLineWriter } from "../observe/log.ts";
 import type { RouteMatch, Router } from "./route.ts";
 import { httpRecorder, type Metrics } from "../observe/metrics.ts";
 import { PROBE_PATHS } from "./health.ts";
@@ -98,6 +98,7 @@ export function withDefaultStack(router: Router, options: DefaultStackOptions): 
   const split = options.cors !== undefined || options.outer !== undefined;
   const stack: Stack = {
     logger,
+    line: requestLineWriter(logger),
     record: metrics ? httpRecorder(metrics) : undefined,
     render: options.renderError ??
       ((req: Request, err: unknown) =>
@@ -161,6 +162,8 @@ function invalidTarget(
 /** What every request of one stack shares, built once. */
 interface Stack {
   logger: Logger;
+  /** The logger's own access-log writer, when it has one (the kit's JSON logger). */
+  line?: RequestLineWriter;
   record?: (route: string, method: string, status: number, seconds: number) => void;
   render: (req: Request, err: unknown) => Response | Promise<Response>;
   accessLog: boolean;
@@ -256,7 +259,7 @@ class Exchange extends Deadline {
     this.info = info;
     this.id = id;
     this.route = match.route;
-    this.path = match.url.pathname;
+    this.path = match.pathname ?? match.url.pathname;
     this.start = start;
     // Read the peer before the response goes out: Deno refuses `remoteAddr` on a finished request.
     this.remote = !stack.accessLog
@@ -367,12 +370,31 @@ class Exchange extends Deadline {
    * `aborted`); a failure to write it is never left as a rejection nobody handles.
    */
   #log(failure: unknown): void {
+    const durationMs = Math.round((performance.now() - this.start) * 100) / 100;
+    const line = this.stack.line;
+    if (line) {
+      try {
+        line(
+          this.method,
+          this.path,
+          this.route,
+          this.status,
+          durationMs,
+          this.id,
+          this.remote,
+          failure !== undefined,
+        );
+      } catch {
+        // the logger failed: nothing left to report it with
+      }
+      return;
+    }
     const fields: Record<string, unknown> = {
       method: this.method,
       path: this.path,
       route: this.route,
       status: this.status,
-      durationMs: Math.round((performance.now() - this.start) * 100) / 100,
+      durationMs,
       requestId: this.id || undefined,
       remote: this.remote,
     };

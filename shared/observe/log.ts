@@ -230,7 +230,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       write([time, lvl.toUpperCase(), msg, ...kv].join(" "), lvl);
     }
   }
-  return {
+  const logger: Logger = {
     level,
     debug: (msg, f) => emit("debug", msg, f),
     info: (msg, f) => emit("info", msg, f),
@@ -238,6 +238,116 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     error: (msg, f) => emit("error", msg, f),
     child: (f) => createLogger({ level, format, write, now, service, fields: { ...fields, ...f } }),
   };
+  // The access log's line, written without an object per request: the same text `emit` makes
+  // for `info("request", fields)` (JSON only, and only when no fixed field takes one of its
+  // names, which would move that field in the line).
+  // The line's start is what `emit` makes of its object before the request's fields: made here
+  // the same way, and used only when the fields would follow it in that order (no fixed field
+  // overrides `time`, `level` or `msg`, sorts first as an index or shares a request field's name).
+  const probe: Record<string, unknown> = { time: "", level: "info", msg: "request" };
+  for (const k in fixed) probe[k] = fixed[k];
+  const probeJson = JSON.stringify(probe);
+  const LEAD = '{"time":"","level":"info","msg":"request"';
+  if (
+    format === "json" && RANK.info >= min && probeJson.startsWith(LEAD) &&
+    !REQUEST_KEYS.some((k) => k in probe)
+  ) {
+    const head = `","level":"info","msg":"request"${probeJson.slice(LEAD.length, -1)},"method":`;
+    // The line in few pieces, most of them made once: the start per millisecond, the method's
+    // part, the route's and status's part; per line only the path, duration, id and peer.
+    let startTime = "";
+    let start = "";
+    const byMethod = new Map<string, string>();
+    const byRoute = new Map<string, Map<number, string>>();
+    const remotes = new Map<string, string>();
+    requestWriters.set(
+      logger,
+      (method, path, route, status, durationMs, requestId, remote, aborted) => {
+        const ms = now();
+        if (ms !== lastMs) {
+          lastMs = ms;
+          lastTime = new Date(ms).toISOString();
+        }
+        if (startTime !== lastTime) start = `{"time":"${startTime = lastTime}${head}`;
+        let m = byMethod.get(method);
+        if (m === undefined) {
+          m = `${JSON.stringify(method)},"path":`;
+          if (byMethod.size < 64) byMethod.set(method, m);
+        }
+        let statuses = byRoute.get(route);
+        if (statuses === undefined) {
+          statuses = new Map();
+          if (byRoute.size < 1024) byRoute.set(route, statuses);
+        }
+        let r = statuses.get(status);
+        if (r === undefined) {
+          r = `,"route":${JSON.stringify(route)},"status":${status},"durationMs":`;
+          if (statuses.size < 64) statuses.set(status, r);
+        }
+        let line = start + m + JSON.stringify(path) + r + durationMs;
+        if (requestId) line += `,"requestId":${JSON.stringify(requestId)}`;
+        if (remote !== undefined) {
+          let q = remotes.get(remote);
+          if (q === undefined) {
+            q = `,"remote":${JSON.stringify(remote)}`;
+            if (remotes.size < 1024) remotes.set(remote, q);
+          }
+          line += q;
+        }
+        write(aborted ? line + `,"aborted":true}` : line + "}", "info");
+      },
+    );
+  }
+  return logger;
+}
+
+const REQUEST_KEYS = [
+  "method",
+  "path",
+  "route",
+  "status",
+  "durationMs",
+  "requestId",
+  "remote",
+  "aborted",
+];
+
+/**
+ * Writes one access-log line: what `logger.info("request", { method, path, route, status,
+ * durationMs, requestId, remote, aborted })` writes (`requestId` left out when empty, `remote`
+ * when undefined, `aborted` unless true).
+ */
+export type RequestLineWriter = (
+  method: string,
+  path: string,
+  route: string,
+  status: number,
+  durationMs: number,
+  requestId: string,
+  remote: string | undefined,
+  aborted: boolean,
+) => void;
+
+const requestWriters = new WeakMap<Logger, RequestLineWriter>();
+
+/**
+ * The access-log writer of a logger made by {@linkcode createLogger} (JSON lines, `info`
+ * written, no fixed field named like a request field): the line `logger.info("request", …)`
+ * would write, built as text with no object per request. Undefined for any other logger, whose
+ * `info` is then the way to write it.
+ *
+ * @example Usage
+ * ```ts
+ * import { createLogger, requestLineWriter } from "@svc/shared/log";
+ * import assert from "node:assert/strict";
+ * const lines: string[] = [];
+ * const write = requestLineWriter(createLogger({ write: (l) => lines.push(l), now: () => 0 }));
+ * write?.("GET", "/x", "/x", 200, 1.5, "id-1", "127.0.0.1", false);
+ * assert.equal(JSON.parse(lines[0]).route, "/x");
+ * ```
+ */
+export function requestLineWriter(logger: Logger): RequestLineWriter | undefined {
+  return requestWriters.get(logger);
 }
 
 /** A logger that drops everything (tests and benchmarks). */

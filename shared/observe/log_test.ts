@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bufferedWriter, createLogger, flushLogs } from "./log.ts";
+import { bufferedWriter, createLogger, flushLogs, requestLineWriter } from "./log.ts";
 import { waitUntil } from "@svc/testing";
 import type { ServiceIdentity } from "../lifecycle/build_info.ts";
 
@@ -216,4 +216,82 @@ Deno.test("createLogger() JSON lines are what JSON.stringify of the merged objec
     '{"time":"1970-01-01T00:00:00.000Z","level":"info","msg":"m","apiKey":"[redacted]",' +
       '"deep":{"token":"[redacted]","ok":1}}',
   );
+});
+
+Deno.test('requestLineWriter() writes the very line of logger.info("request", fields)', () => {
+  const service = { name: "svc", build: { version: "1.2.3" } } as ServiceIdentity;
+  type Args = Parameters<NonNullable<ReturnType<typeof requestLineWriter>>>;
+  const cases: Args[] = [
+    ["GET", "/v1/todos", "/v1/todos", 200, 1.25, "abc-1", "127.0.0.1", false],
+    ["POST", "/a%22b/\u00e9", "/a/{id}", 503, 0, "", undefined, true],
+    ["DELETE", "/", "unmatched", 404, 12345.67, "x".repeat(128), "::1", false],
+    ["OTHER", '/q"\\', 'r"\\', 500, 0.01, "", "10.0.0.1", true],
+  ];
+  for (const fields of [{}, { region: "eu", nested: { token: "t" } }]) {
+    for (const args of cases) {
+      const fast = capture({ service, fields });
+      const slow = capture({ service, fields });
+      const write = requestLineWriter(fast.log);
+      assert.ok(write);
+      write(...args);
+      const [method, path, route, status, durationMs, requestId, remote, aborted] = args;
+      const f: Record<string, unknown> = {
+        method,
+        path,
+        route,
+        status,
+        durationMs,
+        requestId: requestId || undefined,
+        remote,
+      };
+      if (aborted) f.aborted = true;
+      slow.log.info("request", f);
+      assert.equal(fast.lines.length, 1);
+      assert.equal(fast.lines[0], slow.lines[0]);
+    }
+  }
+  // One logger for every line, its clock moving: the parts it keeps per millisecond, method,
+  // route and status, and peer never leak into another line.
+  let clock = 0;
+  const fast = capture({ service, now: () => clock });
+  const slow = capture({ service, now: () => clock });
+  const write = requestLineWriter(fast.log)!;
+  for (let round = 0; round < 3; round++) {
+    for (const args of [...cases, ...cases.toReversed()]) {
+      clock += round; // the same millisecond in round 0, a new one per line after
+      write(...args);
+      const [method, path, route, status, durationMs, requestId, remote, aborted] = args;
+      const f: Record<string, unknown> = {
+        method,
+        path,
+        route,
+        status,
+        durationMs,
+        requestId: requestId || undefined,
+        remote,
+      };
+      if (aborted) f.aborted = true;
+      slow.log.info("request", f);
+    }
+  }
+  assert.equal(fast.lines.length, 24);
+  assert.deepEqual(fast.lines, slow.lines);
+  // No writer where the line could differ or is not written: text, level above info, a fixed
+  // field named like a request field; and for a logger not made by createLogger.
+  assert.equal(requestLineWriter(createLogger({ format: "text", write: () => {} })), undefined);
+  assert.equal(requestLineWriter(createLogger({ level: "warn", write: () => {} })), undefined);
+  assert.equal(
+    requestLineWriter(createLogger({ fields: { route: "x" }, write: () => {} })),
+    undefined,
+  );
+  for (const fields of [{ msg: "m" }, { level: "x" }, { time: "t" }, { "7": "index" }]) {
+    assert.equal(requestLineWriter(createLogger({ fields, write: () => {} })), undefined);
+  }
+  assert.ok(requestLineWriter(createLogger({ level: "debug", write: () => {} })));
+  assert.ok(requestLineWriter(createLogger({ write: () => {} }).child({ a: 1 })));
+  assert.equal(
+    requestLineWriter(createLogger({ write: () => {} }).child({ status: 1 })),
+    undefined,
+  );
+  assert.equal(requestLineWriter({ ...createLogger({ write: () => {} }) }), undefined);
 });

@@ -18,18 +18,39 @@ function requestHost(req: Request): string {
   return req.headers.get("host") ?? new URL(req.url).host;
 }
 
-/** Absolute URL of a named schema as seen by the client of `req`. */
-function schemaUrl(req: Request, name: string): string {
-  const host = requestHost(req);
-  const tls = req.url.startsWith("https:"); // no URL parse: this runs for every response
+/** Absolute URL of a named schema as seen by a client that reached `host` (over TLS or not). */
+function schemaUrl(host: string, tls: boolean, name: string): string {
   const plain = !tls && (host.startsWith("localhost") || host.startsWith("127.0.0.1"));
   return `${plain ? "http" : "https"}://${host}${SCHEMAS_PATH}/${name}.json`;
 }
 
-/** The `Link` header value for a named schema. */
+/** The `Link` header value for a named schema (names are the service's own: a few). */
 function describedBy(name: string): string {
-  return `<${SCHEMAS_PATH}/${name}.json>; rel="describedBy"`;
+  let link = links.get(name);
+  if (link === undefined) {
+    links.set(name, link = `<${SCHEMAS_PATH}/${name}.json>; rel="describedBy"`);
+  }
+  return link;
 }
+const links = new Map<string, string>();
+
+/**
+ * The body's opening `{"$schema":"…"` for a schema and a client: made once per schema, scheme and
+ * host (the host is the client's: at most {@linkcode HEADS_MAX} are kept, the rest made each time).
+ */
+function schemaHead(req: Request, name: string): string {
+  const host = requestHost(req);
+  const tls = req.url.startsWith("https:"); // no URL parse: this runs for every response
+  const key = `${tls ? "s" : ""} ${name} ${host}`;
+  let head = heads.get(key);
+  if (head === undefined) {
+    head = `{"$schema":${JSON.stringify(schemaUrl(host, tls, name))}`;
+    if (heads.size < HEADS_MAX) heads.set(key, head);
+  }
+  return head;
+}
+const heads = new Map<string, string>();
+const HEADS_MAX = 256;
 
 /** A JSON response whose body starts with `$schema` and which carries the `Link` header. */
 export function schemaJson(
@@ -40,7 +61,7 @@ export function schemaJson(
 ): Response {
   // `$schema` goes first without copying the body (this runs for every response).
   const json = JSON.stringify("$schema" in body ? { ...body, $schema: undefined } : body);
-  const head = `{"$schema":${JSON.stringify(schemaUrl(req, name))}`;
+  const head = schemaHead(req, name);
   const res = new Response(json === "{}" ? `${head}}` : `${head},${json.slice(1)}`, {
     status: init.status ?? 200,
   });
@@ -50,7 +71,10 @@ export function schemaJson(
   const extra = init.headers;
   if (extra instanceof Headers) extra.forEach((value, key) => headers.append(key, value));
   else if (Array.isArray(extra)) { for (const [key, value] of extra) headers.append(key, value); }
-  else if (extra) { for (const [key, value] of Object.entries(extra)) headers.append(key, value); }
+  else if (extra) {
+    const record = extra as Record<string, string>;
+    for (const key in record) if (Object.hasOwn(record, key)) headers.append(key, record[key]);
+  }
   headers.set("content-type", init.contentType ?? "application/json");
   headers.append("link", describedBy(name));
   return res;

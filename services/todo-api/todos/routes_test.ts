@@ -231,6 +231,50 @@ backendSuite(import.meta.url, "todo API", {
     );
   },
 
+  "$schema is per schema, host and scheme, whatever came before (the head is kept per client)":
+    async (env) => {
+      const app = env.app();
+      const key = await env.key("alice", ["user"]);
+      const schemaOf = async (headers: HeadersInit, url?: string) => {
+        const req = call("GET", "/v1/todos", { key, headers });
+        const res = await app(url ? new Request(url, req) : req);
+        assert.equal(
+          res.headers.get("link"),
+          '</schemas/ListTodosOutputBody.json>; rel="describedBy"',
+        );
+        return (await res.json()).$schema;
+      };
+      for (let i = 0; i < 2; i++) {
+        assert.equal(
+          await schemaOf({ "x-forwarded-host": "a.example" }),
+          "https://a.example/schemas/ListTodosOutputBody.json",
+        );
+        assert.equal(
+          await schemaOf({ "x-forwarded-host": "b.example" }),
+          "https://b.example/schemas/ListTodosOutputBody.json",
+        );
+        assert.equal(
+          await schemaOf({ "x-forwarded-host": "localhost:1" }),
+          "http://localhost:1/schemas/ListTodosOutputBody.json",
+        );
+        assert.equal(
+          await schemaOf({ "x-forwarded-host": "localhost:1" }, "https://localhost:1/v1/todos"),
+          "https://localhost:1/schemas/ListTodosOutputBody.json",
+        );
+        assert.equal(
+          await schemaOf({ forwarded: 'host="c.example"' }),
+          "https://c.example/schemas/ListTodosOutputBody.json",
+        );
+      }
+      // Past the bound the heads are still right, made per request.
+      for (let i = 0; i < 300; i++) {
+        assert.equal(
+          await schemaOf({ "x-forwarded-host": `h${i}.example` }),
+          `https://h${i}.example/schemas/ListTodosOutputBody.json`,
+        );
+      }
+    },
+
   "GET /schemas/{name}.json serves each schema with file refs, 404 otherwise": async (env) => {
     const app = env.app();
     const res = await app(call("GET", "/schemas/ListTodosOutputBody.json"));

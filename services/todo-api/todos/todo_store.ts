@@ -62,6 +62,10 @@ function tidy(row: Todo): Todo {
   return todo;
 }
 
+function tidyFirst(rows: Todo[]): Todo {
+  return tidy(rows[0]);
+}
+
 /** SQL for todos; the same statements run on Postgres and PGlite (`kind` defaults to postgres). */
 export function createTodoStore(db: Queryable & { readonly kind?: "postgres" | "pglite" }) {
   const COLUMNS = columnsFor(db.kind ?? "postgres");
@@ -90,9 +94,10 @@ export function createTodoStore(db: Queryable & { readonly kind?: "postgres" | "
     pageSql(true, true),
   ]];
   return {
-    async create(owner: string, title: string): Promise<Todo> {
-      const [row] = await db.query<Todo>(INSERT, [owner, title]);
-      return tidy(row);
+    create(owner: string, title: string): Promise<Todo> {
+      // Not async, and the row indexed rather than destructured: no frame and no iterator per
+      // create (a failed query rejects the same).
+      return db.query<Todo>(INSERT, [owner, title]).then(tidyFirst);
     },
 
     async get(id: string, scope: OwnerScope): Promise<Todo | undefined> {

@@ -46,6 +46,25 @@ export function parseJsonObject(raw: Uint8Array): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/**
+ * The number of code points in `text`, as `[...text].length` counts them (a surrogate pair is
+ * one, a lone surrogate one), without making the array.
+ */
+function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** Parses and checks a CreateTodoInputBody; returns the title. */
 export function parseCreateTodo(raw: Uint8Array): { title: string } {
   const record = parseJsonObject(raw);
@@ -69,7 +88,7 @@ export function parseCreateTodo(raw: Uint8Array): { title: string } {
     errors.push({ location: "body.title", message: "expected string", value: title });
   } else {
     // Length in characters (code points), as JSON Schema counts it, not UTF-16 units.
-    const length = [...title].length;
+    const length = codePoints(title);
     if (length < LIMITS.titleMin) {
       errors.push({
         location: "body.title",

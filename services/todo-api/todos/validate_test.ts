@@ -112,3 +112,21 @@ Deno.test("the schema's title pattern and the validator's rule agree on the same
     .title;
   assert.equal(title.pattern, STORABLE_TEXT_PATTERN);
 });
+
+Deno.test("title length counts code points as [...title] does: pairs one, lone surrogates one", () => {
+  assert.equal(parseCreateTodo(enc({ title: "𝄞".repeat(199) + "a" })).title.length, 399);
+  const over = fails(() => parseCreateTodo(enc({ title: "𝄞".repeat(199) + "ab" })), 422);
+  assert.deepEqual(over.errors?.map((e) => e.message), ["expected length <= 200"]);
+  const messages = (title: string) =>
+    fails(() => parseCreateTodo(enc({ title })), 422).errors?.map((e) => e.message);
+  const unpaired = "expected valid Unicode (unpaired surrogate)";
+  // 200 lone or reversed surrogates are 200 code points (only unstorable), 201 are too long.
+  assert.deepEqual(messages("\ud800".repeat(200)), [unpaired]);
+  assert.deepEqual(messages("\udc00\ud800".repeat(100)), [unpaired]);
+  assert.deepEqual(messages("\ud800".repeat(201)), ["expected length <= 200", unpaired]);
+  assert.deepEqual(messages("𝄞".repeat(199) + "\ud800\ud800"), [
+    "expected length <= 200",
+    unpaired,
+  ]);
+  assert.deepEqual(messages("𝄞".repeat(199) + "\ud800"), [unpaired]);
+});
