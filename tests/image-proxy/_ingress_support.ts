@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { waitUntil } from "@svc/testing";
+import { selfSignedCert } from "@svc/testing/tls";
 import { freePort } from "./_test_support.ts";
 
 const TEMPLATE = new URL("../../deploy/image-proxy/nginx.conf.template", import.meta.url);
@@ -64,28 +65,7 @@ export async function startIngress(upstream: string): Promise<Ingress> {
   // nginx's workers (nobody, when the master is root) write the cache and temp files.
   await Deno.chmod(dir, 0o777);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const certFile = `${dir}/cert.pem`;
-  await run("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=localhost",
-    "-addext",
-    "subjectAltName=DNS:localhost,IP:127.0.0.1",
-    "-addext",
-    "basicConstraints=critical,CA:FALSE",
-    "-addext",
-    "extendedKeyUsage=serverAuth",
-    "-keyout",
-    `${dir}/key.pem`,
-    "-out",
-    certFile,
-  ]);
+  const { cert: certFile } = await selfSignedCert(dir);
   const conf = renderIngress(await ingressTemplate(), {
     HTTP_LISTEN: `127.0.0.1:${httpPort}`,
     HTTPS_LISTEN: `127.0.0.1:${httpsPort} ssl`,

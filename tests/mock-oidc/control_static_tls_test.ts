@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { selfSignedCert } from "@svc/testing/tls";
 import { startMock } from "./_test_support.ts";
 import { runShipped } from "../_shipped.ts";
 
@@ -36,36 +37,6 @@ Deno.test("/static/* serves staticAssetsPath files; traversal, symlink escape an
     await Deno.remove(base, { recursive: true });
   }
 });
-
-async function selfSignedCert(dir: string): Promise<{ cert: string; key: string }> {
-  const out = await new Deno.Command("openssl", {
-    args: [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      "-addext",
-      "basicConstraints=critical,CA:FALSE",
-      "-addext",
-      "extendedKeyUsage=serverAuth",
-      "-keyout",
-      `${dir}/key.pem`,
-      "-out",
-      `${dir}/cert.pem`,
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).output();
-  assert.equal(out.code, 0);
-  return { cert: `${dir}/cert.pem`, key: `${dir}/key.pem` };
-}
 
 Deno.test("--tls-cert-file/--tls-key-file serve the API over HTTPS; the metrics listener stays HTTP", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mock-oidc-tls-" });
