@@ -10,6 +10,7 @@
  * @module
  */
 import type { Attributes, Meter } from "@opentelemetry/api";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
 import type { Logger } from "@svc/shared/log";
 import type { EnvLookup } from "@svc/shared/settings";
 import type { RunnerState } from "./controller/pool.ts";
@@ -213,6 +214,13 @@ export function measuredFetch(inner: typeof fetch, metrics: ControllerMetrics): 
   };
 }
 
+// By URL (the kit's `lazyModuleAt`): a literal `import("@svc/shared/otlp-metrics")` would have
+// `deno run` resolve the OpenTelemetry SDK's packages on every start, though metrics are off by
+// default (as image-proxy's serve.ts says); the compile include is derived from this declaration.
+const otlpMetricsModule = lazyModuleAt<typeof import("@svc/shared/otlp-metrics")>(
+  import.meta.resolve("@svc/shared/otlp-metrics"),
+);
+
 /** Options of {@linkcode startMetrics}. */
 export interface StartMetricsOptions {
   env: EnvLookup;
@@ -227,7 +235,7 @@ export async function startMetrics(
 ): Promise<{ meter: Meter; url: string; shutdown(): Promise<void> } | undefined> {
   const url = otlpMetricsUrl(o.env);
   if (!url) return undefined;
-  const { createOtlpMetrics } = await import("@svc/shared/otlp-metrics");
+  const { createOtlpMetrics } = await otlpMetricsModule();
   const metrics = createOtlpMetrics({
     url,
     serviceName: o.serviceName,
