@@ -133,9 +133,13 @@ function captureRun(
       try {
         return answered(await run(forwarded), entry);
       } finally {
-        // A DPoP proof's key and whether it verified, however the request was answered.
+        // A DPoP proof's key and whether it verified, however the request was answered; a
+        // console that listed the entry while it was answered lists it again.
         const dpop = dpopNoteOf(forwarded);
-        if (dpop) entry.dpop = dpop;
+        if (dpop) {
+          entry.dpop = dpop;
+          options.log.changes.bump();
+        }
       }
     } finally {
       done();

@@ -101,6 +101,15 @@ function requestDetail(entry) {
   ];
 }
 
+/**
+ * What of an entry can change after it was first listed: its proof's outcome, noted once the
+ * request is answered (an item listed before is built again).
+ * @param {CapturedEntry} entry
+ */
+function dpopState(entry) {
+  return entry.dpop ? JSON.stringify(entry.dpop) : "";
+}
+
 /** @param {CapturedEntry} entry */
 function requestItem(entry) {
   const time = el("time", "", String(entry.receivedAt).replace("T", " ").replace("Z", ""));
@@ -126,6 +135,7 @@ function requestItem(entry) {
   });
   const item = el("li", "request", details);
   item.dataset.id = entry.id;
+  item.dataset.dpop = dpopState(entry);
   return item;
 }
 
@@ -157,7 +167,10 @@ export async function loadRequests() {
   const list = $("requests");
   /** @type {Map<string, HTMLElement>} */
   const shown = new Map([...list.children].map((item) => [item.dataset.id, item]));
-  list.replaceChildren(...newest.map((entry) => shown.get(entry.id) ?? requestItem(entry)));
+  list.replaceChildren(...newest.map((entry) => {
+    const item = shown.get(entry.id);
+    return item && item.dataset.dpop === dpopState(entry) ? item : requestItem(entry);
+  }));
 }
 
 /** @param {number} ms */
