@@ -113,7 +113,9 @@ Deno.test("a checked proof is noted on its entry once answered, and the log coun
   let versionWhileAnswering = -1;
   const handler = withCapture((req) => {
     versionWhileAnswering = log.changes.version;
-    noteDpop(req, { jkt: "k", verified: false, error: "use_dpop_nonce" });
+    if (req.method === "POST") {
+      noteDpop(req, { jkt: "k", verified: false, error: "use_dpop_nonce" });
+    }
     return new Response("no");
   }, { log });
   await (await handler(new Request("http://mock.test/default/token", { method: "POST" }), INFO))
