@@ -17,7 +17,7 @@ import {
 import { encodeBase64 } from "@svc/shared/base64";
 
 /** The proofs' algorithm. */
-export const DPOP_KEY_ALG = "ES256";
+const DPOP_KEY_ALG = "ES256";
 
 /** A P-256 private JWK: what the session keeps. */
 export interface DpopPrivateJwk {
@@ -83,7 +83,7 @@ export async function dpopProof(key: DpopPrivateJwk, proof: ProofFor): Promise<s
 }
 
 /** `ath`: base64url(SHA-256(access token)) (RFC 9449 §4.2). */
-export async function accessTokenHash(accessToken: string): Promise<string> {
+async function accessTokenHash(accessToken: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(accessToken));
   return encodeBase64(new Uint8Array(digest), { url: true });
 }

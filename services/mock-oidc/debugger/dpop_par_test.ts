@@ -7,8 +7,10 @@ import { createApp, createAppState } from "../app.ts";
 import { BASE, claimsOf, type Harness, harness } from "../protocol/_test_support.ts";
 import { cookiePair, local } from "./_test_support.ts";
 import { debuggerValuesOf, readDebuggerForm } from "./form.ts";
-import { DEBUGGER_USER_AGENT } from "./exchange.ts";
 import { errorLine } from "./pages.ts";
+
+/** The `User-Agent` the debugger's calls carry. */
+const DEBUGGER_USER_AGENT = "mock-oidc-debugger";
 
 /** Text of the element with `id` on a page (entities decoded as the tool pages escape). */
 function byId(page: string, id: string): string | undefined {

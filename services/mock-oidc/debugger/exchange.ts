@@ -24,7 +24,7 @@ import { dpopProof } from "./dpop_key.ts";
 import type { DebuggerSession } from "./session.ts";
 
 /** The `User-Agent` of the debugger's calls: how they are told apart in the request log. */
-export const DEBUGGER_USER_AGENT = "mock-oidc-debugger";
+const DEBUGGER_USER_AGENT = "mock-oidc-debugger";
 
 /** One request and its response, as seen on the wire. */
 export interface TokenExchange {
@@ -117,7 +117,7 @@ async function withNonceRetry(
 }
 
 /** Whether an answer is RFC 9449's nonce demand: the body's `error`, or userinfo's challenge. */
-export function askedForNonce(exchange: Pick<TokenExchange, "body" | "headers">): boolean {
+function askedForNonce(exchange: Pick<TokenExchange, "body" | "headers">): boolean {
   return exchange.body?.error === "use_dpop_nonce" ||
     /\berror="use_dpop_nonce"/.test(exchange.headers.get("www-authenticate") ?? "");
 }

@@ -44,7 +44,7 @@ export const DEBUGGER_DEFAULTS: Readonly<DebuggerValues> = {
 };
 
 /** The form's checkboxes: off unless posted (or, on the form, asked for in its query). */
-export const DEBUGGER_CHECKBOXES = ["pkce", "par", "dpop"] as const;
+const DEBUGGER_CHECKBOXES = ["pkce", "par", "dpop"] as const;
 
 /**
  * The form's values for `GET /{issuer}/debugger?…`: upstream's defaults, with each checkbox the
