@@ -214,17 +214,12 @@ browserTest(
             panel,
             `document.querySelector("#challenges-waiting").textContent === "(0)"`,
           );
-          await until(
-            panel,
-            `[...document.querySelectorAll("#requests summary")].filter((s) =>
-            s.textContent.includes("/default/token")).length === 2`,
-          );
-          const summaries = await inPage<string[]>(
-            panel,
-            `[...document.querySelectorAll("#requests summary")]
-            .filter((s) => /\\/default\\/(token|userinfo|par)/.test(s.textContent))
-            .map((s) => s.textContent)`,
-          );
+          // The debugger's four calls listed, each once its proof's outcome is noted.
+          const ours = `[...document.querySelectorAll("#requests summary")]
+            .map((s) => s.textContent)
+            .filter((text) => /\\/default\\/(token|userinfo|par) /.test(text))`;
+          await until(panel, `${ours}.length === 4 && ${ours}.every((t) => t.includes("DPoP "))`);
+          const summaries = await inPage<string[]>(panel, ours);
           // Newest first: userinfo, the retried token request, the refused one, then /par.
           assert.equal(summaries.length, 4, summaries.join("\n"));
           assert.match(summaries[0], /\/default\/userinfo.*DPoP verified/);
