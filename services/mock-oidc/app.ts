@@ -28,6 +28,7 @@ import { metricsRoute } from "@svc/shared/operational";
 import { HttpError } from "@svc/shared/problem";
 import type { Tracing } from "@svc/shared/tracing";
 import {
+  captureInProcess,
   type ControlDeps,
   controlMethodNotAllowed,
   controlPlaneElsewhere,
@@ -162,6 +163,8 @@ export function createApp(deps: AppDeps): App {
     protocol: {
       ...core.protocol,
       onTokenIssued: (grantType) => countTokenIssued(state.mockMetrics, grantType),
+      // The debugger's own calls are logged where received requests are.
+      captureInProcess: colocated ? captureInProcess({ log: state.requests }) : undefined,
     },
     control: controlEnabled ? control : undefined,
     // `/metrics` is served (and documented) on the API listener only without --metrics-addr.

@@ -111,8 +111,8 @@ const BODY = `<div class="bar">
 <h1>mock-oidc control plane <span class="badge testing">testing only</span></h1>
 <p id="status" role="status" aria-live="polite"></p>
 <div class="reset"><button id="reset-ask" type="button" class="danger">Reset…</button>
-<div id="reset-confirm" hidden><span>Flush the scenario queue, the request log and the faults and
-unfreeze the clock? Registered clients are kept.</span> <button id="reset-yes" type="button" class="danger">Reset</button>
+<div id="reset-confirm" hidden><span>Flush the scenario queue, the request log, the faults and the
+nonce challenges and unfreeze the clock? Registered clients are kept.</span> <button id="reset-yes" type="button" class="danger">Reset</button>
 <button id="reset-no" type="button" class="secondary">Cancel</button></div></div>
 </div>
 <form id="token-form" hidden><p id="token-reason"></p>
@@ -145,6 +145,27 @@ Reset drops them.</p>
 <button id="faults-clear" type="button" class="secondary">Clear all</button>`,
   )
 }</section>
+<section id="dpop-section" class="card">
+<h2>DPoP nonce challenges <span id="challenges-waiting"></span></h2>
+<p class="note">Each makes the next token request with a DPoP proof to the issuer (from the client,
+when one is named) demand a server nonce: it is answered <code>use_dpop_nonce</code> with a
+<code>DPoP-Nonce</code>, and a client retries with it. Reset drops them.</p>
+<ol id="challenges" class="challenges"></ol>${
+  form(
+    "challenge",
+    [
+      { name: "issuer", label: "Issuer", value: "default" },
+      { name: "clientId", label: "Client id", hint: "empty: any client" },
+    ],
+    `<button type="submit">Force a nonce challenge</button>
+<button id="challenges-clear" type="button" class="secondary">Clear all</button>`,
+  )
+}<h3>Run a DPoP + PAR flow</h3>
+<p class="note">The issuer's debugger, with PAR, DPoP and PKCE ticked: it pushes the request, binds
+the tokens to a key of its own and calls userinfo with them. Its calls appear in the log with their
+proofs' <code>jkt</code>. (With <code>--control-addr</code> the debugger is on the API listener.)</p>
+<p><a id="debugger-link" class="button" href="/default/debugger?par=on&amp;dpop=on&amp;pkce=on"
+target="_blank" rel="noopener">Open the debugger (DPoP + PAR)</a></p></section>
 <section id="clock-section" class="card"><h2>Clock</h2>
 <p><output id="clock-now"></output> <span id="clock-mode" class="note"></span></p>${
   form(

@@ -10,6 +10,7 @@
  */
 import clients from "../browser/console/clients.js" with { type: "text" };
 import core from "../browser/console/core.js" with { type: "text" };
+import dpop from "../browser/console/dpop.js" with { type: "text" };
 import faults from "../browser/console/faults.js" with { type: "text" };
 import main from "../browser/console/main.js" with { type: "text" };
 import panels from "../browser/console/panels.js" with { type: "text" };
@@ -23,6 +24,7 @@ export const BROWSER_MODULES: readonly { name: string; source: string }[] = [
   { name: "core.js", source: core },
   { name: "clients.js", source: clients },
   { name: "faults.js", source: faults },
+  { name: "dpop.js", source: dpop },
   { name: "requests.js", source: requests },
   { name: "panels.js", source: panels },
   { name: "main.js", source: main },

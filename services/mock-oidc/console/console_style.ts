@@ -14,7 +14,7 @@ export const CONSOLE_STYLE = `main{max-width:90rem}
 border-radius:6px}
 .console{display:grid;gap:0 1rem;grid-template-columns:minmax(0,1fr)}
 @media (min-width:60rem){.console{grid-template-columns:minmax(0,3fr) minmax(0,2fr)}
-#requests-section{grid-row:span 5}}
+#requests-section{grid-row:span 6}}
 section.card{min-width:0}
 label small{font-weight:400;color:var(--muted)}
 label{margin:.6rem 0 .2rem}button{margin:.6rem .4rem 0 0}
@@ -24,7 +24,12 @@ textarea{min-height:3.5rem}
 .field-error:empty,.form-error:empty{display:none}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:0 .6rem;
 align-items:end}
-.requests,.scenarios,.clients,.faults{padding:0;margin:0;list-style:none}
+.requests,.scenarios,.clients,.faults,.challenges{padding:0;margin:0;list-style:none}
+.challenges li{padding:.2rem 0;overflow-wrap:anywhere}
+a.button{display:inline-block;padding:.55rem 1.3rem;border-radius:4px;background:var(--accent);
+color:#fff;text-decoration:none}
+summary .dpop{font-size:.8rem;font-weight:600}summary .dpop.ok{color:var(--ok)}
+summary .dpop.bad{color:var(--bad)}
 .clients li.client{border-top:1px solid var(--line)}.clients table{margin:.3rem 0}
 .clients ul.values{margin:0;padding-left:1rem}.clients td{overflow-wrap:anywhere}
 .requests li{border-top:1px solid var(--line)}

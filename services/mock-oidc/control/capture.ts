@@ -87,11 +87,31 @@ export function captureOf(
 
 /** Wraps the protocol handler so every non-excluded request is appended to `options.log`. */
 export function withCapture(handler: Handler, options: CaptureOptions): Handler {
-  const now = options.now ?? Date.now;
-  const randomId = options.randomId ?? (() => crypto.randomUUID());
-  return async function capture(req, info) {
+  const record = captureRun(options);
+  return function capture(req, info) {
     const path = new URL(req.url).pathname;
     if (isExcludedFromCapture(path)) return handler(req, info);
+    return record(req, (forwarded) => handler(forwarded, info));
+  };
+}
+
+/**
+ * Records one request the provider sends itself (the debugger's PAR, token and userinfo calls,
+ * made in-process: `ProtocolDeps.captureInProcess`) in `options.log` as {@linkcode withCapture}
+ * records a received one, with its DPoP outcome; `run` answers it.
+ */
+export function captureInProcess(
+  options: CaptureOptions,
+): (req: Request, run: (req: Request) => Promise<Response>) => Promise<Response> {
+  return captureRun(options);
+}
+
+function captureRun(
+  options: CaptureOptions,
+): (req: Request, run: (req: Request) => Response | Promise<Response>) => Promise<Response> {
+  const now = options.now ?? Date.now;
+  const randomId = options.randomId ?? (() => crypto.randomUUID());
+  return async function record(req, run) {
     // Deno hands the body over in 64 KiB chunks of its own: freed as soon as they are copied.
     // A large body kept in the log lives in pages of its own, which leave the process when the
     // log drops it (see captured_body.ts).
@@ -111,11 +131,15 @@ export function withCapture(handler: Handler, options: CaptureOptions): Handler 
       // `readBody` on the forwarded request gives these bytes back: no second copy.
       const forwarded = REBUILDABLE.has(req.method) ? withBodyBytes(req, bytes) : req;
       try {
-        return answered(await handler(forwarded, info), entry);
+        return answered(await run(forwarded), entry);
       } finally {
-        // A DPoP proof's key and whether it verified, however the request was answered.
+        // A DPoP proof's key and whether it verified, however the request was answered; a
+        // console that listed the entry while it was answered lists it again.
         const dpop = dpopNoteOf(forwarded);
-        if (dpop) entry.dpop = dpop;
+        if (dpop) {
+          entry.dpop = dpop;
+          options.log.changes.bump();
+        }
       }
     } finally {
       done();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { isExcludedFromCapture, issuerOfPath, withCapture } from "./capture.ts";
+import { captureInProcess, isExcludedFromCapture, issuerOfPath, withCapture } from "./capture.ts";
+import { noteDpop } from "../protocol/dpop_challenges.ts";
 import { RequestLog } from "./request_log.ts";
 import { readBody } from "@svc/shared/http";
 
@@ -105,4 +106,54 @@ Deno.test("withCapture hands the handler the bytes it keeps, valid even if the l
   await res.body?.cancel();
   assert.equal(seen, "grant_type=x");
   assert.deepEqual(log.list().map((e) => e.id), ["other"]);
+});
+
+Deno.test("a checked proof is noted on its entry once answered, and the log counts it a change", async () => {
+  const log = new RequestLog();
+  let versionWhileAnswering = -1;
+  const handler = withCapture((req) => {
+    versionWhileAnswering = log.changes.version;
+    if (req.method === "POST") {
+      noteDpop(req, { jkt: "k", verified: false, error: "use_dpop_nonce" });
+    }
+    return new Response("no");
+  }, { log });
+  await (await handler(new Request("http://mock.test/default/token", { method: "POST" }), INFO))
+    .body?.cancel();
+  const [entry] = log.list();
+  assert.equal(versionWhileAnswering, 1);
+  assert.deepEqual(entry.dpop, { jkt: "k", verified: false, error: "use_dpop_nonce" });
+  // The append, then the note: a console that listed the entry meanwhile lists it again.
+  assert.equal(log.changes.version, 2);
+  // Without a proof there is no second change.
+  await (await handler(new Request("http://mock.test/default/jwks"), INFO)).body?.cancel();
+  assert.equal(log.changes.version, 3);
+  assert.equal(log.list()[1].dpop, undefined);
+});
+
+Deno.test("captureInProcess logs a call the provider makes to itself, with its body", async () => {
+  const log = new RequestLog();
+  const record = captureInProcess({ log, randomId: () => "self", now: () => 0 });
+  let read = "";
+  const res = await record(
+    new Request("http://mock.test/default/par", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "me" },
+      body: "a=1",
+    }),
+    async (req) => {
+      read = await req.text();
+      noteDpop(req, { jkt: "k", verified: true });
+      return new Response("{}", { status: 201 });
+    },
+  );
+  assert.equal(res.status, 201);
+  await res.body?.cancel();
+  assert.equal(read, "a=1");
+  const [entry] = log.list();
+  assert.equal(entry.id, "self");
+  assert.equal(entry.path, "/default/par");
+  assert.equal(entry.body, "a=1");
+  assert.deepEqual(entry.headers?.["user-agent"], ["me"]);
+  assert.deepEqual(entry.dpop, { jkt: "k", verified: true });
 });

@@ -14,6 +14,6 @@ export {
   withTestingOnlyMarker,
 } from "./control_plane.ts";
 export type { ControlClock, ControlDeps, ControlHandler, TokenIssuer } from "./control_deps.ts";
-export { isExcludedFromCapture, withCapture } from "./capture.ts";
+export { captureInProcess, isExcludedFromCapture, withCapture } from "./capture.ts";
 export { type CapturedRequest, type Endpoint, ENDPOINTS, RequestLog } from "./request_log.ts";
 export { type RequestMapping, type Scenario, ScenarioQueue } from "./scenario_queue.ts";

@@ -20,6 +20,8 @@ export type DebuggerField =
   | "state"
   | "nonce"
   | "pkce"
+  | "par"
+  | "dpop"
   | "login_hint";
 
 /** Values shown in the form. */
@@ -36,8 +38,24 @@ export const DEBUGGER_DEFAULTS: Readonly<DebuggerValues> = {
   state: "1234",
   nonce: "5678",
   pkce: "",
+  par: "",
+  dpop: "",
   "login_hint": "",
 };
+
+/** The form's checkboxes: off unless posted (or, on the form, asked for in its query). */
+const DEBUGGER_CHECKBOXES = ["pkce", "par", "dpop"] as const;
+
+/**
+ * The form's values for `GET /{issuer}/debugger?…`: upstream's defaults, with each checkbox the
+ * query sets to `on` ticked (the console links to `?par=on&dpop=on&pkce=on`). Nothing else is
+ * taken from the query.
+ */
+export function debuggerValuesOf(query: URLSearchParams): DebuggerValues {
+  const values = { ...DEBUGGER_DEFAULTS };
+  for (const box of DEBUGGER_CHECKBOXES) if (query.get(box) === "on") values[box] = "on";
+  return values;
+}
 
 /** Response modes whose answer reaches the server (a fragment never does). */
 export const DEBUGGER_RESPONSE_MODES = ["query", "form_post"] as const;
@@ -47,7 +65,15 @@ export const FIELD_MAX_CHARS = 512;
 
 /** A posted form: the session to start, or the values back with an error per bad field. */
 export type FormResult =
-  | { ok: true; session: DebuggerSession; loginHint?: string }
+  | {
+    ok: true;
+    session: DebuggerSession;
+    loginHint?: string;
+    /** Push the authorization request (PAR) first. */
+    par: boolean;
+    /** Bind the tokens with DPoP (the caller makes the key: `session.dpopKey`). */
+    dpop: boolean;
+  }
   | { ok: false; values: DebuggerValues; errors: Partial<Record<DebuggerField, string>> };
 
 /** Validate a posted form for `issuerId`, whose callback is `redirectUri`. */
@@ -55,7 +81,7 @@ export function readDebuggerForm(
   form: URLSearchParams,
   issuer: { issuerId: string; redirectUri: string; presets?: readonly string[] },
 ): FormResult {
-  const values = { ...DEBUGGER_DEFAULTS, pkce: "" };
+  const values = { ...DEBUGGER_DEFAULTS, pkce: "", par: "", dpop: "" };
   for (const name of Object.keys(values) as DebuggerField[]) {
     const posted = form.get(name);
     if (posted !== null) values[name] = posted;
@@ -94,6 +120,8 @@ export function readDebuggerForm(
       codeVerifier: values.pkce ? newCodeVerifier() : undefined,
     },
     loginHint: values.login_hint || undefined,
+    par: values.par !== "",
+    dpop: values.dpop !== "",
   };
 }
 
@@ -108,12 +136,11 @@ export async function codeChallengeOf(verifier: string): Promise<string> {
   return base64url(new Uint8Array(digest));
 }
 
-/** The authorization request of `session` at `issuerUrl`. */
-export async function authorizeUrl(
-  issuerUrl: string,
+/** The parameters of `session`'s authorization request (sent to authorize, or pushed). */
+export async function authorizationParams(
   session: DebuggerSession,
   loginHint?: string,
-): Promise<string> {
+): Promise<URLSearchParams> {
   const query = new URLSearchParams({
     "client_id": session.clientId,
     "response_type": session.responseType,
@@ -130,5 +157,24 @@ export async function authorizeUrl(
     query.set("code_challenge", await codeChallengeOf(session.codeVerifier));
     query.set("code_challenge_method", "S256");
   }
+  return query;
+}
+
+/** The authorization request of `session` at `issuerUrl`. */
+export async function authorizeUrl(
+  issuerUrl: string,
+  session: DebuggerSession,
+  loginHint?: string,
+): Promise<string> {
+  return `${issuerUrl}/authorize?${await authorizationParams(session, loginHint)}`;
+}
+
+/** The authorization request of a pushed request (RFC 9126 §4): `client_id` and `request_uri`. */
+export function pushedAuthorizeUrl(
+  issuerUrl: string,
+  clientId: string,
+  requestUri: string,
+): string {
+  const query = new URLSearchParams({ "client_id": clientId, "request_uri": requestUri });
   return `${issuerUrl}/authorize?${query}`;
 }

@@ -13,9 +13,9 @@ import {
   type DebuggerValues,
   FIELD_MAX_CHARS,
 } from "./form.ts";
-import type { TokenExchange } from "./exchange.ts";
+import type { Attempts, TokenExchange } from "./exchange.ts";
 import type { TokenReport } from "./inspect.ts";
-import { CLIENT_AUTH_METHODS } from "./session.ts";
+import { CLIENT_AUTH_METHODS, type PushedSummary } from "./session.ts";
 
 type FieldErrors = Partial<Record<DebuggerField, string>>;
 
@@ -57,6 +57,11 @@ function select(
 ${items}</select>${errorOf(errors, name)}</div>`;
 }
 
+function checkbox(name: "pkce" | "par" | "dpop", label: string, values: DebuggerValues): SafeHtml {
+  return html`<label class="inline"><input type="checkbox" id="${name}" name="${name}" value="on"
+${values[name] ? html`checked` : html``}>${label}</label>`;
+}
+
 /** The form page; 400 when `errors` holds any. */
 export function formPage(
   issuerId: string,
@@ -88,9 +93,23 @@ export function formPage(
       ? select("login_hint", "Log in as (a login preset)", ["", ...presets], values, errors)
       : html``}
         </div>
-        <label class="inline"><input type="checkbox" id="pkce" name="pkce" value="on"
-    ${values.pkce ? html`checked` : html``}>Use PKCE (S256)</label>
+        ${checkbox("pkce", "Use PKCE (S256)", values)}
+        ${checkbox(
+          "par",
+          "Push the request first (PAR, RFC 9126): authorize gets only a request_uri",
+          values,
+        )}
         <p class="note">Redirect URI: <code id="redirect_uri">${redirectUri}</code></p>
+      </fieldset>
+      <fieldset>
+        <legend>Tokens</legend>
+        ${checkbox(
+          "dpop",
+          "Bind the tokens with DPoP (RFC 9449): an ES256 key for this run, a proof on each call, then userinfo with the bound token",
+          values,
+        )}
+        <p class="note">The key pair is made when the flow starts and kept only in the sealed
+        session cookie; the result shows its public half and thumbprint.</p>
       </fieldset>
       <button type="submit">Start the flow</button>
     </form>
@@ -123,12 +142,19 @@ export function errorPage(options: {
   debuggerPath: string;
   params?: URLSearchParams;
   headers?: HeadersInit;
+  /** A failed call to show raw (the pushed request): its id prefix, heading and attempts. */
+  exchange?: { id: string; title: string; attempts: Attempts };
 }): Response {
   const params = options.params && [...options.params].length
     ? html`<h2>Callback parameters</h2>${paramsTable(options.params)}`
     : html``;
+  const exchange = options.exchange
+    ? exchangeSection(options.exchange.id, options.exchange.title, options.exchange.attempts)
+    : html``;
   const body = html`<h1>Debugger: ${options.title}</h1>
-<p class="error" id="error-detail">${options.detail}</p>${params}${restart(options.debuggerPath)}`;
+<p class="error" id="error-detail">${options.detail}</p>${params}${exchange}${
+    restart(options.debuggerPath)
+  }`;
   return pageResponse({
     title: `Debugger: ${options.title}`,
     body,
@@ -167,23 +193,114 @@ function tokenCard(report: TokenReport): SafeHtml {
   `;
 }
 
+/** `error: error_description` of a refused call, or undefined for a success. */
+export function errorLine(exchange: Pick<TokenExchange, "status" | "body">): string | undefined {
+  if (exchange.status < 400) return undefined;
+  const error = exchange.body?.error;
+  const description = exchange.body?.error_description;
+  if (typeof error !== "string") return `HTTP ${exchange.status}`;
+  return typeof description === "string" ? `${error}: ${description}` : error;
+}
+
+/**
+ * One call, raw: the nonce attempt first when there was one (`<id>-nonce-request`,
+ * `<id>-nonce-response`), then the answered one (`<id>-request`, `<id>-response`) with its
+ * error line (`<id>-error`).
+ */
+function exchangeSection(id: string, title: string, call: Attempts): SafeHtml {
+  const last = call.attempts.at(-1)!;
+  const retried = call.attempts.length > 1 ? call.attempts[0] : undefined;
+  const nonce = retried?.headers.get("dpop-nonce");
+  const challenge = retried
+    ? html`
+      <h3>Nonce challenge</h3>
+      <p
+        id="${id}-nonce-exchange">Answered <code>use_dpop_nonce</code> with <code>DPoP-Nonce: ${nonce}</code>;
+      the debugger retried with that nonce in a new proof.</p>
+      <pre id="${id}-nonce-request">${retried.requestText}</pre>
+      <pre id="${id}-nonce-response">${retried.responseText}</pre>
+    `
+    : html``;
+  const error = errorLine(last);
+  return html`<h2>${title}</h2>${challenge}
+<pre id="${id}-request">${last.requestText}</pre>
+${error ? html`<p class="error" id="${id}-error">${error}</p>` : html``}
+<pre id="${id}-response">${last.responseText}</pre>`;
+}
+
+/** What the result page shows of a DPoP run. */
+export interface DpopSummary {
+  /** The run key's RFC 7638 thumbprint. */
+  jkt: string;
+  /** The run key's public half (the private one is never shown). */
+  publicJwk: Record<string, unknown>;
+  /** The token response's `token_type`. */
+  tokenType?: string;
+  /** The access token's `cnf.jkt`. */
+  cnfJkt?: string;
+}
+
+function dpopCard(dpop: DpopSummary): SafeHtml {
+  const bound = dpop.cnfJkt !== undefined && dpop.cnfJkt === dpop.jkt;
+  const badge = bound
+    ? html`<span class="badge ok" id="dpop-binding">bound to this key</span>`
+    : html`<span class="badge bad" id="dpop-binding">not bound to this key</span>`;
+  return html`
+    <section class="card" id="dpop" data-bound="${String(bound)}">
+      <h3>DPoP ${badge}</h3>
+      <table>
+        <tr>
+          <th>Key thumbprint (jkt)</th>
+          <td><code id="dpop-jkt">${dpop.jkt}</code></td>
+        </tr>
+        <tr>
+          <th>token_type</th>
+          <td><code id="dpop-token-type">${dpop.tokenType ?? "none"}</code></td>
+        </tr>
+        <tr>
+          <th>cnf.jkt of the access token</th>
+          <td><code id="dpop-cnf-jkt">${dpop.cnfJkt ?? "none"}</code></td>
+        </tr>
+      </table>
+      <h4>Public key (ES256)</h4>
+      <pre id="dpop-public-key">${JSON.stringify(dpop.publicJwk, null, 2)}</pre>
+    </section>
+  `;
+}
+
+function pushedLine(pushed: PushedSummary): SafeHtml {
+  const answers = pushed.attempts.map((a) => `${a.status}${a.error ? ` ${a.error}` : ""}`);
+  return html`<h2>Pushed authorization request</h2>
+<p id="par-summary"><code>/par</code> answered ${answers.join(", then ")}; authorize got
+<code>request_uri=${pushed.requestUri}</code> and <code>client_id</code> only. The raw calls are in
+the captured-request log.</p>`;
+}
+
 /** The outcome of a flow: 200 when tokens came back, the token endpoint's 4xx otherwise. */
 export function resultPage(options: {
   issuerId: string;
   debuggerPath: string;
   params: URLSearchParams;
-  exchange: TokenExchange;
+  token: Attempts;
   reports: TokenReport[];
   headers?: HeadersInit;
+  /** Set when the request was pushed. */
+  pushed?: PushedSummary;
+  /** Set for a DPoP run. */
+  dpop?: DpopSummary;
+  /** The userinfo call of a DPoP run whose tokens came back. */
+  userinfo?: Attempts;
 }): Response {
-  const { exchange } = options;
+  const exchange = options.token.attempts.at(-1)!;
   const ok = exchange.status === 200;
   const body = html`<h1>Debugger: ${ok ? "tokens issued" : "token request failed"}</h1>
 <p class="note">Issuer <code>${options.issuerId}</code>.</p>
+${options.pushed ? pushedLine(options.pushed) : html``}
 <h2>Authorization response</h2>${paramsTable(options.params)}
-<h2>Token request</h2><pre id="token-request">${exchange.requestText}</pre>
-<h2>Token response</h2><pre id="token-response">${exchange.responseText}</pre>
+${exchangeSection("token", "Token request and response", options.token)}
+${options.dpop ? dpopCard(options.dpop) : html``}
 ${options.reports.length ? html`<h2>Tokens</h2>${options.reports.map(tokenCard)}` : html``}
+${options.userinfo ? exchangeSection("userinfo", "Userinfo", options.userinfo) : html``}
 ${restart(options.debuggerPath)}`;
   return pageResponse({
     title: "Debugger: result",

@@ -55,3 +55,15 @@ Deno.test("debugger: a picked preset is the subject of the tokens, with its clai
   assert.match(page, /&#34;sub&#34;: &#34;alice&#34;/);
   assert.match(page, /&#34;roles&#34;: \[/);
 });
+
+Deno.test("debugger: a preset picked for a pushed request is pushed with it", async () => {
+  const h = harness({ loginPresets: PRESETS });
+  const { authorize, callback, cookie } = await startFlow(h, { "login_hint": "bob", par: "on" });
+  // Only the request_uri reaches authorize: the preset came through /par.
+  assert.equal(authorize.searchParams.get("login_hint"), null);
+  assert.ok(authorize.searchParams.has("request_uri"));
+  const res = await h.call(local(callback.href), { headers: { cookie } });
+  const page = await res.text();
+  assert.equal(res.status, 200, page);
+  assert.match(page, /&#34;sub&#34;: &#34;bob&#34;/);
+});

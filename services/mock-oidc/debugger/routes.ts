@@ -11,11 +11,13 @@
 import type { IssuerContext } from "../protocol/deps.ts";
 import { readForm } from "../protocol/form.ts";
 import { redirectResponse } from "../protocol/responses.ts";
-import { exchangeCode } from "./exchange.ts";
-import { authorizeUrl, DEBUGGER_DEFAULTS, readDebuggerForm } from "./form.ts";
-import { inspectTokens } from "./inspect.ts";
-import { errorPage, formPage, resultPage } from "./pages.ts";
+import { type Attempts, exchangeCode, fetchUserinfo, pushRequest } from "./exchange.ts";
+import { newDpopKey, publicJwkOf, thumbprintOf } from "./dpop_key.ts";
+import { authorizeUrl, debuggerValuesOf, pushedAuthorizeUrl, readDebuggerForm } from "./form.ts";
+import { inspectTokens, type TokenReport } from "./inspect.ts";
+import { type DpopSummary, errorLine, errorPage, formPage, resultPage } from "./pages.ts";
 import {
+  type DebuggerSession,
   openSession,
   sealSession,
   SESSION_COOKIE_MAX_CHARS,
@@ -53,9 +55,13 @@ function presetsOf(ctx: IssuerContext): string[] {
   return (ctx.deps.settings.loginPresets ?? []).map((p) => p.username);
 }
 
-/** `GET /{issuer}/debugger`: the form with upstream's defaults. */
+/**
+ * `GET /{issuer}/debugger`: the form with upstream's defaults; `?par=on`, `?dpop=on` and
+ * `?pkce=on` tick those boxes (the console's link to a DPoP + PAR flow).
+ */
 export function showDebugger(ctx: IssuerContext): Response {
-  return formPage(ctx.issuerId, callbackUri(ctx), { ...DEBUGGER_DEFAULTS }, {}, presetsOf(ctx));
+  const values = debuggerValuesOf(new URL(ctx.req.url).searchParams);
+  return formPage(ctx.issuerId, callbackUri(ctx), values, {}, presetsOf(ctx));
 }
 
 /** `POST /{issuer}/debugger`: validate, seal the session into the cookie, go to authorize. */
@@ -70,7 +76,28 @@ export async function startDebugger(ctx: IssuerContext): Promise<Response> {
   if (!result.ok) {
     return formPage(ctx.issuerId, redirectUri, result.values, result.errors, presets);
   }
-  const sealed = await sealSession(result.session, keyOf(ctx));
+  const session = result.session;
+  // A DPoP run's key pair: made here, kept only in the sealed cookie.
+  if (result.dpop) session.dpopKey = await newDpopKey();
+  let location: string;
+  if (result.par) {
+    const pushed = await pushRequest(ctx, session, result.loginHint);
+    const answer = pushed.attempts.at(-1)!;
+    const requestUri = answer.status === 201 ? answer.body?.request_uri : undefined;
+    if (typeof requestUri !== "string") return pushFailed(ctx, pushed);
+    session.pushed = {
+      requestUri,
+      attempts: pushed.attempts.map((a) => {
+        const error = a.body?.error;
+        return typeof error === "string" ? { status: a.status, error } : { status: a.status };
+      }),
+    };
+    if (pushed.nonce) session.dpopNonce = pushed.nonce;
+    location = pushedAuthorizeUrl(ctx.baseUrl, session.clientId, requestUri);
+  } else {
+    location = await authorizeUrl(ctx.baseUrl, session, result.loginHint);
+  }
+  const sealed = await sealSession(session, keyOf(ctx));
   if (sealed.length > SESSION_COOKIE_MAX_CHARS) {
     return errorPage({
       status: 400,
@@ -80,7 +107,7 @@ export async function startDebugger(ctx: IssuerContext): Promise<Response> {
       debuggerPath: debuggerPath(ctx),
     });
   }
-  const res = redirectResponse(await authorizeUrl(ctx.baseUrl, result.session, result.loginHint));
+  const res = redirectResponse(location);
   res.headers.set("Set-Cookie", cookie(ctx, sealed));
   res.headers.set("Cache-Control", "no-store");
   return res;
@@ -122,18 +149,64 @@ export async function debuggerCallback(ctx: IssuerContext): Promise<Response> {
   if (session.state && params.get("state") !== session.state) {
     return fail("state mismatch", "The callback's state differs from the one the form sent.");
   }
-  const exchange = await exchangeCode(ctx, session, code);
+  const token = await exchangeCode(ctx, session, code);
+  const exchange = token.attempts.at(-1)!;
   const jwks = JSON.parse(await ctx.deps.keys.jwksJson(ctx.issuerId));
   const reports = exchange.status === 200 && exchange.body
     ? await inspectTokens(exchange.body, jwks)
     : [];
+  let dpop: DpopSummary | undefined;
+  let userinfo: Attempts | undefined;
+  if (session.dpopKey) {
+    dpop = await dpopSummary(session, exchange.body, reports);
+    const accessToken = exchange.body?.access_token;
+    if (exchange.status === 200 && typeof accessToken === "string") {
+      userinfo = await fetchUserinfo(ctx, session, {
+        accessToken,
+        tokenType: dpop.tokenType ?? "",
+      }, token.nonce);
+    }
+  }
   return resultPage({
     issuerId: ctx.issuerId,
     debuggerPath: debuggerPath(ctx),
     params,
-    exchange,
+    token,
     reports,
+    pushed: session.pushed,
+    dpop,
+    userinfo,
     // The code is spent: the session goes with it.
     headers: { "Set-Cookie": cookie(ctx, "", 0) },
   });
+}
+
+/** The 4xx page of a refused pushed request: its `error` and `error_description`, and the calls. */
+function pushFailed(ctx: IssuerContext, pushed: Attempts): Response {
+  const answer = pushed.attempts.at(-1)!;
+  return errorPage({
+    status: answer.status >= 400 && answer.status < 500 ? answer.status : 400,
+    title: "pushed authorization request failed",
+    detail: `The pushed authorization request endpoint answered ${answer.status} ` +
+      `${errorLine(answer) ?? "without a request_uri"}.`,
+    debuggerPath: debuggerPath(ctx),
+    exchange: { id: "par", title: "Pushed authorization request", attempts: pushed },
+  });
+}
+
+/** The DPoP facts of a run: its key's thumbprint, the token type and the access token's `cnf.jkt`. */
+async function dpopSummary(
+  session: DebuggerSession,
+  body: Record<string, unknown> | undefined,
+  reports: TokenReport[],
+): Promise<DpopSummary> {
+  const key = session.dpopKey!;
+  const claims = reports.find((r) => r.field === "access_token")?.claims;
+  const cnf = claims?.cnf as { jkt?: unknown } | undefined;
+  return {
+    jkt: await thumbprintOf(key),
+    publicJwk: { ...publicJwkOf(key) },
+    tokenType: typeof body?.token_type === "string" ? body.token_type : undefined,
+    cnfJkt: typeof cnf?.jkt === "string" ? cnf.jkt : undefined,
+  };
 }

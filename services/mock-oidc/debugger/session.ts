@@ -8,6 +8,7 @@
  */
 
 import { compactDecrypt, CompactEncrypt } from "jose";
+import { type DpopPrivateJwk, isDpopPrivateJwk } from "./dpop_key.ts";
 
 /** The cookie's name (upstream's). */
 const SESSION_COOKIE = "debugger-session";
@@ -35,6 +36,19 @@ export interface DebuggerSession {
   redirectUri: string;
   /** Set when the run uses PKCE (S256). */
   codeVerifier?: string;
+  /** Set when the run binds its tokens with DPoP: the run's private key (sealed, never shown). */
+  dpopKey?: DpopPrivateJwk;
+  /** The latest `DPoP-Nonce` the issuer handed out (at PAR), for the token request's proof. */
+  dpopNonce?: string;
+  /** Set when the authorization request was pushed (PAR): what `/par` answered, attempt by attempt. */
+  pushed?: PushedSummary;
+}
+
+/** What the result page shows of the pushed request (the full exchange is in the request log). */
+export interface PushedSummary {
+  requestUri: string;
+  /** Each `/par` call: its status, and the `error` of a refused one (`use_dpop_nonce`). */
+  attempts: { status: number; error?: string }[];
 }
 
 const STRING_FIELDS = [
@@ -87,7 +101,20 @@ function isSession(value: unknown): value is DebuggerSession {
   const v = value as Record<string, unknown>;
   return STRING_FIELDS.every((f) => typeof v[f] === "string") &&
     (CLIENT_AUTH_METHODS as readonly unknown[]).includes(v.clientAuth) &&
-    (v.codeVerifier === undefined || typeof v.codeVerifier === "string");
+    (v.codeVerifier === undefined || typeof v.codeVerifier === "string") &&
+    (v.dpopKey === undefined || isDpopPrivateJwk(v.dpopKey)) &&
+    (v.dpopNonce === undefined || typeof v.dpopNonce === "string") &&
+    (v.pushed === undefined || isPushedSummary(v.pushed));
+}
+
+function isPushedSummary(value: unknown): value is PushedSummary {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.requestUri === "string" && Array.isArray(v.attempts) &&
+    v.attempts.every((a) =>
+      typeof a === "object" && a !== null && typeof a.status === "number" &&
+      (a.error === undefined || typeof a.error === "string")
+    );
 }
 
 /** The `debugger-session` value of a request's Cookie header (the first one), if any. */

@@ -415,10 +415,17 @@ export const OPERATIONS = {
     { "200": ok("Discovery") },
   ),
   // Debugger
-  debugger: debuggerOp("debugger", "Debugger form (upstream defaults)", { "200": PAGE }),
-  debuggerStart: debuggerOp("debuggerStart", "Seal the parameters in a cookie, go to authorize", {
-    "302": redirect,
-  }, true),
+  debugger: debuggerOp(
+    "debugger",
+    "Debugger form (upstream defaults; ?pkce=on, ?par=on, ?dpop=on tick those boxes)",
+    { "200": PAGE },
+  ),
+  debuggerStart: debuggerOp(
+    "debuggerStart",
+    "Seal the parameters (and a DPoP key) in a cookie, push them with PAR when asked, go to authorize",
+    { "302": redirect, "401": ERROR_PAGE },
+    true,
+  ),
   debuggerCallback: debuggerOp("debuggerCallback", "Redeem the code here, show the exchange", {
     "200": PAGE,
     "401": ERROR_PAGE,

@@ -78,6 +78,12 @@ export interface ProtocolDeps {
   randomToken?: () => string;
   /** The debugger's cookie key (A128GCM). @default 16 random bytes per route table (process) */
   debuggerKey?: Uint8Array;
+  /**
+   * Sends a request the provider makes to itself (the debugger's PAR, token and userinfo calls,
+   * in-process) through the captured-request log, `run` answering it; absent where nothing is
+   * captured (a dedicated control listener, in-process tests), and the call is just run.
+   */
+  captureInProcess?: (req: Request, run: (req: Request) => Promise<Response>) => Promise<Response>;
 }
 
 /** One request inside an issuer namespace. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { compactVerify, createRemoteJWKSet, decodeJwt } from "jose";
 import type { BrowserContext, Page } from "puppeteer-core";
 import { concurrentSteps } from "@svc/testing";
+import { control } from "../_test_support.ts";
 import {
   browserTest,
   inPage,
@@ -130,3 +131,129 @@ browserTest("the debugger completes a code flow in Chromium", async (context, t)
     await mock.stop();
   }
 });
+
+/** Waits until a page expression (a string: no DOM types here) is truthy. */
+async function until(page: Page, expression: string): Promise<void> {
+  await page.waitForFunction(expression, { timeout: 30_000, polling: 100 });
+}
+
+browserTest(
+  "a DPoP + PAR flow from the console: a forced nonce challenge, the debugger, the log's jkt",
+  async (context, t) => {
+    const mock = await startMockForBrowser({ config: { interactiveLogin: true } });
+    try {
+      const cspViolations: string[] = [];
+      const watch = (page: Page) =>
+        page.on("console", (m) => {
+          if (/Content Security Policy/.test(m.text())) cspViolations.push(m.text());
+        });
+      const panel = await openPage(context, { width: 1200, height: 900 });
+      watch(panel);
+      await panel.goto(`${mock.url}/_mock/ui`);
+      await until(panel, `document.querySelector("#challenges-waiting").textContent === "(0)"`);
+
+      await t.step("the console forces a nonce challenge for the debugger's client", async () => {
+        await panel.type("#challenge-clientId", "debugger");
+        await panel.click("#challenge button[type=submit]");
+        await until(panel, `document.querySelector("#challenges-waiting").textContent === "(1)"`);
+        assert.match(await text(panel, "#challenges"), /default.*client_id=debugger/);
+        assert.deepEqual(
+          (await control(mock.url, "GET", "/_mock/dpop/nonce-challenge")).body.challenges,
+          [{ issuer: "default", clientId: "debugger" }],
+        );
+      });
+
+      let jkt = "";
+      await t.step(
+        "its link opens the debugger with PAR and DPoP; the flow binds the tokens",
+        async () => {
+          const opened = context.waitForTarget((target) => target.url().includes("/debugger?"));
+          await panel.click("#debugger-link");
+          const page = (await (await opened).page())!;
+          page.setDefaultTimeout(30_000);
+          watch(page);
+          await page.waitForSelector("#dpop");
+          for (const box of ["par", "dpop", "pkce"]) {
+            assert.equal(
+              await inPage(page, `document.querySelector("#${box}").checked`),
+              true,
+              box,
+            );
+          }
+          await page.click("button[type=submit]");
+          await page.waitForSelector("#username");
+          // Pushed: authorize carries the client id and the request_uri only.
+          const authorize = new URL(page.url());
+          assert.deepEqual([...authorize.searchParams.keys()], ["client_id", "request_uri"]);
+          await logIn(page, "dpop-user");
+          assert.match(await text(page, "#par-summary"), /answered 201;/);
+          // The challenge: the first token request is answered use_dpop_nonce, the retry succeeds.
+          assert.match(await text(page, "#token-nonce-response"), /use_dpop_nonce/);
+          assert.match(await text(page, "#token-response"), /^HTTP\/1.1 200/);
+          jkt = await text(page, "#dpop-jkt");
+          assert.match(jkt, /^[\w-]{43}$/);
+          assert.equal(await text(page, "#dpop-cnf-jkt"), jkt);
+          assert.equal(await text(page, "#dpop-token-type"), "DPoP");
+          assert.equal(await text(page, "#dpop-binding"), "bound to this key");
+          const userinfo = await text(page, "#userinfo-response");
+          assert.match(userinfo, /^HTTP\/1.1 200/);
+          assert.equal(JSON.parse(userinfo.slice(userinfo.indexOf("\n\n") + 2)).sub, "dpop-user");
+          assert.match(await text(page, "#userinfo-request"), /^Authorization: DPoP /m);
+          // The key's private half is nowhere on the page, nor in a cookie the page can read.
+          assert.doesNotMatch(await inPage<string>(page, "document.body.innerHTML"), /"d"/);
+          assert.equal(await inPage(page, "document.cookie"), "");
+          assert.ok(await isPng(await saveScreenshot(page, "debugger-dpop")));
+          await page.close();
+        },
+      );
+
+      await t.step(
+        "the console's log shows the proofs' jkt, verified; the challenge is used",
+        async () => {
+          await until(
+            panel,
+            `document.querySelector("#challenges-waiting").textContent === "(0)"`,
+          );
+          // The debugger's four calls listed, each once its proof's outcome is noted.
+          const ours = `[...document.querySelectorAll("#requests summary")]
+            .map((s) => s.textContent)
+            .filter((text) => /\\/default\\/(token|userinfo|par) /.test(text))`;
+          await until(panel, `${ours}.length === 4 && ${ours}.every((t) => t.includes("DPoP "))`);
+          const summaries = await inPage<string[]>(panel, ours);
+          // Newest first: userinfo, the retried token request, the refused one, then /par.
+          assert.equal(summaries.length, 4, summaries.join("\n"));
+          assert.match(summaries[0], /\/default\/userinfo.*DPoP verified/);
+          assert.match(summaries[1], /\/default\/token.*DPoP verified/);
+          assert.match(summaries[2], /\/default\/token.*DPoP use_dpop_nonce/);
+          assert.match(summaries[3], /\/default\/par.*DPoP verified/);
+          // The retried token request's detail names the key.
+          await inPage(
+            panel,
+            `[...document.querySelectorAll("#requests details")]
+            .filter((d) => d.querySelector("summary").textContent.includes("/default/token"))[0]
+            .open = true`,
+          );
+          await until(panel, `document.querySelector("#requests table.dpop")`);
+          const facts = await text(panel, "#requests table.dpop");
+          assert.ok(facts.includes(jkt), facts);
+          assert.match(facts, /verifiedyes/);
+          // The control plane's log says the same.
+          const logged = (await control(mock.url, "GET", "/_mock/requests?endpoint=token")).body;
+          assert.deepEqual(
+            logged.requests.map((e: { dpop?: unknown }) => e.dpop),
+            [{ jkt, verified: false, error: "use_dpop_nonce" }, { jkt, verified: true }],
+          );
+          await panel.click("#challenges-clear");
+          await until(
+            panel,
+            `/Nonce challenges cleared/.test(document.querySelector("#status").textContent)`,
+          );
+        },
+      );
+      assert.deepEqual(cspViolations, []);
+      await panel.close();
+    } finally {
+      await mock.stop();
+    }
+  },
+);

@@ -7,6 +7,7 @@
  */
 import { $, api, onTokenEntered, problemText, say } from "./core.js";
 import { loadClients } from "./clients.js";
+import { loadChallenges } from "./dpop.js";
 import { loadFaults } from "./faults.js";
 import { loadRequests, watchRequests } from "./requests.js";
 import { loadClock, loadScenarios } from "./panels.js";
@@ -17,6 +18,7 @@ function refreshPanels() {
   loadRequests();
   loadClients();
   loadFaults();
+  loadChallenges();
 }
 
 $("reset-ask").addEventListener("click", () => {
@@ -35,8 +37,9 @@ $("reset-no").addEventListener("click", closeReset);
 $("reset-yes").addEventListener("click", async () => {
   closeReset();
   const res = await api("POST", "/_mock/reset");
-  if (res.status === 200) say("Reset: queue, request log and faults flushed, clock unfrozen.");
-  else if (res.status !== 401) say(problemText(res), true);
+  if (res.status === 200) {
+    say("Reset: queue, request log, faults and nonce challenges flushed, clock unfrozen.");
+  } else if (res.status !== 401) say(problemText(res), true);
   refreshPanels();
 });
 
@@ -46,6 +49,8 @@ loadClock();
 loadScenarios();
 loadClients();
 loadFaults();
+loadChallenges();
 // A logged request may change the queue (a token takes a scenario), the clients (a
-// registration adds one) and the faults (a call one answers uses it up).
-watchRequests(() => Promise.all([loadScenarios(), loadClients(), loadFaults()]));
+// registration adds one), the faults (a call one answers uses it up) and the nonce challenges
+// (a DPoP token request uses one up).
+watchRequests(() => Promise.all([loadScenarios(), loadClients(), loadFaults(), loadChallenges()]));

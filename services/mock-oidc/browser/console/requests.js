@@ -7,11 +7,17 @@
 import { $, api, el, problemText, say, tokenEntered } from "./core.js";
 
 /**
+ * A captured request's DPoP proof, once checked: its key's thumbprint, whether it verified, and
+ * the error code of a refused one.
+ * @typedef {{ jkt?: string, verified: boolean, error?: string }} DpopNote
+ */
+
+/**
  * A captured request as `/_mock/requests` lists it (the fields the page shows).
  * @typedef {{
  *   id: string, receivedAt: string, method: string, path: string, issuer: string, url: string,
  *   query?: Record<string, string | string[]>, headers?: Record<string, string | string[]>,
- *   body?: string,
+ *   body?: string, dpop?: DpopNote,
  * }} CapturedEntry
  */
 
@@ -29,6 +35,15 @@ function table(map) {
     }
   }
   return rows.length ? el("table", "", ...rows) : el("p", "note", "none");
+}
+
+/** @param {DpopNote} dpop */
+function dpopTable(dpop) {
+  const table = el("table", "dpop");
+  for (const [name, value] of Object.entries(dpopRows(dpop))) {
+    table.append(el("tr", "", el("th", "", name), el("td", "", value)));
+  }
+  return table;
 }
 
 /** @param {CapturedEntry} entry */
@@ -50,9 +65,32 @@ function bodyView(entry) {
   return [el("h3", "", "Body"), el("pre", "body", entry.body)];
 }
 
+/**
+ * The summary's word on a checked DPoP proof: `DPoP verified`, or `DPoP ` and the error code.
+ * @param {DpopNote} dpop
+ */
+export function dpopBadge(dpop) {
+  return dpop.verified ? "DPoP verified" : "DPoP " + (dpop.error ?? "refused");
+}
+
+/**
+ * The rows of the detail's DPoP table: the key's thumbprint, the outcome, the error.
+ * @param {DpopNote} dpop
+ * @returns {Record<string, string>}
+ */
+export function dpopRows(dpop) {
+  /** @type {Record<string, string>} */
+  const rows = { jkt: dpop.jkt ?? "none (the proof's jwk has no usable thumbprint)" };
+  rows.verified = dpop.verified ? "yes" : "no";
+  if (dpop.error !== undefined) rows.error = dpop.error;
+  return rows;
+}
+
 /** @param {CapturedEntry} entry */
 function requestDetail(entry) {
+  const dpop = entry.dpop ? [el("h3", "", "DPoP proof"), dpopTable(entry.dpop)] : [];
   return [
+    ...dpop,
     el("h3", "", "URL"),
     el("pre", "", entry.url),
     el("h3", "", "Query"),
@@ -61,6 +99,15 @@ function requestDetail(entry) {
     table(entry.headers),
     ...bodyView(entry),
   ];
+}
+
+/**
+ * What of an entry can change after it was first listed: its proof's outcome, noted once the
+ * request is answered (an item listed before is built again).
+ * @param {CapturedEntry} entry
+ */
+function dpopState(entry) {
+  return entry.dpop ? JSON.stringify(entry.dpop) : "";
 }
 
 /** @param {CapturedEntry} entry */
@@ -76,6 +123,9 @@ function requestItem(entry) {
     el("code", "", entry.path),
     " ",
     el("span", "issuer", "issuer " + entry.issuer),
+    ...(entry.dpop
+      ? [" ", el("span", "dpop " + (entry.dpop.verified ? "ok" : "bad"), dpopBadge(entry.dpop))]
+      : []),
   );
   const details = el("details", "", summary);
   details.addEventListener("toggle", () => {
@@ -85,6 +135,7 @@ function requestItem(entry) {
   });
   const item = el("li", "request", details);
   item.dataset.id = entry.id;
+  item.dataset.dpop = dpopState(entry);
   return item;
 }
 
@@ -116,7 +167,10 @@ export async function loadRequests() {
   const list = $("requests");
   /** @type {Map<string, HTMLElement>} */
   const shown = new Map([...list.children].map((item) => [item.dataset.id, item]));
-  list.replaceChildren(...newest.map((entry) => shown.get(entry.id) ?? requestItem(entry)));
+  list.replaceChildren(...newest.map((entry) => {
+    const item = shown.get(entry.id);
+    return item && item.dataset.dpop === dpopState(entry) ? item : requestItem(entry);
+  }));
 }
 
 /** @param {number} ms */
