@@ -30,11 +30,18 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
 const [databaseUrl, pool = "10"] = Deno.args;
 
-const logger = pino({
-  base: { "service.name": "todo-api-peer" },
-  timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
-});
+// pino's "asynchronous logging" destination (its documentation's advice for throughput): lines
+// gather up to 4 KiB per write, as todo-api's logger gathers its lines for up to 10 ms. With the
+// default destination (a write per line through node:fs) this process spent about a tenth of its
+// CPU in those writes under load.
+const logger = pino(
+  {
+    base: { "service.name": "todo-api-peer" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  },
+  pino.destination({ dest: 1, minLength: 4096, sync: false }),
+);
 
 const registry = new Registry();
 const requestsTotal = new Counter({
@@ -367,6 +374,7 @@ Deno.serve({
   port: 0,
   onListen: ({ port }) => {
     logger.info({ listener: "api", url: `http://127.0.0.1:${port}` }, "server_listening");
+    logger.flush();
   },
 }, app.fetch);
 // Exit through Deno.exit, so that `--cpu-prof` writes its profile.
