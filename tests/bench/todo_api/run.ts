@@ -18,7 +18,8 @@
  *    and floor run back to back in each round, in an order that reverses from round to round
  *    (A B C, C B A, …), and the headlines API / floor and API / peer are the medians of the
  *    rounds' ratios: throughput on this shared 2-core machine drifts by tens of percent within
- *    minutes, and a ratio of runs seconds apart drifts far less;
+ *    minutes, and a ratio of runs seconds apart drifts far less. For those three it also reports
+ *    the process's CPU per request (`/proc/<pid>/stat` around each wrk run), the steadier figure;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
  * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
  *
@@ -34,7 +35,7 @@ import { type ServiceProcess, startService } from "@svc/testing";
 import { startApi } from "./api_process.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
-import { median } from "./measure.ts";
+import { cpuTicks, median, TICK_US } from "./measure.ts";
 import { peerMismatches } from "./peer_check.ts";
 
 const { values } = parseArgs({
@@ -180,16 +181,44 @@ async function measure(
     floorList: [] as number[],
     peerList: [] as number[],
   };
+  // CPU per request (utime + stime of the process around its wrk run): steadier than req/s here
+  const cpu = {
+    apiCreate: [] as number[],
+    peerCreate: [] as number[],
+    floorCreate: [] as number[],
+    apiList: [] as number[],
+    peerList: [] as number[],
+    floorList: [] as number[],
+  };
   for (let round = 0; round < ROUNDS; round++) {
     // API, peer and floor back to back, the order reversed every round: drift hits all alike
     const three = async (path: string, lua: string) => {
       const order = [svc, peer, floor];
       if (round % 2 === 1) order.reverse();
       const rps = new Map<ServiceProcess, number>();
-      for (const server of order) rps.set(server, await wrk(`${server.url}${path}`, key, lua));
-      return [rps.get(svc)!, rps.get(peer)!, rps.get(floor)!];
+      const us = new Map<ServiceProcess, number>();
+      for (const server of order) {
+        const ticks = cpuTicks(server.pid);
+        const run = await runWrk(`${server.url}${path}`, {
+          key,
+          lua,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+        });
+        us.set(server, ((cpuTicks(server.pid) - ticks) * TICK_US) / run.requests);
+        rps.set(server, run.rps);
+      }
+      const [apiUs, peerUs, floorUs] = [us.get(svc)!, us.get(peer)!, us.get(floor)!];
+      return {
+        rps: [rps.get(svc)!, rps.get(peer)!, rps.get(floor)!],
+        us: { apiUs, peerUs, floorUs },
+      };
     };
-    const [apiC, peerC, floorC] = await three("/v1/todos", post);
+    const create = await three("/v1/todos", post);
+    const [apiC, peerC, floorC] = create.rps;
+    cpu.apiCreate.push(create.us.apiUs);
+    cpu.peerCreate.push(create.us.peerUs);
+    cpu.floorCreate.push(create.us.floorUs);
     runs.apiCreate.push(apiC);
     runs.peerCreate.push(peerC);
     runs.floorCreate.push(floorC);
@@ -197,7 +226,11 @@ async function measure(
     runs.rawCreate.push(
       await raw(sql, () => sql.unsafe(INSERT, ["bench", "benchmark todo"], { prepare: true })),
     );
-    const [apiL, peerL, floorL] = await three("/v1/todos?limit=20", "");
+    const list = await three("/v1/todos?limit=20", "");
+    const [apiL, peerL, floorL] = list.rps;
+    cpu.apiList.push(list.us.apiUs);
+    cpu.peerList.push(list.us.peerUs);
+    cpu.floorList.push(list.us.floorUs);
     runs.apiList.push(apiL);
     runs.peerList.push(peerL);
     runs.floorList.push(floorL);
@@ -261,6 +294,7 @@ async function measure(
   const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
   const f = (n: number) => n.toFixed(0);
   const ms = (n: number) => n.toFixed(2);
+  const us = (n: number) => n.toFixed(0);
   const report = `Run ${
     new Date().toISOString()
   }, medians of ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, pool ${POOL}, Postgres ${
@@ -299,6 +333,14 @@ Against the peer (\`peer_server.ts\`: ${PEER_LIBRARIES}), same rounds:
 | list first page, limit 20, req/s | ${f(apiList)} | ${f(peerList)} | ${
     pct(median(listVsPeer), 1)
   } | ${pct(median(ratios(runs.peerList, runs.floorList)), 1)} |
+
+Process CPU per request (utime + stime around each wrk run, median of the rounds; API 1 worker / peer / floor, µs): create ${
+    us(median(cpu.apiCreate))
+  } / ${us(median(cpu.peerCreate))} / ${us(median(cpu.floorCreate))} (API / peer ${
+    pct(median(ratios(cpu.apiCreate, cpu.peerCreate)), 1)
+  }); list ${us(median(cpu.apiList))} / ${us(median(cpu.peerList))} / ${
+    us(median(cpu.floorList))
+  } (API / peer ${pct(median(ratios(cpu.apiList, cpu.peerList)), 1)}).
 
 Deep-page throughput under load: ${f(apiDeep)} req/s vs first page ${f(apiList)} req/s (${
     pct(apiDeep, apiList)
