@@ -3,7 +3,7 @@
  *
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
  *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 6] \
- *       [--pool 10] [--workers 2]
+ *       [--pool 10] [--workers 2] [--check]
  *
  * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
  *    `main.ts serve` process in its shipped form — the permission and V8 flags of
@@ -12,22 +12,31 @@
  *    with `postgres` from this process (16 concurrent loops on a pool of `--pool`), alternating
  *    in the same run;
  *    and next to the HTTP floor (`floor_server.ts`: `Deno.serve` + postgres.js running the same
- *    statements with none of the service's work), in the same rounds. API (1 worker) and floor
- *    run back to back in each round, in turn first (A B, B A, …), and the headline API / floor is
- *    the median of the rounds' ratios: throughput on this shared 2-core machine drifts by tens of
- *    percent within minutes, and a ratio of two runs seconds apart drifts far less;
+ *    statements with none of the service's work) and the peer (`peer_server.ts`: the same two
+ *    routes written with Hono, pino, prom-client, zod and postgres.js the way a TypeScript team
+ *    would, with todo-api's key check and signed cursor), in the same rounds. API (1 worker), peer
+ *    and floor run back to back in each round, in an order that reverses from round to round
+ *    (A B C, C B A, …), and the headlines API / floor and API / peer are the medians of the
+ *    rounds' ratios: throughput on this shared 2-core machine drifts by tens of percent within
+ *    minutes, and a ratio of runs seconds apart drifts far less. For those three it also reports
+ *    the process's CPU per request (`/proc/<pid>/stat` around each wrk run), the steadier figure;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
  * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
+ *
+ * Before measuring, the peer must answer the benchmark's requests as todo-api does
+ * (`peer_check.ts`: statuses, headers, JSON bodies); the run stops with the differences if not.
+ * `--check` does only that (no wrk needed) and exits 0 when they agree, 1 when they do not.
  */
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { FIRST_PAGE, INSERT } from "./statements.ts";
 import { wrk as runWrk } from "./wrk.ts";
-import { startService } from "@svc/testing";
+import { type ServiceProcess, startService } from "@svc/testing";
 import { startApi } from "./api_process.ts";
 import { createTestDatabase } from "../../../services/todo-api/_test_support.ts";
 import { createApiKeyStore, createMigrator, loadMigrations } from "@svc/todo-api";
-import { median } from "./measure.ts";
+import { cpuTicks, median, TICK_US } from "./measure.ts";
+import { peerMismatches } from "./peer_check.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -37,6 +46,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "6" },
     pool: { type: "string", default: "10" },
     workers: { type: "string", default: "2" },
+    check: { type: "boolean", default: false },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -45,6 +55,10 @@ const CONNECTIONS = Number(values.connections);
 const POOL = Number(values.pool);
 const WORKERS = Number(values.workers);
 const FLOOR = new URL("./floor_server.ts", import.meta.url).pathname;
+const PEER = new URL("./peer_server.ts", import.meta.url).pathname;
+/** What the peer is written with, as resolved here (tests/deno.json pins them). */
+const PEER_LIBRARIES = ["hono", "pino", "prom-client", "zod", "postgres"]
+  .map((name) => /\.deno\/([^/]+)\//.exec(import.meta.resolve(name))?.[1] ?? name).join(", ");
 
 if (!Deno.env.get("TEST_DATABASE_URL")) {
   Deno.stderr.writeSync(new TextEncoder().encode("set TEST_DATABASE_URL to a Postgres server\n"));
@@ -89,33 +103,68 @@ async function latencies(urls: string[], key: string, n: number): Promise<number
 }
 
 const test = await createTestDatabase("postgres");
-let svc;
-let svcN;
-let floor;
+let svc: ServiceProcess | undefined;
+let svcN: ServiceProcess | undefined;
+let floor: ServiceProcess | undefined;
+let peer: ServiceProcess | undefined;
 // the same connection settings as the service's pool (store/postgres_db.ts)
 const sql = postgres(test.url!, {
   max: POOL,
   onnotice: () => {},
   connection: { plan_cache_mode: "force_generic_plan" },
 });
-try {
-  await createMigrator(test.db, loadMigrations()).up();
-  const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
-  const serveWith = (workers: number) => startApi(test.url!, { workers, pool: POOL });
-  svc = await serveWith(1);
-  svcN = await serveWith(WORKERS);
-  floor = await startService({
-    entry: FLOOR,
+const serveWith = (workers: number) => startApi(test.url!, { workers, pool: POOL });
+const helper = (entry: string) =>
+  startService({
+    entry,
     args: [test.url!, String(POOL)],
     healthPath: null,
     timeoutMs: 60_000,
+    outputLimit: 64 * 1024,
   });
+try {
+  await createMigrator(test.db, loadMigrations()).up();
+  const { key } = await createApiKeyStore(test.db).create({ subject: "bench", roles: ["user"] });
+  svc = await serveWith(1);
+  peer = await helper(PEER);
+  // The peer is only a peer if it answers as todo-api does: checked before anything is measured.
+  const mismatches = await peerMismatches(svc.url, peer.url, key);
+  if (mismatches.length > 0) {
+    throw new Error(`the peer does not answer as todo-api does:\n${mismatches.join("\n")}`);
+  }
+  if (values.check) {
+    Deno.stdout.writeSync(
+      new TextEncoder().encode("peer check: the peer answers create and list as todo-api does\n"),
+    );
+  } else {
+    svcN = await serveWith(WORKERS);
+    floor = await helper(FLOOR);
+    await measure(svc, svcN, floor, peer, key);
+  }
+} finally {
+  await svc?.stop();
+  await svcN?.stop();
+  await floor?.stop();
+  await peer?.stop();
+  await sql.end({ timeout: 5 });
+  await test.drop();
+}
+
+/** The throughput rounds and the latency table, printed as Markdown. */
+async function measure(
+  svc: ServiceProcess,
+  svcN: ServiceProcess,
+  floor: ServiceProcess,
+  peer: ServiceProcess,
+  key: string,
+): Promise<void> {
   const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
     `wrk.headers["Content-Type"] = "application/json"\n`;
   // warm up every path (JIT, prepared statements, pools)
-  await wrk(`${svc.url}/v1/todos`, key, post);
-  await wrk(`${svcN.url}/v1/todos`, key, post);
-  await wrk(`${floor.url}/v1/todos`, key, post);
+  for (const server of [svc, svcN, floor, peer]) {
+    await wrk(`${server.url}/v1/todos`, key, post);
+    await wrk(`${server.url}/v1/todos?limit=20`, key, "");
+  }
   await raw(sql, () => sql.unsafe(INSERT, ["raw", "benchmark todo"], { prepare: true }));
 
   // alternate API and raw several times and keep medians: this 2-core machine is shared
@@ -125,31 +174,65 @@ try {
     apiNCreate: [] as number[],
     rawCreate: [] as number[],
     floorCreate: [] as number[],
+    peerCreate: [] as number[],
     apiList: [] as number[],
     apiNList: [] as number[],
     rawList: [] as number[],
     floorList: [] as number[],
+    peerList: [] as number[],
+  };
+  // CPU per request (utime + stime of the process around its wrk run): steadier than req/s here
+  const cpu = {
+    apiCreate: [] as number[],
+    peerCreate: [] as number[],
+    floorCreate: [] as number[],
+    apiList: [] as number[],
+    peerList: [] as number[],
+    floorList: [] as number[],
   };
   for (let round = 0; round < ROUNDS; round++) {
-    // API and floor back to back, in turn first: drift hits both alike
-    const pair = async (apiUrl: string, floorUrl: string, lua: string) => {
-      if (round % 2 === 0) return [await wrk(apiUrl, key, lua), await wrk(floorUrl, key, lua)];
-      const floorRps = await wrk(floorUrl, key, lua);
-      return [await wrk(apiUrl, key, lua), floorRps];
+    // API, peer and floor back to back, the order reversed every round: drift hits all alike
+    const three = async (path: string, lua: string) => {
+      const order = [svc, peer, floor];
+      if (round % 2 === 1) order.reverse();
+      const rps = new Map<ServiceProcess, number>();
+      const us = new Map<ServiceProcess, number>();
+      for (const server of order) {
+        const ticks = cpuTicks(server.pid);
+        const run = await runWrk(`${server.url}${path}`, {
+          key,
+          lua,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+        });
+        us.set(server, ((cpuTicks(server.pid) - ticks) * TICK_US) / run.requests);
+        rps.set(server, run.rps);
+      }
+      const [apiUs, peerUs, floorUs] = [us.get(svc)!, us.get(peer)!, us.get(floor)!];
+      return {
+        rps: [rps.get(svc)!, rps.get(peer)!, rps.get(floor)!],
+        us: { apiUs, peerUs, floorUs },
+      };
     };
-    const [apiC, floorC] = await pair(`${svc.url}/v1/todos`, `${floor.url}/v1/todos`, post);
+    const create = await three("/v1/todos", post);
+    const [apiC, peerC, floorC] = create.rps;
+    cpu.apiCreate.push(create.us.apiUs);
+    cpu.peerCreate.push(create.us.peerUs);
+    cpu.floorCreate.push(create.us.floorUs);
     runs.apiCreate.push(apiC);
+    runs.peerCreate.push(peerC);
     runs.floorCreate.push(floorC);
     runs.apiNCreate.push(await wrk(`${svcN.url}/v1/todos`, key, post));
     runs.rawCreate.push(
       await raw(sql, () => sql.unsafe(INSERT, ["bench", "benchmark todo"], { prepare: true })),
     );
-    const [apiL, floorL] = await pair(
-      `${svc.url}/v1/todos?limit=20`,
-      `${floor.url}/v1/todos?limit=20`,
-      "",
-    );
+    const list = await three("/v1/todos?limit=20", "");
+    const [apiL, peerL, floorL] = list.rps;
+    cpu.apiList.push(list.us.apiUs);
+    cpu.peerList.push(list.us.peerUs);
+    cpu.floorList.push(list.us.floorUs);
     runs.apiList.push(apiL);
+    runs.peerList.push(peerL);
     runs.floorList.push(floorL);
     runs.apiNList.push(await wrk(`${svcN.url}/v1/todos?limit=20`, key, ""));
     runs.rawList.push(
@@ -164,9 +247,14 @@ try {
   const rawList = median(runs.rawList);
   const floorCreate = median(runs.floorCreate);
   const floorList = median(runs.floorList);
-  // the headline: the median of the rounds' API / floor ratios (each pair ran back to back)
+  const peerCreate = median(runs.peerCreate);
+  const peerList = median(runs.peerList);
+  // the headlines: the medians of the rounds' API / floor and API / peer ratios (each round ran
+  // the three back to back)
   const createVsFloor = ratios(runs.apiCreate, runs.floorCreate);
   const listVsFloor = ratios(runs.apiList, runs.floorList);
+  const createVsPeer = ratios(runs.apiCreate, runs.peerCreate);
+  const listVsPeer = ratios(runs.apiList, runs.peerList);
   const loadAfterThroughput = Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 
   // 100 000 rows for one owner, a tenth of them on one shared timestamp
@@ -206,6 +294,7 @@ try {
   const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
   const f = (n: number) => n.toFixed(0);
   const ms = (n: number) => n.toFixed(2);
+  const us = (n: number) => n.toFixed(0);
   const report = `Run ${
     new Date().toISOString()
   }, medians of ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, pool ${POOL}, Postgres ${
@@ -234,10 +323,32 @@ try {
     ms(offset.p90)
   } | ${ms(offset.p99)} |
 
+Against the peer (\`peer_server.ts\`: ${PEER_LIBRARIES}), same rounds:
+
+| measure | API, 1 worker | peer | 1 worker / peer (median of the rounds' ratios) | peer / floor (median of the rounds' ratios) |
+| --- | --- | --- | --- | --- |
+| create (POST /v1/todos), req/s | ${f(apiCreate)} | ${f(peerCreate)} | ${
+    pct(median(createVsPeer), 1)
+  } | ${pct(median(ratios(runs.peerCreate, runs.floorCreate)), 1)} |
+| list first page, limit 20, req/s | ${f(apiList)} | ${f(peerList)} | ${
+    pct(median(listVsPeer), 1)
+  } | ${pct(median(ratios(runs.peerList, runs.floorList)), 1)} |
+
+Process CPU per request (utime + stime around each wrk run, median of the rounds; API 1 worker / peer / floor, µs): create ${
+    us(median(cpu.apiCreate))
+  } / ${us(median(cpu.peerCreate))} / ${us(median(cpu.floorCreate))} (API / peer ${
+    pct(median(ratios(cpu.apiCreate, cpu.peerCreate)), 1)
+  }); list ${us(median(cpu.apiList))} / ${us(median(cpu.peerList))} / ${
+    us(median(cpu.floorList))
+  } (API / peer ${pct(median(ratios(cpu.apiList, cpu.peerList)), 1)}).
+
 Deep-page throughput under load: ${f(apiDeep)} req/s vs first page ${f(apiList)} req/s (${
     pct(apiDeep, apiList)
   }).
-Per-round API/floor ratios, 1 worker (A B, B A, … order): create ${
+Per-round API/peer ratios, 1 worker (API, peer, floor; then floor, peer, API; …): create ${
+    createVsPeer.map((r) => pct(r, 1)).join(", ")
+  }; list ${listVsPeer.map((r) => pct(r, 1)).join(", ")}.
+Per-round API/floor ratios, 1 worker: create ${
     createVsFloor.map((r) => pct(r, 1)).join(", ")
   }; list ${listVsFloor.map((r) => pct(r, 1)).join(", ")}.
 Per-round API/raw ratios, 1 worker: create ${
@@ -252,10 +363,4 @@ Per-round API/raw ratios, 1 worker: create ${
     Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
   }.`;
   Deno.stdout.writeSync(new TextEncoder().encode(report + "\n"));
-} finally {
-  await svc?.stop();
-  await svcN?.stop();
-  await floor?.stop();
-  await sql.end({ timeout: 5 });
-  await test.drop();
 }
