@@ -18,6 +18,9 @@
 import { type Clock, createClock } from "./clock.ts";
 import type { OidcConfig } from "./config/json_config.ts";
 import bundled from "./keys/bundled_keys.json" with { type: "json" };
+// The bundled keys' certificates, made ahead (a key's is the same every time): the first JWKS
+// answer does not make one (keys/key_material_test.ts checks them against the keys).
+import bundledCerts from "./keys/bundled_certs.json" with { type: "json" };
 import { createKeyStore } from "./keys/key_store.ts";
 import { createKeyRing, type RotatingKeyStore } from "./keys/key_ring.ts";
 import type { Signer, SignerName } from "./keys/signer.ts";
@@ -69,7 +72,11 @@ export interface CoreOptions {
 export function createCore(config: OidcConfig, options: CoreOptions = {}): Core {
   const clock = createClock({ now: options.now, frozenAt: config.systemTime });
   const initialKeys = config.bundledKeys
-    ? bundled.keys.map((jwk) => ({ jwk, alg: "RS256" as const }))
+    ? bundled.keys.map((jwk, i) => ({
+      jwk,
+      alg: "RS256" as const,
+      certificate: bundledCerts.certificates[i],
+    }))
     : config.initialKeys;
   const keys = createKeyRing(
     createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer }),
