@@ -32,7 +32,14 @@ import type { Sleep } from "./protocol/fault_response.ts";
 import { MetadataDocuments } from "./protocol/metadata_document.ts";
 import type { OutboundPolicy } from "./outbound/fetch_outbound.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
-import { createTokenFactory, type TokenFactory } from "./tokens/token_factory.ts";
+import type { TokenFactory } from "./tokens/token_factory.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// The token factory (JWT encoding, claim mappings) loads with the first token, not at start: a
+// start's first answers (discovery, JWKS) issue none.
+const tokenFactory = lazyModuleAt<typeof import("./tokens/token_factory.ts")>(
+  import.meta.resolve("./tokens/token_factory.ts"),
+);
 
 /** The shared core objects. */
 export interface Core {
@@ -82,7 +89,7 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer }),
     { clock, algorithm: config.algorithm, signer: options.signer },
   );
-  const tokens = createTokenFactory({ keys, clock });
+  const tokens = lazyTokenFactory({ keys, clock });
   const protocol: ProtocolDeps = {
     settings: {
       interactiveLogin: config.interactiveLogin,
@@ -114,5 +121,18 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     tokens,
     protocol,
     signer: options.signer?.name ?? "webcrypto",
+  };
+}
+
+/** A {@linkcode TokenFactory} whose module loads on the first token (and again after a failure). */
+function lazyTokenFactory(
+  options: Parameters<typeof import("./tokens/token_factory.ts").createTokenFactory>[0],
+): TokenFactory {
+  let factory: TokenFactory | undefined;
+  return {
+    async issue(req) {
+      factory ??= (await tokenFactory()).createTokenFactory(options);
+      return await factory.issue(req);
+    },
   };
 }
