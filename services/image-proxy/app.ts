@@ -25,19 +25,9 @@ import {
 import type { Logger } from "@svc/shared/log";
 import { errorBody, type ErrorCode, errorCodeOf, proxyError } from "./errors.ts";
 import { permissionOf, StoreError } from "./store/errors.ts";
-import type { ObjectAnswer, ServeObjectOptions } from "./object/serve_object.ts";
+import { type ObjectAnswer, serveObject, type ServeObjectOptions } from "./object/serve_object.ts";
 import { rawPathOf } from "./object/target.ts";
 import type { FailoverStore, StoreName } from "./store/failover.ts";
-import { lazyModuleAt } from "@svc/shared/lazy-module";
-
-/**
- * The object path (conditional requests, encodings, the relay) by URL: not part of a start, whose
- * first answer is usually a probe's `/healthz`. `serve.ts` loads it with the AWS SDK once the
- * first answer has gone out; an object request that comes first loads it (and the SDK) itself.
- */
-export const objectServing = lazyModuleAt<typeof import("./object/serve_object.ts")>(
-  import.meta.resolve("./object/serve_object.ts"),
-);
 import { methodLabel, NO_TELEMETRY, type RouteLabel, type Telemetry } from "./telemetry.ts";
 
 /** Dependencies of {@linkcode createApp}. */
@@ -124,7 +114,6 @@ export function createApp(deps: AppDeps): Handler {
 
   const failover = "forRequest" in objects.store ? (objects.store as FailoverStore) : undefined;
   async function object(req: Request): Promise<Response> {
-    const { serveObject } = await objectServing();
     if (!failover) {
       const { response, done } = await serveObject(req, objects);
       noteOf(req).done = done;

@@ -14,7 +14,7 @@ import { type ShutdownReport, startServer } from "@svc/shared/server";
 import type { EnvLookup } from "@svc/shared/settings";
 import { requestIdOf, withRequestId } from "@svc/shared/http";
 import { lazyModuleAt } from "@svc/shared/lazy-module";
-import { createApp, objectServing } from "./app.ts";
+import { createApp } from "./app.ts";
 import { errorBody, proxyError } from "./errors.ts";
 import { IDENTITY } from "./identity.ts";
 import { meteredTelemetry } from "./metrics.ts";
@@ -25,7 +25,7 @@ import { permissionOf } from "./store/errors.ts";
 import { checkStorageGrant, netGrantHint } from "./store/permission.ts";
 import { catalogReasonOf, checkCatalog } from "./store/catalog_probe.ts";
 import { lazyStore } from "./store/lazy_store.ts";
-import type { StoreName } from "./store/failover.ts";
+import { createBreaker, failoverStore, type StoreName } from "./store/failover.ts";
 import { createStreamLimiter } from "./stream/limiter.ts";
 import { NO_TELEMETRY } from "./telemetry.ts";
 
@@ -40,11 +40,6 @@ const s3StoreModule = lazyModuleAt<typeof import("./store/s3_store.ts")>(
 // every start (≈ 40 ms CPU), though metrics are off by default. In image-proxy's `include`.
 const otlpMetricsModule = lazyModuleAt<typeof import("@svc/shared/otlp-metrics")>(
   import.meta.resolve("@svc/shared/otlp-metrics"),
-);
-
-// The failover and its circuit breaker load only with a secondary store (`secondary.bucket`).
-const failoverModule = lazyModuleAt<typeof import("./store/failover.ts")>(
-  import.meta.resolve("./store/failover.ts"),
 );
 
 /**
@@ -159,20 +154,13 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
     })
     : undefined;
   const probeIntervalMs = settings["failover.probe_interval"];
-  const store = secondary
-    ? await failoverModule().then(({ createBreaker, failoverStore }) =>
-      failoverStore(
-        primary,
-        secondary,
-        createBreaker({
-          failures: settings["failover.failures"],
-          probeIntervalMs,
-          probe: () => checkCatalog(primary, prefix, AbortSignal.timeout(probeIntervalMs)),
-          logger: logger.child({ component: "failover" }),
-        }),
-      )
-    )
-    : primary;
+  const breaker = createBreaker({
+    failures: settings["failover.failures"],
+    probeIntervalMs,
+    probe: () => checkCatalog(primary, prefix, AbortSignal.timeout(probeIntervalMs)),
+    logger: logger.child({ component: "failover" }),
+  });
+  const store = secondary ? failoverStore(primary, secondary, breaker) : primary;
   const limiter = createStreamLimiter(settings["proxy.max_streams"]);
   // A probe denied by the permissions says which host and how to grant it (once per text, not
   // on every probe); readiness itself reports s3_misconfigured.
@@ -284,8 +272,7 @@ export async function serve(settings: Settings, options: ServeOptions): Promise<
       maxWaitMs: SDK_LOAD_AFTER_MS,
       async start(signal) {
         // a failure shows in the probe's own first call
-        // with the object path, which no probe's answer needed
-        await Promise.all([primary.load(), secondary?.load(), objectServing()]).catch(() => {});
+        await Promise.all([primary.load(), secondary?.load()]).catch(() => {});
         if (!signal.aborted) lifecycle.spawn("readiness", probe.run);
       },
     },
