@@ -69,8 +69,14 @@ Deno.test("a declared module that cannot be imported fails the derivation, namin
 
 Deno.test("mock-oidc's route rows are the one list of its protocol modules loaded on first use", async () => {
   const list = await lazyModulesOf("services/mock-oidc/main.ts");
-  for (const name of ["token", "authorize", "jwks", "discovery", "userinfo", "registration"]) {
+  for (const name of ["token", "authorize", "revoke", "discovery", "userinfo", "registration"]) {
     assert.ok(list.includes(`services/mock-oidc/protocol/${name}.ts`), name);
+  }
+  // The JWKS handler is in the start's graph (a start's first answer is often the JWKS).
+  assert.ok(!list.includes("services/mock-oidc/protocol/jwks.ts"), "jwks");
+  // Loaded on first use, not at start: the token factory, the outbound fetch.
+  for (const path of ["tokens/token_factory.ts", "outbound/fetch_outbound.ts"]) {
+    assert.ok(list.includes(`services/mock-oidc/${path}`), path);
   }
   const mock = SERVICES.find((s) => s.name === "mock-oidc")!;
   assert.deepEqual(mock.include, ["services/mock-oidc/keys/sign_worker.ts"], "only the worker");

@@ -18,6 +18,9 @@
 import { type Clock, createClock } from "./clock.ts";
 import type { OidcConfig } from "./config/json_config.ts";
 import bundled from "./keys/bundled_keys.json" with { type: "json" };
+// The bundled keys' certificates, made ahead (a key's is the same every time): the first JWKS
+// answer does not make one (keys/key_material_test.ts checks them against the keys).
+import bundledCerts from "./keys/bundled_certs.json" with { type: "json" };
 import { createKeyStore } from "./keys/key_store.ts";
 import { createKeyRing, type RotatingKeyStore } from "./keys/key_ring.ts";
 import type { Signer, SignerName } from "./keys/signer.ts";
@@ -29,7 +32,14 @@ import type { Sleep } from "./protocol/fault_response.ts";
 import { MetadataDocuments } from "./protocol/metadata_document.ts";
 import type { OutboundPolicy } from "./outbound/fetch_outbound.ts";
 import { type CallbackSource, NO_SCENARIOS } from "./tokens/callback.ts";
-import { createTokenFactory, type TokenFactory } from "./tokens/token_factory.ts";
+import type { TokenFactory } from "./tokens/token_factory.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// The token factory (JWT encoding, claim mappings) loads with the first token, not at start: a
+// start's first answers (discovery, JWKS) issue none.
+const tokenFactory = lazyModuleAt<typeof import("./tokens/token_factory.ts")>(
+  import.meta.resolve("./tokens/token_factory.ts"),
+);
 
 /** The shared core objects. */
 export interface Core {
@@ -69,13 +79,17 @@ export interface CoreOptions {
 export function createCore(config: OidcConfig, options: CoreOptions = {}): Core {
   const clock = createClock({ now: options.now, frozenAt: config.systemTime });
   const initialKeys = config.bundledKeys
-    ? bundled.keys.map((jwk) => ({ jwk, alg: "RS256" as const }))
+    ? bundled.keys.map((jwk, i) => ({
+      jwk,
+      alg: "RS256" as const,
+      certificate: bundledCerts.certificates[i],
+    }))
     : config.initialKeys;
   const keys = createKeyRing(
     createKeyStore({ algorithm: config.algorithm, initialKeys, signer: options.signer }),
     { clock, algorithm: config.algorithm, signer: options.signer },
   );
-  const tokens = createTokenFactory({ keys, clock });
+  const tokens = lazyTokenFactory({ keys, clock });
   const protocol: ProtocolDeps = {
     settings: {
       interactiveLogin: config.interactiveLogin,
@@ -107,5 +121,18 @@ export function createCore(config: OidcConfig, options: CoreOptions = {}): Core 
     tokens,
     protocol,
     signer: options.signer?.name ?? "webcrypto",
+  };
+}
+
+/** A {@linkcode TokenFactory} whose module loads on the first token (and again after a failure). */
+function lazyTokenFactory(
+  options: Parameters<typeof import("./tokens/token_factory.ts").createTokenFactory>[0],
+): TokenFactory {
+  let factory: TokenFactory | undefined;
+  return {
+    async issue(req) {
+      factory ??= (await tokenFactory()).createTokenFactory(options);
+      return await factory.issue(req);
+    },
   };
 }

@@ -25,6 +25,9 @@ import { newSessionKey } from "./debugger/session_key.ts";
 import { OPERATIONAL_DOCS, OPERATIONS as OP } from "./openapi/openapi_operations.ts";
 import type { ProtocolDeps } from "./protocol/deps.ts";
 import { issuerRoutes } from "./protocol/issuer_route.ts";
+// Not on first use: a start's first answer is often the JWKS (a few lines, nothing else imported),
+// and loading a module by URL then costs more than having it in the start's graph.
+import { handleJwks } from "./protocol/jwks.ts";
 import { createStaticHandler } from "./serving/static_files.ts";
 
 // Modules loaded on their first request, not at start (shared/lifecycle/lazy_module.ts): the
@@ -53,9 +56,6 @@ const revoke = lazyModuleAt<typeof import("./protocol/revoke.ts")>(
 );
 const endSession = lazyModuleAt<typeof import("./protocol/endsession.ts")>(
   import.meta.resolve("./protocol/endsession.ts"),
-);
-const jwks = lazyModuleAt<typeof import("./protocol/jwks.ts")>(
-  import.meta.resolve("./protocol/jwks.ts"),
 );
 const device = lazyModuleAt<typeof import("./protocol/device_authorization.ts")>(
   import.meta.resolve("./protocol/device_authorization.ts"),
@@ -158,7 +158,7 @@ export function routeTable(deps: RouteDeps): Route[] {
     issuer("POST", "/:issuer+/revoke",                                 onFirstUse(revoke, "handleRevoke"),                 OP.revoke),
     issuer("GET",  "/:issuer+/endsession",                             onFirstUse(endSession, "handleEndSession"),         OP.endsession),
     issuer("POST", "/:issuer+/endsession",                             onFirstUse(endSession, "handleEndSession"),         OP.endsessionPost),
-    issuer("GET",  "/:issuer+/jwks",                                   onFirstUse(jwks, "handleJwks"),                     OP.jwks),
+    issuer("GET",  "/:issuer+/jwks",                                   handleJwks,                                         OP.jwks),
     issuer("GET",  "/:issuer+/.well-known/oauth-authorization-server", onFirstUse(discovery, "handleDiscovery"),           OP.authorizationServerMetadata),
     issuer("POST", "/:issuer+/device_authorization",                   onFirstUse(device, "handleDeviceAuthorization"),    OP.deviceAuthorization),
     issuer("GET",  "/:issuer+/device",                                 onFirstUse(device, "handleDeviceVerification"),     OP.deviceVerification),

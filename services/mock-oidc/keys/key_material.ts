@@ -35,6 +35,19 @@ export interface IssuerKey {
 
 const PRIVATE_MEMBERS = new Set(["d", "p", "q", "dp", "dq", "qi", "oth", "k", "key_ops", "ext"]);
 
+/**
+ * A key's self-signed certificate as its public JWK carries it: `x5c`'s one entry (standard
+ * base64 DER) and `x5t#S256` (base64url SHA-256 of that DER). A key's certificate depends on the
+ * key alone (fixed names and validity, a deterministic serial), so a known key's can be made
+ * ahead: the bundled keys' are in `bundled_certs.json`.
+ */
+export interface KeyCertificate {
+  /** The DER certificate, standard base64. */
+  x5c: string;
+  /** Its SHA-256, base64url. */
+  x5tS256: string;
+}
+
 /** Private JWK fields a key needs, minus identity (`kid`/`alg` are assigned per issuer). */
 export type PrivateJwk = JsonWebKey & { kid?: string };
 
@@ -52,10 +65,14 @@ export async function generatePrivateJwk(alg: Algorithm): Promise<PrivateJwk> {
   return await crypto.subtle.exportKey("jwk", pair.privateKey);
 }
 
-/** Bind a private JWK to an issuer: import it everywhere and pre-serialise its JWKS. */
+/**
+ * Bind a private JWK to an issuer: import it everywhere and pre-serialise its JWKS.
+ * `options.certificate` is the key's certificate made ahead (the bundled keys'), else it is made
+ * here (`config/self_signed_cert.ts`, loaded with the first such key).
+ */
 export async function bindIssuerKey(
   jwk: PrivateJwk,
-  options: { kid: string; alg: Algorithm; signer?: Signer },
+  options: { kid: string; alg: Algorithm; signer?: Signer; certificate?: KeyCertificate },
 ): Promise<IssuerKey> {
   const { kid, alg } = options;
   const spec = algorithmSpec(alg);
@@ -71,16 +88,8 @@ export async function bindIssuerKey(
   const publicMembers = Object.fromEntries(
     Object.entries(material).filter(([name]) => !PRIVATE_MEMBERS.has(name)),
   );
-  const cert = await (await certificates()).keyCertificate(material);
-  const thumbprint = new Uint8Array(await crypto.subtle.digest("SHA-256", cert as BufferSource));
-  const publicJwk = {
-    ...publicMembers,
-    kid,
-    alg,
-    use: "sig",
-    x5c: [encodeBase64(cert)],
-    "x5t#S256": encodeBase64(thumbprint, { url: true }),
-  };
+  const { x5c, x5tS256 } = options.certificate ?? await certificateOf(material);
+  const publicJwk = { ...publicMembers, kid, alg, use: "sig", x5c: [x5c], "x5t#S256": x5tS256 };
   const publicKey = await crypto.subtle.importKey("jwk", publicMembers, spec.webcrypto, true, [
     "verify",
   ]);
@@ -101,6 +110,13 @@ export async function bindIssuerKey(
     jwksJson: JSON.stringify({ keys: [publicJwk] }),
     sign,
   };
+}
+
+/** `jwk`'s self-signed certificate, made now. */
+async function certificateOf(jwk: JsonWebKey): Promise<KeyCertificate> {
+  const cert = await (await certificates()).keyCertificate(jwk);
+  const thumbprint = new Uint8Array(await crypto.subtle.digest("SHA-256", cert as BufferSource));
+  return { x5c: encodeBase64(cert), x5tS256: encodeBase64(thumbprint, { url: true }) };
 }
 
 /** The algorithm a configured JWK signs with: its own `alg`, else `fallback` when compatible. */

@@ -15,6 +15,7 @@ import {
   bindIssuerKey,
   generatePrivateJwk,
   type IssuerKey,
+  type KeyCertificate,
   type PrivateJwk,
 } from "./key_material.ts";
 import type { Signer } from "./signer.ts";
@@ -36,8 +37,11 @@ export interface KeyStore {
 export interface KeyStoreOptions {
   /** Algorithm of generated keys. @default "RS256" */
   algorithm?: Algorithm;
-  /** Private keys handed out, in order, to the first issuers touched (with their algorithm). */
-  initialKeys?: { jwk: PrivateJwk; alg: Algorithm }[];
+  /**
+   * Private keys handed out, in order, to the first issuers touched (with their algorithm, and
+   * their certificate when made ahead).
+   */
+  initialKeys?: { jwk: PrivateJwk; alg: Algorithm; certificate?: KeyCertificate }[];
   /** Signing backend (worker pool or OpenSSL); WebCrypto on the calling thread when absent. */
   signer?: Signer;
   /** How many keys to keep generated ahead. @default 1 */

@@ -13,12 +13,13 @@
 import type { Clock } from "../clock.ts";
 import { type ClientMetadata, SECRET_METHODS, validateClientMetadata } from "./client_metadata.ts";
 import { OAuthError } from "./oauth_error.ts";
-import {
-  fetchOutbound,
-  type FetchOutboundOptions,
-  type OutboundPolicy,
-  OutboundRefused,
-} from "../outbound/fetch_outbound.ts";
+import type { FetchOutboundOptions, OutboundPolicy } from "../outbound/fetch_outbound.ts";
+import { lazyModuleAt } from "@svc/shared/lazy-module";
+
+// The outbound fetch (and its address ranges) loads with the first client ID URL, not at start.
+const outbound = lazyModuleAt<typeof import("../outbound/fetch_outbound.ts")>(
+  import.meta.resolve("../outbound/fetch_outbound.ts"),
+);
 
 /** Largest accepted document, bytes (the draft's suggested 5 KB). */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -129,6 +130,7 @@ export class MetadataDocuments {
 
   async #fetch(clientId: string): Promise<{ body: unknown; freshFor: number }> {
     const { maxBytes = MAX_DOCUMENT_BYTES, fetch: doFetch = fetch } = this.#options;
+    const { fetchOutbound, OutboundRefused } = await outbound();
     let fetched;
     try {
       fetched = await fetchOutbound(clientId, {
