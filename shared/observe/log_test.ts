@@ -295,3 +295,17 @@ Deno.test('requestLineWriter() writes the very line of logger.info("request", fi
   );
   assert.equal(requestLineWriter({ ...createLogger({ write: () => {} }) }), undefined);
 });
+
+Deno.test("bufferedWriter() writes every batch's own bytes: multi-byte text, a reused buffer, a line longer than it", () => {
+  const file = fakeFile();
+  const write = bufferedWriter(file, { flushMs: 60_000, maxPending: 16 });
+  const lines = ["ä€𝄞 one", "short", "ö".repeat(40), "x", "😀".repeat(30_000), "after"];
+  for (const line of lines) write(line);
+  flushLogs();
+  // Each batch decodes to exactly its lines (no bytes of an earlier, longer batch left over).
+  assert.equal(file.writes.join(""), lines.map((l) => l + "\n").join(""));
+  // the first three lines (the buffer), the two after them (too long for it: their own array),
+  // the last (the buffer again, holding the first batch's longer bytes beyond its own)
+  assert.equal(file.writes.length, 3);
+  for (const batch of file.writes) assert.ok(batch.endsWith("\n"), JSON.stringify(batch.slice(-8)));
+});
