@@ -20,9 +20,10 @@ interface Entry {
 
 /**
  * The deadlines due at one tick, in an array that only grows: a cancel unsets its entry and
- * counts it off, and the slot goes once none is left (a `Set` per slot rehashed as entries came and
- * went, ≈ 0.4 KB of garbage per deadline under load). Cancelled entries are dropped when they are
- * most of a large slot, so a slot held by one slow request keeps no more than it must.
+ * counts it off (a `Set` per slot, rehashed as entries came and went, made ≈ 0.4 KB of garbage
+ * per deadline under load). Cancelled entries are dropped when they are most of a large slot, and
+ * all of them once none is left, so a slot held by one slow request keeps no more than it must; the
+ * slot itself leaves the map at its tick.
  */
 interface Slot {
   readonly at: number;
@@ -65,6 +66,7 @@ function tick(): void {
   if (live === 0) {
     clearInterval(interval);
     interval = undefined;
+    slots.clear(); // emptied slots not yet due: the next start skips past them
   }
 }
 
@@ -72,9 +74,10 @@ function cancel(entry: Entry): void {
   if (entry.fire === undefined) return;
   entry.fire = undefined;
   const slot = entry.slot;
-  if (--slot.live === 0) {
-    if (slots.get(slot.at) === slot) slots.delete(slot.at);
-  } else if (slot.entries.length >= COMPACT_MIN && slot.live * 4 < slot.entries.length) {
+  // An emptied slot stays in the map until its tick (one insert and one delete per tick, not per
+  // deadline: a map that shrank and grew again with every request made garbage each time).
+  if (--slot.live === 0) slot.entries.length = 0;
+  else if (slot.entries.length >= COMPACT_MIN && slot.live * 4 < slot.entries.length) {
     slot.entries = slot.entries.filter((e) => e.fire !== undefined);
   }
   if (--live === 0 && interval !== undefined) Deno.unrefTimer(interval);

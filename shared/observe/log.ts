@@ -271,7 +271,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     let startTime = "";
     let start = "";
     const byMethod = new Map<string, string>();
-    const byRoute = new Map<string, Map<number, string>>();
+    // per route and status: `"<route>","route":"<route>","status":N,"durationMs":` and where its
+    // `,"route"…` begins (the part after a path that is not the route's own)
+    const byRoute = new Map<string, Map<number, [string, number]>>();
     const remotes = new Map<string, string>();
     requestWriters.set(
       logger,
@@ -294,10 +296,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         }
         let r = statuses.get(status);
         if (r === undefined) {
-          r = `,"route":${JSON.stringify(route)},"status":${status},"durationMs":`;
+          const quoted = JSON.stringify(route);
+          // A static route's path is its label: the path's part is made once with the route's.
+          r = [`${quoted},"route":${quoted},"status":${status},"durationMs":`, quoted.length];
           if (statuses.size < 64) statuses.set(status, r);
         }
-        let line = start + m + JSON.stringify(path) + r + durationMs;
+        let line = path === route
+          ? start + m + r[0] + durationMs
+          : start + m + JSON.stringify(path) + r[0].slice(r[1]) + durationMs;
         if (requestId) line += `,"requestId":${JSON.stringify(requestId)}`;
         if (remote !== undefined) {
           let q = remotes.get(remote);
