@@ -76,3 +76,40 @@ Deno.test("coarseTimeout() keeps a process alive only while a deadline is pendin
   assert.equal(out.code, 0);
   assert.ok(performance.now() - t0 < 30_000, "a cancelled deadline kept the process alive");
 });
+
+Deno.test("coarseTimeout() fires exactly the deadlines left when most of a slot is cancelled", async () => {
+  // 500 deadlines due at the same tick (one slot): cancelling all but every 50th (compacting the
+  // slot on the way) leaves exactly those to fire, once each, in the order they were set.
+  const fired: number[] = [];
+  const cancels: (() => void)[] = [];
+  let last!: () => void;
+  const all = new Promise<void>((resolve) => last = resolve);
+  for (let i = 0; i < 500; i++) {
+    cancels.push(coarseTimeout(20, () => {
+      fired.push(i);
+      if (i === 450) last();
+    }));
+  }
+  for (let i = 0; i < 500; i++) if (i % 50 !== 0) cancels[i]();
+  for (let i = 0; i < 500; i++) if (i % 50 !== 0) cancels[i](); // twice: harmless
+  await all;
+  assert.deepEqual(fired, [0, 50, 100, 150, 200, 250, 300, 350, 400, 450]);
+  for (const cancel of cancels) cancel(); // after firing: harmless
+  let again = false;
+  await new Promise<void>((resolve) => coarseTimeout(1, () => resolve(void (again = true))));
+  assert.ok(again, "the timer still runs once every deadline of a slot is gone");
+});
+
+Deno.test("coarseTimeout() set from a firing callback fires at its own time", async () => {
+  const order: string[] = [];
+  await new Promise<void>((resolve) => {
+    coarseTimeout(1, () => {
+      order.push("first");
+      coarseTimeout(1, () => {
+        order.push("second");
+        resolve();
+      });
+    });
+  });
+  assert.deepEqual(order, ["first", "second"]);
+});

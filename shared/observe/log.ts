@@ -116,7 +116,9 @@ export function flushLogs(): void {
  * `flushMs` or once `maxPending` is reached. One write per batch instead of one per line is what
  * makes an access log cheap under load (each write is a system call and wakes the reader). A
  * file that fails (a closed pipe) drops the batch: a log line must never take the process down.
- * Only a `SIGKILL` can lose lines, at most `flushMs` of them.
+ * Only a `SIGKILL` can lose lines, at most `flushMs` of them. The bytes handed to
+ * `file.writeSync` are a view of a buffer the next batch reuses: the file must be done with them
+ * when the call returns (as `Deno.stdout` and every `Deno.FsFile` are).
  *
  * @example Usage
  * ```ts
@@ -137,11 +139,22 @@ export function bufferedWriter(
   // Node timers (≈ 20 ms of CPU), and the first line is written at start-up. A flush that comes
   // first leaves the signal to fire for nothing (it keeps the process up at most `flushMs`).
   let timer: AbortSignal | undefined;
+  // One buffer for every batch (grown up to `reuseMax`): a batch of `maxPending` units encoded into
+  // a new array each time was 64 KiB or more of memory outside the heap per flush, which under
+  // load made the collector run for it. A larger batch (a very long line) gets its own array.
+  const reuseMax = 3 * Math.max(maxPending, 1024) + 3 * 1024;
+  let buffer = new Uint8Array(0);
   function flush(): void {
     timer = undefined;
     if (pending === "") return;
-    const bytes = encoder.encode(pending);
+    const text = pending;
     pending = "";
+    let bytes: Uint8Array;
+    const most = 3 * text.length; // UTF-8 bytes per UTF-16 unit, at most
+    if (most <= reuseMax) {
+      if (buffer.length < most) buffer = new Uint8Array(Math.min(reuseMax, 2 * most));
+      bytes = buffer.subarray(0, encoder.encodeInto(text, buffer).written);
+    } else bytes = encoder.encode(text);
     try {
       for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
     } catch {
@@ -258,7 +271,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     let startTime = "";
     let start = "";
     const byMethod = new Map<string, string>();
-    const byRoute = new Map<string, Map<number, string>>();
+    // per route and status: `"<route>","route":"<route>","status":N,"durationMs":` and where its
+    // `,"route"…` begins (the part after a path that is not the route's own)
+    const byRoute = new Map<string, Map<number, [string, number]>>();
     const remotes = new Map<string, string>();
     requestWriters.set(
       logger,
@@ -281,10 +296,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         }
         let r = statuses.get(status);
         if (r === undefined) {
-          r = `,"route":${JSON.stringify(route)},"status":${status},"durationMs":`;
+          const quoted = JSON.stringify(route);
+          // A static route's path is its label: the path's part is made once with the route's.
+          r = [`${quoted},"route":${quoted},"status":${status},"durationMs":`, quoted.length];
           if (statuses.size < 64) statuses.set(status, r);
         }
-        let line = start + m + JSON.stringify(path) + r + durationMs;
+        let line = path === route
+          ? start + m + r[0] + durationMs
+          : start + m + JSON.stringify(path) + r[0].slice(r[1]) + durationMs;
         if (requestId) line += `,"requestId":${JSON.stringify(requestId)}`;
         if (remote !== undefined) {
           let q = remotes.get(remote);

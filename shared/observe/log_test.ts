@@ -226,6 +226,9 @@ Deno.test('requestLineWriter() writes the very line of logger.info("request", fi
     ["POST", "/a%22b/\u00e9", "/a/{id}", 503, 0, "", undefined, true],
     ["DELETE", "/", "unmatched", 404, 12345.67, "x".repeat(128), "::1", false],
     ["OTHER", '/q"\\', 'r"\\', 500, 0.01, "", "10.0.0.1", true],
+    // a static route's path is its label (a part made once), then another path on that route
+    ['/q"\\', '/q"\\', '/q"\\', 201, 7, "id", undefined, false],
+    ["GET", "/v1/todos/", "/v1/todos", 200, 2, "abc-2", "127.0.0.1", false],
   ];
   for (const fields of [{}, { region: "eu", nested: { token: "t" } }]) {
     for (const args of cases) {
@@ -274,7 +277,7 @@ Deno.test('requestLineWriter() writes the very line of logger.info("request", fi
       slow.log.info("request", f);
     }
   }
-  assert.equal(fast.lines.length, 24);
+  assert.equal(fast.lines.length, 3 * 2 * cases.length);
   assert.deepEqual(fast.lines, slow.lines);
   // No writer where the line could differ or is not written: text, level above info, a fixed
   // field named like a request field; and for a logger not made by createLogger.
@@ -294,4 +297,18 @@ Deno.test('requestLineWriter() writes the very line of logger.info("request", fi
     undefined,
   );
   assert.equal(requestLineWriter({ ...createLogger({ write: () => {} }) }), undefined);
+});
+
+Deno.test("bufferedWriter() writes every batch's own bytes: multi-byte text, a reused buffer, a line longer than it", () => {
+  const file = fakeFile();
+  const write = bufferedWriter(file, { flushMs: 60_000, maxPending: 16 });
+  const lines = ["ä€𝄞 one", "short", "ö".repeat(40), "x", "😀".repeat(30_000), "after"];
+  for (const line of lines) write(line);
+  flushLogs();
+  // Each batch decodes to exactly its lines (no bytes of an earlier, longer batch left over).
+  assert.equal(file.writes.join(""), lines.map((l) => l + "\n").join(""));
+  // the first three lines (the buffer), the two after them (too long for it: their own array),
+  // the last (the buffer again, holding the first batch's longer bytes beyond its own)
+  assert.equal(file.writes.length, 3);
+  for (const batch of file.writes) assert.ok(batch.endsWith("\n"), JSON.stringify(batch.slice(-8)));
 });

@@ -37,19 +37,27 @@ const links = new Map<string, string>();
 /**
  * The body's opening `{"$schema":"…"` for a schema and a client: made once per schema, scheme and
  * host (the host is the client's: at most {@linkcode HEADS_MAX} are kept, the rest made each time).
+ * Looked up by host, then by name (the service's own literals), so no key is joined per response.
  */
 function schemaHead(req: Request, name: string): string {
   const host = requestHost(req);
   const tls = req.url.startsWith("https:"); // no URL parse: this runs for every response
-  const key = `${tls ? "s" : ""} ${name} ${host}`;
-  let head = heads.get(key);
+  const hosts = tls ? tlsHeads : plainHeads;
+  let byName = hosts.get(host);
+  let head = byName?.get(name);
   if (head === undefined) {
     head = `{"$schema":${JSON.stringify(schemaUrl(host, tls, name))}`;
-    if (heads.size < HEADS_MAX) heads.set(key, head);
+    if (headCount < HEADS_MAX) {
+      if (byName === undefined) hosts.set(host, byName = new Map());
+      byName.set(name, head);
+      headCount++;
+    }
   }
   return head;
 }
-const heads = new Map<string, string>();
+const plainHeads = new Map<string, Map<string, string>>();
+const tlsHeads = new Map<string, Map<string, string>>();
+let headCount = 0;
 const HEADS_MAX = 256;
 
 /** A JSON response whose body starts with `$schema` and which carries the `Link` header. */

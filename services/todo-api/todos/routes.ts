@@ -35,6 +35,7 @@ function notFound(id: string): HttpError {
 
 /** Builds the handlers. */
 export function createTodoRoutes(deps: TodoRoutesDeps) {
+  const readOptions = { limit: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs };
   return {
     async list(req: Request, ctx: AuthedContext): Promise<Response> {
       const scope = ownerScope(ctx.principal);
@@ -53,19 +54,22 @@ export function createTodoRoutes(deps: TodoRoutesDeps) {
       return schemaJson(req, "ListTodosOutputBody", body);
     },
 
-    async create(req: Request, ctx: AuthedContext): Promise<Response> {
-      requireJson(req);
-      const { title } = parseCreateTodo(
-        await readBody(req, {
-          limit: deps.maxBodyBytes,
-          timeoutMs: deps.bodyTimeoutMs,
-        }),
-      );
-      const todo = await deps.todos.create(ctx.principal.subject, title);
-      return schemaJson(req, "Todo", todo, {
-        status: 201,
-        headers: { location: `/v1/todos/${todo.id}` },
-      });
+    // Not async: a chain of two callbacks costs less than a frame kept across two waits, and what
+    // is thrown before the first wait (a 415) comes back as a rejection all the same.
+    create(req: Request, ctx: AuthedContext): Promise<Response> {
+      try {
+        requireJson(req);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return readBody(req, readOptions)
+        .then((raw) => deps.todos.create(ctx.principal.subject, parseCreateTodo(raw).title))
+        .then((todo) =>
+          schemaJson(req, "Todo", todo, {
+            status: 201,
+            headers: { location: `/v1/todos/${todo.id}` },
+          })
+        );
     },
 
     async get(req: Request, ctx: AuthedContext): Promise<Response> {
