@@ -13,10 +13,12 @@
  * PEER_VERSION. Needs `node`, `npm` and `wrk` (Debian package `wrk`).
  *
  * Usage: deno run -A tests/bench/mock_oidc/run.ts [--write] [--seconds 4] [--rounds 5]
- *        [--connections 16] [--starts 7] [--before <git ref>]
- * `--before` adds the default mock-oidc of that commit (extracted with `git archive` into
- * `$TMPDIR/mock-oidc-bench-before-<commit>`, sharing this tree's node_modules) as a row of the same
- * run: tokens/s before and after a change.
+ *        [--connections 16] [--starts 7] [--before <git ref or directory>]
+ * `--before` adds the default mock-oidc of another tree as a row of the same run: tokens/s before
+ * and after a change. A directory (another checkout, e.g. `git worktree add --detach DIR REF`
+ * then `deno install --frozen` there) runs in place with its own node_modules; a git ref is
+ * extracted with `git archive` into `$TMPDIR/mock-oidc-bench-before-<commit>`, sharing this
+ * tree's node_modules.
  * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
  */
 import { parseArgs } from "node:util";
@@ -57,7 +59,9 @@ interface Target {
   /** Each request carries a DPoP proof (the DPoP-bound row). */
   dpop?: boolean;
   name: string;
-  command: (port: number) => { cmd: string; args: string[]; env?: Record<string, string> };
+  command: (
+    port: number,
+  ) => { cmd: string; args: string[]; env?: Record<string, string>; cwd?: string };
   jwksPath: string;
   tokenPath: string;
 }
@@ -79,10 +83,12 @@ function ours(
   extraArgs: string[] = [],
   extraPermissions: string[] = [],
   main = MAIN,
+  cwd?: string,
 ): Target {
   return {
     name: `mock-oidc (${label})`,
     command: (port) => ({
+      cwd,
       cmd: Deno.execPath(),
       args: [
         "run",
@@ -108,8 +114,22 @@ async function git(...args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-/** The default mock-oidc of commit `ref`, extracted once into a cache directory. */
+/**
+ * The default mock-oidc of `ref`: a directory holding another checkout (a worktree with its own
+ * `node_modules`), run in place; otherwise a commit, extracted once into a cache directory.
+ */
 async function before(ref: string): Promise<Target> {
+  const inPlace = `${ref.replace(/\/+$/, "")}/services/mock-oidc/main.ts`;
+  if (await Deno.stat(inPlace).then((s) => s.isFile, () => false)) {
+    const head = await new Deno.Command("git", {
+      args: ["rev-parse", "--short", "HEAD"],
+      cwd: ref,
+      stdout: "piped",
+    }).output();
+    const label = head.success ? new TextDecoder().decode(head.stdout).trim() : ref;
+    // Run from that tree, so that its deno.json, lock and node_modules are the ones used.
+    return ours(`default, before: ${label}`, [], [], inPlace, ref);
+  }
   const commit = await git("rev-parse", "--short", `${ref}^{commit}`);
   const dir = `${Deno.env.get("TMPDIR") ?? "/tmp"}/mock-oidc-bench-before-${commit}`;
   const main = `${dir}/services/mock-oidc/main.ts`;
@@ -169,8 +189,8 @@ function freePort(): number {
 }
 
 function spawn(target: Target, port: number): Deno.ChildProcess {
-  const { cmd, args, env } = target.command(port);
-  return new Deno.Command(cmd, { args, env, stdout: "null", stderr: "null" }).spawn();
+  const { cmd, args, env, cwd } = target.command(port);
+  return new Deno.Command(cmd, { args, env, cwd, stdout: "null", stderr: "null" }).spawn();
 }
 
 async function stop(child: Deno.ChildProcess): Promise<void> {
