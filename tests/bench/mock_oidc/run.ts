@@ -18,10 +18,12 @@
  * and after a change. A directory (another checkout, e.g. `git worktree add --detach DIR REF`
  * then `deno install --frozen` there) runs in place with its own node_modules; a git ref is
  * extracted with `git archive` into `$TMPDIR/mock-oidc-bench-before-<commit>`, sharing this
- * tree's node_modules. With `--before`, the log also gives the median of the per-round
- * after/before ratios of the default row; `--before-only` measures just those two rows (no start
- * times, no other rows, no peer). Rounds visit the rows in alternating order (forwards, then
- * backwards).
+ * tree's node_modules, and runs from the benchmark's working directory: Deno takes the workspace
+ * from there, so from this tree its `@svc/*` imports (the kit) resolve to this tree's (`deno info`
+ * shows it). A ref thus measures the service's own code before; for a kit change, give a
+ * directory. With `--before`, the log also gives the median of the per-round after/before ratios
+ * of the default row; `--before-only` measures just those two rows (no start times, no other
+ * rows, no peer). Rounds visit the rows in alternating order (forwards, then backwards).
  * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
  */
 import { parseArgs } from "node:util";
