@@ -5,8 +5,13 @@
  * program with the interpreter directly (no MCP, no worker); search latency with 10 000
  * registered capabilities, against a linear substring scan of the same capabilities. With
  * `--write`, replaces the "mcp-server" section of RESULTS.md.
+ *
+ * `deno run -A tests/bench/mcp_server/run.ts --before DIR [--rounds 15] [--calls 100]`: only the
+ * execute measurement, of this tree and of another checkout DIR (the code before a change) in
+ * the same run, in alternating rounds (before.ts says how); prints a markdown log, writes nothing.
  * @module
  */
+import { parseArgs } from "node:util";
 import { run } from "@svc/starlark";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -16,6 +21,27 @@ import {
   createCapabilityServer,
   t,
 } from "../../../services/mcp-server/mod.ts";
+import { compareExecute } from "./before.ts";
+
+const { values: cli } = parseArgs({
+  args: Deno.args,
+  options: {
+    write: { type: "boolean", default: false },
+    before: { type: "string" },
+    rounds: { type: "string", default: "15" },
+    calls: { type: "string", default: "100" },
+  },
+});
+if (cli.before !== undefined) {
+  console.log(
+    await compareExecute({
+      beforeDir: cli.before,
+      rounds: Number(cli.rounds),
+      calls: Number(cli.calls),
+    }),
+  );
+  Deno.exit(0);
+}
 
 const SOURCE = `def main():
   a = records.get(key="k1")
@@ -276,7 +302,7 @@ const lines = [
 ]; // deno-fmt-ignore
 const section = lines.join("\n");
 console.log(section);
-if (Deno.args.includes("--write")) {
+if (cli.write) {
   const path = new URL("../RESULTS.md", import.meta.url);
   const text = await Deno.readTextFile(path);
   const start = text.indexOf("## mcp-server");

@@ -13,10 +13,17 @@
  * PEER_VERSION. Needs `node`, `npm` and `wrk` (Debian package `wrk`).
  *
  * Usage: deno run -A tests/bench/mock_oidc/run.ts [--write] [--seconds 4] [--rounds 5]
- *        [--connections 16] [--starts 7] [--before <git ref>]
- * `--before` adds the default mock-oidc of that commit (extracted with `git archive` into
- * `$TMPDIR/mock-oidc-bench-before-<commit>`, sharing this tree's node_modules) as a row of the same
- * run: tokens/s before and after a change.
+ *        [--connections 16] [--starts 7] [--before <git ref or directory>]
+ * `--before` adds the default mock-oidc of another tree as a row of the same run: tokens/s before
+ * and after a change. A directory (another checkout, e.g. `git worktree add --detach DIR REF`
+ * then `deno install --frozen` there) runs in place with its own node_modules; a git ref is
+ * extracted with `git archive` into `$TMPDIR/mock-oidc-bench-before-<commit>`, sharing this
+ * tree's node_modules, and runs from the benchmark's working directory: Deno takes the workspace
+ * from there, so from this tree its `@svc/*` imports (the kit) resolve to this tree's (`deno info`
+ * shows it). A ref thus measures the service's own code before; for a kit change, give a
+ * directory. With `--before`, the log also gives the median of the per-round after/before ratios
+ * of the default row; `--before-only` measures just those two rows (no start times, no other
+ * rows, no peer). Rounds visit the rows in alternating order (forwards, then backwards).
  * `--write` replaces the `## mock-oidc` section of tests/bench/RESULTS.md.
  */
 import { parseArgs } from "node:util";
@@ -57,7 +64,9 @@ interface Target {
   /** Each request carries a DPoP proof (the DPoP-bound row). */
   dpop?: boolean;
   name: string;
-  command: (port: number) => { cmd: string; args: string[]; env?: Record<string, string> };
+  command: (
+    port: number,
+  ) => { cmd: string; args: string[]; env?: Record<string, string>; cwd?: string };
   jwksPath: string;
   tokenPath: string;
 }
@@ -71,6 +80,7 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "16" },
     starts: { type: "string", default: "7" },
     before: { type: "string" },
+    "before-only": { type: "boolean", default: false },
   },
 });
 
@@ -79,10 +89,12 @@ function ours(
   extraArgs: string[] = [],
   extraPermissions: string[] = [],
   main = MAIN,
+  cwd?: string,
 ): Target {
   return {
     name: `mock-oidc (${label})`,
     command: (port) => ({
+      cwd,
       cmd: Deno.execPath(),
       args: [
         "run",
@@ -108,8 +120,22 @@ async function git(...args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-/** The default mock-oidc of commit `ref`, extracted once into a cache directory. */
+/**
+ * The default mock-oidc of `ref`: a directory holding another checkout (a worktree with its own
+ * `node_modules`), run in place; otherwise a commit, extracted once into a cache directory.
+ */
 async function before(ref: string): Promise<Target> {
+  const inPlace = `${ref.replace(/\/+$/, "")}/services/mock-oidc/main.ts`;
+  if (await Deno.stat(inPlace).then((s) => s.isFile, () => false)) {
+    const head = await new Deno.Command("git", {
+      args: ["rev-parse", "--short", "HEAD"],
+      cwd: ref,
+      stdout: "piped",
+    }).output();
+    const label = head.success ? new TextDecoder().decode(head.stdout).trim() : ref;
+    // Run from that tree, so that its deno.json, lock and node_modules are the ones used.
+    return ours(`default, before: ${label}`, [], [], inPlace, ref);
+  }
   const commit = await git("rev-parse", "--short", `${ref}^{commit}`);
   const dir = `${Deno.env.get("TMPDIR") ?? "/tmp"}/mock-oidc-bench-before-${commit}`;
   const main = `${dir}/services/mock-oidc/main.ts`;
@@ -169,8 +195,8 @@ function freePort(): number {
 }
 
 function spawn(target: Target, port: number): Deno.ChildProcess {
-  const { cmd, args, env } = target.command(port);
-  return new Deno.Command(cmd, { args, env, stdout: "null", stderr: "null" }).spawn();
+  const { cmd, args, env, cwd } = target.command(port);
+  return new Deno.Command(cmd, { args, env, cwd, stdout: "null", stderr: "null" }).spawn();
 }
 
 async function stop(child: Deno.ChildProcess): Promise<void> {
@@ -253,12 +279,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function main(): Promise<void> {
-  const seconds = Number(opts.seconds);
-  const rounds = Number(opts.rounds);
-  const connections = Number(opts.connections);
-  const starts = Number(opts.starts);
-  const targets = [
+/** Every row of the full run: the `--before` row if asked for, our configurations, the peer. */
+async function allTargets(): Promise<Target[]> {
+  return [
     ...(opts.before ? [await before(opts.before)] : []),
     ours("default: WebCrypto on a worker pool, no FFI"),
     ours("--signer openssl, with --allow-ffi", ["--signer", "openssl"], ["--allow-ffi"]),
@@ -274,13 +297,27 @@ async function main(): Promise<void> {
     },
     peer(await ensurePeer()),
   ];
+}
+
+async function main(): Promise<void> {
+  const seconds = Number(opts.seconds);
+  const rounds = Number(opts.rounds);
+  const connections = Number(opts.connections);
+  const starts = Number(opts.starts);
+  const beforeOnly = opts["before-only"];
+  if (beforeOnly && !opts.before) throw new Error("--before-only needs --before");
+  const targets: Target[] = beforeOnly
+    ? [await before(opts.before!), ours("default: WebCrypto on a worker pool, no FFI")]
+    : await allTargets();
 
   const startMs = new Map<string, number>();
   // The DPoP row starts the default configuration again: its start is not measured twice.
   const started = targets.filter((t) => !t.dpop);
-  for (const target of started) await startTime(target); // warm caches, discarded
+  if (starts > 0 && !beforeOnly) {
+    for (const target of started) await startTime(target); // warm caches, discarded
+  }
   const samples = new Map<string, number[]>(started.map((t) => [t.name, []]));
-  for (let i = 0; i < starts; i++) {
+  for (let i = 0; i < (beforeOnly ? 0 : starts); i++) {
     for (const target of started) samples.get(target.name)!.push(await startTime(target));
   }
   for (const [name, values] of samples) startMs.set(name, median(values));
@@ -295,7 +332,7 @@ async function main(): Promise<void> {
       await wrk(url, 1, connections, target.dpop); // warm-up
     }
     for (let round = 0; round < rounds; round++) {
-      for (const { target, port } of running) {
+      for (const { target, port } of round % 2 === 0 ? running : [...running].reverse()) {
         const url = `http://127.0.0.1:${port}${target.tokenPath}`;
         rps.get(target.name)!.push(await wrk(url, seconds, connections, target.dpop));
       }
@@ -305,14 +342,17 @@ async function main(): Promise<void> {
   }
 
   const load = Deno.loadavg().map((v) => v.toFixed(1)).join(" ");
-  const peerName = targets[targets.length - 1].name;
-  const peerRps = median(rps.get(peerName)!);
+  const peerRps = beforeOnly ? NaN : median(rps.get(targets[targets.length - 1].name)!);
   const lines = [
     `Run ${
       new Date().toISOString().slice(0, 16)
     }Z, \`deno run -A tests/bench/mock_oidc/run.ts\`: ` +
     `wrk -t1 -c${connections}, ${rounds} interleaved rounds of ${seconds} s, medians; start = ` +
-    `median of ${starts} spawns until the first JWKS 200. Peer: \`oauth2-mock-server\` ` +
+    `${
+      beforeOnly
+        ? "not measured (`--before-only`)"
+        : `median of ${starts} spawns until the first JWKS 200`
+    }. Peer: \`oauth2-mock-server\` ` +
     `${PEER_VERSION} on node ${await nodeVersion()}. Load average at the end: ${load} ` +
     `(2-core machine shared with other work; ratios are what counts).`,
     "",
@@ -324,18 +364,32 @@ async function main(): Promise<void> {
       return `| ${t.name} | ${start === undefined ? "—" : `${start.toFixed(0)} ms`} | ` +
         `${value.toFixed(0)} ` +
         `(rounds: ${rps.get(t.name)!.map((v) => v.toFixed(0)).join(", ")}) | ` +
-        `${(value / peerRps).toFixed(2)}× |`;
+        `${beforeOnly ? "—" : `${(value / peerRps).toFixed(2)}×`} |`;
     }),
   ];
+  if (opts.before) {
+    const [was, now] = [rps.get(targets[0].name)!, rps.get(targets[1].name)!];
+    const perRound = now.map((value, round) => value / was[round]);
+    lines.push(
+      "",
+      `After/before (default row against the \`--before\` row), median of per-round ratios: ` +
+        `${median(perRound).toFixed(2)}× (rounds: ${
+          perRound.map((r) => r.toFixed(2)).join(", ")
+        }); ` +
+        `ratio of the medians ${(median(now) / median(was)).toFixed(2)}×.`,
+    );
+  }
   const ours0 = targets[opts.before ? 1 : 0].name;
   const ratio = median(rps.get(ours0)!) / peerRps;
   const start = startMs.get(ours0)!;
-  lines.push(
-    "",
-    `Goals (default configuration): start ≤ 300 ms → ${start.toFixed(0)} ms ` +
-      `(${start <= 300 ? "met" : "missed"}); ≥ 2× the peer's tokens/s → ${ratio.toFixed(2)}× ` +
-      `(${ratio >= 2 ? "met" : "missed"} in this run).`,
-  );
+  if (!beforeOnly) {
+    lines.push(
+      "",
+      `Goals (default configuration): start ≤ 300 ms → ${start.toFixed(0)} ms ` +
+        `(${start <= 300 ? "met" : "missed"}); ≥ 2× the peer's tokens/s → ${ratio.toFixed(2)}× ` +
+        `(${ratio >= 2 ? "met" : "missed"} in this run).`,
+    );
+  }
   const text = lines.join("\n");
   await Deno.stdout.write(new TextEncoder().encode(`${text}\n`));
   if (opts.write) await writeSection(text);
