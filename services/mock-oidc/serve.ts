@@ -7,7 +7,8 @@
  */
 
 import { IDENTITY } from "./identity.ts";
-import { createLifecycle } from "@svc/shared/lifecycle";
+// Not `@svc/shared/lifecycle`: its readiness probe is not used here (a start loads less).
+import { createLifecycle } from "@svc/shared/lifecycle/core";
 import { createLogger } from "@svc/shared/log";
 import { createMetrics } from "@svc/shared/metrics";
 import {

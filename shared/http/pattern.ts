@@ -19,6 +19,16 @@ export type PathMatcher = (
 ) => Record<string, string | undefined> | undefined;
 
 const NAME = /^:([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*)/u;
+// The ASCII names of route tables match without compiling NAME's Unicode property classes
+// (≈ 0.5 ms at a start). On ASCII text both give the same match (an ASCII name is followed by a
+// character that cannot continue it, or the end); text with anything else goes to NAME.
+const ASCII_NAME = /^:([A-Za-z$_][A-Za-z0-9$_]*)(?![A-Za-z0-9$_])/;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** `NAME.exec(text)`, by way of {@linkcode ASCII_NAME} when the text is ASCII. */
+function nameAt(text: string): RegExpExecArray | null {
+  return NON_ASCII.test(text) ? NAME.exec(text) : ASCII_NAME.exec(text);
+}
 const SPECIAL = "(){}?+\\";
 const OTHER_COMPONENTS = ["protocol", "username", "password", "hostname", "port", "search", "hash"];
 
@@ -30,7 +40,7 @@ export function fastPathname(pathname: string): { regexp: RegExp; names: string[
   for (let i = 0; i < pathname.length;) {
     const c = pathname[i];
     if (c === ":") {
-      const name = NAME.exec(pathname.slice(i));
+      const name = nameAt(pathname.slice(i));
       if (!name) return undefined;
       i += name[0].length;
       // `/:name+` followed by `/` or the end: one or more whole segments, as URLPattern has it.
@@ -97,7 +107,7 @@ export function compilePathname(
  * route table's worth of them tens of ms at every start.
  */
 export function plainPathname(pathname: string): PathMatcher | undefined {
-  const plain = pathname.replace(REPEATED_SEGMENTS, "");
+  const plain = pathname.includes("+") ? pathname.replace(REPEATED_SEGMENTS, "") : pathname;
   if (!PLAIN.test(plain) || DOT_SEGMENT.test(pathname)) return undefined;
   const fast = fastPathname(pathname);
   return fast && fastMatcher(pathname, fast);
@@ -127,10 +137,12 @@ function fastMatcher(literal: string, fast: { regexp: RegExp; names: string[] })
 }
 
 const GROUP = /:([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*)(\((?:\\.|[^)])*\))?[?+*]?/gu;
+// GROUP on ASCII text, without its Unicode property classes to compile (see ASCII_NAME).
+const ASCII_GROUP = /:([A-Za-z$_][A-Za-z0-9$_]*)(\((?:\\.|[^)])*\))?[?+*]?/g;
 
 /** `/v1/todos/:id` → `/v1/todos/{id}`: the route label of a pathname pattern. */
 export function labelOfPathname(pathname: string): string {
-  return pathname.replace(GROUP, "{$1}");
+  return pathname.replace(NON_ASCII.test(pathname) ? GROUP : ASCII_GROUP, "{$1}");
 }
 
 /** The OpenAPI path template of a pathname pattern (same form as the label). */

@@ -28,6 +28,11 @@ const PATTERNS = [
   "/.well-known/oauth-authorization-server/:issuer+",
   "/a/:x+b",
   "/a:x+/b",
+  // Names past ASCII, and the ASCII name characters beyond letters.
+  "/u/:café/x",
+  "/u/:ab\u200Dc/x",
+  "/u/:é",
+  "/u/:$x_1",
 ];
 
 const PATHS = [
@@ -76,6 +81,9 @@ const PATHS = [
   "/a/xb",
   "/a/x/yb",
   "/ax/b",
+  "/u/v/x",
+  "/u/v",
+  "/u/é/x",
 ];
 
 Deno.test("compiled pathname matchers agree with URLPattern on every sample path", () => {
@@ -96,7 +104,7 @@ Deno.test("fastPathname() compiles plain patterns and leaves the rest to URLPatt
     assert.ok(fastPathname(p), p);
     assert.ok(plainPathname(p), p);
   }
-  for (const p of ["/_mock{/*}?", "/a/:x(\\d+)", "/a/:x?", "/a/:x+b", "/a:x+/b"]) {
+  for (const p of ["/_mock{/*}?", "/a/:x(\\d+)", "/a/:x?", "/a/:x+b", "/a:x+/b", "/a/:1x"]) {
     assert.equal(fastPathname(p), undefined, p);
   }
 });
@@ -113,6 +121,8 @@ Deno.test("labelOfPathname() writes named groups as {name}", () => {
   assert.equal(labelOfPathname("/static/:path+"), "/static/{path}");
   assert.equal(labelOfPathname("/docs/:asset(a\\.css|b\\.js)"), "/docs/{asset}");
   assert.equal(labelOfPathname("/docs/*"), "/docs/*");
+  assert.equal(labelOfPathname("/u/:café/x"), "/u/{café}/x");
+  assert.equal(labelOfPathname("/u/:$x_1+"), "/u/{$x_1}");
 });
 
 Deno.test("literalPrefix() stops before the first group and leaves a group's `/` to it", () => {

@@ -76,20 +76,13 @@ export async function bindIssuerKey(
 ): Promise<IssuerKey> {
   const { kid, alg } = options;
   const spec = algorithmSpec(alg);
-  const material: JsonWebKey = {};
-  for (const [name, value] of Object.entries(jwk)) {
-    if (!["kid", "alg", "use", "key_ops", "ext"].includes(name)) {
-      (material as Record<string, unknown>)[name] = value;
-    }
-  }
+  const material = materialOf(jwk);
   const privateKey = await crypto.subtle.importKey("jwk", material, spec.webcrypto, true, [
     "sign",
   ]);
-  const publicMembers = Object.fromEntries(
-    Object.entries(material).filter(([name]) => !PRIVATE_MEMBERS.has(name)),
-  );
-  const { x5c, x5tS256 } = options.certificate ?? await certificateOf(material);
-  const publicJwk = { ...publicMembers, kid, alg, use: "sig", x5c: [x5c], "x5t#S256": x5tS256 };
+  const publicMembers = publicMembersOf(material);
+  const certificate = options.certificate ?? await certificateOf(material);
+  const publicJwk = publicJwkOf(jwk, { kid, alg, certificate });
   const publicKey = await crypto.subtle.importKey("jwk", publicMembers, spec.webcrypto, true, [
     "verify",
   ]);
@@ -110,6 +103,38 @@ export async function bindIssuerKey(
     jwksJson: JSON.stringify({ keys: [publicJwk] }),
     sign,
   };
+}
+
+/**
+ * The public JWK an issuer's key is served as, from its private JWK and its certificate: what
+ * {@linkcode bindIssuerKey} gives as `publicJwk`, without importing anything (the JWKS of a key
+ * whose certificate was made ahead needs no WebCrypto).
+ */
+export function publicJwkOf(
+  jwk: PrivateJwk,
+  options: { kid: string; alg: Algorithm; certificate: KeyCertificate },
+): IssuerKey["publicJwk"] {
+  const { kid, alg, certificate: { x5c, x5tS256 } } = options;
+  const publicMembers = publicMembersOf(materialOf(jwk));
+  const publicJwk = { ...publicMembers, kid, alg, use: "sig", x5c: [x5c], "x5t#S256": x5tS256 };
+  return publicJwk;
+}
+
+/** The key members of `jwk` (without `kid`, `alg`, `use`, `key_ops`, `ext`). */
+function materialOf(jwk: PrivateJwk): JsonWebKey {
+  const material: JsonWebKey = {};
+  for (const [name, value] of Object.entries(jwk)) {
+    if (!["kid", "alg", "use", "key_ops", "ext"].includes(name)) {
+      (material as Record<string, unknown>)[name] = value;
+    }
+  }
+  return material;
+}
+
+function publicMembersOf(material: JsonWebKey): JsonWebKey {
+  return Object.fromEntries(
+    Object.entries(material).filter(([name]) => !PRIVATE_MEMBERS.has(name)),
+  );
 }
 
 /** `jwk`'s self-signed certificate, made now. */

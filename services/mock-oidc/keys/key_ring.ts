@@ -118,7 +118,7 @@ export function createKeyRing(store: KeyStore, options: KeyRingOptions): Rotatin
       return JSON.parse(await this.jwksJson(issuerId));
     },
     async jwksJson(issuerId) {
-      if (!rings.has(issuerId)) return (await store.issuerKey(issuerId)).jwksJson;
+      if (!rings.has(issuerId)) return await store.jwksJson(issuerId);
       return JSON.stringify({ keys: (await ring(issuerId)).map((k) => k.key.publicJwk) });
     },
     async verificationKey(issuerId, kid) {

@@ -17,6 +17,7 @@ import {
   type IssuerKey,
   type KeyCertificate,
   type PrivateJwk,
+  publicJwkOf,
 } from "./key_material.ts";
 import type { Signer } from "./signer.ts";
 import { Semaphore } from "@svc/shared/semaphore";
@@ -25,6 +26,12 @@ import { Semaphore } from "@svc/shared/semaphore";
 export interface KeyStore {
   /** Public JWK set of the issuer (creates the issuer's key on first touch). */
   jwks(issuerId: string): Promise<{ keys: JsonWebKey[] }>;
+  /**
+   * The issuer's JWKS answer body (its key's `jwksJson`). The first of a key whose certificate was
+   * made ahead (the bundled keys') imports nothing: the key is bound to the issuer then, and
+   * imported into WebCrypto when first used for anything else.
+   */
+  jwksJson(issuerId: string): Promise<string>;
   /** The issuer's private key as WebCrypto sees it. */
   signingKey(issuerId: string): Promise<{ kid: string; alg: string; key: CryptoKey }>;
   /** Everything about the issuer's key, including its sign function and cached JWKS body. */
@@ -71,6 +78,9 @@ export function createKeyStore(options: KeyStoreOptions = {}): KeyStore {
   const spares: Promise<PrivateJwk>[] = [];
   const pending = new Map<string, Promise<IssuerKey>>();
   const ready = new Map<string, IssuerKey>();
+  // Initial keys taken by an issuer whose JWKS was served before its key was imported.
+  const taken = new Map<string, (typeof initial)[number]>();
+  const servedJwks = new Map<string, string>();
 
   const refill = () => {
     while (spares.length < spareCount) {
@@ -81,9 +91,15 @@ export function createKeyStore(options: KeyStoreOptions = {}): KeyStore {
   };
   if (initial.length === 0) refill();
 
-  async function create(issuerId: string): Promise<IssuerKey> {
+  function takeInitial(): (typeof initial)[number] | undefined {
     const preset = initial.shift();
     if (initial.length === 0) refill(); // the next new issuer finds a key ready
+    return preset;
+  }
+
+  async function create(issuerId: string): Promise<IssuerKey> {
+    const preset = taken.get(issuerId) ?? takeInitial();
+    taken.delete(issuerId);
     if (preset) return await bindIssuerKey(preset.jwk, { ...preset, kid: issuerId, ...opts() });
     const jwk = spares.shift() ?? generate(algorithm);
     refill();
@@ -115,6 +131,23 @@ export function createKeyStore(options: KeyStoreOptions = {}): KeyStore {
     async jwks(issuerId) {
       const key = await issuerKey(issuerId);
       return { keys: [key.publicJwk] };
+    },
+    jwksJson(issuerId) {
+      const served = ready.get(issuerId)?.jwksJson ?? servedJwks.get(issuerId);
+      if (served !== undefined) return Promise.resolve(served);
+      const next = initial[0];
+      if (pending.has(issuerId) || !next?.certificate) {
+        return issuerKey(issuerId).then((key) => key.jwksJson);
+      }
+      taken.set(issuerId, takeInitial()!);
+      const publicJwk = publicJwkOf(next.jwk, {
+        ...next,
+        kid: issuerId,
+        certificate: next.certificate,
+      });
+      const json = JSON.stringify({ keys: [publicJwk] });
+      servedJwks.set(issuerId, json);
+      return Promise.resolve(json);
     },
     async signingKey(issuerId) {
       const key = await issuerKey(issuerId);

@@ -132,3 +132,47 @@ Deno.test("a burst of new issuers generates at most maxGenerating keys at once",
     assert.equal(most, maxGenerating);
   }
 });
+
+Deno.test("a bundled key's JWKS is served before its import, byte for byte the bound key's", async () => {
+  const { default: bundled } = await import("./bundled_keys.json", { with: { type: "json" } });
+  const { default: certs } = await import("./bundled_certs.json", { with: { type: "json" } });
+  const presets = () =>
+    bundled.keys.slice(0, 2).map((jwk, i) => ({
+      jwk,
+      alg: "RS256" as const,
+      certificate: certs.certificates[i],
+    }));
+  const imported = createKeyStore({ initialKeys: presets(), spareKeys: 0 });
+  const bound = [
+    (await imported.issuerKey("first")).jwksJson,
+    (await imported.issuerKey("second")).jwksJson,
+  ];
+
+  const store = createKeyStore({ initialKeys: presets(), spareKeys: 0 });
+  const early = await store.jwksJson("first");
+  assert.equal(early, bound[0]);
+  assert.equal(store.peek("first"), undefined); // nothing imported yet
+  assert.equal(await store.jwksJson("first"), early); // served again as it was
+  // The served key stays the issuer's: the next issuer gets the next initial key.
+  assert.equal(await store.jwksJson("second"), bound[1]);
+  const key = await store.issuerKey("first");
+  assert.equal(key.jwksJson, early);
+  assert.equal(key.kid, "first");
+  const { payload } = await jwtVerify(
+    await signJwt(key, {}, { sub: "s" }),
+    await importJWK(JSON.parse(early).keys[0], "RS256"),
+  );
+  assert.equal(payload.sub, "s");
+  assert.equal((await store.issuerKey("second")).jwksJson, bound[1]);
+});
+
+Deno.test("a key without a certificate made ahead is imported for its first JWKS", async () => {
+  const { default: bundled } = await import("./bundled_keys.json", { with: { type: "json" } });
+  const store = createKeyStore({
+    initialKeys: [{ jwk: bundled.keys[0], alg: "RS256" }],
+    spareKeys: 0,
+  });
+  const json = await store.jwksJson("first");
+  assert.equal(store.peek("first")?.jwksJson, json);
+  assert.equal(JSON.parse(json).keys[0].n, bundled.keys[0].n);
+});
