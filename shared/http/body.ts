@@ -1,6 +1,6 @@
 import { createContextKey, getContext, setContext } from "./context.ts";
 import { HttpError } from "./problem.ts";
-import { coarseTimeout } from "./coarse_timer.ts";
+import { CoarseDeadline, coarseTimeout } from "./coarse_timer.ts";
 
 /** Where {@linkcode withBodyBytes} puts the bytes `readBody` hands back. */
 const READ_BODY = createContextKey<Uint8Array>("readBody");
@@ -168,28 +168,65 @@ const DECLARED_WHOLE_MAX = 64 * 1024;
 
 /**
  * A body of declared length (at most `limit` and {@linkcode DECLARED_WHOLE_MAX}, checked by the
- * caller): `arrayBuffer()`, which
- * `Deno.serve` answers without a stream when the body came with the head (every small body), and
- * which never reads past the declared length. A read still pending at `timeoutMs` is left to end
- * with its connection, which the 408's `Connection: close` ends; what it holds is bounded by the
- * declared length. A hand-made `Request` whose body is longer than it declares is measured
- * afterwards.
+ * caller): `bytes()`, which `Deno.serve` answers without a stream when the body came with the head
+ * (every small body), and which never reads past the declared length. A read still pending at
+ * `timeoutMs` is left to end with its connection, which the 408's `Connection: close` ends; what
+ * it holds is bounded by the declared length. A hand-made `Request` whose body is longer than it
+ * declares is measured afterwards.
  */
 function declaredBody(req: Request, limit: number, timeoutMs?: number): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => {
-    const cancel = timeoutMs === undefined
-      ? undefined
-      : coarseTimeout(timeoutMs, () => reject(bodyTimeout()));
-    req.arrayBuffer().then((buffer) => {
-      cancel?.();
-      if (buffer.byteLength > limit) reject(tooLarge(limit));
-      else resolve(new Uint8Array(buffer));
-    }, (err) => {
-      cancel?.();
-      reject(bodyUnreadable(err));
-    });
-  });
+  const read = new DeclaredRead(limit);
+  opening = read;
+  const promise = new Promise<Uint8Array>(open);
+  opening = undefined;
+  if (timeoutMs !== undefined) read.arm(timeoutMs);
+  req.bytes().then((bytes) => read.read(bytes), (err) => read.failed(err));
+  return promise;
 }
+
+/**
+ * One declared-length read: its own deadline on the coarse timer and the settling functions of
+ * the promise `readBody` returns, in one record (this runs for every small body: no closure for
+ * the executor or the timer, only the two callbacks on the body's promise).
+ */
+class DeclaredRead extends CoarseDeadline {
+  resolve: (bytes: Uint8Array) => void = noop;
+  reject: (err: unknown) => void = noop;
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super();
+    this.limit = limit;
+  }
+
+  /** The deadline passed first: 408 (a later answer of the read settles nothing). */
+  fire(): void {
+    this.reject(bodyTimeout());
+  }
+
+  read(bytes: Uint8Array): void {
+    this.cancel();
+    if (bytes.byteLength > this.limit) this.reject(tooLarge(this.limit));
+    // Whole buffers only, as the chunked read gives them (a view into a larger buffer is copied).
+    else if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) {
+      this.resolve(bytes);
+    } else this.resolve(bytes.slice());
+  }
+
+  failed(err: unknown): void {
+    this.cancel();
+    this.reject(bodyUnreadable(err));
+  }
+}
+
+// The executor of every declared read's promise: it hands the settling functions to the record
+// being made (`declaredBody` sets it just before), so no closure is made for it.
+let opening: DeclaredRead | undefined;
+function open(resolve: (bytes: Uint8Array) => void, reject: (err: unknown) => void): void {
+  opening!.resolve = resolve;
+  opening!.reject = reject;
+}
+function noop(): void {}
 
 /**
  * Reads a byte stream (a response body, say) to its end, refusing more than `limit` bytes: the
