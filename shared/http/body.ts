@@ -1,6 +1,6 @@
 import { createContextKey, getContext, setContext } from "./context.ts";
 import { HttpError } from "./problem.ts";
-import { coarseTimeout } from "./coarse_timer.ts";
+import { CoarseDeadline, coarseTimeout } from "./coarse_timer.ts";
 
 /** Where {@linkcode withBodyBytes} puts the bytes `readBody` hands back. */
 const READ_BODY = createContextKey<Uint8Array>("readBody");
@@ -82,19 +82,73 @@ export function readBody(
       if (read.byteLength > limit) throw tooLarge(limit);
       return Promise.resolve(read);
     }
-    const declared = req.headers.get("content-length");
-    if (declared !== null && Number(declared) > limit) return refuseDeclared(req, limit);
-    const size = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+    const size = declaredSize(req, limit);
+    if (size === REFUSED) return refuseDeclared(req, limit);
     // Before `req.body`: on a `Deno.serve` request that getter builds a ReadableStream, after
     // which `arrayBuffer()` collects it chunk by chunk instead of taking the body whole (≈ 20 µs
     // and a dozen objects per request; an absent body reads as empty either way).
     if (size !== undefined && size <= DECLARED_WHOLE_MAX && !releaseChunks && !pageBacked) {
-      return declaredBody(req, limit, options.timeoutMs);
+      const read = new DeclaredRead(limit, false);
+      return declaredBody(req, read, options.timeoutMs) as Promise<Uint8Array>;
     }
     return streamedBody(req, options, size);
   } catch (err) {
     return Promise.reject(err);
   }
+}
+
+/**
+ * Reads a request body as text, decoded from UTF-8 as `TextDecoder` decodes it (a leading BOM
+ * dropped, malformed sequences as U+FFFD), with {@linkcode readBody}'s limit, deadline and errors.
+ * A body of declared length comes as the text `Deno.serve` decodes, with no byte array made for
+ * it; one longer than it declares (only a hand-made `Request` can be) is refused when its text
+ * needs more than `limit` bytes even if every U+FFFD in it stood for a single malformed byte.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readText } from "@svc/shared/http";
+ * const req = new Request("http://x", { method: "POST", body: "héllo" });
+ * assert.equal(await readText(req, { limit: 1024 }), "héllo");
+ * ```
+ * @throws {HttpError} 413 `body_too_large`, 408 `body_timeout`, 400 `body_unreadable`, as
+ * {@linkcode readBody} throws them.
+ */
+export function readText(
+  req: Request,
+  options: { limit: number; timeoutMs?: number },
+): Promise<string> {
+  try {
+    const { limit, timeoutMs } = options;
+    const size = getContext(req, READ_BODY) === undefined ? declaredSize(req, limit) : undefined;
+    if (size === REFUSED) return refuseDeclared(req, limit);
+    if (size !== undefined && size <= DECLARED_WHOLE_MAX) {
+      return declaredBody(req, new DeclaredRead(limit, true), timeoutMs) as Promise<string>;
+    }
+    return readBody(req, options).then(decodeUtf8);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+// Stateless without `stream: true`: one decoder serves every body.
+const UTF8 = new TextDecoder();
+function decodeUtf8(bytes: Uint8Array): string {
+  return UTF8.decode(bytes);
+}
+
+/** {@linkcode declaredSize} of a declared length over the limit. */
+const REFUSED = -1;
+
+/**
+ * The declared `Content-Length`, when it is a plain number; {@linkcode REFUSED} when it says more
+ * than `limit` bytes (the body is then refused unread).
+ */
+function declaredSize(req: Request, limit: number): number | undefined {
+  const declared = req.headers.get("content-length");
+  if (declared === null) return undefined;
+  if (Number(declared) > limit) return REFUSED;
+  return /^\d+$/.test(declared) ? Number(declared) : undefined;
 }
 
 function tooLarge(limit: number): HttpError {
@@ -168,28 +222,104 @@ const DECLARED_WHOLE_MAX = 64 * 1024;
 
 /**
  * A body of declared length (at most `limit` and {@linkcode DECLARED_WHOLE_MAX}, checked by the
- * caller): `arrayBuffer()`, which
- * `Deno.serve` answers without a stream when the body came with the head (every small body), and
- * which never reads past the declared length. A read still pending at `timeoutMs` is left to end
- * with its connection, which the 408's `Connection: close` ends; what it holds is bounded by the
- * declared length. A hand-made `Request` whose body is longer than it declares is measured
- * afterwards.
+ * caller), as bytes or text: `bytes()` or `text()`, which `Deno.serve` answers without a stream
+ * when the body came with the head (every small body), and which never read past the declared
+ * length. A read still pending at `timeoutMs` is left to end with its connection, which the 408's
+ * `Connection: close` ends; what it holds is bounded by the declared length. A hand-made `Request`
+ * whose body is longer than it declares is measured afterwards.
  */
-function declaredBody(req: Request, limit: number, timeoutMs?: number): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => {
-    const cancel = timeoutMs === undefined
-      ? undefined
-      : coarseTimeout(timeoutMs, () => reject(bodyTimeout()));
-    req.arrayBuffer().then((buffer) => {
-      cancel?.();
-      if (buffer.byteLength > limit) reject(tooLarge(limit));
-      else resolve(new Uint8Array(buffer));
-    }, (err) => {
-      cancel?.();
-      reject(bodyUnreadable(err));
-    });
-  });
+function declaredBody(
+  req: Request,
+  read: DeclaredRead,
+  timeoutMs: number | undefined,
+): Promise<Uint8Array | string> {
+  opening = read;
+  const promise = new Promise<Uint8Array | string>(open);
+  opening = undefined;
+  if (timeoutMs !== undefined) read.arm(timeoutMs);
+  (read.text ? req.text() : req.bytes()).then(
+    (value: Uint8Array | string) => read.read(value),
+    (err: unknown) => read.failed(err),
+  );
+  return promise;
 }
+
+/**
+ * One declared-length read: its own deadline on the coarse timer and the settling functions of
+ * the promise `readBody` (or `readText`) returns, in one record (this runs for every small body:
+ * no closure for the executor or the timer, only the two callbacks on the body's promise).
+ */
+class DeclaredRead extends CoarseDeadline {
+  resolve: (value: Uint8Array | string) => void = noop;
+  reject: (err: unknown) => void = noop;
+  readonly limit: number;
+  /** Read as text, not bytes. */
+  readonly text: boolean;
+
+  constructor(limit: number, text: boolean) {
+    super();
+    this.limit = limit;
+    this.text = text;
+  }
+
+  /** The deadline passed first: 408 (a later answer of the read settles nothing). */
+  fire(): void {
+    this.reject(bodyTimeout());
+  }
+
+  read(value: Uint8Array | string): void {
+    this.cancel();
+    if (typeof value === "string") {
+      if (textOverLimit(value, this.limit)) this.reject(tooLarge(this.limit));
+      else this.resolve(value);
+    } else if (value.byteLength > this.limit) this.reject(tooLarge(this.limit));
+    // Whole buffers only, as the chunked read gives them (a view into a larger buffer is copied).
+    else if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) {
+      this.resolve(value);
+    } else this.resolve(value.slice());
+  }
+
+  failed(err: unknown): void {
+    this.cancel();
+    this.reject(bodyUnreadable(err));
+  }
+}
+
+/**
+ * Whether decoded text certainly came from more than `limit` bytes: its UTF-8 length, less two
+ * bytes for each U+FFFD (which may stand for one malformed byte), is over it. A short text (at
+ * most three bytes a UTF-16 unit) is not counted.
+ */
+function textOverLimit(text: string, limit: number): boolean {
+  if (text.length * 3 <= limit) return false;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c === 0xfffd) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes > limit;
+}
+
+// The executor of every declared read's promise: it hands the settling functions to the record
+// being made (`declaredBody` sets it just before), so no closure is made for it.
+let opening: DeclaredRead | undefined;
+function open(
+  resolve: (value: Uint8Array | string) => void,
+  reject: (err: unknown) => void,
+): void {
+  opening!.resolve = resolve;
+  opening!.reject = reject;
+}
+function noop(): void {}
 
 /**
  * Reads a byte stream (a response body, say) to its end, refusing more than `limit` bytes: the

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { PAGE_BACKED_MIN, readBody, readJson, readStream, withBodyBytes } from "./body.ts";
+import {
+  PAGE_BACKED_MIN,
+  readBody,
+  readJson,
+  readStream,
+  readText,
+  withBodyBytes,
+} from "./body.ts";
 import { errorResponse, HttpError } from "./problem.ts";
 
 function streamOf(chunks: string[]) {
@@ -259,10 +266,14 @@ Deno.test("readBody() with pageBacked maps bodies from PAGE_BACKED_MIN bytes up"
   });
 });
 
-Deno.test("readBody() over a real socket: whole bodies read, stalled ones get 408 in time", async (t) => {
+Deno.test("readBody() and readText() over a real socket: whole bodies read, stalled ones get 408 in time", async (t) => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     try {
-      const bytes = await readBody(req, { limit: 200_000, timeoutMs: 100 });
+      const options = { limit: 200_000, timeoutMs: 100 };
+      if (new URL(req.url).pathname === "/text") {
+        return new Response(`read ${JSON.stringify(await readText(req, options))}`);
+      }
+      const bytes = await readBody(req, options);
       return new Response(`read ${bytes.byteLength}`);
     } catch (err) {
       return errorResponse(err);
@@ -280,7 +291,7 @@ Deno.test("readBody() over a real socket: whole bodies read, stalled ones get 40
         const n = await conn.read(buf);
         if (n === null) break;
         text += new TextDecoder().decode(buf.subarray(0, n));
-        if (/\r\n\r\n(read \d+|\{.*\})$/.test(text)) break;
+        if (/\r\n\r\n(read (\d+|".*")|\{.*\})$/.test(text)) break;
       }
     } catch {
       // closed by the give-up timer
@@ -294,7 +305,8 @@ Deno.test("readBody() over a real socket: whole bodies read, stalled ones get 40
     }
     return { text, ms: performance.now() - started };
   };
-  const post = (headers: string) => `POST / HTTP/1.1\r\nhost: x\r\n${headers}\r\n`;
+  const post = (headers: string, path = "/") =>
+    `POST ${path} HTTP/1.1\r\nhost: x\r\n${headers}\r\n`;
   try {
     await t.step("a declared length that arrives whole", async () => {
       const { text } = await exchange(post("content-length: 5\r\nconnection: close\r\n"), "hello");
@@ -317,7 +329,95 @@ Deno.test("readBody() over a real socket: whole bodies read, stalled ones get 40
       assert.match(text, /^HTTP\/1.1 408[\s\S]*connection: close[\s\S]*"status":408/);
       assert.ok(ms < 2000, `the 408 came after ${ms} ms`);
     });
+    await t.step("readText: a declared length that arrives whole, decoded", async () => {
+      const head = post("content-length: 6\r\nconnection: close\r\n", "/text");
+      const { text } = await exchange(head, "h\u00e9llo");
+      assert.match(text, /^HTTP\/1.1 200[\s\S]*read "h\u00e9llo"$/);
+    });
+    await t.step(
+      "readText: a declared length that stalls: 408 with Connection: close",
+      async () => {
+        const { text, ms } = await exchange(post("content-length: 10\r\n", "/text"), "abc");
+        assert.match(text, /^HTTP\/1.1 408[\s\S]*connection: close[\s\S]*"status":408/);
+        assert.ok(ms < 2000, `the 408 came after ${ms} ms`);
+      },
+    );
+    await t.step("readText: a chunked body that stalls: 408", async () => {
+      const head = post("transfer-encoding: chunked\r\n", "/text");
+      const { text, ms } = await exchange(head, "3\r\nabc\r\n");
+      assert.match(text, /^HTTP\/1.1 408[\s\S]*connection: close[\s\S]*"status":408/);
+      assert.ok(ms < 2000, `the 408 came after ${ms} ms`);
+    });
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("readText() accepts bodies at the limit and refuses one byte more", async (t) => {
+  for (const declared of [true, false]) {
+    const body = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      return declared
+        ? post(text, { "content-length": String(bytes.byteLength) })
+        : post(streamOf([text]));
+    };
+    const label = declared ? "declared length" : "no declared length";
+    await t.step(`${label}: at, below and above the limit (two-byte characters)`, async () => {
+      assert.equal(await readText(body("\u00e9".repeat(5)), { limit: 10 }), "\u00e9".repeat(5));
+      assert.equal(await readText(body("\u00e9".repeat(4) + "x"), { limit: 10 }), "ééééx");
+      await rejectsWith(
+        readText(body("\u00e9".repeat(5) + "x"), { limit: 10 }),
+        413,
+        "body_too_large",
+      );
+    });
+  }
+  await t.step("declared Content-Length over the limit", async () => {
+    await rejectsWith(
+      readText(post("x", { "content-length": "11" }), { limit: 10 }),
+      413,
+      "body_too_large",
+    );
+  });
+  await t.step("no body", async () => {
+    assert.equal(await readText(new Request("http://x/"), { limit: 10 }), "");
+  });
+});
+
+Deno.test("readText() decodes as TextDecoder does: BOM dropped, malformed bytes as U+FFFD", async () => {
+  const samples = [
+    new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), // BOM first
+    new Uint8Array([0x7b, 0xef, 0xbb, 0xbf, 0x7d]), // U+FEFF inside: kept
+    new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), // not UTF-8
+    new Uint8Array([0x7b, 0xed, 0xa0, 0x80, 0x7d]), // an encoded surrogate
+    new Uint8Array([0x7b, 0xe2, 0x82]), // cut off
+  ];
+  for (const bytes of samples) {
+    const expected = new TextDecoder().decode(bytes);
+    const declared = post(bytes, { "content-length": String(bytes.byteLength) });
+    assert.equal(await readText(declared, { limit: 100 }), expected);
+    assert.equal(await readText(post(bytes), { limit: 100 }), expected);
+    const handedOn = withBodyBytes(post(bytes), bytes);
+    assert.equal(await readText(handedOn, { limit: 100 }), expected);
+  }
+});
+
+Deno.test("readText() measures a hand-made body longer than it declares by its text", async (t) => {
+  await t.step("one-byte characters: at the limit read, one more refused", async () => {
+    const at = post(streamOf(["12345", "67890"]), { "content-length": "5" });
+    assert.equal(await readText(at, { limit: 10 }), "1234567890");
+    const over = post(streamOf(["12345", "678901"]), { "content-length": "5" });
+    await rejectsWith(readText(over, { limit: 10 }), 413, "body_too_large");
+  });
+  await t.step("multi-byte characters count as their UTF-8 bytes", async () => {
+    const over = post(streamOf(["\u20ac".repeat(4)]), { "content-length": "3" }); // 12 bytes
+    await rejectsWith(readText(over, { limit: 11 }), 413, "body_too_large");
+    const at = post(streamOf(["\u{1f600}".repeat(3)]), { "content-length": "4" }); // 12 bytes
+    assert.equal(await readText(at, { limit: 12 }), "\u{1f600}".repeat(3));
+  });
+  await t.step("a U+FFFD counts one byte (it may stand for one malformed byte)", async () => {
+    const malformed = new Uint8Array(12).fill(0xff);
+    const req = post(malformed, { "content-length": "4" });
+    assert.equal(await readText(req, { limit: 12 }), "\ufffd".repeat(12));
+  });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { COARSE_RESOLUTION_MS, coarseTimeout } from "./coarse_timer.ts";
+import { COARSE_RESOLUTION_MS, CoarseDeadline, coarseTimeout } from "./coarse_timer.ts";
 import { nextTurn } from "@svc/testing";
 
 Deno.test("coarseTimeout() fires never early and at most two resolutions late", async () => {
@@ -112,4 +112,83 @@ Deno.test("coarseTimeout() set from a firing callback fires at its own time", as
     });
   });
   assert.deepEqual(order, ["first", "second"]);
+});
+
+Deno.test("coarseTimeout() fires deadlines set after a slot emptied, once each", async () => {
+  // One slot used again and again: each deadline cancelled before the next is set empties it
+  // (its places are cleared and reused); the last one, left pending, fires once.
+  const fired: number[] = [];
+  let last!: () => void;
+  const done = new Promise<void>((resolve) => last = resolve);
+  for (let i = 0; i < 100; i++) {
+    const cancel = coarseTimeout(20, () => {
+      fired.push(i);
+      last();
+    });
+    if (i < 99) cancel();
+  }
+  await done;
+  assert.deepEqual(fired, [99]);
+});
+
+Deno.test("coarseTimeout() cancelling from a firing callback skips exactly the cancelled ones", async () => {
+  // Four deadlines in one slot; the first cancels the second (the others stay), and in a second
+  // slot the first cancels all others (the slot is emptied while it fires).
+  const fired: string[] = [];
+  await new Promise<void>((resolve) => {
+    const cancels: (() => void)[] = [];
+    cancels.push(coarseTimeout(5, () => {
+      fired.push("a");
+      cancels[1]();
+    }));
+    cancels.push(coarseTimeout(5, () => fired.push("b")));
+    cancels.push(coarseTimeout(5, () => fired.push("c")));
+    cancels.push(coarseTimeout(5, () => {
+      fired.push("d");
+      resolve();
+    }));
+  });
+  assert.deepEqual(fired, ["a", "c", "d"]);
+  fired.length = 0;
+  await new Promise<void>((resolve) => {
+    const cancels: (() => void)[] = [];
+    cancels.push(coarseTimeout(5, () => {
+      fired.push("a");
+      for (const cancel of cancels.slice(1)) cancel();
+      coarseTimeout(1, resolve);
+    }));
+    cancels.push(coarseTimeout(5, () => fired.push("b")));
+    cancels.push(coarseTimeout(5, () => fired.push("c")));
+  });
+  assert.deepEqual(fired, ["a"]);
+});
+
+Deno.test("CoarseDeadline fires its own fire(), once; cancel() and arming again are honoured", async () => {
+  class Recorder extends CoarseDeadline {
+    calls = 0;
+    onFire?: () => void;
+    fire(): void {
+      this.calls++;
+      this.onFire?.();
+    }
+  }
+  const cancelled = new Recorder();
+  cancelled.arm(5);
+  cancelled.cancel();
+  cancelled.cancel(); // twice: harmless
+  const rearmed = new Recorder();
+  rearmed.arm(60_000);
+  rearmed.arm(5); // armed again: only the new time counts
+  await new Promise<void>((resolve) => {
+    rearmed.onFire = resolve;
+  });
+  const late = new Recorder(); // a later slot, so the first slot's tick has passed
+  await new Promise<void>((resolve) => {
+    late.onFire = resolve;
+    late.arm(1);
+  });
+  assert.equal(cancelled.calls, 0);
+  assert.equal(rearmed.calls, 1);
+  rearmed.cancel(); // after firing: harmless
+  assert.equal(late.calls, 1);
 });

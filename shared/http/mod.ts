@@ -47,7 +47,14 @@ export {
 export { withErrors } from "./errors.ts";
 export { requestIdOf, withRequestId } from "./request_id.ts";
 export { type CorsOptions, withCors } from "./cors.ts";
-export { PAGE_BACKED_MIN, readBody, readJson, readStream, withBodyBytes } from "./body.ts";
+export {
+  PAGE_BACKED_MIN,
+  readBody,
+  readJson,
+  readStream,
+  readText,
+  withBodyBytes,
+} from "./body.ts";
 export { withAccessLog } from "./access_log.ts";
 export { extendTimeout, timeoutSignalOf, withTimeout } from "./timeout.ts";
 export { clientIp } from "./client_ip.ts";

@@ -99,16 +99,24 @@ function noQueue(): void {}
  * long (a service ends through `Deno.exit`, and `deno test` does not wait for it).
  */
 export class DeadlineQueue {
-  /** Arrival order; entries before `#head` are cleared, so the queue keeps no request alive. */
+  /**
+   * Arrival order, in places `#head` to `#tail`; places before `#head` are cleared, so the queue
+   * keeps no request alive. Emptied, it starts again at place 0 of the same array: one that was
+   * truncated instead would get a new backing store at the next request, each time requests come
+   * one at a time.
+   */
   #queue: (Deadline | undefined)[] = [];
   #head = 0;
+  #tail = 0;
   #live = 0;
   /** The armed wake-up; one that fires after being replaced does nothing. */
   #timer?: AbortSignal;
 
   /** Queues a deadline made with this queue (at the common timeout from now). */
   add(deadline: Deadline): void {
-    this.#queue.push(deadline);
+    if (this.#tail < this.#queue.length) this.#queue[this.#tail] = deadline;
+    else this.#queue.push(deadline);
+    this.#tail++;
     this.#live++;
     if (this.#timer === undefined) this.#arm(performance.now());
   }
@@ -117,13 +125,11 @@ export class DeadlineQueue {
   leave = (deadline: Deadline): void => {
     if (!deadline.queued) return;
     deadline.queued = false;
-    if (--this.#live > 0) {
-      // Requests mostly finish in arrival order: the answered ones at the head go at once.
-      this.#dropAnswered();
-      return;
-    }
-    this.#queue.length = 0;
+    // Requests mostly finish in arrival order: the answered ones at the head go at once.
+    this.#dropAnswered();
+    if (--this.#live > 0) return;
     this.#head = 0;
+    this.#tail = 0;
     // The timer stays armed: when it fires with nothing queued, it simply ends. Arming a new one
     // for the next request instead would cost a timer per request whenever requests come one at
     // a time.
@@ -131,17 +137,22 @@ export class DeadlineQueue {
 
   #dropAnswered(): void {
     const queue = this.#queue;
-    while (this.#head < queue.length && !queue[this.#head]!.queued) queue[this.#head++] = undefined;
-    if (this.#head > 1024) {
-      this.#queue = queue.slice(this.#head);
-      this.#head = 0;
-    }
+    while (this.#head < this.#tail && !queue[this.#head]!.queued) queue[this.#head++] = undefined;
+    this.#compact();
+  }
+
+  /** Past 1024 cleared places, the live part moves to a new array. */
+  #compact(): void {
+    if (this.#head <= 1024) return;
+    this.#queue = this.#queue.slice(this.#head, this.#tail);
+    this.#tail -= this.#head;
+    this.#head = 0;
   }
 
   #tick = (): void => {
     this.#timer = undefined;
     const now = performance.now();
-    while (this.#head < this.#queue.length) {
+    while (this.#head < this.#tail) {
       const next = this.#queue[this.#head]!;
       if (next.queued && next.expiresAt > now) break;
       this.#queue[this.#head++] = undefined;
@@ -150,16 +161,13 @@ export class DeadlineQueue {
         next.expire();
       }
     }
-    if (this.#head > 1024) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
-    }
+    this.#compact();
     if (this.#live > 0) this.#arm(now);
   };
 
   #arm(now: number): void {
     this.#dropAnswered();
-    const next = this.#queue[this.#head];
+    const next = this.#head < this.#tail ? this.#queue[this.#head] : undefined;
     if (!next) return;
     const wake = AbortSignal.timeout(Math.min(MAX_WAKE_MS, Math.max(0, next.expiresAt - now)));
     this.#timer = wake;

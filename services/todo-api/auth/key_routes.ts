@@ -10,7 +10,7 @@
  */
 import type { Logger } from "@svc/shared/log";
 import { type ErrorDetail, HttpError } from "@svc/shared/problem";
-import { readBody } from "@svc/shared/http";
+import { readText } from "@svc/shared/http";
 import { type ApiKeyRecord, type ApiKeyStore, keyStatus } from "./api_keys.ts";
 import type { KeyChanges } from "./key_changes.ts";
 import type { AuthedContext } from "./route_auth.ts";
@@ -66,10 +66,10 @@ function notFound(id: string): HttpError {
 
 /** Checks a CreateKeyInputBody; `nowMs` judges whether `expiresAt` is in the future. */
 function parseCreateKey(
-  raw: Uint8Array,
+  text: string,
   nowMs: number,
 ): { subject: string; roles: string[]; expiresAt?: string } {
-  const record = parseJsonObject(raw);
+  const record = parseJsonObject(text);
   const errors: ErrorDetail[] = [];
   for (const key of Object.keys(record)) {
     if (!["subject", "roles", "expiresAt", "$schema"].includes(key)) {
@@ -177,7 +177,7 @@ export function createKeyRoutes(deps: KeyRoutesDeps) {
     async create(req: Request, ctx: AuthedContext): Promise<Response> {
       requireJson(req);
       const input = parseCreateKey(
-        await readBody(req, { limit: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs }),
+        await readText(req, { limit: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs }),
         now(),
       );
       const { key, record } = await keys.create(input);

@@ -42,13 +42,20 @@ export const ANONYMOUS: Principal = { subject: "anonymous", roles: ["admin"] };
 
 /** Throws 403 unless one of the principal's roles is allowed the action. */
 export function authorize(principal: Principal, action: Action): void {
-  const allowed = POLICY[action] ?? [];
-  if (!principal.roles.some((role) => allowed.includes(role))) {
+  if (!anyOf(principal.roles, POLICY[action] ?? NONE)) {
     throw new HttpError(403, "forbidden", `the key's roles do not permit ${action}`);
   }
 }
 
 /** Whose todos the principal sees: all for admins, else its own subject's. */
 export function ownerScope(principal: Principal): OwnerScope {
-  return principal.roles.some((r) => UNSCOPED_ROLES.includes(r)) ? null : principal.subject;
+  return anyOf(principal.roles, UNSCOPED_ROLES) ? null : principal.subject;
+}
+
+const NONE: readonly string[] = [];
+
+/** Whether a role is in both lists (a loop: no callback made per request, as `some` needs). */
+function anyOf(roles: readonly string[], allowed: readonly string[]): boolean {
+  for (let i = 0; i < roles.length; i++) if (allowed.includes(roles[i])) return true;
+  return false;
 }

@@ -38,6 +38,7 @@ export function jsonContentTypeProblem(value: string | null): string | undefined
 
 /** Throws 415 unless the request's `Content-Type` is JSON in UTF-8. */
 export function requireJson(req: Request): void {
-  const problem = jsonContentTypeProblem(req.headers.get("content-type"));
+  // Capitalized on purpose, as `authenticate.ts` reads `Authorization` (why: there).
+  const problem = jsonContentTypeProblem(req.headers.get("Content-Type"));
   if (problem) throw unsupported(problem);
 }

@@ -15,7 +15,8 @@ function requestHost(req: Request): string {
   const forwarded = req.headers.get("forwarded");
   const match = forwarded ? /(?:^|[;,\s])host="?([^";,]+)"?/i.exec(forwarded) : null;
   if (match) return match[1];
-  return req.headers.get("host") ?? new URL(req.url).host;
+  // Capitalized on purpose, as `authenticate.ts` reads `Authorization` (why: there).
+  return req.headers.get("Host") ?? new URL(req.url).host;
 }
 
 /** Absolute URL of a named schema as seen by a client that reached `host` (over TLS or not). */
@@ -35,44 +36,49 @@ function describedBy(name: string): string {
 const links = new Map<string, string>();
 
 /**
- * The body's opening `{"$schema":"…"` for a schema and a client: made once per schema, scheme and
- * host (the host is the client's: at most {@linkcode HEADS_MAX} are kept, the rest made each time).
+ * The absolute `$schema` URL for a schema and a client: made once per schema, scheme and host
+ * (the host is the client's: at most {@linkcode URLS_MAX} are kept, the rest made each time).
  * Looked up by host, then by name (the service's own literals), so no key is joined per response.
  */
-function schemaHead(req: Request, name: string): string {
+function schemaId(req: Request, name: string): string {
   const host = requestHost(req);
   const tls = req.url.startsWith("https:"); // no URL parse: this runs for every response
-  const hosts = tls ? tlsHeads : plainHeads;
+  const hosts = tls ? tlsUrls : plainUrls;
   let byName = hosts.get(host);
-  let head = byName?.get(name);
-  if (head === undefined) {
-    head = `{"$schema":${JSON.stringify(schemaUrl(host, tls, name))}`;
-    if (headCount < HEADS_MAX) {
+  let url = byName?.get(name);
+  if (url === undefined) {
+    url = schemaUrl(host, tls, name);
+    if (urlCount < URLS_MAX) {
       if (byName === undefined) hosts.set(host, byName = new Map());
-      byName.set(name, head);
-      headCount++;
+      byName.set(name, url);
+      urlCount++;
     }
   }
-  return head;
+  return url;
 }
-const plainHeads = new Map<string, Map<string, string>>();
-const tlsHeads = new Map<string, Map<string, string>>();
-let headCount = 0;
-const HEADS_MAX = 256;
+const plainUrls = new Map<string, Map<string, string>>();
+const tlsUrls = new Map<string, Map<string, string>>();
+let urlCount = 0;
+const URLS_MAX = 256;
 
-/** A JSON response whose body starts with `$schema` and which carries the `Link` header. */
+/**
+ * A JSON response whose body starts with `$schema` and which carries the `Link` header. `body` is
+ * one of the service's schema objects: its keys are names (an array-index key such as `"1"` would
+ * be written before `$schema`, as JavaScript orders such keys first).
+ */
 export function schemaJson(
   req: Request,
   name: string,
   body: Record<string, unknown>,
   init: { status?: number; headers?: HeadersInit; contentType?: string } = {},
 ): Response {
-  // `$schema` goes first without copying the body (this runs for every response).
-  const json = JSON.stringify("$schema" in body ? { ...body, $schema: undefined } : body);
-  const head = schemaHead(req, name);
-  const res = new Response(json === "{}" ? `${head}}` : `${head},${json.slice(1)}`, {
-    status: init.status ?? 200,
-  });
+  // `$schema` first in a shallow copy, which `JSON.stringify` writes as the body in one string:
+  // the body written alone and joined after a head made a second string of the whole body, and
+  // the join a third once flattened (this runs for every response).
+  const $schema = schemaId(req, name);
+  const out = { $schema, ...body };
+  if (out.$schema !== $schema) out.$schema = $schema; // a body's own `$schema` is replaced
+  const res = new Response(JSON.stringify(out), { status: init.status ?? 200 });
   // Headers set one by one on the response: a third of the cost of passing them to its
   // constructor, which converts the whole init first.
   const headers = res.headers;

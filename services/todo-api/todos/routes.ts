@@ -7,7 +7,7 @@
  * @module
  */
 import { HttpError } from "@svc/shared/problem";
-import { readBody } from "@svc/shared/http";
+import { readText } from "@svc/shared/http";
 import type { AuthedContext } from "../auth/route_auth.ts";
 import { ownerScope } from "../auth/policy.ts";
 import { requireJson } from "../http/content_type.ts";
@@ -62,8 +62,8 @@ export function createTodoRoutes(deps: TodoRoutesDeps) {
       } catch (err) {
         return Promise.reject(err);
       }
-      return readBody(req, readOptions)
-        .then((raw) => deps.todos.create(ctx.principal.subject, parseCreateTodo(raw).title))
+      return readText(req, readOptions)
+        .then((text) => deps.todos.create(ctx.principal.subject, parseCreateTodo(text).title))
         .then((todo) =>
           schemaJson(req, "Todo", todo, {
             status: 201,

@@ -10,8 +10,6 @@ function validationFailed(errors: ErrorDetail[]): HttpError {
   return new HttpError(422, "validation_failed", "validation failed", { errors });
 }
 
-// Stateless without `stream: true`: one decoder serves every request.
-const UTF8 = new TextDecoder();
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -26,9 +24,11 @@ export function unstorableText(text: string): string | undefined {
   return undefined;
 }
 
-/** Parses a JSON body that must be an object: 400 when empty or malformed, 422 otherwise. */
-export function parseJsonObject(raw: Uint8Array): Record<string, unknown> {
-  const text = UTF8.decode(raw);
+/**
+ * Parses a JSON body (its text, as `readText` decodes it) that must be an object: 400 when empty
+ * or malformed, 422 otherwise.
+ */
+export function parseJsonObject(text: string): Record<string, unknown> {
   if (text.trim() === "") {
     throw new HttpError(400, "body_required", "request body is required");
   }
@@ -65,9 +65,9 @@ function codePoints(text: string): number {
   return n;
 }
 
-/** Parses and checks a CreateTodoInputBody; returns the title. */
-export function parseCreateTodo(raw: Uint8Array): { title: string } {
-  const record = parseJsonObject(raw);
+/** Parses and checks a CreateTodoInputBody (its text); returns the title. */
+export function parseCreateTodo(text: string): { title: string } {
+  const record = parseJsonObject(text);
   const errors: ErrorDetail[] = [];
   for (const key in record) { // a parsed object: own keys only, in order, no array of them
     if (key !== "title" && key !== "$schema") {

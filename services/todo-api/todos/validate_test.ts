@@ -3,7 +3,7 @@ import { HttpError } from "@svc/shared/problem";
 import { parseCreateTodo, parseListQuery, unstorableText } from "./validate.ts";
 import { SCHEMAS, STORABLE_TEXT_PATTERN } from "../http/schemas.ts";
 
-const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+const enc = (v: unknown) => JSON.stringify(v);
 
 function fails(fn: () => unknown, status: number): HttpError {
   try {
