@@ -36,12 +36,6 @@ function unauthorized(detail: string): HttpError {
   });
 }
 
-// Spelled capitalized on purpose: Deno 2.9's shortcut for four lower-case names (`authorization`,
-// `content-type`, `accept`, `host`) lowercases every name of a header list built in JavaScript
-// (a test's or a forwarded request's) on each call; any other spelling looks the name up in the
-// lower-case names the list keeps. A served request reads it natively either way.
-const AUTHORIZATION = "Authorization";
-
 /**
  * The presented key, or undefined when none; throws 401 on malformed or conflicting headers.
  * One rule for both headers: a header that is empty (or only whitespace) counts as absent, so an
@@ -50,7 +44,7 @@ const AUTHORIZATION = "Authorization";
  */
 export function presentedKey(req: Request): string | undefined {
   const apiKey = req.headers.get("x-api-key")?.trim() || undefined;
-  const authorization = req.headers.get(AUTHORIZATION)?.trim() || undefined;
+  const authorization = req.headers.get("authorization")?.trim() || undefined;
   let bearer: string | undefined;
   if (authorization !== undefined) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);

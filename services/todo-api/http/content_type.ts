@@ -38,7 +38,6 @@ export function jsonContentTypeProblem(value: string | null): string | undefined
 
 /** Throws 415 unless the request's `Content-Type` is JSON in UTF-8. */
 export function requireJson(req: Request): void {
-  // Capitalized on purpose, as `authenticate.ts` reads `Authorization` (why: there).
-  const problem = jsonContentTypeProblem(req.headers.get("Content-Type"));
+  const problem = jsonContentTypeProblem(req.headers.get("content-type"));
   if (problem) throw unsupported(problem);
 }

@@ -15,8 +15,7 @@ function requestHost(req: Request): string {
   const forwarded = req.headers.get("forwarded");
   const match = forwarded ? /(?:^|[;,\s])host="?([^";,]+)"?/i.exec(forwarded) : null;
   if (match) return match[1];
-  // Capitalized on purpose, as `authenticate.ts` reads `Authorization` (why: there).
-  return req.headers.get("Host") ?? new URL(req.url).host;
+  return req.headers.get("host") ?? new URL(req.url).host;
 }
 
 /** Absolute URL of a named schema as seen by a client that reached `host` (over TLS or not). */
