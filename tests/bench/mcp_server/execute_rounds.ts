@@ -13,58 +13,15 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { demoRegistry, predeclaredOf, SOURCE, timeMany } from "./demo.ts";
 
 const root = Deno.args[0]?.replace(/\/+$/, "");
 if (!root) throw new Error("usage: execute_rounds.ts <tree root>");
 const mcp = await import(`${root}/services/mcp-server/mod.ts`);
 const { run } = await import(`${root}/starlark/mod.ts`);
-const { t } = mcp;
-
-/** The program of run.ts: three capability calls. */
-const SOURCE = `def main():
-  a = records.get(key="k1")
-  b = records.list(prefix="k", limit=5)
-  n = time.now()
-  return {"value": a["record"]["value"], "count": len(b["records"]), "ms": n["unix_ms"]}
-`;
-
-type Handler = (args: Record<string, unknown>, ctx: unknown) => unknown;
-
-/** The registry of run.ts (`demoRegistry`), built with the measured tree's classes. */
-function demoRegistry() {
-  const registry = new mcp.CapabilityRegistry();
-  const store = new Map([["k1", "v1"], ["k2", "v2"], ["k3", "v3"]]);
-  const rec = t.struct({ key: t.str(), value: t.str() });
-  registry.register({
-    name: "records.get",
-    summary: "Get a record",
-    input: t.fields({ key: t.str() }),
-    output: t.fields({ record: t.ptr(rec) }),
-    handler: (({ key }) => ({
-      record: store.has(key as string) ? { key, value: store.get(key as string) } : null,
-    })) as Handler,
-  });
-  registry.register({
-    name: "records.list",
-    summary: "List records",
-    input: t.fields({ prefix: t.ptr(t.str()), limit: t.ptr(t.int()) }),
-    output: t.fields({ records: t.list(rec) }),
-    handler: (({ prefix, limit }) => ({
-      records: [...store].filter(([k]) => k.startsWith((prefix as string) ?? ""))
-        .slice(0, (limit as number) ?? 100).map(([key, value]) => ({ key, value })),
-    })) as Handler,
-  });
-  registry.register({
-    name: "time.now",
-    summary: "Now",
-    output: t.fields({ unix_ms: t.int() }),
-    handler: (() => ({ unix_ms: 1_700_000_000_000 })) as Handler,
-  });
-  return registry;
-}
 
 const server = mcp.createCapabilityServer({
-  registry: demoRegistry(),
+  registry: demoRegistry(mcp),
   resolver: () => ({ id: "bench" }),
   authorizer: mcp.allowAll(),
   limits: { maxConcurrentExecutions: 1 },
@@ -75,26 +32,10 @@ const client = new Client({ name: "bench", version: "1" });
 await client.connect(clientSide);
 await client.listTools();
 
-const direct = demoRegistry();
-const host = (name: string) => (_a: unknown[], kw: Record<string, unknown>) =>
-  direct.get(name)!.handler(kw, { subject: { id: "b" }, signal: new AbortController().signal });
-const predeclared = {
-  records: { get: host("records.get"), list: host("records.list") },
-  time: { now: host("time.now") },
-};
+const predeclared = predeclaredOf(demoRegistry(mcp));
 
 const first = await client.callTool({ name: "execute", arguments: { source: SOURCE } });
 if (first.isError) throw new Error(JSON.stringify(first.content));
-
-async function timeMany(n: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 const decoder = new TextDecoder();
 let pending = "";

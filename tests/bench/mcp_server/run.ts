@@ -22,6 +22,9 @@ import {
   t,
 } from "../../../services/mcp-server/mod.ts";
 import { compareExecute } from "./before.ts";
+import { demoRegistry, predeclaredOf, SOURCE, timeMany } from "./demo.ts";
+
+const mcpKit = { CapabilityRegistry, t };
 
 const { values: cli } = parseArgs({
   args: Deno.args,
@@ -41,45 +44,6 @@ if (cli.before !== undefined) {
     }),
   );
   Deno.exit(0);
-}
-
-const SOURCE = `def main():
-  a = records.get(key="k1")
-  b = records.list(prefix="k", limit=5)
-  n = time.now()
-  return {"value": a["record"]["value"], "count": len(b["records"]), "ms": n["unix_ms"]}
-`;
-
-function demoRegistry(): CapabilityRegistry {
-  const registry = new CapabilityRegistry();
-  const store = new Map([["k1", "v1"], ["k2", "v2"], ["k3", "v3"]]);
-  const rec = t.struct({ key: t.str(), value: t.str() });
-  registry.register({
-    name: "records.get",
-    summary: "Get a record",
-    input: t.fields({ key: t.str() }),
-    output: t.fields({ record: t.ptr(rec) }),
-    handler: ({ key }) => ({
-      record: store.has(key as string) ? { key, value: store.get(key as string) } : null,
-    }),
-  });
-  registry.register({
-    name: "records.list",
-    summary: "List records",
-    input: t.fields({ prefix: t.ptr(t.str()), limit: t.ptr(t.int()) }),
-    output: t.fields({ records: t.list(rec) }),
-    handler: ({ prefix, limit }) => ({
-      records: [...store].filter(([k]) => k.startsWith((prefix as string) ?? ""))
-        .slice(0, (limit as number) ?? 100).map(([key, value]) => ({ key, value })),
-    }),
-  });
-  registry.register({
-    name: "time.now",
-    summary: "Now",
-    output: t.fields({ unix_ms: t.int() }),
-    handler: () => ({ unix_ms: 1_700_000_000_000 }),
-  });
-  return registry;
 }
 
 const WORDS = [
@@ -135,14 +99,9 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function timeMany(n: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out.sort((a, b) => a - b);
+/** `timeMany`, sorted (the percentiles are read from it). */
+async function timeSorted(n: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
+  return (await timeMany(n, fn)).sort((a, b) => a - b);
 }
 
 async function connect(registry: CapabilityRegistry) {
@@ -165,26 +124,20 @@ const fmt = (x: number) => x.toFixed(2);
 const ratio = (x: number) => (x < 0.1 ? x.toFixed(3) : x.toFixed(1));
 
 // execute
-const demo = await connect(demoRegistry());
+const demo = await connect(demoRegistry(mcpKit));
 for (let i = 0; i < 20; i++) {
   await demo.client.callTool({ name: "execute", arguments: { source: SOURCE } });
 }
 const sample = await demo.client.callTool({ name: "execute", arguments: { source: SOURCE } });
 if (sample.isError) throw new Error(JSON.stringify(sample.content));
-const exec = await timeMany(
+const exec = await timeSorted(
   N,
   () => demo.client.callTool({ name: "execute", arguments: { source: SOURCE } }),
 );
 await demo.close();
-const direct = demoRegistry();
-const host = (name: string) => (_a: unknown[], kw: Record<string, unknown>) =>
-  direct.get(name)!.handler(kw, { subject: { id: "b" }, signal: new AbortController().signal });
-const predeclared = {
-  records: { get: host("records.get"), list: host("records.list") },
-  time: { now: host("time.now") },
-};
+const predeclared = predeclaredOf(demoRegistry(mcpKit));
 for (let i = 0; i < 20; i++) await run(SOURCE, { predeclared });
-const base = await timeMany(N, () => run(SOURCE, { predeclared }));
+const base = await timeSorted(N, () => run(SOURCE, { predeclared }));
 
 // search
 const big = bigRegistry(10_000);
@@ -203,7 +156,7 @@ const QUERIES = [
 ]; // deno-fmt-ignore
 for (const q of QUERIES) await searcher.client.callTool({ name: "search_api", arguments: { query: q } });
 let qi = 0;
-const search = await timeMany(
+const search = await timeSorted(
   N,
   () =>
     searcher.client.callTool({
@@ -214,7 +167,7 @@ const search = await timeMany(
 await searcher.close();
 const caps = big.enabled();
 qi = 0;
-const scan = await timeMany(N, () => {
+const scan = await timeSorted(N, () => {
   const words = QUERIES[qi++ % QUERIES.length].toLowerCase().split(/\s+/);
   return caps.filter((c) =>
     words.every((w) => `${c.name} ${c.summary} ${c.description}`.toLowerCase().includes(w))
@@ -229,7 +182,7 @@ await cold.close();
 // memory: a runaway allocation with the interpreter's memory budgets switched off, so only the
 // worker heap limit stands between it and the process; sampled RSS of this process.
 const hogServer = createCapabilityServer({
-  registry: demoRegistry(),
+  registry: demoRegistry(mcpKit),
   resolver: () => ({ id: "bench" }),
   authorizer: allowAll(),
   limits: {
