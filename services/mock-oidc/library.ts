@@ -21,19 +21,13 @@
  */
 
 import type { StartedServer } from "@svc/shared/server";
+import type { Algorithm } from "./keys/algorithms.ts";
+import type { MintRequest } from "./control/mint.ts";
+import type { CapturedRequest } from "./control/request_log.ts";
 
-/** A signing algorithm mock-oidc has keys for. */
-export type Algorithm =
-  | "RS256"
-  | "RS384"
-  | "RS512"
-  | "PS256"
-  | "PS384"
-  | "PS512"
-  | "ES256"
-  | "ES384"
-  | "ES512"
-  | "EdDSA";
+// The control plane's own types: what the handle sends and gets back is what the routes read and
+// answer, one definition each.
+export type { Algorithm, CapturedRequest, MintRequest };
 
 /** A protocol endpoint captured requests are filtered on. */
 export type CaptureEndpoint =
@@ -56,34 +50,6 @@ export type FaultEndpoint =
   | "revoke"
   | "device"
   | "registration";
-
-/** `POST /_mock/mint`'s body (docs/mock-oidc.md#control-plane). */
-export interface MintRequest {
-  /** The issuer id (`default`, `realms/x`). */
-  issuer: string;
-  /** Overrides `iss`. @default the issuer URL as the API listener serves it */
-  issuerUrl?: string;
-  /** `sub`. @default a random UUID */
-  subject?: string;
-  /** `aud`: a list (one entry is written as a string); none when omitted. */
-  audience?: string[] | null;
-  /** Scopes, written space-separated as `scope`. */
-  scope?: string[] | null;
-  /** The client the token is for. @default "default" */
-  clientId?: string;
-  /** Which token. @default "access_token" */
-  kind?: "access_token" | "id_token";
-  /** The JWS `typ`. @default "JWT" */
-  typ?: string;
-  /** Further claims. */
-  claims?: Record<string, unknown>;
-  /** Lifetime. @default {3600} */
-  expirySeconds?: number;
-  /** Sign with this key of the issuer rather than its active one. */
-  kid?: string;
-  /** Sign with a key of the issuer of this algorithm (the active one first). */
-  algorithm?: Algorithm;
-}
 
 /** What `POST /_mock/mint` answers. */
 export interface MintedToken {
@@ -167,32 +133,6 @@ export interface Fault extends Omit<FaultRequest, "count"> {
   faultId: string;
   /** Calls it still answers. */
   remaining: number;
-}
-
-/** A captured protocol request (docs/mock-oidc.md#control-plane, "Captured request"). */
-export interface CapturedRequest {
-  /** Its id in the log. */
-  id: string;
-  /** When it came, ISO 8601 (wall clock). */
-  receivedAt: string;
-  /** The issuer id its path names. */
-  issuer: string;
-  /** The HTTP method. */
-  method: string;
-  /** The path. */
-  path: string;
-  /** The URL as received. */
-  url: string;
-  /** Query parameters, name → values. */
-  query?: Record<string, string[]>;
-  /** Headers, lowercase name → values. */
-  headers?: Record<string, string[]>;
-  /** The exact body bytes. */
-  bodyBase64?: string;
-  /** The body as UTF-8, best effort. */
-  body?: string;
-  /** The id of the fault that answered it, if one did. */
-  fault?: string;
 }
 
 /** One key of an issuer, as `/_mock/keys` lists it. */

@@ -5,7 +5,7 @@
  */
 import { HttpError } from "@svc/shared/problem";
 import { UnknownKid } from "../tokens/token_factory.ts";
-import { ALGORITHMS } from "../keys/algorithms.ts";
+import { type Algorithm, ALGORITHMS } from "../keys/algorithms.ts";
 import { type ControlDeps, controlJson } from "./control_deps.ts";
 import {
   claimsDepthProblem,
@@ -15,22 +15,32 @@ import {
   validationError,
 } from "./validation.ts";
 
-/** The mint request (docs/mock-oidc.md#control-plane). */
+/** `POST /_mock/mint`'s body (docs/mock-oidc.md#control-plane). */
 export interface MintRequest {
+  /** The issuer id (`default`, `realms/x`). */
   issuer: string;
+  /** Overrides `iss`. @default the issuer URL as the API listener serves it */
   issuerUrl?: string;
+  /** `sub`. @default a random UUID */
   subject?: string;
+  /** `aud`: a list (one entry is written as a string); none when omitted. */
   audience?: string[] | null;
+  /** Scopes, written space-separated as `scope`. */
   scope?: string[] | null;
+  /** The client the token is for. @default "default" */
   clientId?: string;
+  /** Which token. @default "access_token" */
   kind?: "access_token" | "id_token";
+  /** The JWS `typ`. @default "JWT" */
   typ?: string;
+  /** Further claims. */
   claims?: Record<string, unknown>;
+  /** Lifetime. @default {3600} */
   expirySeconds?: number;
   /** Sign with this key of the issuer (`/_mock/keys`) rather than its active one. */
   kid?: string;
   /** Sign with a key of the issuer of this algorithm (the active one first). */
-  algorithm?: string;
+  algorithm?: Algorithm;
   /** Bind the access token to this public key (RFC 9449 `cnf.jkt`): a DPoP-bound token. */
   dpopJwk?: Record<string, unknown>;
 }

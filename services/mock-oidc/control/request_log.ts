@@ -28,17 +28,27 @@ export type Endpoint = typeof ENDPOINTS[number];
  */
 export const MAX_CHANGES_TIMEOUT_MS = 60_000;
 
-/** A captured request, as the control plane returns it (docs/mock-oidc.md#control-plane). */
+/** A captured protocol request (docs/mock-oidc.md#control-plane, "Captured request"). */
 export interface CapturedRequest {
+  /** Its id in the log. */
   id: string;
+  /** When it came, ISO 8601 (wall clock). */
   receivedAt: string;
+  /** The issuer id its path names. */
   issuer: string;
+  /** The HTTP method. */
   method: string;
+  /** The path. */
   path: string;
+  /** The URL as received. */
   url: string;
+  /** Query parameters, name → values. */
   query?: Record<string, string[]>;
+  /** Headers, lowercase name → values. */
   headers?: Record<string, string[]>;
+  /** The exact body bytes. */
   bodyBase64?: string;
+  /** The body as UTF-8, best effort. */
   body?: string;
   /** The id of the fault (`/_mock/faults`) that answered it, set once it is answered. */
   fault?: string;
