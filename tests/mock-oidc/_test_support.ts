@@ -114,3 +114,20 @@ export async function withOidc(
     await service.stop();
   }
 }
+
+/**
+ * The ten algorithms the relying-party tests (jose, PyJWT) expect mock-oidc to sign with, written
+ * out here rather than taken from the service's list, so that a dropped one fails them.
+ */
+export const ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+] as const;

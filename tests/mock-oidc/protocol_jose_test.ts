@@ -1,20 +1,7 @@
 import assert from "node:assert/strict";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { concurrentSteps } from "@svc/testing";
-import { startOidc } from "./_test_support.ts";
-
-const ALGORITHMS = [
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-];
+import { ALGORITHMS, startOidc } from "./_test_support.ts";
 
 // One service per algorithm (the setting is global); the services start side by side.
 Deno.test("jose verifies tokens of every algorithm against the remote JWKS", async (t) => {

@@ -8,21 +8,9 @@
 import assert from "node:assert/strict";
 import { skipSuite } from "@svc/testing";
 import { MockOidc } from "@svc/mock-oidc";
-import { startMock } from "./_test_support.ts";
+import { ALGORITHMS, startMock } from "./_test_support.ts";
 
 const CLIENT = new URL("./pyjwt_client.py", import.meta.url).pathname;
-const ALGORITHMS = [
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-] as const;
 
 function pyjwtMissing(): string | undefined {
   try {
