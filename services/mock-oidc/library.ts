@@ -24,10 +24,21 @@ import type { StartedServer } from "@svc/shared/server";
 import type { Algorithm } from "./keys/algorithms.ts";
 import type { MintRequest } from "./control/mint.ts";
 import type { CapturedRequest } from "./control/request_log.ts";
+import type { Fault, FaultEndpoint, FaultRequest } from "./protocol/fault_queue.ts";
+import type { RequestMapping, TokenCallback as Scenario } from "./tokens/callback.ts";
 
 // The control plane's own types: what the handle sends and gets back is what the routes read and
 // answer, one definition each.
-export type { Algorithm, CapturedRequest, MintRequest };
+export type {
+  Algorithm,
+  CapturedRequest,
+  Fault,
+  FaultEndpoint,
+  FaultRequest,
+  MintRequest,
+  RequestMapping,
+  Scenario,
+};
 
 /** A protocol endpoint captured requests are filtered on. */
 export type CaptureEndpoint =
@@ -38,18 +49,6 @@ export type CaptureEndpoint =
   | "revoke"
   | "endsession"
   | "jwks";
-
-/** A protocol endpoint a fault matches (`discovery` is both documents, `device` both steps). */
-export type FaultEndpoint =
-  | "discovery"
-  | "jwks"
-  | "authorize"
-  | "token"
-  | "userinfo"
-  | "introspect"
-  | "revoke"
-  | "device"
-  | "registration";
 
 /** What `POST /_mock/mint` answers. */
 export interface MintedToken {
@@ -65,74 +64,6 @@ export interface MintedToken {
   expiresAt: string;
   /** Every claim. */
   claims: Record<string, unknown>;
-}
-
-/** A scenario's request mapping: claims for token requests whose `param` matches. */
-export interface RequestMapping {
-  /** The request parameter. */
-  param: string;
-  /** `*`, an exact value, or a full-string regular expression. */
-  match: string;
-  /** JWS `typ` on a match. */
-  typeHeader?: string;
-  /** Claims on a match; strings may hold `${name}` templates. */
-  claims?: Record<string, unknown>;
-}
-
-/** A one-shot scenario: shapes the next token issued for its issuer, by any grant. */
-export interface Scenario {
-  /** The issuer id. */
-  issuer: string;
-  /** `sub`. */
-  subject?: string;
-  /** The access token's `aud`; an explicit empty list is kept. */
-  audience?: string[];
-  /** Further claims. */
-  claims?: Record<string, unknown>;
-  /** The JWS `typ`. */
-  typ?: string;
-  /** Lifetime. */
-  expirySeconds?: number;
-  /** Claims by request parameter. */
-  requestMappings?: RequestMapping[];
-}
-
-/** What a fault matches and how it answers (docs/mock-oidc.md#control-plane, "Fault"). */
-export interface FaultRequest {
-  /** The endpoint it answers for. */
-  endpoint: FaultEndpoint;
-  /** The issuer id it matches; any when absent. */
-  issuer?: string;
-  /** The token request's `grant_type` (token endpoint only). */
-  grantType?: string;
-  /** The request's `client_id` (form, query or Basic credentials). */
-  clientId?: string;
-  /** How many matching calls it answers (1 to 1 000). @default {1} */
-  count?: number;
-  /** How it answers; each kind takes its own fields below and no others. */
-  kind: "oauth_error" | "http" | "delay" | "close" | "malformed";
-  /** `oauth_error`: the RFC 6749 `error`. */
-  error?: string;
-  /** `oauth_error`: its `error_description`. */
-  errorDescription?: string;
-  /** `oauth_error` (400 to 599, default 400) and `http` (200 to 599, required). */
-  status?: number;
-  /** `http`: the body, sent as given. */
-  body?: string;
-  /** `http`: its content type. @default "text/plain; charset=utf-8" */
-  contentType?: string;
-  /** `delay`: how long before the endpoint answers as usual (0 to 10 000 ms). */
-  delayMs?: number;
-  /** `malformed`: JSON that does not parse, or a JWKS without keys. */
-  malformed?: "bad_json" | "jwks_without_keys";
-}
-
-/** A queued fault, as `/_mock/faults` lists it. */
-export interface Fault extends Omit<FaultRequest, "count"> {
-  /** Its id (the `X-Mock-Oidc-Fault` header of its answers). */
-  faultId: string;
-  /** Calls it still answers. */
-  remaining: number;
 }
 
 /** One key of an issuer, as `/_mock/keys` lists it. */

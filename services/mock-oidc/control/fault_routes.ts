@@ -9,6 +9,7 @@ import {
   FAULT_ENDPOINTS,
   FAULT_KINDS,
   type FaultQueue,
+  type FaultRequest,
   MAX_FAULT_COUNT,
   MAX_FAULT_DELAY_MS,
   MAX_FAULTS,
@@ -64,8 +65,6 @@ const RESPONSE_FIELDS = [
   "delayMs",
   "malformed",
 ];
-
-type FaultRequest = Omit<Fault, "faultId" | "remaining"> & { count?: number };
 
 /** POST /_mock/faults → `{faultId, remaining, queued}`. */
 export async function injectFault(req: Request, faults: FaultQueue): Promise<Response> {

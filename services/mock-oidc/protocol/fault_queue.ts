@@ -33,11 +33,13 @@ export const MAX_FAULT_COUNT = 1_000;
 /** Longest `delay` fault, milliseconds (below the default 15 s request timeout). */
 export const MAX_FAULT_DELAY_MS = 10_000;
 
-/** A queued fault, as the control plane takes and lists it. */
+/** A queued fault, as `/_mock/faults` lists it (docs/mock-oidc.md#control-plane, "Fault"). */
 export interface Fault {
+  /** Its id (the `X-Mock-Oidc-Fault` header of its answers). */
   faultId: string;
   /** The issuer id it matches; any issuer when absent. */
   issuer?: string;
+  /** The endpoint it answers for. */
   endpoint: FaultEndpoint;
   /** The token request's `grant_type` it matches (token endpoint only). */
   grantType?: string;
@@ -45,21 +47,28 @@ export interface Fault {
   clientId?: string;
   /** Calls it still answers. */
   remaining: number;
+  /** How it answers; each kind takes its own fields below and no others. */
   kind: typeof FAULT_KINDS[number];
   /** `oauth_error`: the RFC 6749 `error`. */
   error?: string;
   /** `oauth_error`: its `error_description`. */
   errorDescription?: string;
-  /** `oauth_error` (default 400) and `http` (required): the status. */
+  /** `oauth_error` (400 to 599, default 400) and `http` (200 to 599, required): the status. */
   status?: number;
   /** `http`: the body, sent as given. */
   body?: string;
   /** `http`: its content type. @default "text/plain; charset=utf-8" */
   contentType?: string;
-  /** `delay`: how long before the endpoint answers as usual, ms. */
+  /** `delay`: how long before the endpoint answers as usual (0 to 10 000 ms). */
   delayMs?: number;
   /** `malformed`: JSON that does not parse, or a JWKS without keys. */
   malformed?: "bad_json" | "jwks_without_keys";
+}
+
+/** What `POST /_mock/faults` takes: a fault without its id, with how many calls it answers. */
+export interface FaultRequest extends Omit<Fault, "faultId" | "remaining"> {
+  /** How many matching calls it answers (1 to 1 000). @default {1} */
+  count?: number;
 }
 
 /** What a call is matched on. */

@@ -18,15 +18,21 @@ export interface RequestMapping {
   claims?: Record<string, unknown>;
 }
 
-/** A scenario: shapes the tokens of one response. */
+/** A one-shot scenario: shapes the next token issued for its issuer, by any grant. */
 export interface TokenCallback {
+  /** The issuer id. */
   issuer: string;
+  /** `sub`. */
   subject?: string;
-  /** Overrides the access-token `aud`; an explicit empty list is honoured. */
+  /** The access token's `aud`; an explicit empty list is kept. */
   audience?: string[];
+  /** Further claims. */
   claims?: Record<string, unknown>;
+  /** The JWS `typ`. */
   typ?: string;
+  /** Lifetime. */
   expirySeconds?: number;
+  /** Claims by request parameter. */
   requestMappings?: RequestMapping[];
 }
 
