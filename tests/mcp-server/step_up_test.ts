@@ -11,9 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type ServiceProcess, startService } from "@svc/testing";
-import { MAIN, PERMISSIONS, ROOT } from "./_test_support.ts";
-import { startMock } from "../mock-oidc/_test_support.ts";
+import { startHttpStack } from "./_test_support.ts";
 import { authorizeAndList, claimsOf, MemoryProvider } from "./_oauth_support.ts";
 
 const POLICY = {
@@ -35,28 +33,10 @@ Deno.test("step-up: base scope 403 naming the program's scopes, the scope runs, 
   const dir = await Deno.makeTempDir();
   const policy = `${dir}/policy.json`;
   await Deno.writeTextFile(policy, JSON.stringify(POLICY));
-  const oidc = await startMock();
-  const issuer = `${oidc.url}/mcp-oauth`;
-  let server: ServiceProcess | undefined;
+  let stack: Awaited<ReturnType<typeof startHttpStack>> | undefined;
   try {
-    server = await startService({
-      entry: MAIN,
-      cwd: ROOT,
-      args: [
-        "--transport",
-        "http",
-        "--addr",
-        "127.0.0.1:0",
-        "--issuer",
-        issuer,
-        "--policy",
-        policy,
-      ],
-      env: { NO_COLOR: "1" },
-      permissions: [...PERMISSIONS],
-      timeoutMs: 30_000,
-    });
-    const mcpUrl = `${server.url}/mcp`;
+    stack = await startHttpStack(["--policy", policy]);
+    const { issuer, mcpUrl, server } = stack;
     const metadataUrl = `${server.url}/.well-known/oauth-protected-resource`;
     const token = async (scope: string) => {
       const res = await fetch(`${issuer}/token`, {
@@ -156,8 +136,7 @@ Deno.test("step-up: base scope 403 naming the program's scopes, the scope runs, 
       }
     });
   } finally {
-    await server?.stop();
-    await oidc.stop();
+    await stack?.stop();
     await Deno.remove(dir, { recursive: true });
   }
 });
