@@ -34,5 +34,9 @@ export {
   type StartOptions,
 } from "./library.ts";
 export { serve, type ServeOptions } from "./serve.ts";
+// The lists the public types above are made from, and the captured DPoP note's type.
+export { ALGORITHMS } from "./keys/algorithms.ts";
+export { FAULT_ENDPOINTS, FAULT_KINDS } from "./protocol/fault_queue.ts";
+export type { DpopNote } from "./protocol/dpop_challenges.ts";
 export { SETTING_ROWS, SETTINGS, type Settings } from "./settings.ts";
 export { IDENTITY } from "./identity.ts";

@@ -52,6 +52,7 @@ export class NonceChallenges {
 export interface DpopNote {
   /** The RFC 7638 thumbprint of the proof's `jwk`, when it has a usable one. */
   jkt?: string;
+  /** Whether the proof verified. */
   verified: boolean;
   /** The error code of a refused proof (`invalid_dpop_proof`, `use_dpop_nonce`). */
   error?: string;
