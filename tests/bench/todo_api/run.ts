@@ -3,7 +3,7 @@
  *
  *   TEST_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres \
  *     deno run -A tests/bench/todo_api/run.ts [--seconds 5] [--connections 16] [--rounds 6] \
- *       [--pool 10] [--workers 2] [--check]
+ *       [--pool 10] [--workers 2] [--warm 3] [--same-process] [--check]
  *
  * 1. create and list throughput through the API (wrk, 1 thread, 16 connections, against the real
  *    `main.ts serve` process in its shipped form — the permission and V8 flags of
@@ -19,7 +19,10 @@
  *    (A B C, C B A, …), and the headlines API / floor and API / peer are the medians of the
  *    rounds' ratios: throughput on this shared 2-core machine drifts by tens of percent within
  *    minutes, and a ratio of runs seconds apart drifts far less. For those three it also reports
- *    the process's CPU per request (`/proc/<pid>/stat` around each wrk run), the steadier figure;
+ *    the process's CPU per request (`/proc/<pid>/stat` around each wrk run), the steadier figure.
+ *    Every round starts those three afresh and warms each up on both paths for `--warm` seconds
+ *    (unmeasured), so one process's luck is one sample among the rounds (`restartThree`);
+ *    `--same-process` keeps the first three for every round instead;
  * 2. list latency of the first page and of a page 90 000 rows deep in a 100 000-row table.
  * Prints a Markdown table for tests/bench/RESULTS.md. Needs `wrk` (Debian package).
  *
@@ -47,8 +50,12 @@ const { values } = parseArgs({
     pool: { type: "string", default: "10" },
     workers: { type: "string", default: "2" },
     check: { type: "boolean", default: false },
+    warm: { type: "string", default: "3" },
+    "same-process": { type: "boolean", default: false },
   },
 });
+const WARM = Number(values.warm);
+const FRESH = !values["same-process"];
 const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
@@ -139,7 +146,7 @@ try {
   } else {
     svcN = await serveWith(WORKERS);
     floor = await helper(FLOOR);
-    await measure(svc, svcN, floor, peer, key);
+    await measure(svcN, key);
   }
 } finally {
   await svc?.stop();
@@ -150,18 +157,39 @@ try {
   await test.drop();
 }
 
+/**
+ * API (1 worker), peer and floor started afresh and warmed up on both paths (`--warm` seconds
+ * each, unmeasured): each round measures new processes, so one process's luck (the JIT's
+ * choices, the heap's layout: a few µs of CPU per request from one process to the next) is one
+ * sample among the rounds, as JMH's forks make it, not a bias of every round.
+ */
+async function restartThree(key: string, post: string): Promise<void> {
+  await Promise.all([svc?.stop(), peer?.stop(), floor?.stop()]);
+  svc = await serveWith(1);
+  peer = await helper(PEER);
+  floor = await helper(FLOOR);
+  for (const server of [svc, peer, floor]) {
+    await runWrk(`${server.url}/v1/todos`, {
+      key,
+      lua: post,
+      seconds: WARM,
+      connections: CONNECTIONS,
+    });
+    await runWrk(`${server.url}/v1/todos?limit=20`, {
+      key,
+      lua: "",
+      seconds: WARM,
+      connections: CONNECTIONS,
+    });
+  }
+}
+
 /** The throughput rounds and the latency table, printed as Markdown. */
-async function measure(
-  svc: ServiceProcess,
-  svcN: ServiceProcess,
-  floor: ServiceProcess,
-  peer: ServiceProcess,
-  key: string,
-): Promise<void> {
+async function measure(svcN: ServiceProcess, key: string): Promise<void> {
   const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
     `wrk.headers["Content-Type"] = "application/json"\n`;
   // warm up every path (JIT, prepared statements, pools)
-  for (const server of [svc, svcN, floor, peer]) {
+  for (const server of [svc!, svcN, floor!, peer!]) {
     await wrk(`${server.url}/v1/todos`, key, post);
     await wrk(`${server.url}/v1/todos?limit=20`, key, "");
   }
@@ -191,9 +219,11 @@ async function measure(
     floorList: [] as number[],
   };
   for (let round = 0; round < ROUNDS; round++) {
+    if (FRESH) await restartThree(key, post);
+    const [api, other, base] = [svc!, peer!, floor!];
     // API, peer and floor back to back, the order reversed every round: drift hits all alike
     const three = async (path: string, lua: string) => {
-      const order = [svc, peer, floor];
+      const order = [api, other, base];
       if (round % 2 === 1) order.reverse();
       const rps = new Map<ServiceProcess, number>();
       const us = new Map<ServiceProcess, number>();
@@ -208,9 +238,9 @@ async function measure(
         us.set(server, ((cpuTicks(server.pid) - ticks) * TICK_US) / run.requests);
         rps.set(server, run.rps);
       }
-      const [apiUs, peerUs, floorUs] = [us.get(svc)!, us.get(peer)!, us.get(floor)!];
+      const [apiUs, peerUs, floorUs] = [us.get(api)!, us.get(other)!, us.get(base)!];
       return {
-        rps: [rps.get(svc)!, rps.get(peer)!, rps.get(floor)!],
+        rps: [rps.get(api)!, rps.get(other)!, rps.get(base)!],
         us: { apiUs, peerUs, floorUs },
       };
     };
@@ -268,14 +298,14 @@ async function measure(
   let cursor = "";
   for (let seen = 0; seen < 90_000; seen += 100) {
     const res = await fetch(
-      `${svc.url}/v1/todos?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      `${svc!.url}/v1/todos?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       {
         headers: { "x-api-key": key },
       },
     );
     cursor = (await res.json()).nextCursor;
   }
-  const firstUrl = `${svc.url}/v1/todos?limit=20`;
+  const firstUrl = `${svc!.url}/v1/todos?limit=20`;
   const deepUrl = `${firstUrl}&cursor=${encodeURIComponent(cursor)}`;
   await latencies([firstUrl, deepUrl], key, 200);
   const [firstMs, deepMs] = await latencies([firstUrl, deepUrl], key, 2000);
