@@ -42,8 +42,7 @@ export function openPostgresDb(url: string, options: PostgresDbOptions = {}): Db
   const sql = postgres(url, {
     max: options.max ?? 10,
     // No `idle_timeout`: postgres.js arms a timer each time a connection goes idle and clears it
-    // each time it gets a query, a setTimeout/clearTimeout pair per query that cost more CPU per
-    // create than anything else between todo-api and the benchmark's floor (issue 42). Idle
+    // each time it gets a query: a setTimeout/clearTimeout pair per query (issue 42). Idle
     // connections stay open, as a fixed-size pool's do (HikariCP's default), and each is still
     // closed and reopened after 30–60 min (postgres.js's `max_lifetime`, one timer per connection).
     connect_timeout: 10,

@@ -188,8 +188,8 @@ async function restartThree(key: string, post: string): Promise<void> {
 async function measure(svcN: ServiceProcess, key: string): Promise<void> {
   const post = `wrk.method = "POST"\nwrk.body = '{"title":"benchmark todo"}'\n` +
     `wrk.headers["Content-Type"] = "application/json"\n`;
-  // warm up every path (JIT, prepared statements, pools)
-  for (const server of [svc!, svcN, floor!, peer!]) {
+  // warm up every path (JIT, prepared statements, pools); fresh rounds warm their own three
+  for (const server of FRESH ? [svcN] : [svc!, svcN, floor!, peer!]) {
     await wrk(`${server.url}/v1/todos`, key, post);
     await wrk(`${server.url}/v1/todos?limit=20`, key, "");
   }
