@@ -145,7 +145,7 @@ try {
     );
   } else {
     svcN = await serveWith(WORKERS);
-    floor = await helper(FLOOR);
+    if (!FRESH) floor = await helper(FLOOR); // fresh rounds start their own
     await measure(svcN, key);
   }
 } finally {
@@ -169,18 +169,9 @@ async function restartThree(key: string, post: string): Promise<void> {
   peer = await helper(PEER);
   floor = await helper(FLOOR);
   for (const server of [svc, peer, floor]) {
-    await runWrk(`${server.url}/v1/todos`, {
-      key,
-      lua: post,
-      seconds: WARM,
-      connections: CONNECTIONS,
-    });
-    await runWrk(`${server.url}/v1/todos?limit=20`, {
-      key,
-      lua: "",
-      seconds: WARM,
-      connections: CONNECTIONS,
-    });
+    for (const [path, lua] of [["/v1/todos", post], ["/v1/todos?limit=20", ""]]) {
+      await runWrk(server.url + path, { key, lua, seconds: WARM, connections: CONNECTIONS });
+    }
   }
 }
 
