@@ -410,7 +410,9 @@ Deno.test({
         const status = await dev.status;
         await dev.drained;
         const out = dev.lines.join("\n");
-        assert.equal(status.code, 0, out.slice(-3000));
+        // Every service's exit line first (the tail alone may not show which one failed dev).
+        const exits = dev.lines.filter((l) => / exited with code \d+$/.test(l)).join("\n");
+        assert.equal(status.code, 0, `${exits}\n---\n${out.slice(-3000)}`);
         for (const svc of SERVICES) {
           assert.match(out, new RegExp(`^${svc.name} exited with code 0$`, "m"));
         }

@@ -5,6 +5,17 @@
  * lifecycle to drive its shutdown delay and drain; a process without listeners (runner-ctl) uses
  * one alone: start tasks, wait for the shutdown, stop the tasks within a bound.
  *
+ * Once a signal has started the shutdown, the same stop signals repeated later never end the
+ * process in its place: the graceful stop goes on, and the process ends with its own exit code.
+ * Repeats are the rule, not the exception: a terminal's Ctrl-C reaches the whole process group
+ * and `deno task` (or any wrapper) forwards the signal once more, and a supervisor's SIGTERM may
+ * follow. While the lifecycle listens, a repeat finds the shutdown already started; after
+ * {@linkcode Lifecycle.close}, a process-wide listener that does nothing takes the repeats until
+ * the process exits (without it, Deno's default action would end the process with 130 or 143 in
+ * the moment between the stop and the exit). A stuck process is ended by SIGKILL, as systemd and
+ * `deno task dev` do after their grace. A lifecycle closed after a shutdown started by code leaves
+ * the signals' default actions as they were.
+ *
  * @module
  */
 import type { Logger } from "../observe/log.ts";
@@ -39,7 +50,11 @@ export interface Lifecycle {
   spawn(name: string, task: Task): void;
   /** Starts the shutdown if needed, then stops the tasks within `timeoutMs` (default 30 s). */
   stopTasks(options?: { timeoutMs?: number }): Promise<TasksReport>;
-  /** Stops listening for OS signals (the shutdown itself is not started). Idempotent. */
+  /**
+   * Stops listening for OS signals (the shutdown itself is not started). Idempotent. After a
+   * shutdown started by a signal, later stop signals are ignored until the process exits (see
+   * the module's documentation).
+   */
   close(): void;
 }
 
@@ -107,6 +122,9 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
 
   function close(): void {
     giveBackLogger();
+    const trigger = (controller.signal.reason as ShutdownStarted | undefined)?.trigger;
+    // Added before ours go: removing the last listener restores the default action at once.
+    if (listeners.size > 0 && listeners.has(trigger as Deno.Signal)) ignoreRepeats(signals);
     for (const [s, listener] of listeners) Deno.removeSignalListener(s, listener);
     listeners.clear();
   }
@@ -122,4 +140,13 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     },
     close,
   };
+}
+
+let repeatsIgnored = false;
+
+/** Keeps the stop signals from ending the process until it exits (once per process). */
+function ignoreRepeats(signals: readonly Deno.Signal[]): void {
+  if (repeatsIgnored) return;
+  repeatsIgnored = true;
+  for (const s of signals) Deno.addSignalListener(s, () => {});
 }

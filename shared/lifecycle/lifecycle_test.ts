@@ -90,3 +90,58 @@ Deno.test("a SIGTERM starts the lifecycle's shutdown; tasks stop and the process
     report: { stopped: ["tick"], failed: [], abandoned: [] },
   });
 });
+
+/**
+ * A child whose lifecycle stops (by SIGTERM, or by code) and closes, then waits for its stdin to
+ * end; the parent sends the stop signals again in between, as `deno task`, a wrapper or a
+ * supervisor does after a Ctrl-C.
+ */
+async function repeatAfterClose(startedBy: "SIGTERM" | "code", repeats: Deno.Signal[]) {
+  const code = `
+    import { createLifecycle } from "${new URL("./mod.ts", import.meta.url)}";
+    const lifecycle = createLifecycle();
+    console.log("ready");
+    if (${JSON.stringify(startedBy)} === "code") lifecycle.shutdown("requested");
+    const cause = await lifecycle.untilShutdown();
+    lifecycle.close();
+    console.log("closed " + cause);
+    for await (const _ of Deno.stdin.readable) { /* until the parent closes it */ }
+    console.log("exit");
+  `;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  const until = async (marker: string) => {
+    while (!out.includes(marker)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      out += value;
+    }
+  };
+  await until("ready");
+  if (startedBy === "SIGTERM") child.kill("SIGTERM");
+  await until("closed");
+  // The repeats reach the child before its stdin ends: with the default action, a signal ends
+  // the process as it is delivered, before it can read the end of its input.
+  for (const signal of repeats) child.kill(signal);
+  await child.stdin.close();
+  await until("\u0000"); // to the end of its output
+  return { status: await child.status, out };
+}
+
+Deno.test("after a signal-started shutdown, repeated SIGINT/SIGTERM never end the process: it exits with its own code", async () => {
+  const { status, out } = await repeatAfterClose("SIGTERM", ["SIGINT", "SIGTERM"]);
+  assert.equal(out, "ready\nclosed SIGTERM\nexit\n");
+  assert.deepEqual([status.code, status.signal], [0, null]);
+});
+
+Deno.test("a lifecycle closed after a shutdown by code leaves the signals' default action: SIGINT ends the process", async () => {
+  const { status, out } = await repeatAfterClose("code", ["SIGINT"]);
+  assert.equal(out, "ready\nclosed requested\n");
+  assert.deepEqual([status.code, status.signal], [130, "SIGINT"]);
+});

@@ -149,13 +149,11 @@ async function main(args: string[], env: EnvLookup, io: MainIo): Promise<number>
       child.kill(signal);
     } catch { /* already gone */ }
   };
-  const onInt = forward("SIGINT");
-  const onTerm = forward("SIGTERM");
-  Deno.addSignalListener("SIGINT", onInt);
-  Deno.addSignalListener("SIGTERM", onTerm);
+  // Kept until this process exits: a stop signal that comes after the proxy ended (dev's SIGTERM
+  // after a Ctrl-C) must not end this process with 143 in place of the proxy's own exit code.
+  Deno.addSignalListener("SIGINT", forward("SIGINT"));
+  Deno.addSignalListener("SIGTERM", forward("SIGTERM"));
   const { code } = await child.status;
-  Deno.removeSignalListener("SIGINT", onInt);
-  Deno.removeSignalListener("SIGTERM", onTerm);
   await s3.close();
   return code;
 }
