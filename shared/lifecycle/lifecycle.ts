@@ -124,7 +124,7 @@ export function createLifecycle(options: LifecycleOptions = {}): Lifecycle {
     giveBackLogger();
     const trigger = (controller.signal.reason as ShutdownStarted | undefined)?.trigger;
     // Added before ours go: removing the last listener restores the default action at once.
-    if (listeners.size > 0 && listeners.has(trigger as Deno.Signal)) ignoreRepeats(signals);
+    if (listeners.has(trigger as Deno.Signal)) ignoreRepeats(signals);
     for (const [s, listener] of listeners) Deno.removeSignalListener(s, listener);
     listeners.clear();
   }
